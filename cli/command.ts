@@ -1,0 +1,16 @@
+/** A CLI subcommand: its name, a one-line summary for `--help`, and what it runs. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  /** Resolves to the process exit code. */
+  run(argv: readonly string[], io: CommandIo): Promise<number>;
+}
+
+/** Where a command writes; injected so tests can capture output without touching the process. */
+export interface CommandIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Resolves when the user asks the command to stop (Ctrl-C, SIGTERM). */
+  readonly interrupted: Promise<void>;
+}

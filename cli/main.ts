@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { commands } from './commands.js';
+import { dispatch } from './dispatch.js';
+import { readVersion } from './version.js';
+
+// The only place that touches process: signals, exit code and the real streams.
+const interrupted = new Promise<void>((resolve) => {
+  process.once('SIGINT', () => { resolve(); });
+  process.once('SIGTERM', () => { resolve(); });
+});
+const code = await dispatch(process.argv.slice(2), commands, {
+  version: readVersion(),
+  io: {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    interrupted,
+  },
+});
+process.exitCode = code;
+// Long-running commands (run, demo) resolve only after their own shutdown, so exiting here is safe
+// and stops stray handles from a library keeping the process alive.
+process.exit(code);

@@ -1,0 +1,74 @@
+// Lint encodes DESIGN.md's import table and STYLE.md's size bounds, so a boundary slip fails CI
+// instead of waiting for review.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import prettier from 'eslint-config-prettier';
+
+const boundaries = [
+  { target: './domain', from: ['./extender', './webhooks', './provisioner', './cli', './test'], message: 'domain/ is pure: it imports nothing else of ours.' },
+  { target: './webhooks', from: ['./extender', './provisioner', './cli', './test'], message: 'webhooks/ may import only domain/.' },
+  { target: './provisioner', from: ['./extender', './webhooks', './cli', './test'], message: 'provisioner/ may import only domain/.' },
+  { target: './extender', from: ['./webhooks', './cli', './test'], message: 'extender/ may import domain/ and provisioner/index.ts only.' },
+  { target: './extender', from: './provisioner', except: ['./index.ts'], message: 'extender/ may import provisioner/index.ts only.' },
+];
+
+const sdkOnlyInAdapters = {
+  patterns: [
+    { group: ['@aws-sdk/*'], message: 'Only provisioner/aws/ talks to the AWS SDK.' },
+    { group: ['@kubernetes/client-node'], allowTypeImports: true, message: 'Kubernetes client values stay in provisioner/kube/ (and webhooks/kube/).' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'manifests/**', 'coverage/**', '.tap/**', '*.config.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  ...tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { typescript: true, node: true } },
+    rules: {
+      '@typescript-eslint/explicit-function-return-type': ['error', { allowExpressions: true, allowTypedFunctionExpressions: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      'import-x/no-default-export': 'error',
+      'import-x/no-cycle': ['error', { maxDepth: 3 }],
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'no-restricted-imports': ['error', sdkOnlyInAdapters],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration once in a main.ts and pass it down.' }],
+      complexity: ['error', 12],
+      'max-depth': ['error', 3],
+      'max-params': ['error', 4],
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['provisioner/aws/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['provisioner/kube/**/*.ts', 'webhooks/kube/**/*.ts', 'extender/kube/**/*.ts', 'test/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [sdkOnlyInAdapters.patterns[0]] }] },
+  },
+  {
+    files: ['**/main.ts', 'test/**/*.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': 'off',
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'tap', name: ['test', 'skip', 'todo'] }] }],
+    },
+  },
+  prettier,
+);
