@@ -1,0 +1,41 @@
+import type { Container, Pod } from './core/pod.js';
+import { addResources, maxResources, parseResourceList, resourceNames, type ResourceList } from './resource-list.js';
+
+/**
+ * A container's effective requests. The API server copies limits into missing requests when a pod is created;
+ * manifests read offline have not been through that defaulting, so it is applied here too.
+ */
+export function containerRequests(container: Container): ResourceList {
+  const limits = parseResourceList(container.resources?.limits);
+  const requests = parseResourceList(container.resources?.requests);
+  return { ...limits, ...requests };
+}
+
+function isSidecar(container: Container): boolean {
+  return container.restartPolicy === 'Always';
+}
+
+/**
+ * What a pod takes from a node, with kube-scheduler's semantics (component-helpers `PodRequests`): the sum of
+ * the app containers and of restartable init ("sidecar") containers, or the largest regular init container plus
+ * the sidecars started before it, whichever is larger; plus `spec.overhead`; plus 1 `pods` (Karpenter's
+ * `RequestsForPods`). Throws QuantityError on an unparseable quantity.
+ */
+export function podRequests(pod: Pod): ResourceList {
+  let sum: ResourceList = {};
+  for (const container of pod.spec.containers) sum = addResources(sum, containerRequests(container));
+  let sidecars: ResourceList = {};
+  let initPeak: ResourceList = {};
+  for (const container of pod.spec.initContainers ?? []) {
+    const requests = containerRequests(container);
+    if (isSidecar(container)) {
+      sum = addResources(sum, requests);
+      sidecars = addResources(sidecars, requests);
+      initPeak = maxResources(initPeak, sidecars);
+    } else {
+      initPeak = maxResources(initPeak, addResources(requests, sidecars));
+    }
+  }
+  const total = addResources(maxResources(sum, initPeak), parseResourceList(pod.spec.overhead));
+  return addResources(total, { [resourceNames.pods]: 1 });
+}
