@@ -7,9 +7,10 @@ function pod(containers: Container[], extra: Partial<Pod['spec']> = {}): Pod {
 }
 const c = (name: string, cpu: string, memory: string, restartPolicy?: string): Container => ({
   name, resources: { requests: { cpu, memory } }, ...(restartPolicy === undefined ? {} : { restartPolicy }),
+  t.end();
 });
 
-t.test('pod requests follow kube-scheduler semantics', async (t) => {
+void t.test('pod requests follow kube-scheduler semantics', (t) => {
   const cases: { name: string; pod: Pod; cpu: number; memory: number }[] = [
     { name: 'containers are summed', pod: pod([c('a', '100m', '1Mi'), c('b', '200m', '2Mi')]), cpu: 300, memory: 3 * 2 ** 20 },
     { name: 'the largest init container wins over the app containers', pod: pod([c('a', '100m', '1Mi')], { initContainers: [c('i', '2', '1Mi'), c('j', '1', '5Mi')] }), cpu: 2000, memory: 5 * 2 ** 20 },
@@ -22,8 +23,10 @@ t.test('pod requests follow kube-scheduler semantics', async (t) => {
     const requests = podRequests(tc.pod);
     t.same([requests['cpu'], requests['memory'], requests['pods']], [tc.cpu, tc.memory, 1], tc.name);
   }
+  t.end();
 });
 
-t.test('a pod with no requests still takes one pod slot', async (t) => {
+void t.test('a pod with no requests still takes one pod slot', (t) => {
   t.same(podRequests(pod([{ name: 'a' }])), { pods: 1 });
+  t.end();
 });
