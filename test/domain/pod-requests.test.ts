@@ -7,7 +7,6 @@ function pod(containers: Container[], extra: Partial<Pod['spec']> = {}): Pod {
 }
 const c = (name: string, cpu: string, memory: string, restartPolicy?: string): Container => ({
   name, resources: { requests: { cpu, memory } }, ...(restartPolicy === undefined ? {} : { restartPolicy }),
-  t.end();
 });
 
 void t.test('pod requests follow kube-scheduler semantics', (t) => {
