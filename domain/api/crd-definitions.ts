@@ -1,0 +1,121 @@
+import type { TSchema } from '@sinclair/typebox';
+import { EC2NodeClassSpec } from './ec2nodeclass-schema.js';
+import { EC2NodeClassStatus } from './ec2nodeclass-status-schema.js';
+import { NodeClaimSpec, NodeClaimStatus } from './nodeclaim-schema.js';
+import { NodePoolSpec, NodePoolStatus } from './nodepool-schema.js';
+
+interface PrinterColumn {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'date' | 'number' | 'boolean';
+  readonly jsonPath: string;
+  readonly priority?: number;
+}
+
+interface CrdSource {
+  readonly group: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly shortNames?: readonly string[];
+  readonly description: string;
+  readonly spec: TSchema;
+  readonly status: TSchema;
+  readonly columns: readonly PrinterColumn[];
+}
+
+const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
+const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+/** The three Karpenter v1 kinds, as served by our CRDs. */
+export const crdSources: readonly CrdSource[] = [
+  {
+    group: 'karpenter.sh', kind: 'NodePool', plural: 'nodepools',
+    description: 'NodePool is the Schema for the NodePools API: a template for the nodes the provisioner may launch.',
+    spec: NodePoolSpec, status: NodePoolStatus,
+    columns: [
+      { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
+      { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
+      ready, age,
+      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+      { name: 'CPU', type: 'string', jsonPath: '.status.resources.cpu', priority: 1 },
+      { name: 'Memory', type: 'string', jsonPath: '.status.resources.memory', priority: 1 },
+    ],
+  },
+  {
+    group: 'karpenter.sh', kind: 'NodeClaim', plural: 'nodeclaims',
+    description: 'NodeClaim is the Schema for the NodeClaims API: one requested node and its instance.',
+    spec: NodeClaimSpec, status: NodeClaimStatus,
+    columns: [
+      { name: 'Type', type: 'string', jsonPath: '.metadata.labels.node\\.kubernetes\\.io/instance-type' },
+      { name: 'Capacity', type: 'string', jsonPath: '.metadata.labels.karpenter\\.sh/capacity-type' },
+      { name: 'Zone', type: 'string', jsonPath: '.metadata.labels.topology\\.kubernetes\\.io/zone' },
+      { name: 'Node', type: 'string', jsonPath: '.status.nodeName' },
+      ready, age,
+      { name: 'ImageID', type: 'string', jsonPath: '.status.imageID', priority: 1 },
+      { name: 'ID', type: 'string', jsonPath: '.status.providerID', priority: 1 },
+      { name: 'NodePool', type: 'string', jsonPath: '.metadata.labels.karpenter\\.sh/nodepool', priority: 1 },
+      { name: 'NodeClass', type: 'string', jsonPath: '.spec.nodeClassRef.name', priority: 1 },
+      { name: 'Drifted', type: 'string', jsonPath: '.status.conditions[?(@.type=="Drifted")].status', priority: 1 },
+    ],
+  },
+  {
+    group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', plural: 'ec2nodeclasses', shortNames: ['ec2nc', 'ec2ncs'],
+    description: 'EC2NodeClass is the Schema for the EC2NodeClass API: how instances are launched on AWS.',
+    spec: EC2NodeClassSpec, status: EC2NodeClassStatus,
+    columns: [ready, age, { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 }],
+  },
+];
+
+/** A TypeBox schema as plain JSON: drops TypeBox's symbol keys, which the API server never sees. */
+function plain(schema: TSchema): unknown {
+  return JSON.parse(JSON.stringify(schema));
+}
+
+function buildCrd(source: CrdSource): Record<string, unknown> {
+  const singular = source.kind.toLowerCase();
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${source.plural}.${source.group}` },
+    spec: {
+      group: source.group,
+      names: {
+        categories: ['karpenter'],
+        kind: source.kind,
+        listKind: `${source.kind}List`,
+        plural: source.plural,
+        ...(source.shortNames ? { shortNames: [...source.shortNames] } : {}),
+        singular,
+      },
+      scope: 'Cluster',
+      versions: [{
+        name: 'v1',
+        served: true,
+        storage: true,
+        additionalPrinterColumns: source.columns,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            description: source.description,
+            properties: {
+              apiVersion: { type: 'string' },
+              kind: { type: 'string' },
+              metadata: { type: 'object' },
+              spec: plain(source.spec),
+              status: plain(source.status),
+            },
+            required: ['spec'],
+          },
+        },
+      }],
+    },
+  };
+}
+
+/** Every CRD object, in a stable order, ready to serialise as YAML. */
+export function buildCrds(): { fileName: string; crd: Record<string, unknown> }[] {
+  return crdSources.map((source) => ({
+    fileName: `${source.group}_${source.plural}.yaml`,
+    crd: buildCrd(source),
+  }));
+}

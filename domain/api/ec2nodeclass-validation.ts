@@ -1,0 +1,39 @@
+import { checkBlockDevices } from './block-device-rules.js';
+import { Defaulter } from './defaults.js';
+import { checkAmiFamily, checkRoleAndProfile, checkTags } from './ec2nodeclass-rules.js';
+import { EC2NodeClass } from './ec2nodeclass-schema.js';
+import { checkKubelet } from './kubelet-rules.js';
+import { checkNetworking } from './network-rules.js';
+import type { Problem } from './problem.js';
+import { SchemaCheck } from './schema-check.js';
+import { checkSelectorTerms } from './selector-term-rules.js';
+
+const schema = new SchemaCheck(EC2NodeClass);
+const defaulter = new Defaulter(EC2NodeClass);
+
+/** An EC2NodeClass with Karpenter's defaults (metadataOptions: IMDSv2 required, hop limit 1). */
+export function defaultEC2NodeClass<T>(object: T): T {
+  return defaulter.withDefaults(object);
+}
+
+function isShaped(object: unknown): object is EC2NodeClass {
+  const spec = (object as { spec?: Record<string, unknown> } | null)?.spec;
+  return typeof spec === 'object' && Array.isArray(spec['amiSelectorTerms']);
+}
+
+/** Every problem with an EC2NodeClass; pass `old` on UPDATE for the role/instanceProfile transition rule. */
+export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] {
+  const out = schema.problems(object);
+  if (!isShaped(object)) return out;
+  const spec = object.spec;
+  return [
+    ...out,
+    ...checkSelectorTerms(spec),
+    ...checkAmiFamily(spec),
+    ...checkRoleAndProfile(spec, isShaped(old) ? old.spec : undefined),
+    ...checkTags(spec.tags),
+    ...checkBlockDevices(spec.blockDeviceMappings),
+    ...checkKubelet(spec.kubelet),
+    ...checkNetworking(spec),
+  ];
+}

@@ -1,0 +1,52 @@
+import { evictionSignals, evictionValuePattern, reservedResources, type KubeletConfiguration } from './kubelet-schema.js';
+import { fieldPath, problem, type Problem } from './problem.js';
+
+const evictionValue = new RegExp(evictionValuePattern);
+const signals: readonly string[] = evictionSignals;
+const reserved: readonly string[] = reservedResources;
+
+function checkKeys(map: Readonly<Record<string, unknown>> | undefined, allowed: readonly string[], base: string): Problem[] {
+  return Object.keys(map ?? {})
+    .filter((k) => !allowed.includes(k))
+    .map((k) => problem(fieldPath(base, k), 'kubelet-key', k, `valid keys for ${base.split('.').pop() ?? base} are ${allowed.join(', ')}`));
+}
+
+function checkEvictionValues(map: Readonly<Record<string, string>> | undefined, base: string): Problem[] {
+  return Object.entries(map ?? {})
+    .filter(([, v]) => !evictionValue.test(v))
+    .map(([k, v]) => problem(fieldPath(base, k), 'kubelet-eviction-value', v, 'eviction threshold must be a percentage 0–100% or a non-negative quantity'));
+}
+
+function checkSoftPairing(kubelet: KubeletConfiguration): Problem[] {
+  const soft = Object.keys(kubelet.evictionSoft ?? {});
+  const grace = Object.keys(kubelet.evictionSoftGracePeriod ?? {});
+  return [
+    ...soft.filter((k) => !grace.includes(k)).map((k) => problem(fieldPath('spec.kubelet.evictionSoft', k), 'kubelet-eviction-soft-grace', k, `evictionSoft "${k}" needs a matching evictionSoftGracePeriod`)),
+    ...grace.filter((k) => !soft.includes(k)).map((k) => problem(fieldPath('spec.kubelet.evictionSoftGracePeriod', k), 'kubelet-eviction-soft-grace', k, `evictionSoftGracePeriod "${k}" needs a matching evictionSoft`)),
+  ];
+}
+
+/** Karpenter's kubelet rules: eviction and reserved keys, GC thresholds, soft eviction pairs, no registerWithTaints. */
+export function checkKubelet(kubelet: KubeletConfiguration | undefined): Problem[] {
+  if (kubelet === undefined) return [];
+  const base = 'spec.kubelet';
+  const out: Problem[] = [
+    ...checkKeys(kubelet.evictionHard, signals, `${base}.evictionHard`),
+    ...checkKeys(kubelet.evictionSoft, signals, `${base}.evictionSoft`),
+    ...checkKeys(kubelet.evictionSoftGracePeriod, signals, `${base}.evictionSoftGracePeriod`),
+    ...checkKeys(kubelet.systemReserved, reserved, `${base}.systemReserved`),
+    ...checkKeys(kubelet.kubeReserved, reserved, `${base}.kubeReserved`),
+    ...checkEvictionValues(kubelet.evictionHard, `${base}.evictionHard`),
+    ...checkEvictionValues(kubelet.evictionSoft, `${base}.evictionSoft`),
+    ...checkSoftPairing(kubelet),
+  ];
+  const high = kubelet.imageGCHighThresholdPercent;
+  const low = kubelet.imageGCLowThresholdPercent;
+  if (high !== undefined && low !== undefined && high <= low) {
+    out.push(problem(`${base}.imageGCHighThresholdPercent`, 'kubelet-image-gc', high, `imageGCHighThresholdPercent (${high}) must be greater than imageGCLowThresholdPercent (${low})`));
+  }
+  if (kubelet['registerWithTaints'] !== undefined) {
+    out.push(problem(`${base}.registerWithTaints`, 'kubelet-register-with-taints', kubelet['registerWithTaints'], 'registerWithTaints is not supported: use the NodePool taints and startupTaints'));
+  }
+  return out;
+}

@@ -1,0 +1,29 @@
+import { isDeepStrictEqual } from 'node:util';
+import { Defaulter } from './defaults.js';
+import { NodeClaim } from './nodeclaim-schema.js';
+import { checkNodeClaimSpec } from './nodepool-validation.js';
+import { problem, type Problem } from './problem.js';
+import { SchemaCheck } from './schema-check.js';
+
+const schema = new SchemaCheck(NodeClaim);
+const defaulter = new Defaulter(NodeClaim);
+
+export function defaultNodeClaim<T>(object: T): T {
+  return defaulter.withDefaults(object);
+}
+
+function isNodeClaimShaped(object: unknown): object is NodeClaim {
+  const spec = (object as { spec?: { requirements?: unknown; nodeClassRef?: unknown } } | null)?.spec;
+  return typeof spec === 'object' && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object';
+}
+
+/** Every problem with a NodeClaim; on UPDATE (`old` given) the whole spec is immutable. */
+export function validateNodeClaim(object: unknown, old?: unknown): Problem[] {
+  const out = schema.problems(object);
+  if (!isNodeClaimShaped(object)) return out;
+  out.push(...checkNodeClaimSpec(object.spec, 'spec'));
+  if (old !== undefined && !isDeepStrictEqual(object.spec, (old)?.spec)) {
+    out.push(problem('spec', 'immutable', undefined, 'spec is immutable: a NodeClaim is a record of one launched node'));
+  }
+  return out;
+}

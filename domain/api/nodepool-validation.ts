@@ -1,0 +1,75 @@
+import { checkBudgets } from './budget-rules.js';
+import { Defaulter } from './defaults.js';
+import { checkRequirements, checkTemplateLabels } from './label-rules.js';
+import type { NodeClaimTemplateSpec, NodeClassReference } from './nodeclaim-template-schema.js';
+import { NodePool, type NodePoolSpec } from './nodepool-schema.js';
+import { problem, type Problem } from './problem.js';
+import { SchemaCheck } from './schema-check.js';
+import { checkTaints } from './taint-rules.js';
+
+const schema = new SchemaCheck(NodePool);
+const defaulter = new Defaulter(NodePool);
+
+/** A NodePool with Karpenter's CRD defaults filled in (a new object; the input is untouched). */
+export function defaultNodePool<T>(object: T): T {
+  return defaulter.withDefaults(object);
+}
+
+/** Rules shared by NodePool `spec.template.spec` and NodeClaim `spec`. */
+export function checkNodeClaimSpec(spec: NodeClaimTemplateSpec, base: string): Problem[] {
+  return [
+    ...checkRequirements(spec.requirements, `${base}.requirements`),
+    ...checkTaints(spec, base),
+  ];
+}
+
+/** `group` and `kind` of nodeClassRef cannot change (the node class would silently switch type). */
+export function checkNodeClassRefImmutable(
+  next: NodeClassReference | undefined,
+  old: NodeClassReference | undefined,
+  base: string,
+): Problem[] {
+  if (next === undefined || old === undefined) return [];
+  return (['group', 'kind'] as const)
+    .filter((field) => next[field] !== old[field])
+    .map((field) => problem(`${base}.${field}`, 'immutable', next[field], `nodeClassRef.${field} is immutable (was "${old[field]}")`));
+}
+
+function checkStatic(spec: NodePoolSpec, old: NodePoolSpec | undefined): Problem[] {
+  const out: Problem[] = [];
+  if (old !== undefined && (old.replicas === undefined) !== (spec.replicas === undefined)) {
+    out.push(problem('spec.replicas', 'static-dynamic-switch', spec.replicas, 'Cannot transition NodePool between static (replicas) and dynamic'));
+  }
+  if (spec.replicas === undefined) return out;
+  const extra = Object.keys(spec.limits ?? {}).filter((k) => k !== 'nodes');
+  if (extra.length > 0) out.push(problem('spec.limits', 'static-limits', extra, "only 'limits.nodes' is supported on static NodePools"));
+  if (spec.weight !== undefined) out.push(problem('spec.weight', 'static-weight', spec.weight, "'weight' is not supported on static NodePools"));
+  return out;
+}
+
+/**
+ * Every problem with a NodePool, schema and rules together. Pass `old` on UPDATE for the
+ * transition rules. Validate the *defaulted* object, as the API server does.
+ */
+export function validateNodePool(object: unknown, old?: unknown): Problem[] {
+  const structural = schema.problems(object);
+  if (!isNodePoolShaped(object)) return structural;
+  const spec = object.spec;
+  const template = spec.template;
+  const oldSpec = isNodePoolShaped(old) ? old.spec : undefined;
+  return [
+    ...structural,
+    ...checkTemplateLabels(template.metadata?.labels, 'spec.template.metadata.labels'),
+    ...checkNodeClaimSpec(template.spec, 'spec.template.spec'),
+    ...checkNodeClassRefImmutable(template.spec.nodeClassRef, oldSpec?.template.spec.nodeClassRef, 'spec.template.spec.nodeClassRef'),
+    ...checkBudgets(spec.disruption?.budgets, 'spec.disruption.budgets'),
+    ...checkStatic(spec, oldSpec),
+  ];
+}
+
+/** Just enough shape for the rules to walk without crashing; the schema check reports the rest. */
+function isNodePoolShaped(object: unknown): object is NodePool {
+  const o = object as { spec?: { template?: { spec?: { requirements?: unknown; nodeClassRef?: unknown } } } } | null;
+  const spec = o?.spec?.template?.spec;
+  return typeof spec === 'object' && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object';
+}

@@ -1,0 +1,67 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { cel, stringEnum } from './structural-schema.js';
+import {
+  allowedAwsKeys,
+  allowedKarpenterKeys,
+  awsDomain,
+  celRestrictedDomain,
+  karpenterDomain,
+} from './well-known-labels.js';
+
+/** A Kubernetes qualified name: optional DNS-subdomain prefix, "/", then a 63-character name. */
+export const qualifiedNamePattern =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+export const labelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+
+export const requirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
+export const numericOperators: readonly string[] = ['Gt', 'Lt', 'Gte', 'Lte'];
+
+export const restrictedKarpenterKeyMessage = `label domain "${karpenterDomain}" is restricted`;
+export const restrictedAwsKeyMessage = `label domain "${awsDomain}" is restricted`;
+
+export const NodeSelectorRequirementWithMinValues = Type.Object(
+  {
+    key: Type.String({
+      maxLength: 316,
+      pattern: qualifiedNamePattern,
+      ...cel(
+        { rule: celRestrictedDomain(karpenterDomain, allowedKarpenterKeys, 'self'), message: restrictedKarpenterKeyMessage },
+        { rule: celRestrictedDomain(awsDomain, allowedAwsKeys, 'self'), message: restrictedAwsKeyMessage },
+      ),
+    }),
+    operator: stringEnum(requirementOperators),
+    values: Type.Optional(
+      Type.Array(Type.String({ maxLength: 63, pattern: labelValuePattern }), {
+        maxItems: 100,
+        'x-kubernetes-list-type': 'atomic',
+      }),
+    ),
+    minValues: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  },
+  {
+    required: ['key', 'operator'],
+    ...cel(
+      {
+        rule: "self.operator != 'In' || (has(self.values) && self.values.size() != 0)",
+        message: "requirements with operator 'In' must have a value defined",
+      },
+      {
+        rule: "!(self.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(self.values) && self.values.size() == 1 && self.values[0].matches('^[0-9]+$'))",
+        message: "requirements operator 'Gt', 'Lt', 'Gte' or 'Lte' must have a single non-negative integer value",
+      },
+      {
+        rule: "!(self.operator == 'In' && has(self.minValues)) || (has(self.values) && self.values.size() >= self.minValues)",
+        message: "requirements with 'minValues' must have at least that many values specified in the 'values' field",
+      },
+    ),
+  },
+);
+export type NodeSelectorRequirementWithMinValues = Static<typeof NodeSelectorRequirementWithMinValues>;
+
+export const Taint = Type.Object({
+  key: Type.String({ minLength: 1, pattern: qualifiedNamePattern }),
+  value: Type.Optional(Type.String({ pattern: labelValuePattern })),
+  effect: stringEnum(['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const),
+  timeAdded: Type.Optional(Type.String({ format: 'date-time' })),
+});
+export type Taint = Static<typeof Taint>;

@@ -1,0 +1,97 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { cel, stringEnum, stringMap } from './structural-schema.js';
+
+/** Tag maps in selector terms: `*` matches any value; empty keys or values mean nothing to EC2. */
+const SelectorTags = stringMap({
+  maxProperties: 20,
+  ...cel({ rule: "self.all(k, k != '' && self[k] != '')", message: "empty tag keys or values aren't supported" }),
+});
+
+export const aliasFamilies = ['al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'] as const;
+export const windowsAliasFamilies: readonly string[] = ['windows2019', 'windows2022', 'windows2025'];
+
+function familyList(values: readonly string[]): string {
+  return values.map((v) => `'${v}'`).join(', ');
+}
+
+export const SubnetSelectorTerm = Type.Object(
+  {
+    tags: Type.Optional(SelectorTags),
+    id: Type.Optional(Type.String({ pattern: '^subnet-[0-9a-z]+$' })),
+  },
+  {
+    ...cel(
+      { rule: 'has(self.tags) || has(self.id)', message: "expected at least one, got none, ['tags', 'id']" },
+      { rule: '!has(self.id) || !has(self.tags)', message: "'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term" },
+    ),
+  },
+);
+export type SubnetSelectorTerm = Static<typeof SubnetSelectorTerm>;
+
+export const SecurityGroupSelectorTerm = Type.Object(
+  {
+    tags: Type.Optional(SelectorTags),
+    id: Type.Optional(Type.String({ pattern: '^sg-[0-9a-z]+$' })),
+    name: Type.Optional(Type.String()),
+  },
+  {
+    ...cel(
+      { rule: 'has(self.tags) || has(self.id) || has(self.name)', message: "expected at least one, got none, ['tags', 'id', 'name']" },
+      { rule: '!has(self.id) || !(has(self.tags) || has(self.name))', message: "'id' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term" },
+      { rule: '!has(self.name) || !(has(self.tags) || has(self.id))', message: "'name' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term" },
+    ),
+  },
+);
+export type SecurityGroupSelectorTerm = Static<typeof SecurityGroupSelectorTerm>;
+
+export const AmiSelectorTerm = Type.Object(
+  {
+    alias: Type.Optional(
+      Type.String({
+        maxLength: 30,
+        pattern: '^[a-z0-9]+@[a-zA-Z0-9.\\-_]+$',
+        ...cel(
+          { rule: `self.find('^[^@]+') in [${familyList(aliasFamilies)}]`, message: `family is not supported, must be one of the following: ${aliasFamilies.join(', ')}` },
+          { rule: `!(self.find('^[^@]+') in [${familyList(windowsAliasFamilies)}]) || self.find('[^@]+$') == 'latest'`, message: "windows families may only specify version 'latest'" },
+        ),
+      }),
+    ),
+    tags: Type.Optional(SelectorTags),
+    id: Type.Optional(Type.String({ pattern: '^ami-[0-9a-z]+$' })),
+    name: Type.Optional(Type.String()),
+    owner: Type.Optional(Type.String()),
+    ssmParameter: Type.Optional(Type.String()),
+  },
+  {
+    ...cel(
+      { rule: 'has(self.alias) || has(self.tags) || has(self.id) || has(self.name) || has(self.owner) || has(self.ssmParameter)', message: "expected at least one, got none, ['tags', 'id', 'name', 'alias', 'ssmParameter']" },
+      { rule: '!has(self.id) || !(has(self.tags) || has(self.name) || has(self.owner))', message: "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms" },
+      { rule: '!has(self.alias) || !(has(self.id) || has(self.tags) || has(self.name) || has(self.owner))', message: "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms" },
+    ),
+  },
+);
+export type AmiSelectorTerm = Static<typeof AmiSelectorTerm>;
+
+export const CapacityReservationSelectorTerm = Type.Object(
+  {
+    tags: Type.Optional(SelectorTags),
+    id: Type.Optional(Type.String({ pattern: '^cr-[0-9a-z]+$' })),
+    ownerID: Type.Optional(Type.String({ pattern: '^[0-9]{12}$' })),
+    instanceMatchCriteria: Type.Optional(stringEnum(['open', 'targeted'] as const)),
+  },
+  {
+    ...cel(
+      { rule: 'has(self.tags) || has(self.id) || has(self.instanceMatchCriteria)', message: "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']" },
+      { rule: '!has(self.id) || !(has(self.tags) || has(self.ownerID) || has(self.instanceMatchCriteria))', message: "'id' is mutually exclusive, cannot be set along with tags, ownerID or instanceMatchCriteria in a capacity reservation selector term" },
+    ),
+  },
+);
+export type CapacityReservationSelectorTerm = Static<typeof CapacityReservationSelectorTerm>;
+
+export const PlacementGroupSelector = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    id: Type.Optional(Type.String({ pattern: '^pg-[0-9a-z]+$' })),
+  },
+  { ...cel({ rule: 'has(self.name) != has(self.id)', message: "expected exactly one of ['name', 'id']" }) },
+);
