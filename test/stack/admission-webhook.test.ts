@@ -58,7 +58,7 @@ void t.test('the real API server calls an HTTPS webhook with a caBundle and enfo
   const caBundle = (await readFile(stack.pki.caCert)).toString('base64');
   const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
   await admission.createValidatingWebhookConfiguration({ body: { metadata: { name: 'test-validate' }, webhooks: [webhook('validate.test.nodesmith.io', `https://127.0.0.1:${port}/validate`, caBundle)] } });
-  await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'test-mutate' }, webhooks: [{ ...webhook('mutate.test.nodesmith.io', `https://127.0.0.1:${port}/mutate`, caBundle), reinvocationPolicy: 'Never' }] } });
+  await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'test-mutate' }, webhooks: [Object.assign(webhook('mutate.test.nodesmith.io', `https://127.0.0.1:${port}/mutate`, caBundle), { reinvocationPolicy: 'Never' })] } });
   await core.createNamespace({ body: { metadata: { name: 'hooked', labels: { 'webhook-test': 'true' } } } });
 
   // Webhook configurations reach the API server through an informer: retry until they are in force.
