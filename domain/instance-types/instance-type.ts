@@ -1,0 +1,36 @@
+import type { ResourceList } from '../resource-list.js';
+
+/** One place an instance type can be bought: type × zone × capacity type, with its hourly price. */
+export interface Offering {
+  readonly zone: string;
+  /** karpenter.sh/capacity-type value: spot, on-demand or reserved. */
+  readonly capacityType: string;
+  /** USD per hour. */
+  readonly price: number;
+  /** False when known unavailable (no price, insufficient capacity); the simulation skips it. */
+  readonly available: boolean;
+}
+
+/** Resources the node keeps for itself, as Karpenter's InstanceType.Overhead. */
+export interface Overhead {
+  readonly kubeReserved: ResourceList;
+  readonly systemReserved: ResourceList;
+  readonly evictionThreshold: ResourceList;
+}
+
+/** An EC2 instance type as the simulation sees it (Karpenter's cloudprovider.InstanceType). */
+export interface InstanceType {
+  readonly name: string;
+  /** Every well-known label with a value for this type (zone and capacity type come from offerings). */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly capacity: ResourceList;
+  readonly overhead: Overhead;
+  /** capacity − kubeReserved − systemReserved − evictionThreshold, precomputed once. */
+  readonly allocatable: ResourceList;
+  readonly offerings: readonly Offering[];
+}
+
+/** The key of an offering in an unavailable-offerings set, as Karpenter's ICE cache: capacityType:type:zone. */
+export function offeringKey(capacityType: string, instanceType: string, zone: string): string {
+  return `${capacityType}:${instanceType}:${zone}`;
+}
