@@ -1,0 +1,90 @@
+import type { CapacityType, LaunchOffering, Architecture } from './offering.js';
+import type { NodeClassSpec, ResolvedNodeClass } from './node-class.js';
+
+/** A taint for the kubelet to register with, in Kubernetes field names. */
+export interface LaunchTaint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+/** Everything Create needs, already decided by the plan: the adapter makes no choices of its own. */
+export interface LaunchRequest {
+  readonly nodeClaimName: string;
+  readonly nodePoolName: string;
+  readonly nodeClass: ResolvedNodeClass;
+  /** Cheapest first; the adapter keeps that order, drops unavailable ones and caps the count. */
+  readonly offerings: readonly LaunchOffering[];
+  readonly capacityType: CapacityType;
+  /** Labels and taints for the kubelet's registration (the Node may be created before it). */
+  readonly nodeLabels?: Readonly<Record<string, string>>;
+  readonly nodeTaints?: readonly LaunchTaint[];
+}
+
+export type InstanceState =
+  | 'pending'
+  | 'running'
+  | 'shutting-down'
+  | 'terminated'
+  | 'stopping'
+  | 'stopped';
+
+/** One instance we launched, as Create returns it and Get/List report it. */
+export interface LaunchedInstance {
+  readonly instanceId: string;
+  /** `aws:///<zone>/<instance-id>` */
+  readonly providerID: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly imageId: string;
+  /** Milliseconds since the Unix epoch. */
+  readonly launchTime: number;
+  readonly state: InstanceState;
+  readonly nodeClaimName?: string;
+  readonly nodePoolName?: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** What the cloud says about one instance type: shape, zones and current spot prices. */
+export interface InstanceTypeInfo {
+  readonly name: string;
+  readonly architecture: Architecture;
+  readonly vcpus: number;
+  readonly memoryMiB: number;
+  readonly capacityTypes: readonly CapacityType[];
+  readonly zones: readonly string[];
+  /** USD per hour by zone; absent zones have no spot price yet. */
+  readonly spotPrices: Readonly<Record<string, number>>;
+  readonly gpus: number;
+  readonly bareMetal: boolean;
+  readonly hypervisor?: string;
+  readonly maxNetworkInterfaces?: number;
+  readonly ipv4AddressesPerInterface?: number;
+}
+
+/**
+ * The cloud-provider port (Karpenter's `cloudprovider.CloudProvider`, narrowed to what we use).
+ * Implementations translate every cloud error into the typed errors in errors.ts.
+ */
+export interface CloudProvider {
+  readonly name: string;
+  /** Launches one instance from the request's offerings or throws InsufficientCapacityError. */
+  create(request: LaunchRequest): Promise<LaunchedInstance>;
+  /**
+   * Starts termination; throws NodeClaimNotFoundError once the instance is gone, so callers
+   * repeat it until then (Karpenter's contract).
+   */
+  delete(providerID: string): Promise<void>;
+  /** Throws NodeClaimNotFoundError for unknown or terminated instances. */
+  get(providerID: string): Promise<LaunchedInstance>;
+  /** Every live instance carrying our tags in this cluster. */
+  list(): Promise<LaunchedInstance[]>;
+  /** The describe-based catalog, for every type, even those with no available offering. */
+  getInstanceTypes(): Promise<InstanceTypeInfo[]>;
+}
+
+/** Turns a NodeClass's selector terms into ids; NodeClassNotReadyError when one resolves to none. */
+export interface NodeClassResolver {
+  resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass>;
+}

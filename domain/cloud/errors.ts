@@ -1,0 +1,93 @@
+import type { OfferingKey } from './offering.js';
+
+/**
+ * Base of every error the domain knows by name. `code` is a literal per subclass so callers can
+ * switch on it exhaustively; `cause` keeps the adapter's original error (ES2022) for logs.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** No offering in the request could be launched; `offerings` are the ones EC2 refused. */
+export class InsufficientCapacityError extends DomainError {
+  readonly code = 'InsufficientCapacity' as const;
+  readonly offerings: readonly OfferingKey[];
+
+  constructor(message: string, offerings: readonly OfferingKey[], options?: { cause?: unknown }) {
+    super(message, options);
+    this.offerings = offerings;
+  }
+}
+
+/** The instance behind a NodeClaim is gone; Delete returns this once termination is complete. */
+export class NodeClaimNotFoundError extends DomainError {
+  readonly code = 'NodeClaimNotFound' as const;
+}
+
+/** The NodeClass cannot be used yet (nothing resolved, or the cloud refused our credentials). */
+export class NodeClassNotReadyError extends DomainError {
+  readonly code = 'NodeClassNotReady' as const;
+}
+
+/** The launch failed for a reason that retrying with other offerings will not fix. */
+export class CreateError extends DomainError {
+  readonly code = 'CreateError' as const;
+  /** A short CamelCase reason for conditions and metrics, e.g. "InvalidParameter". */
+  readonly reason: string;
+
+  constructor(message: string, reason: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/** The cloud kept throttling after our own backoff gave up; the caller should requeue later. */
+export class ThrottledError extends DomainError {
+  readonly code = 'Throttled' as const;
+}
+
+export type CloudErrorCode =
+  | InsufficientCapacityError['code']
+  | NodeClaimNotFoundError['code']
+  | NodeClassNotReadyError['code']
+  | CreateError['code']
+  | ThrottledError['code'];
+
+export function isDomainError(e: unknown): e is DomainError {
+  return e instanceof DomainError;
+}
+
+export function isInsufficientCapacityError(e: unknown): e is InsufficientCapacityError {
+  return e instanceof InsufficientCapacityError;
+}
+
+export function isNodeClaimNotFoundError(e: unknown): e is NodeClaimNotFoundError {
+  return e instanceof NodeClaimNotFoundError;
+}
+
+export function isNodeClassNotReadyError(e: unknown): e is NodeClassNotReadyError {
+  return e instanceof NodeClassNotReadyError;
+}
+
+export function isCreateError(e: unknown): e is CreateError {
+  return e instanceof CreateError;
+}
+
+export function isThrottledError(e: unknown): e is ThrottledError {
+  return e instanceof ThrottledError;
+}
+
+/** Swallows NodeClaimNotFoundError (the goal of a delete) and rethrows anything else. */
+export function ignoreNotFound(e: unknown): void {
+  if (!isNodeClaimNotFoundError(e)) throw e;
+}
+
+/** The label value for `nodesmith_cloudprovider_errors_total{error}`: a closed set. */
+export function errorLabel(e: unknown): CloudErrorCode | 'Unknown' {
+  return isDomainError(e) ? (e.code as CloudErrorCode) : 'Unknown';
+}

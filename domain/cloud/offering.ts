@@ -1,0 +1,33 @@
+/** EC2 purchase options we launch with. Reserved capacity is not supported yet. */
+export type CapacityType = 'spot' | 'on-demand';
+
+/** CPU architectures, spelled as the `kubernetes.io/arch` label values. */
+export type Architecture = 'amd64' | 'arm64';
+
+/** One place an instance type can be bought: type × zone × capacity type. */
+export interface OfferingKey {
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+}
+
+/** A candidate for a launch; `price` is USD per hour and orders the candidates. */
+export interface LaunchOffering extends OfferingKey {
+  readonly price: number;
+  /** Chooses the AMI: each override carries the image of its type's architecture. */
+  readonly architecture: Architecture;
+}
+
+/** `<capacityType>:<instanceType>:<zone>`, Karpenter's unavailable-offerings key. */
+export function offeringKey(o: OfferingKey): string {
+  return `${o.capacityType}:${o.instanceType}:${o.zone}`;
+}
+
+/** Cheapest first; ties broken by name and zone so the order is stable across calls. */
+export function byPrice(a: LaunchOffering, b: LaunchOffering): number {
+  return (
+    a.price - b.price ||
+    a.instanceType.localeCompare(b.instanceType) ||
+    a.zone.localeCompare(b.zone)
+  );
+}

@@ -1,0 +1,113 @@
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { Clock } from '../../domain/clock.js';
+import type {
+  CloudProvider,
+  InstanceTypeInfo,
+  LaunchedInstance,
+  LaunchRequest,
+} from '../../domain/cloud/cloud-provider.js';
+import { isDomainError, NodeClaimNotFoundError } from '../../domain/cloud/errors.js';
+import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
+import { parseProviderId } from '../../domain/cloud/provider-id.js';
+import { managedByTag } from '../../domain/product-keys.js';
+import { classifyEc2Error } from './ec2-errors.js';
+import { launchFleet } from './fleet-launch.js';
+import { describeInstanceTypeCatalog } from './instance-type-catalog.js';
+import { describeInstance, isLive, listTaggedInstances, terminateInstance } from './instances.js';
+import { LaunchTemplates } from './launch-template.js';
+import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
+import type { ClusterBootstrap } from './user-data.js';
+
+export interface AwsCloudProviderOptions {
+  readonly ec2: EC2Client;
+  /** Name, endpoint and CA the nodes join; `name` also scopes tags and List. */
+  readonly cluster: ClusterBootstrap;
+  readonly clock: Clock;
+  /** Defaults to 5 attempts, 100 ms base, 5 s cap, full jitter, sleeping on `clock`. */
+  readonly retry?: RetryPolicy;
+  /** Share one cache with the planner so it skips offerings that just failed. */
+  readonly unavailableOfferings?: UnavailableOfferings;
+}
+
+/** The CloudProvider port on EC2: CreateFleet for launches, tags for ownership. */
+export class AwsCloudProvider implements CloudProvider {
+  readonly name = 'aws';
+  readonly unavailableOfferings: UnavailableOfferings;
+  readonly #options: AwsCloudProviderOptions;
+  readonly #retry: RetryPolicy;
+  readonly #templates: LaunchTemplates;
+
+  constructor(options: AwsCloudProviderOptions) {
+    this.#options = options;
+    this.#retry = options.retry ?? defaultRetryPolicy(options.clock);
+    this.unavailableOfferings = options.unavailableOfferings ?? new UnavailableOfferings(options.clock);
+    this.#templates = new LaunchTemplates(options.ec2, this.#retry, options.cluster.name);
+  }
+
+  async create(request: LaunchRequest): Promise<LaunchedInstance> {
+    const action = `launching nodeclaim ${request.nodeClaimName}`;
+    try {
+      return await launchFleet(
+        { ec2: this.#options.ec2, retry: this.#retry, templates: this.#templates, cluster: this.#options.cluster },
+        { request, unavailable: this.unavailableOfferings, now: this.#options.clock.now() },
+      );
+    } catch (e: unknown) {
+      throw classifyEc2Error(e, action);
+    }
+  }
+
+  async delete(providerID: string): Promise<void> {
+    const instanceId = this.#instanceId(providerID);
+    try {
+      const instance = await describeInstance(this.#options.ec2, this.#retry, instanceId);
+      // Karpenter's contract: NotFound once the instance is gone, so the caller stops retrying.
+      if (instance === undefined || !isLive(instance)) throw notFound(providerID);
+      if (instance.state === 'shutting-down') return;
+      const result = await terminateInstance(this.#options.ec2, this.#retry, instanceId);
+      if (result === 'not-found') throw notFound(providerID);
+    } catch (e: unknown) {
+      throw classifyEc2Error(e, `terminating instance ${instanceId}`);
+    }
+  }
+
+  async get(providerID: string): Promise<LaunchedInstance> {
+    const instanceId = this.#instanceId(providerID);
+    try {
+      const instance = await describeInstance(this.#options.ec2, this.#retry, instanceId);
+      if (instance === undefined || !isLive(instance)) throw notFound(providerID);
+      return instance;
+    } catch (e: unknown) {
+      throw classifyEc2Error(e, `getting instance ${instanceId}`);
+    }
+  }
+
+  async list(): Promise<LaunchedInstance[]> {
+    try {
+      return await listTaggedInstances(this.#options.ec2, this.#retry, {
+        clusterName: this.#options.cluster.name,
+        managedBy: managedByTag,
+      });
+    } catch (e: unknown) {
+      throw classifyEc2Error(e, 'listing instances');
+    }
+  }
+
+  async getInstanceTypes(): Promise<InstanceTypeInfo[]> {
+    try {
+      return await describeInstanceTypeCatalog(this.#options.ec2, this.#retry, this.#options.clock);
+    } catch (e: unknown) {
+      throw isDomainError(e) ? e : classifyEc2Error(e, 'describing instance types');
+    }
+  }
+
+  #instanceId(providerID: string): string {
+    const parsed = parseProviderId(providerID);
+    // Not an EC2 provider ID (e.g. a kwok node): there is no instance of ours behind it.
+    if (parsed === undefined) throw notFound(providerID);
+    return parsed.instanceId;
+  }
+}
+
+function notFound(providerID: string): NodeClaimNotFoundError {
+  return new NodeClaimNotFoundError(`instance ${providerID} not found`);
+}

@@ -1,0 +1,144 @@
+import {
+  CreateFleetCommand,
+  type CreateFleetCommandInput,
+  type CreateFleetCommandOutput,
+  type EC2Client,
+} from '@aws-sdk/client-ec2';
+import type { LaunchedInstance, LaunchRequest } from '../../domain/cloud/cloud-provider.js';
+import { InsufficientCapacityError } from '../../domain/cloud/errors.js';
+import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
+import { formatProviderId } from '../../domain/cloud/provider-id.js';
+import { errorCode, insufficientCapacityCodes } from './ec2-errors.js';
+import { planOverrides, type OverridePlan } from './fleet-overrides.js';
+import { interpretFleet, type FleetLaunch } from './fleet-result.js';
+import type { LaunchTemplates } from './launch-template.js';
+import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+import { instanceTags, tagKeys, toEc2Tags } from './tags.js';
+import { al2023UserData, type ClusterBootstrap } from './user-data.js';
+
+export interface FleetLaunchDeps {
+  readonly ec2: EC2Client;
+  readonly retry: RetryPolicy;
+  readonly templates: LaunchTemplates;
+  readonly cluster: ClusterBootstrap;
+}
+
+export interface FleetLaunchInput {
+  readonly request: LaunchRequest;
+  readonly unavailable: UnavailableOfferings;
+  /** Stamped as launchTime: CreateFleet does not return one and a Describe would cost a call. */
+  readonly now: number;
+}
+
+/**
+ * One CreateFleet (instant, capacity 1) over the request's available offerings. ICE offerings
+ * reported by EC2 are marked unavailable whether or not another one launched, so a caller that
+ * gets InsufficientCapacityError can retry at once and reach the next offerings.
+ */
+export async function launchFleet(deps: FleetLaunchDeps, input: FleetLaunchInput): Promise<LaunchedInstance> {
+  const { request, unavailable } = input;
+  const action = `launching nodeclaim ${request.nodeClaimName}`;
+  const candidates = unavailable.filterAvailable(request.offerings.filter((o) => o.capacityType === request.capacityType));
+  const plan = planOverrides({ ...request, offerings: candidates, subnets: request.nodeClass.subnets, amis: request.nodeClass.amis });
+  if (plan.offerings.length === 0) {
+    throw new InsufficientCapacityError(`${action}: no available offering among ${request.offerings.length}`, []);
+  }
+  const tags = instanceTags({
+    clusterName: deps.cluster.name,
+    nodePoolName: request.nodePoolName,
+    nodeClaimName: request.nodeClaimName,
+    nodeClassName: request.nodeClass.name,
+    userTags: request.nodeClass.tags,
+  });
+  const fleetInput = await fleetRequest(deps, request, plan, tags);
+  const out = await sendFleet(deps, fleetInput, plan, unavailable);
+  const outcome = interpretFleet(out, request.capacityType, action);
+  for (const o of outcome.unavailable) unavailable.markUnavailable(o);
+  if (outcome.launched === undefined) throw outcome.error ?? new Error(`${action}: no instance`);
+  return toLaunched(outcome.launched, request, tags, input.now);
+}
+
+async function fleetRequest(
+  deps: FleetLaunchDeps,
+  request: LaunchRequest,
+  plan: OverridePlan,
+  tags: Record<string, string>,
+): Promise<CreateFleetCommandInput> {
+  const nodeClass = request.nodeClass;
+  const userData = nodeClass.amiFamily === 'Custom'
+    ? Buffer.from(nodeClass.userData ?? '', 'utf8').toString('base64')
+    : al2023UserData({
+        cluster: deps.cluster,
+        labels: request.nodeLabels ?? {},
+        taints: request.nodeTaints ?? [],
+        ...(nodeClass.userData === undefined ? {} : { custom: nodeClass.userData }),
+      });
+  const templateTags = {
+    [tagKeys.cluster(deps.cluster.name)]: 'owned',
+    [tagKeys.nodeClass]: nodeClass.name,
+    [tagKeys.managedBy]: tags[tagKeys.managedBy] ?? '',
+  };
+  const configs = [];
+  for (const group of plan.groups) {
+    const id = await deps.templates.ensure({ nodeClass, ami: group.ami, userData, tags: templateTags });
+    configs.push({ LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' }, Overrides: group.overrides });
+  }
+  const ec2Tags = toEc2Tags(tags);
+  return {
+    Type: 'instant',
+    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: request.capacityType },
+    SpotOptions: { AllocationStrategy: 'price-capacity-optimized' },
+    OnDemandOptions: { AllocationStrategy: 'lowest-price' },
+    LaunchTemplateConfigs: configs,
+    TagSpecifications: [
+      { ResourceType: 'instance', Tags: ec2Tags },
+      { ResourceType: 'volume', Tags: ec2Tags },
+      { ResourceType: 'fleet', Tags: ec2Tags },
+    ],
+  };
+}
+
+async function sendFleet(
+  deps: FleetLaunchDeps,
+  input: CreateFleetCommandInput,
+  plan: OverridePlan,
+  unavailable: UnavailableOfferings,
+): Promise<CreateFleetCommandOutput> {
+  try {
+    return await retryThrottled(deps.retry, 'creating fleet', () => deps.ec2.send(new CreateFleetCommand(input)));
+  } catch (e: unknown) {
+    const code = errorCode(e);
+    // A request-level capacity error (e.g. VcpuLimitExceeded) names no override: every
+    // offering in the request is out for the TTL.
+    if (code !== undefined && insufficientCapacityCodes.has(code)) {
+      for (const o of plan.offerings) unavailable.markUnavailable(o);
+      throw new InsufficientCapacityError(`creating fleet: ${code}`, plan.offerings, { cause: e });
+    }
+    if (code?.startsWith('InvalidLaunchTemplate') === true) deps.templates.forget();
+    throw e;
+  }
+}
+
+function toLaunched(
+  launch: FleetLaunch,
+  request: LaunchRequest,
+  tags: Record<string, string>,
+  now: number,
+): LaunchedInstance {
+  const zone = launch.zone !== '' ? launch.zone : (request.nodeClass.subnets[0]?.zone ?? '');
+  const arch = request.offerings.find((o) => o.instanceType === launch.instanceType)?.architecture;
+  const imageId = launch.imageId ?? request.nodeClass.amis.find((a) => a.architecture === arch)?.id ?? '';
+  return {
+    instanceId: launch.instanceId,
+    providerID: formatProviderId(zone, launch.instanceId),
+    instanceType: launch.instanceType,
+    zone,
+    capacityType: launch.capacityType,
+    imageId,
+    launchTime: now,
+    state: 'pending',
+    nodeClaimName: request.nodeClaimName,
+    nodePoolName: request.nodePoolName,
+    tags,
+  };
+}

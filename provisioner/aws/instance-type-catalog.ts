@@ -1,0 +1,118 @@
+import {
+  paginateDescribeInstanceTypeOfferings,
+  paginateDescribeInstanceTypes,
+  paginateDescribeSpotPriceHistory,
+  type EC2Client,
+  type InstanceTypeInfo as Ec2InstanceTypeInfo,
+} from '@aws-sdk/client-ec2';
+import type { Clock } from '../../domain/clock.js';
+import type { InstanceTypeInfo } from '../../domain/cloud/cloud-provider.js';
+import type { CapacityType } from '../../domain/cloud/offering.js';
+import { toArchitecture } from './ami-alias.js';
+import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+
+/**
+ * The describe-based catalog: shapes from DescribeInstanceTypes (hvm, x86_64 or arm64, as
+ * Karpenter filters), zones from DescribeInstanceTypeOfferings and the latest spot price per
+ * zone from DescribeSpotPriceHistory. On-demand prices are not here: EC2 has no API for them
+ * (the Pricing API does); the embedded catalog supplies them.
+ */
+export async function describeInstanceTypeCatalog(ec2: EC2Client, retry: RetryPolicy, clock: Clock): Promise<InstanceTypeInfo[]> {
+  const [types, zones, spot] = await Promise.all([
+    retryThrottled(retry, 'describing instance types', () => describeTypes(ec2)),
+    retryThrottled(retry, 'describing instance type offerings', () => describeZones(ec2)),
+    retryThrottled(retry, 'describing spot prices', () => describeSpotPrices(ec2, clock)),
+  ]);
+  return types.flatMap((t) => toInfo(t, zones, spot));
+}
+
+async function describeTypes(ec2: EC2Client): Promise<Ec2InstanceTypeInfo[]> {
+  const out: Ec2InstanceTypeInfo[] = [];
+  const Filters = [
+    { Name: 'supported-virtualization-type', Values: ['hvm'] },
+    { Name: 'processor-info.supported-architecture', Values: ['x86_64', 'arm64'] },
+  ];
+  for await (const page of paginateDescribeInstanceTypes({ client: ec2 }, { Filters })) {
+    out.push(...(page.InstanceTypes ?? []));
+  }
+  return out;
+}
+
+async function describeZones(ec2: EC2Client): Promise<Map<string, string[]>> {
+  const zones = new Map<string, string[]>();
+  const input = { LocationType: 'availability-zone' as const };
+  for await (const page of paginateDescribeInstanceTypeOfferings({ client: ec2 }, input)) {
+    for (const o of page.InstanceTypeOfferings ?? []) {
+      if (o.InstanceType === undefined || o.Location === undefined) continue;
+      zones.set(o.InstanceType, [...(zones.get(o.InstanceType) ?? []), o.Location]);
+    }
+  }
+  return zones;
+}
+
+interface SpotRecord {
+  readonly type: string;
+  readonly zone: string;
+  readonly price: number;
+  readonly at: number;
+}
+
+/** type → zone → price, keeping the newest record when history holds several. */
+async function describeSpotPrices(ec2: EC2Client, clock: Clock): Promise<Map<string, Map<string, number>>> {
+  const input = {
+    ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+    StartTime: new Date(clock.now()),
+  };
+  const records: SpotRecord[] = [];
+  for await (const page of paginateDescribeSpotPriceHistory({ client: ec2, pageSize: 1000 }, input)) {
+    for (const p of page.SpotPriceHistory ?? []) {
+      if (p.InstanceType === undefined || p.AvailabilityZone === undefined || p.SpotPrice === undefined) continue;
+      records.push({ type: p.InstanceType, zone: p.AvailabilityZone, price: Number(p.SpotPrice), at: p.Timestamp?.getTime() ?? 0 });
+    }
+  }
+  return newestPrices(records);
+}
+
+function newestPrices(records: readonly SpotRecord[]): Map<string, Map<string, number>> {
+  const newest = new Map<string, Map<string, SpotRecord>>();
+  for (const r of records) {
+    const perZone = newest.get(r.type) ?? new Map<string, SpotRecord>();
+    const current = perZone.get(r.zone);
+    if (current === undefined || r.at >= current.at) perZone.set(r.zone, r);
+    newest.set(r.type, perZone);
+  }
+  return new Map([...newest].map(([type, perZone]) => [type, new Map([...perZone].map(([z, r]) => [z, r.price]))]));
+}
+
+function toInfo(t: Ec2InstanceTypeInfo, zones: Map<string, string[]>, spot: Map<string, Map<string, number>>): InstanceTypeInfo[] {
+  const architecture = t.ProcessorInfo?.SupportedArchitectures?.map(toArchitecture).find((a) => a !== undefined);
+  if (t.InstanceType === undefined || architecture === undefined) return [];
+  const capacityTypes = (t.SupportedUsageClasses ?? []).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
+  return [
+    {
+      name: t.InstanceType,
+      architecture,
+      ...shape(t),
+      capacityTypes,
+      zones: zones.get(t.InstanceType) ?? [],
+      spotPrices: Object.fromEntries(spot.get(t.InstanceType) ?? []),
+      gpus: (t.GpuInfo?.Gpus ?? []).reduce((n, g) => n + (g.Count ?? 0), 0),
+      bareMetal: t.BareMetal ?? false,
+      ...optionalFields(t),
+    },
+  ];
+}
+
+function shape(t: Ec2InstanceTypeInfo): Pick<InstanceTypeInfo, 'vcpus' | 'memoryMiB'> {
+  return { vcpus: t.VCpuInfo?.DefaultVCpus ?? 0, memoryMiB: t.MemoryInfo?.SizeInMiB ?? 0 };
+}
+
+function optionalFields(t: Ec2InstanceTypeInfo): Partial<InstanceTypeInfo> {
+  const eni = t.NetworkInfo?.MaximumNetworkInterfaces;
+  const ips = t.NetworkInfo?.Ipv4AddressesPerInterface;
+  return {
+    ...(t.Hypervisor === undefined ? {} : { hypervisor: t.Hypervisor }),
+    ...(eni === undefined ? {} : { maxNetworkInterfaces: eni }),
+    ...(ips === undefined ? {} : { ipv4AddressesPerInterface: ips }),
+  };
+}

@@ -1,0 +1,97 @@
+import {
+  DescribeInstancesCommand,
+  paginateDescribeInstances,
+  TerminateInstancesCommand,
+  type EC2Client,
+  type Filter,
+  type Instance,
+} from '@aws-sdk/client-ec2';
+import type { InstanceState, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
+import { formatProviderId } from '../../domain/cloud/provider-id.js';
+import { isNotFoundError } from './ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+import { fromEc2Tags, tagKeys } from './tags.js';
+
+/** Terminated instances stay visible in EC2 for about an hour; to us they no longer exist. */
+const liveStates: InstanceState[] = ['pending', 'running', 'shutting-down', 'stopping', 'stopped'];
+
+export function toLaunchedInstance(i: Instance): LaunchedInstance | undefined {
+  const zone = i.Placement?.AvailabilityZone;
+  if (i.InstanceId === undefined || zone === undefined) return undefined;
+  const tags = fromEc2Tags(i.Tags);
+  return {
+    instanceId: i.InstanceId,
+    providerID: formatProviderId(zone, i.InstanceId),
+    instanceType: i.InstanceType ?? '',
+    zone,
+    capacityType: i.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand',
+    imageId: i.ImageId ?? '',
+    launchTime: i.LaunchTime?.getTime() ?? 0,
+    state: i.State?.Name ?? 'pending',
+    tags,
+    ...ownerFields(tags),
+  };
+}
+
+function ownerFields(tags: Record<string, string>): Pick<LaunchedInstance, 'nodeClaimName' | 'nodePoolName'> {
+  const nodeClaimName = tags[tagKeys.nodeClaim];
+  const nodePoolName = tags[tagKeys.nodePool];
+  return {
+    ...(nodeClaimName === undefined ? {} : { nodeClaimName }),
+    ...(nodePoolName === undefined ? {} : { nodePoolName }),
+  };
+}
+
+export function isLive(i: LaunchedInstance): boolean {
+  return liveStates.includes(i.state);
+}
+
+/** One instance by id; undefined when EC2 does not know it (or no longer shows it). */
+export async function describeInstance(ec2: EC2Client, retry: RetryPolicy, instanceId: string): Promise<LaunchedInstance | undefined> {
+  try {
+    const out = await retryThrottled(retry, 'describing instance', () =>
+      ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })),
+    );
+    const found = out.Reservations?.flatMap((r) => r.Instances ?? []).find((i) => i.InstanceId === instanceId);
+    return found === undefined ? undefined : toLaunchedInstance(found);
+  } catch (e: unknown) {
+    if (isNotFoundError(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Live instances carrying our managed-by tag and this cluster's ownership tag, all pages. */
+export async function listTaggedInstances(
+  ec2: EC2Client,
+  retry: RetryPolicy,
+  filters: { clusterName: string; managedBy: { key: string; value: string } },
+): Promise<LaunchedInstance[]> {
+  const Filters: Filter[] = [
+    { Name: `tag:${filters.managedBy.key}`, Values: [filters.managedBy.value] },
+    { Name: 'tag-key', Values: [tagKeys.cluster(filters.clusterName)] },
+    { Name: 'instance-state-name', Values: liveStates },
+  ];
+  return retryThrottled(retry, 'listing instances', async () => {
+    const found: LaunchedInstance[] = [];
+    for await (const page of paginateDescribeInstances({ client: ec2, pageSize: 500 }, { Filters })) {
+      for (const i of page.Reservations?.flatMap((r) => r.Instances ?? []) ?? []) {
+        const launched = toLaunchedInstance(i);
+        if (launched !== undefined) found.push(launched);
+      }
+    }
+    return found;
+  });
+}
+
+/** TerminateInstances is idempotent in EC2; NotFound means someone else already finished. */
+export async function terminateInstance(ec2: EC2Client, retry: RetryPolicy, instanceId: string): Promise<'terminating' | 'not-found'> {
+  try {
+    await retryThrottled(retry, 'terminating instance', () =>
+      ec2.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] })),
+    );
+    return 'terminating';
+  } catch (e: unknown) {
+    if (isNotFoundError(e)) return 'not-found';
+    throw e;
+  }
+}

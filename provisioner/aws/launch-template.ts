@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import {
+  CreateLaunchTemplateCommand,
+  DescribeLaunchTemplatesCommand,
+  type EC2Client,
+  type RequestLaunchTemplateData,
+} from '@aws-sdk/client-ec2';
+import type { ResolvedAmi, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
+import { toLaunchTemplateBlockDevices } from './block-devices.js';
+import { errorCode } from './ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+import { toEc2Tags } from './tags.js';
+
+export interface LaunchTemplateInput {
+  readonly nodeClass: ResolvedNodeClass;
+  readonly ami: ResolvedAmi;
+  /** Base64, already merged for the AMI family. */
+  readonly userData: string;
+  /** Tags for the template itself (cluster, nodeclass, managed-by); instances get theirs from the fleet. */
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTemplateData {
+  const { nodeClass, ami } = input;
+  const md = nodeClass.metadataOptions;
+  return {
+    ImageId: ami.id,
+    IamInstanceProfile: { Name: nodeClass.instanceProfile },
+    SecurityGroupIds: nodeClass.securityGroups.map((g) => g.id),
+    BlockDeviceMappings: toLaunchTemplateBlockDevices(nodeClass.blockDeviceMappings),
+    MetadataOptions: {
+      HttpEndpoint: md.httpEndpoint,
+      HttpProtocolIpv6: md.httpProtocolIPv6,
+      HttpPutResponseHopLimit: md.httpPutResponseHopLimit,
+      HttpTokens: md.httpTokens,
+    },
+    UserData: input.userData,
+    ...(nodeClass.detailedMonitoring === undefined ? {} : { Monitoring: { Enabled: nodeClass.detailedMonitoring } }),
+  };
+}
+
+/**
+ * One template per distinct configuration, named by a hash of its data so equal options share a
+ * template across restarts and replicas (Karpenter: `karpenter.k8s.aws/<hash>`).
+ */
+export function launchTemplateName(clusterName: string, data: RequestLaunchTemplateData): string {
+  const hash = createHash('sha256').update(clusterName).update(JSON.stringify(data)).digest('hex');
+  return `nodesmith.io/${hash.slice(0, 32)}`;
+}
+
+/** Creates templates on first use and remembers their ids; safe against a concurrent creator. */
+export class LaunchTemplates {
+  readonly #ec2: EC2Client;
+  readonly #retry: RetryPolicy;
+  readonly #clusterName: string;
+  readonly #ids = new Map<string, Promise<string>>();
+
+  constructor(ec2: EC2Client, retry: RetryPolicy, clusterName: string) {
+    this.#ec2 = ec2;
+    this.#retry = retry;
+    this.#clusterName = clusterName;
+  }
+
+  /** Returns the template id for this input, creating the template if needed. */
+  ensure(input: LaunchTemplateInput): Promise<string> {
+    const data = launchTemplateData(input);
+    const name = launchTemplateName(this.#clusterName, data);
+    let id = this.#ids.get(name);
+    if (id === undefined) {
+      id = this.#create(name, data, input.tags);
+      // A failed create must not poison the cache: the next launch tries again.
+      id.catch(() => this.#ids.delete(name));
+      this.#ids.set(name, id);
+    }
+    return id;
+  }
+
+  /** Forget a template EC2 no longer knows (deleted behind our back). */
+  forget(): void {
+    this.#ids.clear();
+  }
+
+  async #create(name: string, data: RequestLaunchTemplateData, tags: Readonly<Record<string, string>>): Promise<string> {
+    try {
+      const out = await retryThrottled(this.#retry, 'creating launch template', () =>
+        this.#ec2.send(
+          new CreateLaunchTemplateCommand({
+            LaunchTemplateName: name,
+            LaunchTemplateData: data,
+            TagSpecifications: [{ ResourceType: 'launch-template', Tags: toEc2Tags(tags) }],
+          }),
+        ),
+      );
+      return out.LaunchTemplate?.LaunchTemplateId ?? (await this.#describe(name));
+    } catch (e: unknown) {
+      // Another replica (or an earlier run) created the same configuration first.
+      if (errorCode(e) === 'InvalidLaunchTemplateName.AlreadyExistsException') return this.#describe(name);
+      throw e;
+    }
+  }
+
+  async #describe(name: string): Promise<string> {
+    const out = await retryThrottled(this.#retry, 'describing launch template', () =>
+      this.#ec2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateNames: [name] })),
+    );
+    const id = out.LaunchTemplates?.[0]?.LaunchTemplateId;
+    if (id === undefined) throw new Error(`launch template ${name} not found after create`);
+    return id;
+  }
+}

@@ -1,0 +1,73 @@
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import type { NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import { isDomainError, NodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import {
+  defaultBlockDeviceMappings,
+  defaultMetadataOptions,
+  type NodeClassSpec,
+  type ResolvedNodeClass,
+} from '../../domain/cloud/node-class.js';
+import type { AliasParameterName } from './ami-alias.js';
+import { resolveAmis } from './amis.js';
+import { classifyEc2Error } from './ec2-errors.js';
+import type { RetryPolicy } from './retry-throttled.js';
+import { resolveSecurityGroups } from './security-groups.js';
+import { resolveSubnets } from './subnets.js';
+
+export interface AwsNodeClassResolverOptions {
+  readonly ec2: EC2Client;
+  readonly ssm: SSMClient;
+  readonly retry: RetryPolicy;
+  readonly aliasParameterName: AliasParameterName;
+}
+
+/**
+ * Resolves an EC2NodeClass's selectors through Describe* calls. Each empty result is a
+ * NodeClassNotReadyError naming the selector, which the NodeClass status reports as-is.
+ */
+export class AwsNodeClassResolver implements NodeClassResolver {
+  readonly #options: AwsNodeClassResolverOptions;
+
+  constructor(options: AwsNodeClassResolverOptions) {
+    this.#options = options;
+  }
+
+  async resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
+    try {
+      return await this.#resolve(spec);
+    } catch (e: unknown) {
+      if (isDomainError(e)) throw e;
+      throw classifyEc2Error(e, `resolving ec2nodeclass ${spec.name}`);
+    }
+  }
+
+  async #resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
+    const { ec2, ssm, retry, aliasParameterName } = this.#options;
+    const subnets = await resolveSubnets(ec2, retry, spec.subnetSelectorTerms);
+    if (subnets.length === 0) throw notReady(spec.name, 'no subnet matches subnetSelectorTerms');
+    const securityGroups = await resolveSecurityGroups(ec2, retry, spec.securityGroupSelectorTerms);
+    if (securityGroups.length === 0) throw notReady(spec.name, 'no security group matches securityGroupSelectorTerms');
+    const amis = await resolveAmis({ ec2, ssm, retry, aliasParameterName }, spec.amiSelectorTerms);
+    if (amis.length === 0) throw notReady(spec.name, 'no image matches amiSelectorTerms');
+    if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile is empty');
+    return {
+      name: spec.name,
+      amiFamily: spec.amiFamily ?? 'AL2023',
+      subnets,
+      securityGroups,
+      amis,
+      instanceProfile: spec.instanceProfile,
+      blockDeviceMappings: spec.blockDeviceMappings ?? defaultBlockDeviceMappings,
+      metadataOptions: { ...defaultMetadataOptions, ...spec.metadataOptions },
+      tags: spec.tags ?? {},
+      ...(spec.userData === undefined ? {} : { userData: spec.userData }),
+      ...(spec.associatePublicIPAddress === undefined ? {} : { associatePublicIPAddress: spec.associatePublicIPAddress }),
+      ...(spec.detailedMonitoring === undefined ? {} : { detailedMonitoring: spec.detailedMonitoring }),
+    };
+  }
+}
+
+function notReady(name: string, why: string): NodeClassNotReadyError {
+  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`);
+}

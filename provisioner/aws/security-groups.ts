@@ -1,0 +1,24 @@
+import { paginateDescribeSecurityGroups, type EC2Client, type SecurityGroup } from '@aws-sdk/client-ec2';
+import type { ResolvedSecurityGroup, SelectorTerm } from '../../domain/cloud/node-class.js';
+import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+import { termFilters, uniqueById } from './selector-filters.js';
+
+/** Resolves security-group selector terms (id, name or tags; ORed) to groups, sorted by id. */
+export async function resolveSecurityGroups(
+  ec2: EC2Client,
+  retry: RetryPolicy,
+  terms: readonly SelectorTerm[],
+): Promise<ResolvedSecurityGroup[]> {
+  const found: SecurityGroup[] = [];
+  for (const term of terms) {
+    const Filters = termFilters(term, { id: 'group-id', name: 'group-name' });
+    await retryThrottled(retry, 'describing security groups', async () => {
+      for await (const page of paginateDescribeSecurityGroups({ client: ec2 }, { Filters })) {
+        found.push(...(page.SecurityGroups ?? []));
+      }
+    });
+  }
+  return uniqueById(found, (g) => g.GroupId)
+    .map((g) => ({ id: g.GroupId ?? '', name: g.GroupName ?? '' }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}

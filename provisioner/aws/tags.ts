@@ -1,0 +1,46 @@
+import type { Tag } from '@aws-sdk/client-ec2';
+import { managedByTag } from '../../domain/product-keys.js';
+
+export const tagKeys = {
+  nodePool: 'karpenter.sh/nodepool',
+  nodeClaim: 'karpenter.sh/nodeclaim',
+  nodeClass: 'karpenter.k8s.aws/ec2nodeclass',
+  eksClusterName: 'eks:eks-cluster-name',
+  managedBy: managedByTag.key,
+  cluster: (clusterName: string) => `kubernetes.io/cluster/${clusterName}`,
+} as const;
+
+export interface InstanceTagContext {
+  readonly clusterName: string;
+  readonly nodePoolName: string;
+  readonly nodeClaimName: string;
+  readonly nodeClassName: string;
+  readonly userTags: Readonly<Record<string, string>>;
+}
+
+/**
+ * Tags on every instance, volume and fleet we create. Ours are applied last so a NodeClass
+ * cannot override them (the webhook also rejects those keys): garbage collection and List rely
+ * on them to find exactly our instances.
+ */
+export function instanceTags(ctx: InstanceTagContext): Record<string, string> {
+  return {
+    ...ctx.userTags,
+    [tagKeys.cluster(ctx.clusterName)]: 'owned',
+    [tagKeys.eksClusterName]: ctx.clusterName,
+    [tagKeys.nodePool]: ctx.nodePoolName,
+    [tagKeys.nodeClaim]: ctx.nodeClaimName,
+    [tagKeys.nodeClass]: ctx.nodeClassName,
+    [managedByTag.key]: managedByTag.value,
+  };
+}
+
+export function toEc2Tags(tags: Readonly<Record<string, string>>): Tag[] {
+  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+}
+
+export function fromEc2Tags(tags: readonly Tag[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tags ?? []) if (t.Key !== undefined) out[t.Key] = t.Value ?? '';
+  return out;
+}
