@@ -1,0 +1,43 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { Materializer, PodBinder } from '../provisioner/index.js';
+import { Binding } from './binding.js';
+import type { ClusterView } from './cluster-view.js';
+import { healthRoutes } from './health-routes.js';
+import { createExtenderMetrics } from './metrics.js';
+import { extenderRoutes } from './routes.js';
+
+/** Everything the extender needs, built by the caller (main.ts or a test) and passed in explicitly. */
+export interface ExtenderAppOptions {
+  /** Fed by a ClusterWatch (see watchCluster) or, in tests, by calling apply() directly. */
+  readonly view: ClusterView;
+  readonly binder: PodBinder;
+  /** Absent: binds to virtual nodes fail with a clear Error (standalone extender without a provisioner). */
+  readonly materializer?: Materializer | undefined;
+  readonly registry: Registry;
+  /** A pino logger, or false for none (tests). */
+  readonly logger?: FastifyBaseLogger | false;
+  /** Full-node requests carry every candidate Node object; 5,000 nodes can exceed 50 MiB. Default 128 MiB. */
+  readonly bodyLimit?: number;
+  /** TLS material (PEM) when kube-scheduler is configured with enableHTTPS. */
+  readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer } | undefined;
+}
+
+/** Builds the extender's fastify app. It never listens: serve() does, tests use inject(). */
+export function build(options: ExtenderAppOptions): FastifyInstance {
+  const { view, registry } = options;
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? 128 * 1024 * 1024,
+    // Above kube-scheduler's bind httpTimeout (60 s in our configuration) so a launch is not cut short here.
+    requestTimeout: 120_000,
+    keepAliveTimeout: 75_000,
+    return503OnClosing: true,
+    ...(options.logger === undefined || options.logger === false ? { logger: false } : { loggerInstance: options.logger }),
+    ...(options.https === undefined ? {} : { https: { key: options.https.key, cert: options.https.cert } }),
+  }) as unknown as FastifyInstance;
+  const binding = new Binding({ view, binder: options.binder, materializer: options.materializer });
+  const metrics = createExtenderMetrics(registry);
+  void app.register(extenderRoutes, { view, binding, metrics });
+  void app.register(healthRoutes, { view, registry });
+  return app;
+}

@@ -1,0 +1,108 @@
+import type { Materializer, PodBinder } from '../provisioner/index.js';
+import { podKey, type ClusterView } from './cluster-view.js';
+import { noResources } from './resource-amounts.js';
+
+/** kube-scheduler's extender/v1 ExtenderBindingArgs. */
+export interface BindArgs {
+  readonly PodName: string;
+  readonly PodNamespace: string;
+  readonly PodUID: string;
+  readonly Node: string;
+}
+
+export interface BindingDeps {
+  readonly view: ClusterView;
+  readonly binder: PodBinder;
+  /** Absent in a standalone extender: binds to virtual nodes then fail with a clear Error. */
+  readonly materializer?: Materializer | undefined;
+  /** How many materialised virtual → real names to remember for late binds (oldest forgotten first). */
+  readonly rememberedLaunches?: number;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Binds pods for kube-scheduler. A real node gets a Binding; a virtual node is materialised first, once
+ * however many pods bind to it at the same time (single-flight), and each pod is bound to the node it became.
+ * Returns the Error text for kube-scheduler ('' on success): a failure makes it retry the pod.
+ */
+export class Binding {
+  readonly #deps: BindingDeps;
+  readonly #inFlight = new Map<string, Promise<string>>();
+  /** Virtual node name → real node name, kept after the virtual node is gone for binds that arrive late. */
+  readonly #launched = new Map<string, string>();
+
+  constructor(deps: BindingDeps) {
+    this.#deps = deps;
+  }
+
+  async bind(args: BindArgs): Promise<string> {
+    const { view } = this.#deps;
+    const key = podKey(args.PodNamespace, args.PodName);
+    const entry = view.node(args.Node);
+    const launched = this.#launched.get(args.Node);
+    if (launched === undefined && entry?.isVirtual !== true) {
+      if (entry === undefined) return `node ${args.Node} is not in the extender cache yet; retry`;
+      return this.#bindTo(args, args.Node);
+    }
+    if (this.#deps.materializer === undefined) {
+      return `node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`;
+    }
+    // Hold the virtual node's room for this pod while the launch runs, so filter does not promise it twice.
+    view.reserve(key, args.Node, view.requestsOf(key) ?? noResources);
+    try {
+      const nodeName = launched ?? (await this.#materialize(this.#deps.materializer, args.Node));
+      const error = await this.#bindTo(args, nodeName);
+      if (error !== '') view.release(key);
+      return error;
+    } catch (error) {
+      view.release(key);
+      return `materialising virtual node ${args.Node}: ${messageOf(error)}`;
+    }
+  }
+
+  async #bindTo(args: BindArgs, nodeName: string): Promise<string> {
+    const key = podKey(args.PodNamespace, args.PodName);
+    // A retried bind that already took effect is a success, not a conflict.
+    if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
+    try {
+      await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName });
+      return '';
+    } catch (error) {
+      if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
+      return `binding pod ${key} to node ${nodeName}: ${messageOf(error)}`;
+    }
+  }
+
+  #materialize(materializer: Materializer, virtualName: string): Promise<string> {
+    const running = this.#inFlight.get(virtualName);
+    if (running !== undefined) return running;
+    const launch = materializer.materialize(virtualName).then(
+      ({ nodeName }) => {
+        this.#remember(virtualName, nodeName);
+        return nodeName;
+      },
+    ).finally(() => {
+      // A failed launch is forgotten so the next bind tries again; a successful one is remembered above.
+      this.#inFlight.delete(virtualName);
+    });
+    this.#inFlight.set(virtualName, launch);
+    return launch;
+  }
+
+  #remember(virtualName: string, nodeName: string): void {
+    this.#launched.set(virtualName, nodeName);
+    const limit = this.#deps.rememberedLaunches ?? 10_000;
+    for (const oldest of this.#launched.keys()) {
+      if (this.#launched.size <= limit) break;
+      this.#launched.delete(oldest);
+    }
+  }
+
+  /** Launches under way, for tests and the readiness of a graceful shutdown. */
+  get launchesInFlight(): number {
+    return this.#inFlight.size;
+  }
+}

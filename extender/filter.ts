@@ -1,0 +1,103 @@
+import type { Pod } from '../domain/core/pod.js';
+import type { ClusterView, PlanEntry } from './cluster-view.js';
+import { podKey } from './cluster-view.js';
+import { instanceFamilyOf, type NodeEntry } from './node-entry.js';
+import { familyRejection, readPodSteering, type PodSteering } from './pod-steering.js';
+import { formatAmount } from '../domain/quantity.js';
+import type { ResourceList } from '../domain/resource-list.js';
+
+/** Filter's verdict: the nodes that pass and, for every other node, why not. */
+export interface FilterOutcome {
+  readonly passed: string[];
+  /** Rejections that preemption could cure (too little room), as kube-scheduler's Unschedulable. */
+  readonly failed: Record<string, string>;
+  /** Rejections nothing but a change of the node cures, as UnschedulableAndUnresolvable. */
+  readonly unresolvable: Record<string, string>;
+}
+
+interface Verdict {
+  readonly reason?: string;
+  readonly resolvable?: boolean;
+}
+
+const pass: Verdict = {};
+
+interface FilterContext {
+  readonly view: ClusterView;
+  readonly key: string;
+  readonly steering: PodSteering;
+  readonly requests: ResourceList;
+}
+
+/**
+ * Decides which of kube-scheduler's feasible nodes may take the pod. kube-scheduler has already applied its own
+ * plugins (resources, affinity, taints); this adds what only nodesmith knows: nodes on their way out, the plan
+ * behind each virtual node, and the pod's steering annotations. O(candidates) with Map lookups.
+ */
+export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
+  const context: FilterContext = {
+    view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
+  };
+  const outcome: FilterOutcome = { passed: [], failed: {}, unresolvable: {} };
+  const virtualPassed: string[] = [];
+  for (const name of nodeNames) {
+    const entry = view.node(name);
+    const verdict = entry === undefined ? unknownNode : judge(context, entry);
+    if (verdict.reason !== undefined) {
+      (verdict.resolvable === true ? outcome.failed : outcome.unresolvable)[name] = verdict.reason;
+    } else if (entry?.isVirtual === true) {
+      virtualPassed.push(name);
+    } else {
+      outcome.passed.push(name);
+    }
+  }
+  // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
+  // go, so kube-scheduler cannot pick one on a score tie or through a user's preferred affinity.
+  if (outcome.passed.length > 0) {
+    const reason = `real node ${outcome.passed[0] ?? ''} fits the pod; virtual nodes are kept for pods no real node takes`;
+    for (const name of virtualPassed) outcome.unresolvable[name] = reason;
+  } else {
+    outcome.passed.push(...virtualPassed);
+  }
+  return outcome;
+}
+
+const unknownNode: Verdict = { reason: 'node is not in the extender cache yet (kube-scheduler retries the pod)' };
+
+function judge(context: FilterContext, entry: NodeEntry): Verdict {
+  if (entry.closedReason !== undefined) return { reason: entry.closedReason };
+  if (!entry.isVirtual) {
+    const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
+    return rejection === undefined ? pass : { reason: rejection };
+  }
+  const plan = context.view.plan(entry.name);
+  if (plan === undefined) return { reason: 'virtual node has no plan (it is being withdrawn)' };
+  if (plan.assigned.has(context.key)) return pass;
+  return judgeUnassigned(context, entry.name, plan);
+}
+
+/** A pod the plan did not place here may still come if it meets the plan's terms and fits the room left. */
+function judgeUnassigned(context: FilterContext, nodeName: string, entry: PlanEntry): Verdict {
+  const { plan } = entry;
+  const maxPrice = context.steering.maxPricePerHour;
+  if (maxPrice !== undefined && plan.pricePerHour > maxPrice) {
+    return { reason: `planned price ${plan.pricePerHour}/h exceeds the pod's maximum ${maxPrice}/h` };
+  }
+  for (const instanceType of plan.instanceTypes) {
+    const rejection = familyRejection(context.steering, instanceFamilyOf(instanceType));
+    if (rejection !== undefined) return { reason: `the launch may pick ${instanceType}: ${rejection}` };
+  }
+  const left = context.view.roomLeft(entry, nodeName);
+  for (const [resource, amount] of Object.entries(context.requests)) {
+    // A plan that does not count pod slots leaves them to kube-scheduler's own check of the Node.
+    if (amount <= 0 || (resource === 'pods' && entry.room[resource] === undefined)) continue;
+    const available = left[resource] ?? 0;
+    if (amount > available) {
+      return {
+        reason: `not enough planned room: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, available))} left`,
+        resolvable: true,
+      };
+    }
+  }
+  return pass;
+}

@@ -1,0 +1,114 @@
+import type { Pod } from '../domain/core/pod.js';
+import type { ClusterView, PlanEntry } from './cluster-view.js';
+import { podKey } from './cluster-view.js';
+import type { NodeEntry } from './node-entry.js';
+import { readPodSteering, type PodSteering } from './pod-steering.js';
+import type { ResourceList } from '../domain/resource-list.js';
+
+/** kube-scheduler's extender/v1 HostPriority. */
+export interface HostPriority {
+  readonly Host: string;
+  readonly Score: number;
+}
+
+/** extenderv1.MaxExtenderPriority: kube-scheduler rescales 0–10 to its 0–100 node score. */
+export const maxExtenderScore = 10;
+
+/*
+ * Score bands keep every real node above every virtual one, whatever the steering bonuses:
+ *   real    5 + packing (0–3) + capacity-type match (1) + preferred NodePool (1)  → 5–10
+ *   virtual price rank (0–2) + capacity-type match (1) + preferred NodePool (1)   → 0–4
+ *   virtual the plan assigned this pod to                                         → 4
+ */
+const realBase = 5;
+const packingSpan = 3;
+const priceSpan = 2;
+const virtualTop = 4;
+
+interface ScoreContext {
+  readonly view: ClusterView;
+  readonly key: string;
+  readonly steering: PodSteering;
+  readonly requests: ResourceList;
+}
+
+/**
+ * Ranks the nodes kube-scheduler kept after filtering. Real nodes are packed (most allocated first) so that
+ * whole nodes stay free for consolidation; virtual nodes go cheapest per pod first.
+ */
+export function prioritizeNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): HostPriority[] {
+  const context: ScoreContext = {
+    view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
+  };
+  const virtual: { name: string; entry: NodeEntry; plan: PlanEntry | undefined; perPod: number }[] = [];
+  const scores = new Map<string, number>();
+  for (const name of nodeNames) {
+    const entry = view.node(name);
+    if (entry === undefined) scores.set(name, 0);
+    else if (!entry.isVirtual) scores.set(name, scoreReal(context, entry));
+    else {
+      const plan = view.plan(name);
+      virtual.push({ name, entry, plan, perPod: plan === undefined ? Infinity : pricePerPod(plan, context.key) });
+    }
+  }
+  const finite = virtual.map((v) => v.perPod).filter(Number.isFinite);
+  const cheapest = Math.min(...finite);
+  const dearest = Math.max(...finite);
+  for (const { name, entry, plan, perPod } of virtual) {
+    scores.set(name, scoreVirtual(context, { entry, plan, priceRank: priceRank(perPod, cheapest, dearest) }));
+  }
+  return nodeNames.map((name) => ({ Host: name, Score: scores.get(name) ?? 0 }));
+}
+
+function steeringBonus(steering: PodSteering, capacityType: string | undefined, nodePool: string | undefined): number {
+  let bonus = 0;
+  if (steering.capacityTypePreference !== undefined && steering.capacityTypePreference === capacityType) bonus += 1;
+  if (steering.preferredNodePool !== undefined && steering.preferredNodePool === nodePool) bonus += 1;
+  return bonus;
+}
+
+/** How full the node would be with this pod: the mean of its cpu and memory fractions, 0–1. */
+function allocatedFraction(context: ScoreContext, entry: NodeEntry): number {
+  const usage = context.view.usage(entry.name);
+  let sum = 0;
+  for (const resource of ['cpu', 'memory']) {
+    const allocatable = entry.allocatable[resource] ?? 0;
+    const used = (usage[resource] ?? 0) + (context.requests[resource] ?? 0);
+    sum += allocatable > 0 ? Math.min(1, used / allocatable) : 1;
+  }
+  return sum / 2;
+}
+
+function scoreReal(context: ScoreContext, entry: NodeEntry): number {
+  const packing = Math.round(packingSpan * allocatedFraction(context, entry));
+  return Math.min(maxExtenderScore, realBase + packing + steeringBonus(context.steering, entry.capacityType, entry.nodePool));
+}
+
+/** The launch's hourly price shared by the pods it would carry, this one included. */
+function pricePerPod(plan: PlanEntry, key: string): number {
+  const pods = plan.assigned.size + (plan.assigned.has(key) ? 0 : 1);
+  return plan.plan.pricePerHour / pods;
+}
+
+/** 0 for the dearest candidate, priceSpan for the cheapest, linear between. */
+function priceRank(perPod: number, cheapest: number, dearest: number): number {
+  if (!Number.isFinite(perPod)) return 0;
+  if (dearest <= cheapest) return priceSpan;
+  return Math.round((priceSpan * (dearest - perPod)) / (dearest - cheapest));
+}
+
+interface VirtualCandidate {
+  readonly entry: NodeEntry;
+  readonly plan: PlanEntry | undefined;
+  readonly priceRank: number;
+}
+
+function scoreVirtual(context: ScoreContext, candidate: VirtualCandidate): number {
+  const { entry, plan } = candidate;
+  if (plan === undefined) return 0;
+  // The plan already weighed price and steering when it placed the pod; its choice wins among virtual nodes.
+  if (plan.assigned.has(context.key)) return virtualTop;
+  const capacityType = plan.plan.capacityType ?? entry.capacityType;
+  const bonus = steeringBonus(context.steering, capacityType, plan.plan.nodePool);
+  return Math.min(virtualTop, candidate.priceRank + bonus);
+}

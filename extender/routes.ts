@@ -1,0 +1,113 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Pod } from '../domain/core/pod.js';
+import type { Binding, BindArgs } from './binding.js';
+import type { ClusterView } from './cluster-view.js';
+import { filterNodes } from './filter.js';
+import { outcomeOfStatus, type ExtenderMetrics, type Outcome, type Verb } from './metrics.js';
+import { prioritizeNodes } from './prioritize.js';
+import { QuantityError } from '../domain/quantity.js';
+import type { ResourceList } from '../domain/resource-list.js';
+import {
+  BindingArgsSchema, ErrorResultSchema, ExtenderArgsSchema, FilterResultSchema, HostPriorityListSchema,
+  type ExtenderArgs,
+} from './schemas.js';
+import { createValidatorCompiler } from './validator.js';
+
+export interface ExtenderRoutesOptions {
+  readonly view: ClusterView;
+  readonly binding: Binding;
+  readonly metrics: ExtenderMetrics;
+}
+
+/** A client mistake the reply explains; the error handler turns it into a 400. */
+class BadRequestError extends Error {
+  readonly statusCode = 400;
+}
+
+/** The candidates, from NodeNames (nodeCacheCapable) or from the full Node objects. */
+function candidateNames(args: ExtenderArgs): string[] {
+  if (args.NodeNames !== undefined && args.NodeNames !== null) return args.NodeNames;
+  return (args.Nodes?.items ?? []).map((node) => node.metadata.name);
+}
+
+function requestsOf(view: ClusterView, pod: Pod): ResourceList {
+  try {
+    return view.requestsFor(pod);
+  } catch (error) {
+    if (error instanceof QuantityError) throw new BadRequestError(`Pod resources: ${error.message}`);
+    throw error;
+  }
+}
+
+function filterReply(args: ExtenderArgs, view: ClusterView): Static200 {
+  const names = candidateNames(args);
+  const outcome = filterNodes(view, args.Pod, requestsOf(view, args.Pod), names);
+  const fullNodes = args.NodeNames === undefined || args.NodeNames === null;
+  const passed = new Set(outcome.passed);
+  return {
+    // Reply in the form we were asked in: kube-scheduler reads Nodes unless it is nodeCacheCapable.
+    Nodes: fullNodes ? { items: (args.Nodes?.items ?? []).filter((node) => passed.has(node.metadata.name)) } : null,
+    NodeNames: fullNodes ? null : outcome.passed,
+    FailedNodes: outcome.failed,
+    FailedAndUnresolvableNodes: outcome.unresolvable,
+    Error: '',
+  };
+}
+
+interface Static200 {
+  Nodes: unknown;
+  NodeNames: string[] | null;
+  FailedNodes: Record<string, string>;
+  FailedAndUnresolvableNodes: Record<string, string>;
+  Error: string;
+}
+
+/**
+ * POST /filter, /prioritize and /bind. Encapsulated: its validator, error handler and hooks stay here.
+ * Handlers only parse, call the pure verb function and wrap the result.
+ */
+export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOptions): Promise<void> {
+  const { view, binding, metrics } = options;
+  const outcomes = new WeakMap<FastifyRequest, Outcome>();
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (error.validation !== undefined || (status >= 400 && status < 500)) {
+      request.log.debug({ err: error.message }, 'rejected malformed extender request');
+      return reply.code(error.validation === undefined ? status : 400).send({ Error: error.message });
+    }
+    request.log.error({ err: error }, 'extender request failed');
+    return reply.code(500).send({ Error: 'internal error in the extender; see its log' });
+  });
+  const observe = (verb: Verb) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const outcome = outcomeOfStatus(reply.statusCode) ?? outcomes.get(request) ?? 'ok';
+    metrics.observe(verb, outcome, reply.elapsedTime / 1000);
+  };
+  const errorReplies = { 400: ErrorResultSchema, 413: ErrorResultSchema, 415: ErrorResultSchema, 500: ErrorResultSchema };
+
+  app.post<{ Body: ExtenderArgs }>('/filter', {
+    schema: { body: ExtenderArgsSchema, response: { 200: FilterResultSchema, ...errorReplies } },
+    onResponse: observe('filter'),
+  }, (request) => filterReply(request.body, view));
+
+  app.post<{ Body: ExtenderArgs }>('/prioritize', {
+    schema: { body: ExtenderArgsSchema, response: { 200: HostPriorityListSchema, ...errorReplies } },
+    onResponse: observe('prioritize'),
+  }, (request) => {
+    const { Pod: pod } = request.body;
+    return prioritizeNodes(view, pod, requestsOf(view, pod), candidateNames(request.body));
+  });
+
+  app.post<{ Body: BindArgs }>('/bind', {
+    schema: { body: BindingArgsSchema, response: { 200: ErrorResultSchema, ...errorReplies } },
+    onResponse: observe('bind'),
+  }, async (request) => {
+    const error = await binding.bind(request.body);
+    if (error !== '') {
+      outcomes.set(request, 'error');
+      request.log.info({ pod: `${request.body.PodNamespace}/${request.body.PodName}`, node: request.body.Node, err: error }, 'bind failed');
+    }
+    return { Error: error };
+  });
+  return Promise.resolve();
+}

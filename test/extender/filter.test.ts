@@ -1,0 +1,120 @@
+import t from 'tap';
+import { podAnnotations } from '../../domain/product-keys.js';
+import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.js';
+
+interface FilterResult {
+  Nodes: unknown;
+  NodeNames: string[] | null;
+  FailedNodes: Record<string, string>;
+  FailedAndUnresolvableNodes: Record<string, string>;
+  Error: string;
+}
+
+async function filter(h: ReturnType<typeof harness>, payload: unknown): Promise<FilterResult> {
+  const response = await h.app.inject({ method: 'POST', url: '/filter', payload: payload as object });
+  if (response.statusCode !== 200) throw new Error(`filter answered ${response.statusCode}: ${response.body}`);
+  return response.json<FilterResult>();
+}
+
+void t.test('open real nodes pass and closed ones are rejected with a reason', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('open') });
+  h.view.apply({ kind: 'node-upserted', node: node('cordoned', { unschedulable: true }) });
+  h.view.apply({ kind: 'node-upserted', node: node('deleting', { deleting: true }) });
+  h.view.apply({ kind: 'node-upserted', node: node('disrupted', { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }) });
+  const result = await filter(h, extenderArgs(pod(), ['open', 'cordoned', 'deleting', 'disrupted', 'ghost']));
+  t.same(result.NodeNames, ['open']);
+  t.equal(result.Nodes, null);
+  t.equal(result.Error, '');
+  t.same(result.FailedNodes, {});
+  t.match(result.FailedAndUnresolvableNodes, {
+    cordoned: /cordoned/,
+    deleting: /being deleted/,
+    disrupted: /karpenter.sh\/disrupted/,
+    ghost: /not in the extender cache/,
+  });
+});
+
+void t.test('a virtual node passes for the pod its plan assigned to it', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/web-0'], room: { cpu: '100m', memory: '1Mi' } }) });
+  const result = await filter(h, extenderArgs(pod(), ['launchable-a']));
+  t.same(result.NodeNames, ['launchable-a']);
+});
+
+void t.test('an unassigned pod passes a virtual node only while the planned room holds it', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/planned'], room: { cpu: '1', memory: '2Gi', pods: '10' } }) });
+  // The assigned pod is still pending: its 600m stay promised to it, leaving 400m.
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'planned', cpu: '600m' }) });
+  const small = await filter(h, extenderArgs(pod({ name: 'small', cpu: '400m' }), ['launchable-a']));
+  t.same(small.NodeNames, ['launchable-a']);
+  const large = await filter(h, extenderArgs(pod({ name: 'large', cpu: '500m' }), ['launchable-a']));
+  t.same(large.NodeNames, []);
+  t.equal(large.FailedNodes['launchable-a'], 'not enough planned room: cpu 500m wanted, 400m left');
+});
+
+void t.test('a pod binding to a virtual node holds its room against the next pod', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { room: { cpu: '1', memory: '2Gi' } }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'first', cpu: '700m' }) });
+  h.view.reserve('default/first', 'launchable-a', { cpu: 700, memory: 0 });
+  const second = await filter(h, extenderArgs(pod({ name: 'second', cpu: '700m' }), ['launchable-a']));
+  t.match(second.FailedNodes, { 'launchable-a': /cpu 700m wanted, 300m left/ });
+});
+
+void t.test('virtual nodes are rejected when a real node also fits', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('real') });
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/web-0'] }) });
+  const result = await filter(h, extenderArgs(pod(), ['launchable-a', 'real']));
+  t.same(result.NodeNames, ['real']);
+  t.match(result.FailedAndUnresolvableNodes, { 'launchable-a': /real node real fits/ });
+});
+
+void t.test('a virtual node without a plan is rejected', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  const result = await filter(h, extenderArgs(pod(), ['launchable-a']));
+  t.match(result.FailedAndUnresolvableNodes, { 'launchable-a': /no plan/ });
+});
+
+void t.test('steering annotations limit price and instance families', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-dear') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-dear', { pricePerHour: 0.9 }) });
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-t3') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-t3', { instanceTypes: ['m7i.large', 't3.large'], pricePerHour: 0.1 }) });
+  h.view.apply({ kind: 'node-upserted', node: node('real-c7i', { labels: { 'node.kubernetes.io/instance-type': 'c7i.large' } }) });
+  const steered = pod({
+    annotations: { [podAnnotations.maxPricePerHour]: '0.5', [podAnnotations.excludedInstanceFamilies]: 't3,c7i' },
+  });
+  const result = await filter(h, extenderArgs(steered, ['launchable-dear', 'launchable-t3', 'real-c7i']));
+  t.same(result.NodeNames, []);
+  t.match(result.FailedAndUnresolvableNodes, {
+    'launchable-dear': /planned price 0.9\/h exceeds the pod's maximum 0.5\/h/,
+    'launchable-t3': /may pick t3.large: instance family t3 is excluded/,
+    'real-c7i': /instance family c7i is excluded/,
+  });
+});
+
+void t.test('the full-node form gets the passing Node objects back whole', async (t) => {
+  const h = harness();
+  const open = { ...node('open'), status: { ...node('open').status, images: [{ names: ['x'], sizeBytes: 1 }] } };
+  h.view.apply({ kind: 'node-upserted', node: open });
+  h.view.apply({ kind: 'node-upserted', node: node('cordoned', { unschedulable: true }) });
+  const result = await filter(h, { Pod: pod(), Nodes: { items: [open, node('cordoned', { unschedulable: true })] }, NodeNames: null });
+  t.equal(result.NodeNames, null);
+  t.same(result.Nodes, { items: [open] });
+  t.match(result.FailedAndUnresolvableNodes, { cordoned: /cordoned/ });
+});
+
+void t.test('a request with no candidates answers with empty lists', async (t) => {
+  const h = harness();
+  const result = await filter(h, { Pod: pod(), NodeNames: [] });
+  t.same(result, { Nodes: null, NodeNames: [], FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: '' });
+});
