@@ -1,0 +1,67 @@
+/** Builds AdmissionReview bodies the way the API server sends them (see test/stack fixtures). */
+export interface ReviewOptions {
+  readonly operation?: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly oldObject?: unknown;
+  readonly namespace?: string;
+  readonly username?: string;
+  readonly uid?: string;
+  readonly subResource?: string;
+}
+
+const resources: Readonly<Record<string, string>> = {
+  NodePool: 'nodepools', NodeClaim: 'nodeclaims', EC2NodeClass: 'ec2nodeclasses', Pod: 'pods', Binding: 'pods',
+};
+
+export function review(object: { apiVersion: string; kind: string; metadata?: { name?: string } }, options: ReviewOptions = {}): Record<string, unknown> {
+  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
+  const resource = resources[object.kind] ?? `${object.kind.toLowerCase()}s`;
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: options.uid ?? '705ab4f5-6393-11e8-b7cc-42010a800002',
+      kind: { group, version, kind: object.kind },
+      resource: { group, version, resource },
+      ...(options.subResource ? { subResource: options.subResource } : {}),
+      ...(object.metadata?.name ? { name: object.metadata.name } : {}),
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+      operation: options.operation ?? 'CREATE',
+      userInfo: { username: options.username ?? 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] },
+      object: options.operation === 'DELETE' ? null : object,
+      oldObject: options.oldObject ?? null,
+      dryRun: false,
+    },
+  };
+}
+
+export function decodePatch(patch: string | undefined): unknown {
+  return patch === undefined ? undefined : JSON.parse(Buffer.from(patch, 'base64').toString('utf8'));
+}
+
+export const nodePool = (spec: Record<string, unknown> = {}, name = 'default'): { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> } => ({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  metadata: { name },
+  spec: {
+    template: {
+      spec: {
+        requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      },
+    },
+    ...spec,
+  },
+});
+
+export const ec2NodeClass = (spec: Record<string, unknown> = {}, name = 'default'): { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> } => ({
+  apiVersion: 'karpenter.k8s.aws/v1',
+  kind: 'EC2NodeClass',
+  metadata: { name },
+  spec: {
+    role: 'KarpenterNodeRole-demo',
+    amiSelectorTerms: [{ alias: 'al2023@latest' }],
+    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
+    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
+    ...spec,
+  },
+});

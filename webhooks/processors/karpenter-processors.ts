@@ -1,0 +1,47 @@
+import { apiKinds, type ApiKind } from '../../domain/api/api-objects.js';
+import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
+import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
+import { subjectOf, type AdmissionProcessor } from '../processor.js';
+
+function apiKind(key: string): ApiKind {
+  const kind = apiKinds[key];
+  if (kind === undefined) throw new Error(`no API kind ${key}`);
+  return kind;
+}
+
+/** Defaulting: Karpenter's CRD defaults as a JSON Patch (usually empty: the API server defaults first). */
+function mutating(key: string, plural: string, id: string): AdmissionProcessor {
+  const kind = apiKind(key);
+  return {
+    id: `webhooks.mutate.${id}`,
+    path: `/mutate/${plural}`,
+    kinds: [key],
+    process(request: AdmissionRequest): AdmissionResponse {
+      if (request.operation === 'DELETE' || request.object == null) return allow(request.uid);
+      return allowWithPatch(request.uid, request.object, kind.withDefaults(request.object));
+    },
+  };
+}
+
+/** Validation: every problem at once; on UPDATE the transition rules see the old object. */
+function validating(key: string, plural: string, id: string): AdmissionProcessor {
+  const kind = apiKind(key);
+  return {
+    id: `webhooks.validate.${id}`,
+    path: `/validate/${plural}`,
+    kinds: [key],
+    process(request: AdmissionRequest): AdmissionResponse {
+      if (request.operation === 'DELETE' || request.object == null) return allow(request.uid);
+      const old = request.operation === 'UPDATE' ? request.oldObject : undefined;
+      // Defaults first, as the API server does before validating admission, so offline and online agree.
+      const problems = kind.validate(kind.withDefaults(request.object), old ?? undefined);
+      return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
+    },
+  };
+}
+
+export const mutateNodePool = mutating('karpenter.sh/v1/NodePool', 'nodepools', 'nodepool');
+export const validateNodePool = validating('karpenter.sh/v1/NodePool', 'nodepools', 'nodepool');
+export const mutateEC2NodeClass = mutating('karpenter.k8s.aws/v1/EC2NodeClass', 'ec2nodeclasses', 'ec2nodeclass');
+export const validateEC2NodeClass = validating('karpenter.k8s.aws/v1/EC2NodeClass', 'ec2nodeclasses', 'ec2nodeclass');
+export const validateNodeClaim = validating('karpenter.sh/v1/NodeClaim', 'nodeclaims', 'nodeclaim');

@@ -1,0 +1,56 @@
+import { checkPodSteeringAnnotations } from '../../domain/api/pod-steering-rules.js';
+import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
+import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
+import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
+import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
+
+interface Toleration { key?: string; operator?: string; value?: string; effect?: string }
+interface PodLike { metadata?: { annotations?: Record<string, string> }; spec?: { tolerations?: Toleration[] } }
+
+/** The core/v1 toleration-matches-taint rule, for the one taint we care about. */
+export function toleratesLaunchable(t: Toleration): boolean {
+  const effectMatches = t.effect === undefined || t.effect === '' || t.effect === launchableTaint.effect;
+  if (!effectMatches) return false;
+  if (t.operator === 'Exists') return t.key === undefined || t.key === '' || t.key === launchableTaint.key;
+  return t.key === launchableTaint.key && (t.value ?? '') === launchableTaint.value;
+}
+
+function skipReason(request: AdmissionRequest, pod: PodLike, config: AdmissionConfig): string | undefined {
+  if (request.operation !== 'CREATE') return 'not a create';
+  if (request.namespace !== undefined && config.excludedNamespaces.includes(request.namespace)) return 'namespace excluded';
+  if (pod.metadata?.annotations?.[podAnnotations.skipLaunchableToleration] === 'true') return 'opted out';
+  if ((pod.spec?.tolerations ?? []).some(toleratesLaunchable)) return 'already tolerated';
+  return undefined;
+}
+
+/**
+ * Pods may land on virtual nodes only if they tolerate the launchable taint; this adds that
+ * toleration to every new pod unless it opts out (then it only ever runs on existing nodes).
+ */
+export const mutatePod: AdmissionProcessor = {
+  id: 'webhooks.mutate.pod',
+  path: '/mutate/pods',
+  kinds: ['v1/Pod'],
+  process(request, config): AdmissionResponse {
+    const pod = request.object as PodLike | null | undefined;
+    if (pod == null || typeof pod !== 'object') return allow(request.uid);
+    if (skipReason(request, pod, config) !== undefined) return allow(request.uid);
+    const mutated = structuredClone(pod);
+    mutated.spec ??= {};
+    mutated.spec.tolerations = [...(mutated.spec.tolerations ?? []), { key: launchableTaint.key, operator: 'Equal', value: launchableTaint.value, effect: launchableTaint.effect }];
+    return allowWithPatch(request.uid, pod, mutated);
+  },
+};
+
+/** Steering annotations are read by the planner much later; a typo must fail now, at the user's kubectl. */
+export const validatePod: AdmissionProcessor = {
+  id: 'webhooks.validate.pod',
+  path: '/validate/pods',
+  kinds: ['v1/Pod'],
+  process(request): AdmissionResponse {
+    const pod = request.object as PodLike | null | undefined;
+    if (request.operation === 'DELETE' || pod == null) return allow(request.uid);
+    const problems = checkPodSteeringAnnotations(pod.metadata?.annotations);
+    return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
+  },
+};
