@@ -19,14 +19,17 @@ export type AliasParameterName = (alias: AmiAlias, arch: Architecture) => string
 
 const ec2Arch: Record<Architecture, string> = { amd64: 'x86_64', arm64: 'arm64' };
 
+/** Where AWS publishes EKS AMI ids. Emulators reserve `/aws/…`, so tests seed a copy elsewhere. */
+export const publicEksAmiPrefix = '/aws/service/eks/optimized-ami';
+
 /**
  * The public EKS-optimized AMI parameters (facts §3): `latest` reads `recommended`, a pinned
  * version reads the release-named parameter. Only AL2023 for now; other families are undefined.
  */
-export function eksAliasParameterName(kubernetesVersion: string): AliasParameterName {
+export function eksAliasParameterName(kubernetesVersion: string, prefix = publicEksAmiPrefix): AliasParameterName {
   return (alias, arch) => {
     if (alias.family !== 'al2023') return undefined;
-    const base = `/aws/service/eks/optimized-ami/${kubernetesVersion}/amazon-linux-2023/${ec2Arch[arch]}/standard`;
+    const base = `${prefix}/${kubernetesVersion}/amazon-linux-2023/${ec2Arch[arch]}/standard`;
     if (alias.version === 'latest') return `${base}/recommended/image_id`;
     const release = `amazon-eks-node-al2023-${ec2Arch[arch]}-standard-${kubernetesVersion}-${alias.version}`;
     return `${base}/${release}/image_id`;

@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Which CreateFleet overrides fail; unset fields match anything. */
+export interface CapacityFault {
+  readonly instanceType?: string;
+  readonly zone?: string;
+  readonly capacityType?: 'spot' | 'on-demand';
+  /** Defaults to InsufficientInstanceCapacity. */
+  readonly code?: string;
+}
+
+export interface FaultProxy {
+  /** Point the SDK here instead of at moto. */
+  readonly endpoint: string;
+  /** Every EC2 Query `Action` seen, in order (also for requests that were faulted). */
+  readonly actions: string[];
+  /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item. */
+  failCapacity(fault: CapacityFault): void;
+  /** Answer the next `times` requests for `action` with HTTP 503 and this error code. */
+  throttle(action: string, times: number, code?: string): void;
+  clear(): void;
+  stop(): Promise<void>;
+}
+
+interface Override {
+  readonly prefix: string;
+  readonly fields: Map<string, string>;
+}
+
+const overrideKey = /^(LaunchTemplateConfigs\.\d+\.Overrides\.\d+)\.(.+)$/;
+
+function collectOverrides(params: URLSearchParams): Override[] {
+  const byPrefix = new Map<string, Map<string, string>>();
+  for (const [key, value] of params) {
+    const m = overrideKey.exec(key);
+    if (m?.[1] === undefined || m[2] === undefined) continue;
+    const fields = byPrefix.get(m[1]) ?? new Map<string, string>();
+    fields.set(m[2], value);
+    byPrefix.set(m[1], fields);
+  }
+  return [...byPrefix].map(([prefix, fields]) => ({ prefix, fields }));
+}
+
+function matches(fault: CapacityFault, o: Override, capacityType: string): boolean {
+  return (
+    (fault.instanceType === undefined || fault.instanceType === o.fields.get('InstanceType')) &&
+    (fault.zone === undefined || fault.zone === o.fields.get('AvailabilityZone')) &&
+    (fault.capacityType === undefined || fault.capacityType === capacityType)
+  );
+}
+
+/** Drops the failed overrides and renumbers the rest, so moto sees a well-formed request. */
+function withoutOverrides(params: URLSearchParams, failed: ReadonlySet<string>): URLSearchParams {
+  const out = new URLSearchParams();
+  const renumber = new Map<string, string>();
+  const counters = new Map<string, number>();
+  for (const [key, value] of params) {
+    const m = overrideKey.exec(key);
+    if (m?.[1] === undefined) {
+      out.append(key, value);
+      continue;
+    }
+    if (failed.has(m[1])) continue;
+    let prefix = renumber.get(m[1]);
+    if (prefix === undefined) {
+      const config = m[1].replace(/\.Overrides\.\d+$/, '');
+      const n = (counters.get(config) ?? 0) + 1;
+      counters.set(config, n);
+      prefix = `${config}.Overrides.${n}`;
+      renumber.set(m[1], prefix);
+    }
+    out.append(`${prefix}.${m[2] ?? ''}`, value);
+  }
+  return out;
+}
+
+const escapeXml = (s: string): string => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function errorItem(o: Override, params: URLSearchParams, capacityType: string, code: string): string {
+  const config = o.prefix.replace(/\.Overrides\.\d+$/, '');
+  const ltId = params.get(`${config}.LaunchTemplateSpecification.LaunchTemplateId`) ?? '';
+  const field = (name: string, tag: string): string => {
+    const v = o.fields.get(name);
+    return v === undefined ? '' : `<${tag}>${escapeXml(v)}</${tag}>`;
+  };
+  return (
+    '<item><launchTemplateAndOverrides><launchTemplateSpecification>' +
+    `<launchTemplateId>${escapeXml(ltId)}</launchTemplateId><version>1</version></launchTemplateSpecification>` +
+    `<overrides>${field('InstanceType', 'instanceType')}${field('SubnetId', 'subnetId')}${field('AvailabilityZone', 'availabilityZone')}</overrides>` +
+    `</launchTemplateAndOverrides><lifecycle>${escapeXml(capacityType)}</lifecycle>` +
+    `<errorCode>${escapeXml(code)}</errorCode><errorMessage>We currently do not have sufficient capacity in the Availability Zone you requested (injected).</errorMessage></item>`
+  );
+}
+
+function throttleBody(code: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>Request limit exceeded (injected).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>`;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+interface State {
+  readonly target: string;
+  readonly actions: string[];
+  faults: CapacityFault[];
+  throttles: Map<string, { left: number; code: string }>;
+}
+
+async function forward(state: State, req: IncomingMessage, body: string | Buffer): Promise<{ status: number; text: string; type: string }> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (typeof v === 'string' && !['host', 'content-length', 'connection', 'transfer-encoding'].includes(k)) headers[k] = v;
+  }
+  const res = await fetch(`${state.target}${req.url ?? '/'}`, { method: req.method ?? 'POST', headers, body: req.method === 'GET' ? null : body });
+  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? 'text/xml' };
+}
+
+function send(res: ServerResponse, status: number, type: string, text: string): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function handleCreateFleet(state: State, req: IncomingMessage, params: URLSearchParams): Promise<{ status: number; text: string; type: string }> {
+  const capacityType = params.get('TargetCapacitySpecification.DefaultTargetCapacityType') ?? 'on-demand';
+  const overrides = collectOverrides(params);
+  const failed = overrides.flatMap((o) => {
+    const fault = state.faults.find((f) => matches(f, o, capacityType));
+    return fault === undefined ? [] : [{ o, code: fault.code ?? 'InsufficientInstanceCapacity' }];
+  });
+  if (failed.length === 0) return forward(state, req, params.toString());
+  const errorSet = `<errorSet>${failed.map((f) => errorItem(f.o, params, capacityType, f.code)).join('')}</errorSet>`;
+  if (failed.length === overrides.length) {
+    // EC2 answers an instant fleet that launched nothing with 200, no instances and the errors.
+    const text = `<?xml version="1.0" encoding="UTF-8"?>\n<CreateFleetResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>fault-proxy</requestId><fleetId>fleet-00000000-0000-0000-0000-000000000000</fleetId>${errorSet}<fleetInstanceSet/></CreateFleetResponse>`;
+    return { status: 200, text, type: 'text/xml' };
+  }
+  const upstream = await forward(state, req, withoutOverrides(params, new Set(failed.map((f) => f.o.prefix))).toString());
+  if (upstream.status !== 200) return upstream;
+  return { ...upstream, text: upstream.text.replace('</CreateFleetResponse>', `${errorSet}</CreateFleetResponse>`) };
+}
+
+async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const raw = await readBody(req);
+  const params = new URLSearchParams(raw.toString('utf8'));
+  const action = params.get('Action') ?? '';
+  state.actions.push(action);
+  const throttle = state.throttles.get(action);
+  if (throttle !== undefined && throttle.left > 0) {
+    throttle.left--;
+    send(res, 503, 'text/xml', throttleBody(throttle.code));
+    return;
+  }
+  const out = action === 'CreateFleet' && state.faults.length > 0
+    ? await handleCreateFleet(state, req, params)
+    : await forward(state, req, raw);
+  send(res, out.status, out.type, out.text);
+}
+
+/**
+ * A loopback proxy in front of moto for EC2 Query requests: it injects capacity errors into
+ * CreateFleet (removing the failed overrides before moto sees them, then adding EC2's `errorSet`
+ * to the reply) and throttling replies; everything else passes through unchanged.
+ */
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+  const state: State = { target, actions: [], faults: [], throttles: new Map() };
+  const server = createServer((req, res) => {
+    handle(state, req, res).catch((e: unknown) => {
+      send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    actions: state.actions,
+    failCapacity: (fault) => { state.faults.push(fault); },
+    throttle: (action, times, code = 'RequestLimitExceeded') => { state.throttles.set(action, { left: times, code }); },
+    clear: () => {
+      state.faults = [];
+      state.throttles.clear();
+    },
+    stop: () => new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => { done(); });
+    }),
+  };
+}
