@@ -1,0 +1,42 @@
+import t from 'tap';
+import { harness, node, pod } from './builders.js';
+
+const cases: { name: string; url: string; payload: string; contentType?: string; status: number; message: RegExp }[] = [
+  { name: 'a body that is not JSON', url: '/filter', payload: '{"Pod":', status: 400, message: /JSON/i },
+  { name: 'a filter request without a Pod', url: '/filter', payload: '{"NodeNames":["a"]}', status: 400, message: /must have required property 'Pod'/ },
+  { name: 'a Pod without metadata.name', url: '/filter', payload: JSON.stringify({ Pod: { metadata: { namespace: 'default' }, spec: { containers: [] } }, NodeNames: [] }), status: 400, message: /Pod\/metadata must have required property 'name'/ },
+  { name: 'NodeNames that is not a list of strings', url: '/prioritize', payload: JSON.stringify({ Pod: pod(), NodeNames: [1, 2] }), status: 400, message: /NodeNames/ },
+  { name: 'a resource request of the wrong type', url: '/filter', payload: JSON.stringify({ Pod: { ...pod(), spec: { containers: [{ name: 'a', resources: { requests: { cpu: { big: true } } } }] } }, NodeNames: [] }), status: 400, message: /requests/ },
+  { name: 'an unparseable quantity', url: '/filter', payload: JSON.stringify({ Pod: { ...pod(), spec: { containers: [{ name: 'a', resources: { requests: { cpu: 'lots' } } }] } }, NodeNames: [] }), status: 400, message: /invalid quantity "lots"/ },
+  { name: 'a bind without a Node', url: '/bind', payload: JSON.stringify({ PodName: 'a', PodNamespace: 'b', PodUID: 'c' }), status: 400, message: /must have required property 'Node'/ },
+  { name: 'a bind whose PodName is a number', url: '/bind', payload: JSON.stringify({ PodName: 7, PodNamespace: 'b', PodUID: 'c', Node: 'n' }), status: 400, message: /PodName must be string/ },
+  { name: 'a JSON array instead of an object', url: '/bind', payload: '[]', status: 400, message: /must be object/ },
+  { name: 'a plain-text body', url: '/filter', payload: 'hello', contentType: 'text/plain', status: 400, message: /body must be object/ },
+  { name: 'a body of an unknown content type', url: '/filter', payload: '<Pod/>', contentType: 'application/xml', status: 415, message: /Unsupported Media Type/i },
+];
+
+for (const c of cases) {
+  void t.test(`${c.name} gets ${c.status} with a message`, async (t) => {
+    const h = harness();
+    const response = await h.app.inject({
+      method: 'POST', url: c.url, payload: c.payload, headers: { 'content-type': c.contentType ?? 'application/json' },
+    });
+    t.equal(response.statusCode, c.status, response.body);
+    t.match(response.json<{ Error: string }>().Error, c.message);
+  });
+}
+
+void t.test('validation leaves the Pod exactly as sent (no coercion, no removal)', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('a') });
+  const sent = { ...node('a'), extra: { kept: '1' }, status: { ...node('a').status, capacity: { cpu: 4 } } };
+  const response = await h.app.inject({ method: 'POST', url: '/filter', payload: { Pod: pod(), Nodes: { items: [sent] } } });
+  t.same(response.json<{ Nodes: unknown }>().Nodes, { items: [sent] });
+});
+
+void t.test('bad requests are counted with the bad_request outcome', async (t) => {
+  const h = harness();
+  await h.app.inject({ method: 'POST', url: '/filter', payload: '{}', headers: { 'content-type': 'application/json' } });
+  const metrics = await h.registry.getSingleMetricAsString('nodesmith_extender_requests_total');
+  t.match(metrics, /nodesmith_extender_requests_total\{verb="filter",outcome="bad_request"\} 1/);
+});
