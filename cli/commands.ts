@@ -1,4 +1,11 @@
 import type { Command } from './command.js';
+import { certsCommand } from './certs-command.js';
+import { validateCommand } from './validate-command.js';
+import { webhooksCommand } from './webhooks-command.js';
 
 /** Every subcommand, in the order `--help` lists them. Each issue that adds one registers it here. */
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [
+  validateCommand,
+  certsCommand,
+  webhooksCommand,
+];

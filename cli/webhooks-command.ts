@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import { defaultExcludedNamespaces, defaultProductServiceAccount } from '../webhooks/app.js';
+import { defaultWebhookPort, serveWebhooks, type ServeWebhooksOptions } from '../webhooks/serve.js';
+import type { Command, CommandIo } from './command.js';
+
+const options = {
+  host: { type: 'string', default: '0.0.0.0' },
+  port: { type: 'string', default: String(defaultWebhookPort) },
+  'cert-file': { type: 'string' },
+  'key-file': { type: 'string' },
+  'product-service-account': { type: 'string', default: defaultProductServiceAccount },
+  'excluded-namespaces': { type: 'string', default: defaultExcludedNamespaces.join(',') },
+  'log-level': { type: 'string', default: 'info' },
+} as const;
+
+/** Parses every flag once and reports every problem together (fail fast, but completely). */
+export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions | string[] {
+  const { values } = parseArgs({ args: [...argv], options });
+  const problems: string[] = [];
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`--port must be 0–65535, got "${values.port}"`);
+  if (values['cert-file'] === undefined) problems.push('--cert-file is required (PEM serving certificate)');
+  if (values['key-file'] === undefined) problems.push('--key-file is required (PEM private key)');
+  if (!values['product-service-account'].startsWith('system:serviceaccount:')) {
+    problems.push('--product-service-account must look like system:serviceaccount:<namespace>:<name>');
+  }
+  if (problems.length > 0) return problems;
+  return Object.freeze({
+    host: values.host,
+    port,
+    certFile: values['cert-file'] ?? '',
+    keyFile: values['key-file'] ?? '',
+    productServiceAccount: values['product-service-account'],
+    excludedNamespaces: values['excluded-namespaces'].split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    logger: { level: values['log-level'] },
+  });
+}
+
+async function run(argv: readonly string[], io: CommandIo): Promise<number> {
+  const parsed = parseWebhookFlags(argv);
+  if (Array.isArray(parsed)) {
+    io.stderr(`webhooks: invalid flags:\n${parsed.map((p) => `  ${p}`).join('\n')}\n`);
+    return 2;
+  }
+  const running = await serveWebhooks(parsed);
+  io.stdout(`nodesmith webhooks listening on ${running.url}\n`);
+  await io.interrupted;
+  // return503OnClosing answers late requests with 503 while in-flight reviews finish.
+  await running.close();
+  return 0;
+}
+
+export const webhooksCommand: Command = {
+  name: 'webhooks',
+  summary: 'Run the HTTPS admission webhook server (defaulting, validation, pod toleration, binding guard)',
+  usage: '--cert-file tls.crt --key-file tls.key [--port 9443] [--host 0.0.0.0] [--product-service-account system:serviceaccount:nodesmith:nodesmith] [--excluded-namespaces kube-system,nodesmith] [--log-level info]',
+  async run(argv, io): Promise<number> {
+    try {
+      return await run(argv, io);
+    } catch (error: unknown) {
+      io.stderr(`webhooks: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  },
+};
