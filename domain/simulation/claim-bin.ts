@@ -1,0 +1,191 @@
+import type { Pod } from '../core/pod.js';
+import { intersectRequirement, isUnsatisfiable, newRequirement, type Requirement } from '../requirements/requirement.js';
+import { labels as wellKnown } from '../well-known-labels.js';
+import type { NodePoolView } from './nodepool-view.js';
+import { hostPortConflict, type Bin, type PlacementContext, type Rejection } from './placement-context.js';
+import type { PodShape } from './pod-shape.js';
+import type { ShapeVariant } from './relaxation.js';
+import { chooseDomain, domainAllowed, type KeyConstraints } from './topology.js';
+import type { TypeFilter } from './type-filter.js';
+import type { TypeTable } from './type-table.js';
+
+/** A tentative state of a claim while a pod is being tried: committed only if every check passes. */
+interface Trial {
+  types: Int32Array;
+  offerMask: number;
+  custom: Map<string, Requirement>;
+  decided: Map<string, string>;
+}
+
+/**
+ * A planned NodeClaim: its pods, the instance types that still fit all of them (cheapest first) and the
+ * offerings (zone × capacity type) still allowed. Adding a pod only narrows these.
+ */
+export class ClaimBin implements Bin {
+  readonly pods: Pod[] = [];
+  usedCpu = 0;
+  usedMemory = 0;
+  usedPods = 0;
+  readonly usedExtended = new Map<string, number>();
+  private maxCpu = Infinity;
+  private maxMemory = Infinity;
+  private maxPrice = Infinity;
+  private readonly hostPorts = new Set<string>();
+  private readonly minValues: Requirement[];
+  private state: Trial;
+
+  constructor(readonly name: string, readonly pool: NodePoolView, types: Int32Array, offerMask: number) {
+    this.state = { types, offerMask, custom: new Map(pool.customRequirements), decided: new Map([[wellKnown.hostname, name]]) };
+    this.minValues = [...pool.minValues];
+  }
+
+  get types(): Int32Array { return this.state.types; }
+  get offerMask(): number { return this.state.offerMask; }
+  get decided(): ReadonlyMap<string, string> { return this.state.decided; }
+  get customRequirements(): ReadonlyMap<string, Requirement> { return this.state.custom; }
+
+  private narrowTypes(filter: TypeFilter, shape: PodShape, offerMask: number, table: TypeTable): Int32Array {
+    const cpu = this.usedCpu + shape.cpu;
+    const memory = this.usedMemory + shape.memory;
+    const pods = this.usedPods + 1;
+    const { availCpu, availMemory, availPods } = this.pool;
+    const out = new Int32Array(this.state.types.length);
+    let n = 0;
+    for (const i of this.state.types) {
+      if (filter.mask[i] !== 1 || (availCpu[i] ?? 0) < cpu || (availMemory[i] ?? 0) < memory || (availPods[i] ?? 0) < pods) continue;
+      if (((table.offerMask[i] ?? 0) & offerMask) === 0) continue;
+      if (!this.extendedFits(i, shape, table)) continue;
+      out[n++] = i;
+    }
+    return out.subarray(0, n);
+  }
+
+  private extendedFits(i: number, shape: PodShape, table: TypeTable): boolean {
+    if (shape.extended.length === 0 && this.usedExtended.size === 0) return true;
+    const allocatable = table.types[i]?.allocatable ?? {};
+    for (const [name, amount] of shape.extended) if ((this.usedExtended.get(name) ?? 0) + amount > (allocatable[name] ?? 0)) return false;
+    return true;
+  }
+
+  private staticRejection(shape: PodShape, filter: TypeFilter): string | undefined {
+    if (filter.failure !== undefined) return filter.failure;
+    if (this.usedCpu + shape.cpu > this.maxCpu) return 'too little cpu';
+    if (this.usedMemory + shape.memory > this.maxMemory) return 'too little memory';
+    const port = hostPortConflict(this.hostPorts, shape.hostPorts);
+    return port === undefined ? undefined : `host port ${port} in use`;
+  }
+
+  private mergeCustom(filter: TypeFilter): Map<string, Requirement> | undefined {
+    if (filter.customRequirements.size === 0) return this.state.custom;
+    const out = new Map(this.state.custom);
+    for (const r of filter.customRequirements.values()) {
+      const existing = out.get(r.key);
+      const merged = existing === undefined ? r : intersectRequirement(existing, r);
+      if (isUnsatisfiable(merged)) return undefined;
+      out.set(r.key, merged);
+    }
+    return out;
+  }
+
+  tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined {
+    const filter = ctx.filterFor(shape, variant, this.pool);
+    const reason = this.staticRejection(shape, filter);
+    if (reason !== undefined) return { reason, permanent: true };
+    const custom = this.mergeCustom(filter);
+    if (custom === undefined) return { reason: 'conflicting label requirements', permanent: true };
+    const offerMask = this.state.offerMask & filter.offerMask;
+    if (offerMask === 0) return { reason: 'no common zone and capacity type', permanent: true };
+    const types = this.narrowTypes(filter, shape, offerMask, ctx.table);
+    if (types.length === 0) return { reason: 'no instance type fits all its pods', permanent: true };
+    const trial: Trial = { types, offerMask, custom, decided: new Map(this.state.decided) };
+    const topology = this.decideTopology(trial, shape, variant, ctx);
+    if (topology !== undefined) return { reason: topology, permanent: false };
+    if (!this.keepsMinValues(trial, variant, ctx.table)) return { reason: 'minValues would not hold', permanent: true };
+    this.commit(trial, shape, filter, ctx);
+    ctx.topology.record(shape, variant, (k) => trial.decided.get(k));
+    return undefined;
+  }
+
+  private commit(trial: Trial, shape: PodShape, filter: TypeFilter, ctx: PlacementContext): void {
+    this.state = trial;
+    this.usedCpu += shape.cpu;
+    this.usedMemory += shape.memory;
+    this.usedPods += 1;
+    for (const [name, amount] of shape.extended) this.usedExtended.set(name, (this.usedExtended.get(name) ?? 0) + amount);
+    for (const p of shape.hostPorts) this.hostPorts.add(p);
+    this.maxPrice = Math.min(this.maxPrice, filter.maxPrice);
+    let maxCpu = 0;
+    let maxMemory = 0;
+    for (const i of trial.types) {
+      maxCpu = Math.max(maxCpu, this.pool.availCpu[i] ?? 0);
+      maxMemory = Math.max(maxMemory, this.pool.availMemory[i] ?? 0);
+    }
+    this.maxCpu = maxCpu;
+    this.maxMemory = maxMemory;
+    if (this.maxPrice < Infinity) this.state.types = trial.types.filter((i) => ctx.table.cheapest(i, trial.offerMask) <= this.maxPrice);
+  }
+
+  /** The cheapest price a pod's max-price-per-hour still allows on this claim. */
+  get priceCap(): number { return this.maxPrice; }
+
+  private keepsMinValues(trial: Trial, variant: ShapeVariant, table: TypeTable): boolean {
+    const wanted = [...this.minValues, ...[...variant.requirements.values()].filter((r) => r.minValues !== undefined)];
+    for (const r of wanted) {
+      const values = new Set<string>();
+      for (const i of trial.types) {
+        const v = table.types[i]?.labels[r.key];
+        if (v !== undefined) values.add(v);
+      }
+      if (values.size < (r.minValues ?? 0)) return false;
+    }
+    return true;
+  }
+
+  private domainOptions(trial: Trial, key: string, table: TypeTable, typeKeys: ReadonlySet<string>): string[] {
+    const decided = trial.decided.get(key);
+    if (decided !== undefined) return [decided];
+    if (key === wellKnown.zone || key === wellKnown.capacityType) {
+      let union = 0;
+      for (const i of trial.types) union |= table.offerMask[i] ?? 0;
+      const mask = union & trial.offerMask;
+      return key === wellKnown.zone ? table.zonesIn(mask) : table.capacityTypesIn(mask);
+    }
+    if (typeKeys.has(key)) return [...new Set([...trial.types].map((i) => table.types[i]?.labels[key]).filter((v) => v !== undefined))].sort();
+    const requirement = trial.custom.get(key);
+    if (requirement !== undefined && !requirement.complement) return [...requirement.values].sort();
+    const label = this.pool.labels[key];
+    return label === undefined ? [] : [label];
+  }
+
+  private narrow(trial: Trial, key: string, domain: string, ctx: PlacementContext): void {
+    trial.decided.set(key, domain);
+    const { table } = ctx;
+    if (key === wellKnown.zone || key === wellKnown.capacityType) {
+      trial.offerMask &= key === wellKnown.zone ? table.zoneMask(domain) : table.capacityTypeMask(domain);
+      trial.types = trial.types.filter((i) => ((table.offerMask[i] ?? 0) & trial.offerMask) !== 0);
+    } else if (ctx.typeKeys.has(key)) {
+      trial.types = trial.types.filter((i) => table.types[i]?.labels[key] === domain);
+    } else {
+      trial.custom.set(key, newRequirement(key, 'In', [domain]));
+    }
+  }
+
+  private decideTopology(trial: Trial, shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): string | undefined {
+    for (const constraints of ctx.topology.constraints(shape, variant)) {
+      const options = this.domainOptions(trial, constraints.key, ctx.table, ctx.typeKeys);
+      if (options.length === 0) {
+        if (constraints.terms.some((t) => t.spec.kind !== 'antiAffinity')) return `no ${constraints.key} domain`;
+        continue;
+      }
+      const domain = pickDomain(constraints, options, (t) => ctx.universe(t, variant));
+      if (domain === undefined) return `topology on ${constraints.key}`;
+      if (!trial.decided.has(constraints.key)) this.narrow(trial, constraints.key, domain, ctx);
+      if (trial.types.length === 0) return `no instance type offered in ${constraints.key}=${domain}`;
+    }
+    return undefined;
+  }
+}
+
+function pickDomain(constraints: KeyConstraints, options: readonly string[], universe: Parameters<typeof domainAllowed>[2]): string | undefined {
+  return chooseDomain(constraints, options.filter((d) => domainAllowed(constraints, d, universe)));
+}

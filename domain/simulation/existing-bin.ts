@@ -1,0 +1,57 @@
+import type { Pod } from '../core/pod.js';
+import { podRequests } from '../pod-requests.js';
+import { firstUnmetKey } from '../requirements/requirements.js';
+import { firstUntoleratedTaint, describeTaint } from '../taints.js';
+import { hostPortConflict, type Bin, type PlacementContext, type Rejection } from './placement-context.js';
+import type { PodShape } from './pod-shape.js';
+import type { ShapeVariant } from './relaxation.js';
+import type { SnapshotNode } from './simulation-input.js';
+import { domainAllowed } from './topology.js';
+
+/** An existing or in-flight node: fixed labels, taints and room. */
+export class ExistingBin implements Bin {
+  readonly name: string;
+  readonly pods: Pod[] = [];
+  private readonly free: Record<string, number>;
+  private readonly hostPorts = new Set<string>();
+
+  constructor(readonly node: SnapshotNode) {
+    this.name = node.name;
+    this.free = { ...node.allocatable };
+    for (const pod of node.pods) {
+      for (const [k, v] of Object.entries(podRequests(pod))) this.free[k] = (this.free[k] ?? 0) - v;
+      for (const c of pod.spec.containers) for (const p of c.ports ?? []) if ((p.hostPort ?? 0) > 0) this.hostPorts.add(`${p.protocol ?? 'TCP'}/${p.hostPort ?? 0}`);
+    }
+  }
+
+  private staticRejection(shape: PodShape, variant: ShapeVariant): string | undefined {
+    if (shape.cpu > (this.free['cpu'] ?? 0)) return 'too little cpu';
+    if (shape.memory > (this.free['memory'] ?? 0)) return 'too little memory';
+    if (1 > (this.free['pods'] ?? 0)) return 'too few pod slots';
+    for (const [name, amount] of shape.extended) if (amount > (this.free[name] ?? 0)) return `too little ${name}`;
+    if (this.node.labels['node.kubernetes.io/unschedulable'] === 'true') return 'unschedulable';
+    const taint = firstUntoleratedTaint(shape.tolerations, this.node.taints, variant.allowPreferNoSchedule);
+    if (taint !== undefined) return `taint ${describeTaint(taint)} not tolerated`;
+    const key = firstUnmetKey(variant.requirements, (k) => this.node.labels[k]);
+    if (key !== undefined) return `node label ${key} does not match`;
+    const port = hostPortConflict(this.hostPorts, shape.hostPorts);
+    return port === undefined ? undefined : `host port ${port} in use`;
+  }
+
+  tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined {
+    const reason = this.staticRejection(shape, variant);
+    if (reason !== undefined) return { reason, permanent: true };
+    for (const constraints of ctx.topology.constraints(shape, variant)) {
+      const domain = this.node.labels[constraints.key];
+      if (domain === undefined) {
+        if (constraints.terms.some((t) => t.spec.kind !== 'antiAffinity')) return { reason: `node has no ${constraints.key} label`, permanent: true };
+        continue;
+      }
+      if (!domainAllowed(constraints, domain, (t) => ctx.universe(t, variant))) return { reason: `topology on ${constraints.key}`, permanent: false };
+    }
+    ctx.topology.record(shape, variant, (k) => this.node.labels[k]);
+    for (const [k, v] of Object.entries(shape.requests)) this.free[k] = (this.free[k] ?? 0) - v;
+    for (const p of shape.hostPorts) this.hostPorts.add(p);
+    return undefined;
+  }
+}

@@ -1,0 +1,134 @@
+import type { Pod } from '../core/pod.js';
+import type { Taint } from '../core/taint.js';
+import type { DaemonSet } from '../core/workloads.js';
+import { podRequests } from '../pod-requests.js';
+import { isUnsatisfiable, newRequirement, requirementAllows, intersectRequirement, type Requirement } from '../requirements/requirement.js';
+import { addRequirement, intersectRequirements, requirementsFromExpressions, requirementsFromLabels, type Requirements } from '../requirements/requirements.js';
+import { parseResourceList, type ResourceList } from '../resource-list.js';
+import { firstUntoleratedTaint } from '../taints.js';
+import { capacityTypes, labels } from '../well-known-labels.js';
+import type { SimulationNodePool } from './simulation-input.js';
+import type { TypeTable } from './type-table.js';
+
+/** A NodePool compiled against the type table: what it allows, per type, after DaemonSet overhead. */
+export interface NodePoolView {
+  readonly index: number;
+  readonly name: string;
+  readonly weight: number;
+  readonly taints: readonly Taint[];
+  readonly requirements: Requirements;
+  /** Requirements on keys that are neither instance-type labels nor zone, capacity type, NodePool or hostname. */
+  readonly customRequirements: Requirements;
+  readonly labels: Readonly<Record<string, string>>;
+  /** 1 where the type satisfies the NodePool's type-level requirements and has an allowed offering. */
+  readonly typeMask: Uint8Array;
+  readonly offerMask: number;
+  readonly availCpu: Float64Array;
+  readonly availMemory: Float64Array;
+  readonly availPods: Float64Array;
+  readonly daemonCpu: Float64Array;
+  readonly daemonMemory: Float64Array;
+  readonly daemonPods: Float64Array;
+  readonly limits: ResourceList | undefined;
+  readonly minValues: readonly Requirement[];
+  /** The first NodePool requirement key each excluded type fails. */
+  readonly excludedBy: readonly (string | undefined)[];
+}
+
+/** Which label keys are properties of an instance type (every other key is decided by the NodePool or the offering). */
+export function typeLevelKeys(table: TypeTable): Set<string> {
+  return new Set(table.types.flatMap((t) => Object.keys(t.labels)));
+}
+
+const offeringKeys = new Set<string>([labels.zone, labels.capacityType]);
+
+/** Whether a key is decided per NodePool (custom labels) rather than per type, offering or node. */
+export function isCustomKey(key: string, typeKeys: ReadonlySet<string>): boolean {
+  return !typeKeys.has(key) && !offeringKeys.has(key) && key !== labels.nodePool && key !== labels.hostname;
+}
+
+function nodePoolRequirements(pool: SimulationNodePool, name: string): Requirements {
+  const template = pool.spec.template;
+  const out = new Map(intersectRequirements(requirementsFromExpressions(template.spec.requirements), requirementsFromLabels(template.metadata?.labels)));
+  addRequirement(out, newRequirement(labels.nodePool, 'In', [name]));
+  // Karpenter launches on-demand when a NodePool does not say which capacity type it allows.
+  if (!out.has(labels.capacityType)) addRequirement(out, newRequirement(labels.capacityType, 'In', [capacityTypes.onDemand]));
+  return out;
+}
+
+function offerMaskFor(table: TypeTable, requirements: Requirements): number {
+  const zone = requirements.get(labels.zone);
+  const capacity = requirements.get(labels.capacityType);
+  return table.maskWhere((z) => zone === undefined || requirementAllows(zone, z), (c) => capacity === undefined || requirementAllows(capacity, c));
+}
+
+function firstFailingKey(requirements: Requirements, typeKeys: ReadonlySet<string>, typeLabels: Readonly<Record<string, string>>): string | undefined {
+  for (const r of requirements.values()) {
+    if (typeKeys.has(r.key) && !requirementAllows(r, typeLabels[r.key])) return r.key;
+  }
+  return undefined;
+}
+
+interface DaemonDemand { readonly pod: Pod; readonly requests: ResourceList; readonly requirements: Requirements }
+
+function daemonDemands(daemonSets: readonly DaemonSet[]): DaemonDemand[] {
+  return daemonSets.map((ds) => {
+    const pod: Pod = { metadata: ds.spec.template.metadata ?? {}, spec: ds.spec.template.spec };
+    const term = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0];
+    const requirements = intersectRequirements(requirementsFromLabels(pod.spec.nodeSelector), requirementsFromExpressions(term?.matchExpressions ?? []));
+    return { pod, requests: podRequests(pod), requirements };
+  });
+}
+
+function daemonFitsPool(d: DaemonDemand, taints: readonly Taint[], requirements: Requirements, typeKeys: ReadonlySet<string>): boolean {
+  if (firstUntoleratedTaint(d.pod.spec.tolerations ?? [], taints, true) !== undefined) return false;
+  for (const r of d.requirements.values()) {
+    if (typeKeys.has(r.key)) continue;
+    const pool = requirements.get(r.key);
+    if (pool === undefined ? !r.allowsAbsent : isUnsatisfiable(intersectRequirement(pool, r))) return false;
+  }
+  return true;
+}
+
+/** Compiles a NodePool: requirements, type mask, offering mask and per-type room after DaemonSet overhead. */
+export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, daemonSets: readonly DaemonSet[]): NodePoolView {
+  const name = pool.metadata.name ?? `nodepool-${index}`;
+  const requirements = nodePoolRequirements(pool, name);
+  const typeKeys = typeLevelKeys(table);
+  const offerMask = offerMaskFor(table, requirements);
+  const taints = pool.spec.template.spec.taints ?? [];
+  const n = table.n;
+  const view = {
+    index, name, weight: pool.spec.weight ?? 0, taints, requirements,
+    customRequirements: new Map([...requirements].filter(([k]) => isCustomKey(k, typeKeys))),
+    labels: { ...(pool.spec.template.metadata?.labels ?? {}), [labels.nodePool]: name },
+    typeMask: new Uint8Array(n), offerMask,
+    availCpu: new Float64Array(n), availMemory: new Float64Array(n), availPods: new Float64Array(n),
+    daemonCpu: new Float64Array(n), daemonMemory: new Float64Array(n), daemonPods: new Float64Array(n),
+    limits: pool.spec.limits === undefined ? undefined : parseResourceList(pool.spec.limits),
+    minValues: [...requirements.values()].filter((r) => r.minValues !== undefined),
+    excludedBy: new Array<string | undefined>(n),
+  };
+  const daemons = daemonDemands(daemonSets).filter((d) => daemonFitsPool(d, taints, requirements, typeKeys));
+  table.types.forEach((t, i) => {
+    const failing = firstFailingKey(requirements, typeKeys, t.labels);
+    const offered = ((table.offerMask[i] ?? 0) & offerMask) !== 0;
+    view.excludedBy[i] = failing ?? (offered ? undefined : 'offerings');
+    view.typeMask[i] = view.excludedBy[i] === undefined ? 1 : 0;
+    for (const d of daemons) {
+      if (firstFailingKey(d.requirements, typeKeys, t.labels) !== undefined) continue;
+      view.daemonCpu[i] = (view.daemonCpu[i] ?? 0) + (d.requests['cpu'] ?? 0);
+      view.daemonMemory[i] = (view.daemonMemory[i] ?? 0) + (d.requests['memory'] ?? 0);
+      view.daemonPods[i] = (view.daemonPods[i] ?? 0) + (d.requests['pods'] ?? 0);
+    }
+    view.availCpu[i] = (table.cpu[i] ?? 0) - (view.daemonCpu[i] ?? 0);
+    view.availMemory[i] = (table.memory[i] ?? 0) - (view.daemonMemory[i] ?? 0);
+    view.availPods[i] = (table.pods[i] ?? 0) - (view.daemonPods[i] ?? 0);
+  });
+  return view;
+}
+
+/** Karpenter's order: weight descending, then name descending. */
+export function orderNodePools(views: readonly NodePoolView[]): NodePoolView[] {
+  return [...views].sort((a, b) => b.weight - a.weight || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+}

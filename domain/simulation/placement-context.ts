@@ -1,0 +1,37 @@
+import type { NodePoolView } from './nodepool-view.js';
+import type { PodShape } from './pod-shape.js';
+import type { ShapeVariant } from './relaxation.js';
+import type { BoundTerm, Topology } from './topology.js';
+import type { TypeFilter } from './type-filter.js';
+import type { TypeTable } from './type-table.js';
+
+/** What bins need from the solver while trying a pod. */
+export interface PlacementContext {
+  readonly table: TypeTable;
+  readonly typeKeys: ReadonlySet<string>;
+  readonly topology: Topology;
+  filterFor(shape: PodShape, variant: ShapeVariant, pool: NodePoolView): TypeFilter;
+  /** Eligible domains of a spread term (for its minimum count). */
+  universe(term: BoundTerm, variant: ShapeVariant): readonly string[];
+}
+
+/** Why a pod did not go into a bin; permanent failures will not change as other pods are placed. */
+export interface Rejection {
+  readonly reason: string;
+  readonly permanent: boolean;
+}
+
+/** A place a pod can go: an existing node or a planned NodeClaim. */
+export interface Bin {
+  readonly name: string;
+  /** Places the pod and returns undefined, or returns why not (leaving the bin unchanged). */
+  tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined;
+  /** Records a pod placed by the last successful tryAdd. */
+  readonly pods: unknown[];
+}
+
+/** Host ports conflict when protocol and port match (host IPs are not modelled: any IP conflicts). */
+export function hostPortConflict(used: ReadonlySet<string>, wanted: readonly string[]): string | undefined {
+  for (const port of wanted) if (used.has(port)) return port;
+  return undefined;
+}

@@ -1,0 +1,103 @@
+import type { Pod } from '../core/pod.js';
+import { ClaimBin } from './claim-bin.js';
+import { buildVariants } from './relaxation.js';
+import { compileNodePool, orderNodePools, typeLevelKeys } from './nodepool-view.js';
+import { ShapeCache, type PodShape } from './pod-shape.js';
+import { planClaim } from './result.js';
+import type { SimulationInput, SimulationResult } from './simulation-input.js';
+import { Solver } from './solver.js';
+import { Topology } from './topology.js';
+import { TypeTable } from './type-table.js';
+
+interface Pending { readonly pod: Pod; readonly shape: PodShape }
+
+function podKey(pod: Pod): string {
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+}
+
+/** Karpenter's queue order: CPU descending, then memory, then creation time, then name. */
+function byKarpenterOrder(a: Pending, b: Pending): number {
+  return b.shape.cpu - a.shape.cpu || b.shape.memory - a.shape.memory
+    || (a.pod.metadata.creationTimestamp ?? '').localeCompare(b.pod.metadata.creationTimestamp ?? '')
+    || podKey(a.pod).localeCompare(podKey(b.pod));
+}
+
+function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: { pod: Pod; reason: string }[]): Pending[] {
+  const pending: Pending[] = [];
+  for (const pod of input.pendingPods) {
+    try {
+      pending.push({ pod, shape: cache.shapeOf(pod) });
+    } catch (e) {
+      unschedulable.push({ pod, reason: `invalid pod: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+  return pending.sort(byKarpenterOrder);
+}
+
+function registerExisting(input: SimulationInput, topology: Topology): void {
+  for (const node of input.nodes) {
+    for (const pod of node.pods) {
+      topology.countExisting(pod, node.labels);
+      if (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution === undefined) continue;
+      const [variant] = buildVariants(pod, { ignorePreferences: true, anyPreferNoScheduleTaint: false, volumes: [], steering: {} });
+      for (const owner of topology.registerOwner(variant?.terms ?? [])) {
+        const domain = node.labels[owner.key];
+        if (domain !== undefined) owner.record(domain);
+      }
+    }
+  }
+}
+
+function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: { pod: Pod; reason: string }[]): void {
+  let queue = pending;
+  // Pods whose pod affinity targets pods placed later get more passes, while each pass makes progress.
+  for (let pass = 0; pass < 3 && queue.length > 0; pass++) {
+    const retry: Pending[] = [];
+    const failed: { pod: Pod; reason: string }[] = [];
+    for (const item of queue) {
+      const placement = solver.place(item.pod, item.shape);
+      if ('bin' in placement) continue;
+      if (placement.retry) retry.push(item);
+      failed.push({ pod: item.pod, reason: placement.reason });
+    }
+    const last = pass === 2 || retry.length === 0 || retry.length === queue.length;
+    if (last) {
+      unschedulable.push(...failed);
+      return;
+    }
+    unschedulable.push(...failed.filter((f) => !retry.some((r) => r.pod === f.pod)));
+    queue = retry;
+  }
+}
+
+/**
+ * The scheduling simulation: places pending pods on existing nodes, planned NodeClaims or new NodeClaims, and
+ * explains every pod it cannot place. Pure and deterministic: no I/O, no clock.
+ */
+export function simulate(input: SimulationInput): SimulationResult {
+  const options = input.options ?? {};
+  const table = new TypeTable(input.instanceTypes, input.unavailableOfferings ?? new Set());
+  const typeKeys = typeLevelKeys(table);
+  const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, input.daemonSets)));
+  const cache = new ShapeCache({
+    ignorePreferences: options.preferencePolicy === 'Ignore',
+    anyPreferNoScheduleTaint: pools.some((p) => p.taints.some((t) => t.effect === 'PreferNoSchedule')),
+  }, input.volumeRequirements);
+  const unschedulable: { pod: Pod; reason: string }[] = [];
+  const pending = buildShapes(input, cache, unschedulable);
+  const topology = new Topology();
+  for (const shape of cache.shapes) topology.register(shape);
+  registerExisting(input, topology);
+  const demandCpu = pending.reduce((s, p) => s + p.shape.cpu, 0);
+  const demandMemory = pending.reduce((s, p) => s + p.shape.memory, 0);
+  const solver = new Solver({
+    table, typeKeys, topology, pools, nodes: input.nodes,
+    filterContext: { table, typeKeys, demandCpu, demandMemory, efficiencySlack: options.efficiencySlack ?? 1.25 },
+  });
+  runPasses(solver, pending, unschedulable);
+  return {
+    existing: solver.existing.filter((b) => b.pods.length > 0).map((b) => ({ node: b.name, pods: b.pods })),
+    nodeClaims: solver.claims.filter((c): c is ClaimBin => c.pods.length > 0).map((c) => planClaim(c, table, options.maxInstanceTypes ?? 600)),
+    unschedulable,
+  };
+}

@@ -1,0 +1,96 @@
+import type { DaemonSet } from '../core/workloads.js';
+import type { NodeSelectorRequirement } from '../core/node-selector.js';
+import type { Pod, QuantityValue } from '../core/pod.js';
+import type { Taint } from '../core/taint.js';
+import type { InstanceType } from '../instance-types/instance-type.js';
+import type { NodeSelectorRequirementWithMinValues } from '../requirements/requirements.js';
+import type { ResourceList } from '../resource-list.js';
+
+/**
+ * The NodePool fields the simulation reads, with Karpenter's v1 names, so that domain/api's NodePool type is
+ * structurally assignable to it.
+ */
+export interface SimulationNodePool {
+  readonly metadata: { readonly name?: string };
+  readonly spec: {
+    readonly template: {
+      readonly metadata?: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
+      readonly spec: {
+        readonly requirements: readonly NodeSelectorRequirementWithMinValues[];
+        readonly taints?: readonly Taint[];
+        readonly startupTaints?: readonly Taint[];
+      };
+    };
+    readonly weight?: number;
+    readonly limits?: Readonly<Record<string, QuantityValue>>;
+  };
+}
+
+/** A node that exists or is already being launched, with the pods bound (or nominated) to it. */
+export interface SnapshotNode {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly allocatable: ResourceList;
+  /** Capacity counted against its NodePool's limits (defaults to allocatable). */
+  readonly capacity?: ResourceList;
+  readonly pods: readonly Pod[];
+  /** A NodeClaim launched but not yet registered. */
+  readonly inFlight?: boolean;
+  readonly pricePerHour?: number;
+}
+
+/** Everything the solver needs, already fetched: it performs no I/O. */
+export interface SimulationInput {
+  readonly nodes: readonly SnapshotNode[];
+  readonly daemonSets: readonly DaemonSet[];
+  readonly pendingPods: readonly Pod[];
+  readonly nodePools: readonly SimulationNodePool[];
+  readonly instanceTypes: readonly InstanceType[];
+  /** Offering keys (see offeringKey) known to be unavailable: the ICE cache. */
+  readonly unavailableOfferings?: ReadonlySet<string>;
+  /** Already-resolved volume topology per pod key "namespace/name": zone requirements from PVs and StorageClasses. */
+  readonly volumeRequirements?: ReadonlyMap<string, readonly NodeSelectorRequirement[]>;
+  readonly options?: SimulationOptions;
+}
+
+/** Tuning knobs; the defaults follow Karpenter. */
+export interface SimulationOptions {
+  /** PREFERENCE_POLICY: Respect (default) treats preferences as required until relaxed; Ignore drops them. */
+  readonly preferencePolicy?: 'Respect' | 'Ignore';
+  /** Instance types kept per NodeClaim after scheduling (Karpenter: 600). */
+  readonly maxInstanceTypes?: number;
+  /**
+   * Cost-efficiency slack for packing: a new NodeClaim only grows into types whose price per unit of the
+   * batch's CPU:memory mix is within this factor of the best one. Default 1.25.
+   */
+  readonly efficiencySlack?: number;
+}
+
+/** One planned NodeClaim. */
+export interface PlannedNodeClaim {
+  readonly name: string;
+  readonly nodePool: string;
+  /** Launch options, cheapest first. */
+  readonly instanceTypes: readonly string[];
+  /** Set when every option is in one zone. */
+  readonly zone?: string;
+  /** Set when only one capacity type is allowed. */
+  readonly capacityType?: string;
+  readonly pods: readonly Pod[];
+  /** Price of the cheapest option's cheapest allowed offering. */
+  readonly pricePerHour: number;
+  /** Requests of the planned pods plus DaemonSet overhead. */
+  readonly requests: ResourceList;
+  /** Allocatable of the cheapest option. */
+  readonly allocatable: ResourceList;
+  /** Labels the node will carry (NodePool, zone and capacity type when fixed, the cheapest option's type labels). */
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** The plan. */
+export interface SimulationResult {
+  readonly existing: readonly { readonly node: string; readonly pods: readonly Pod[] }[];
+  readonly nodeClaims: readonly PlannedNodeClaim[];
+  readonly unschedulable: readonly { readonly pod: Pod; readonly reason: string }[];
+}

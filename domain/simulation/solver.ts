@@ -1,0 +1,152 @@
+import type { Pod } from '../core/pod.js';
+import { ClaimBin } from './claim-bin.js';
+import { ExistingBin } from './existing-bin.js';
+import { withinLimits } from './nodepool-limits.js';
+import type { NodePoolView } from './nodepool-view.js';
+import type { Bin, PlacementContext } from './placement-context.js';
+import type { PodShape } from './pod-shape.js';
+import { ReasonCollector, typeReasonsText } from './reasons.js';
+import type { ShapeVariant } from './relaxation.js';
+import type { SnapshotNode } from './simulation-input.js';
+import { spreadDomains } from './spread-domains.js';
+import type { BoundTerm, Topology } from './topology.js';
+import { filterTypes, type FilterContext, type TypeFilter } from './type-filter.js';
+import type { TypeTable } from './type-table.js';
+
+/** The solver's inputs once compiled. */
+export interface SolverSetup {
+  readonly table: TypeTable;
+  readonly typeKeys: ReadonlySet<string>;
+  readonly topology: Topology;
+  readonly pools: readonly NodePoolView[];
+  readonly nodes: readonly SnapshotNode[];
+  readonly filterContext: FilterContext;
+}
+
+/** Outcome of placing one pod: where, or why not. */
+export type Placement = { readonly bin: Bin } | { readonly reason: string; readonly retry: boolean };
+
+/**
+ * First-fit placement over existing nodes, then planned NodeClaims, then a new NodeClaim per NodePool in weight
+ * order, relaxing preferences one step at a time (Karpenter's scheduler loop). Filters are cached per shape
+ * variant × NodePool, and a per-variant cursor skips bins that rejected it for good.
+ */
+export class Solver implements PlacementContext {
+  readonly table: TypeTable;
+  readonly typeKeys: ReadonlySet<string>;
+  readonly topology: Topology;
+  readonly existing: ExistingBin[];
+  readonly claims: ClaimBin[] = [];
+  private readonly bins: Bin[];
+  private readonly filters = new Map<string, TypeFilter>();
+  private readonly universes = new Map<string, readonly string[]>();
+  private readonly cursors = new Map<string, number>();
+  private readonly claimCount = new Map<string, number>();
+  private readonly reasons = new ReasonCollector();
+
+  constructor(private readonly setup: SolverSetup) {
+    this.table = setup.table;
+    this.typeKeys = setup.typeKeys;
+    this.topology = setup.topology;
+    this.existing = setup.nodes.map((n) => new ExistingBin(n));
+    this.bins = [...this.existing];
+  }
+
+  filterFor(shape: PodShape, variant: ShapeVariant, pool: NodePoolView): TypeFilter {
+    const key = `${shape.id}/${variant.index}/${pool.index}`;
+    let filter = this.filters.get(key);
+    if (filter === undefined) {
+      filter = filterTypes(shape, variant, pool, this.setup.filterContext);
+      this.filters.set(key, filter);
+    }
+    return filter;
+  }
+
+  private currentShape: PodShape | undefined;
+
+  universe(term: BoundTerm, variant: ShapeVariant): readonly string[] {
+    const shape = this.currentShape;
+    if (shape === undefined) return [];
+    const key = `${shape.id}/${variant.index}/${term.spec.topologyKey}/${term.spec.honorNodeAffinity}/${term.spec.honorTaints}`;
+    let domains = this.universes.get(key);
+    if (domains === undefined) {
+      domains = spreadDomains(term, shape, variant, { pools: this.setup.pools, nodes: this.setup.nodes, table: this.table, typeKeys: this.typeKeys });
+      this.universes.set(key, domains);
+    }
+    return domains;
+  }
+
+  /** Places one pod (or explains why not); on success the pod is appended to the bin's pods. */
+  place(pod: Pod, shape: PodShape): Placement {
+    this.currentShape = shape;
+    let retry = false;
+    for (const variant of shape.variants) {
+      this.reasons.reset();
+      const bin = this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant);
+      if (bin !== undefined) {
+        bin.pods.push(pod);
+        return { bin };
+      }
+      retry ||= shape.variants.length > 0 && variant.terms.some((t) => t.kind === 'affinity');
+    }
+    const last = shape.variants[shape.variants.length - 1];
+    return { reason: this.reasons.message(last?.relaxed ?? []), retry };
+  }
+
+  private tryBins(shape: PodShape, variant: ShapeVariant): Bin | undefined {
+    const cursorKey = `${shape.id}/${variant.index}`;
+    let cursor = this.cursors.get(cursorKey) ?? 0;
+    let advancing = true;
+    for (let i = cursor; i < this.bins.length; i++) {
+      const bin = this.bins[i];
+      if (bin === undefined) continue;
+      const rejection = bin.tryAdd(shape, variant, this);
+      if (rejection === undefined) {
+        this.cursors.set(cursorKey, cursor);
+        return bin;
+      }
+      if (bin instanceof ExistingBin) this.reasons.node(rejection.reason);
+      advancing &&= rejection.permanent;
+      if (advancing) cursor = i + 1;
+    }
+    this.cursors.set(cursorKey, cursor);
+    return undefined;
+  }
+
+  private orderedPools(shape: PodShape): readonly NodePoolView[] {
+    const preferred = shape.steering.preferredNodePool;
+    if (preferred === undefined) return this.setup.pools;
+    return [...this.setup.pools.filter((p) => p.name === preferred), ...this.setup.pools.filter((p) => p.name !== preferred)];
+  }
+
+  private tryNewClaim(shape: PodShape, variant: ShapeVariant): Bin | undefined {
+    for (const pool of this.orderedPools(shape)) {
+      const filter = this.filterFor(shape, variant, pool);
+      if (filter.failure !== undefined) {
+        this.reasons.pool(pool.name, filter.failure);
+        continue;
+      }
+      if (filter.list.length === 0) {
+        this.reasons.pool(pool.name, typeReasonsText(filter.reasons, this.table.n));
+        continue;
+      }
+      const types = withinLimits(pool, filter.efficient, { nodes: this.setup.nodes, claims: this.claims, table: this.table });
+      if (types.length === 0) {
+        this.reasons.pool(pool.name, `limits reached (${Object.keys(pool.limits ?? {}).join(', ')})`);
+        continue;
+      }
+      const count = (this.claimCount.get(pool.name) ?? 0) + 1;
+      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, types, filter.offerMask);
+      const rejection = claim.tryAdd(shape, variant, this);
+      if (rejection !== undefined) {
+        this.reasons.pool(pool.name, `${filter.list.length} instance types fit, but ${rejection.reason} cannot be satisfied`);
+        continue;
+      }
+      this.claimCount.set(pool.name, count);
+      this.claims.push(claim);
+      this.bins.push(claim);
+      return claim;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,60 @@
+import { requirementAllows } from '../requirements/requirement.js';
+import { firstUnmetKey } from '../requirements/requirements.js';
+import { firstUntoleratedTaint } from '../taints.js';
+import { labels as wellKnown } from '../well-known-labels.js';
+import type { NodePoolView } from './nodepool-view.js';
+import type { PodShape } from './pod-shape.js';
+import type { ShapeVariant } from './relaxation.js';
+import type { SnapshotNode } from './simulation-input.js';
+import type { BoundTerm } from './topology.js';
+import type { TypeTable } from './type-table.js';
+
+/** The cluster's possible domains for a key: from NodePools × instance types (Karpenter's buildDomainGroups) and nodes. */
+export interface DomainSources {
+  readonly pools: readonly NodePoolView[];
+  readonly nodes: readonly SnapshotNode[];
+  readonly table: TypeTable;
+  readonly typeKeys: ReadonlySet<string>;
+}
+
+function poolDomains(pool: NodePoolView, key: string, sources: DomainSources): string[] {
+  const { table } = sources;
+  if (key === wellKnown.zone) return table.zonesIn(pool.offerMask);
+  if (key === wellKnown.capacityType) return table.capacityTypesIn(pool.offerMask);
+  if (sources.typeKeys.has(key)) {
+    const values = new Set<string>();
+    table.types.forEach((t, i) => {
+      const v = t.labels[key];
+      if (pool.typeMask[i] === 1 && v !== undefined) values.add(v);
+    });
+    return [...values];
+  }
+  const requirement = pool.requirements.get(key);
+  if (requirement !== undefined && !requirement.complement) return [...requirement.values];
+  const label = pool.labels[key];
+  return label === undefined ? [] : [label];
+}
+
+/**
+ * Domains a spread constraint counts for its minimum: nodeAffinityPolicy Honor keeps only domains the pod's
+ * requirements allow; nodeTaintsPolicy Honor drops NodePools and nodes whose taints the pod does not tolerate.
+ */
+export function spreadDomains(term: BoundTerm, shape: PodShape, variant: ShapeVariant, sources: DomainSources): string[] {
+  const key = term.spec.topologyKey;
+  const { honorNodeAffinity, honorTaints } = term.spec;
+  const out = new Set<string>();
+  for (const pool of sources.pools) {
+    if (honorTaints && firstUntoleratedTaint(shape.tolerations, pool.taints, true) !== undefined) continue;
+    for (const d of poolDomains(pool, key, sources)) out.add(d);
+  }
+  for (const node of sources.nodes) {
+    const domain = node.labels[key];
+    if (domain === undefined) continue;
+    if (honorTaints && firstUntoleratedTaint(shape.tolerations, node.taints, true) !== undefined) continue;
+    if (honorNodeAffinity && firstUnmetKey(variant.requirements, (k) => node.labels[k]) !== undefined) continue;
+    out.add(domain);
+  }
+  const requirement = variant.requirements.get(key);
+  const domains = [...out].sort();
+  return honorNodeAffinity && requirement !== undefined ? domains.filter((d) => requirementAllows(requirement, d)) : domains;
+}

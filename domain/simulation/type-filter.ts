@@ -1,0 +1,105 @@
+import { requirementAllows, intersectRequirement, isUnsatisfiable } from '../requirements/requirement.js';
+import type { Requirements } from '../requirements/requirements.js';
+import { firstUntoleratedTaint, describeTaint } from '../taints.js';
+import { labels } from '../well-known-labels.js';
+import { isCustomKey, type NodePoolView } from './nodepool-view.js';
+import type { PodShape } from './pod-shape.js';
+import type { ShapeVariant } from './relaxation.js';
+import type { TypeTable } from './type-table.js';
+
+/** The instance types one pod variant may use in one NodePool, and why the others were excluded. */
+export interface TypeFilter {
+  /** A NodePool-level reason nothing fits (taint, custom label, NodePool name), or undefined. */
+  readonly failure?: string;
+  readonly mask: Uint8Array;
+  /** Allowed types, cheapest first. */
+  readonly list: Int32Array;
+  /** The cost-efficient subset new NodeClaims start from. */
+  readonly efficient: Int32Array;
+  readonly offerMask: number;
+  readonly customRequirements: Requirements;
+  /** Excluded-type counts by reason. */
+  readonly reasons: ReadonlyMap<string, number>;
+  readonly maxPrice: number;
+}
+
+/** What every filter of one simulation shares. */
+export interface FilterContext {
+  readonly table: TypeTable;
+  readonly typeKeys: ReadonlySet<string>;
+  /** CPU and memory of the whole batch: the direction cost efficiency is measured in. */
+  readonly demandCpu: number;
+  readonly demandMemory: number;
+  readonly efficiencySlack: number;
+}
+
+function poolFailure(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, ctx: FilterContext): string | undefined {
+  const taint = firstUntoleratedTaint(shape.tolerations, pool.taints, variant.allowPreferNoSchedule);
+  if (taint !== undefined) return `taint ${describeTaint(taint)} not tolerated`;
+  for (const r of variant.requirements.values()) {
+    if (r.key === labels.nodePool && !requirementAllows(r, pool.name)) return `excluded by ${labels.nodePool} requirement`;
+    if (r.key === labels.hostname && !r.allowsAbsent) return `a new node cannot satisfy ${labels.hostname} requirement`;
+    if (!isCustomKey(r.key, ctx.typeKeys)) continue;
+    const own = pool.requirements.get(r.key);
+    if (own === undefined ? !r.allowsAbsent : isUnsatisfiable(intersectRequirement(own, r))) return `label ${r.key} not offered by the NodePool`;
+  }
+  return undefined;
+}
+
+function offerMaskFor(variant: ShapeVariant, pool: NodePoolView, ctx: FilterContext): number {
+  const zone = variant.requirements.get(labels.zone);
+  const capacity = variant.requirements.get(labels.capacityType);
+  return pool.offerMask & ctx.table.maskWhere((z) => zone === undefined || requirementAllows(zone, z), (c) => capacity === undefined || requirementAllows(capacity, c));
+}
+
+function typeReason(i: number, shape: PodShape, variant: ShapeVariant, pool: NodePoolView, ctx: FilterContext, offerMask: number, maxPrice: number): string | undefined {
+  const t = ctx.table.types[i];
+  if (t === undefined) return 'unknown';
+  const excluded = pool.excludedBy[i];
+  if (excluded !== undefined) return excluded === 'offerings' ? 'no offering the NodePool allows' : `excluded by NodePool requirement ${excluded}`;
+  for (const r of variant.requirements.values()) {
+    if (ctx.typeKeys.has(r.key) && !requirementAllows(r, t.labels[r.key])) return `req|${r.key}|${t.labels[r.key] ?? '<none>'}`;
+  }
+  if (((ctx.table.offerMask[i] ?? 0) & offerMask) === 0) return 'no available offering in the allowed zones and capacity types';
+  if (ctx.table.cheapest(i, offerMask) > maxPrice) return 'above the max price per hour';
+  if (shape.cpu > (pool.availCpu[i] ?? 0)) return 'too little cpu';
+  if (shape.memory > (pool.availMemory[i] ?? 0)) return 'too little memory';
+  if (1 > (pool.availPods[i] ?? 0)) return 'too few pod slots';
+  for (const [name, amount] of shape.extended) if (amount > (t.allocatable[name] ?? 0)) return `too little ${name}`;
+  return undefined;
+}
+
+function efficientSubset(list: Int32Array, pool: NodePoolView, ctx: FilterContext, offerMask: number): Int32Array {
+  const cost = (i: number): number => {
+    const units = Math.min(ctx.demandCpu > 0 ? (pool.availCpu[i] ?? 0) / ctx.demandCpu : Infinity, ctx.demandMemory > 0 ? (pool.availMemory[i] ?? 0) / ctx.demandMemory : Infinity);
+    return ctx.table.cheapest(i, offerMask) / (units === Infinity ? 1 : units);
+  };
+  let best = Infinity;
+  for (const i of list) best = Math.min(best, cost(i));
+  return list.filter((i) => cost(i) <= best * ctx.efficiencySlack);
+}
+
+/** Filters the catalog for one pod variant in one NodePool (cached by the caller per shape variant × NodePool). */
+export function filterTypes(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, ctx: FilterContext): TypeFilter {
+  const n = ctx.table.n;
+  const mask = new Uint8Array(n);
+  const reasons = new Map<string, number>();
+  const maxPrice = shape.steering.maxPricePerHour ?? Infinity;
+  const customRequirements = new Map([...variant.requirements].filter(([k]) => isCustomKey(k, ctx.typeKeys)));
+  const failure = poolFailure(shape, variant, pool, ctx);
+  const offerMask = offerMaskFor(variant, pool, ctx);
+  if (failure !== undefined) return { failure, mask, list: new Int32Array(0), efficient: new Int32Array(0), offerMask, customRequirements, reasons, maxPrice };
+  const ok: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const reason = typeReason(i, shape, variant, pool, ctx, offerMask, maxPrice);
+    if (reason === undefined) {
+      mask[i] = 1;
+      ok.push(i);
+    } else reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  const prices = new Float64Array(n);
+  for (const i of ok) prices[i] = ctx.table.cheapest(i, offerMask);
+  ok.sort((a, b) => (prices[a] ?? 0) - (prices[b] ?? 0) || a - b);
+  const list = Int32Array.from(ok);
+  return { mask, list, efficient: efficientSubset(list, pool, ctx, offerMask), offerMask, customRequirements, reasons, maxPrice };
+}

@@ -1,0 +1,2 @@
+import { runExtenderBench } from '/work/main/test/bench/extender-bench.js';
+await runExtenderBench();

@@ -1,0 +1,11 @@
+/** Options every benchmark module receives from test/bench/main.ts. */
+export interface BenchOptions {
+  readonly maxPods: number;
+  readonly write: (text: string) => void;
+}
+
+/** A benchmark module: listed in main.ts, selected with --only <name>. */
+export interface Bench {
+  readonly name: string;
+  run(options: BenchOptions): void | Promise<void>;
+}

@@ -1,0 +1,24 @@
+// `npm run bench [-- --only simulation] [--max-pods 5000]`: runs each benchmark module and prints its figures.
+// Benchmarks print; they never assert wall-clock time.
+import type { Bench } from './bench.js';
+import { simulationBench } from './simulation-bench.js';
+
+/** Every benchmark module, in the order they run. Add new ones here. */
+const benches: readonly Bench[] = [simulationBench];
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const only = flag('--only');
+const maxPods = Number(flag('--max-pods') ?? 20000);
+const selected = benches.filter((b) => only === undefined || only.split(',').includes(b.name));
+if (selected.length === 0) {
+  process.stderr.write(`unknown benchmark "${only ?? ''}"; known: ${benches.map((b) => b.name).join(', ')}\n`);
+  process.exitCode = 2;
+}
+for (const bench of selected) {
+  process.stdout.write(`## ${bench.name}\n`);
+  await bench.run({ maxPods, write: (text) => process.stdout.write(text) });
+}

@@ -1,0 +1,71 @@
+// Simulation benchmark: Karpenter's diverse-pod shape from 1 to 20,000 pods over the whole catalog, a
+// generic-only shape (cost vs the fractional lower bound) and a curve over the instance-type count.
+import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { simulate } from '../../domain/simulation/simulate.js';
+import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
+import { benchNodePool, benchPods, diverseShapes, type BenchShape } from './bench-pods.js';
+import { costLowerBound } from './cost-bound.js';
+import type { Bench, BenchOptions } from './bench.js';
+
+const sizes = [1, 50, 100, 500, 1000, 2000, 5000, 10000, 20000];
+
+interface Row { label: string; pods: number; ms: number; nodes: number; price: number; cpu: number; memory: number; ratio: number; unschedulable: number; rss: number }
+
+function measure(label: string, types: readonly InstanceType[], count: number, shapes: readonly BenchShape[]): Row {
+  const pods = benchPods(count, shapes);
+  const input = { nodes: [], daemonSets: [], pendingPods: pods, nodePools: [benchNodePool()], instanceTypes: types };
+  const start = process.hrtime.bigint();
+  const result: SimulationResult = simulate(input);
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  let price = 0;
+  let usedCpu = 0;
+  let usedMemory = 0;
+  let allocCpu = 0;
+  let allocMemory = 0;
+  for (const c of result.nodeClaims) {
+    price += c.pricePerHour;
+    usedCpu += c.requests['cpu'] ?? 0;
+    usedMemory += c.requests['memory'] ?? 0;
+    allocCpu += c.allocatable['cpu'] ?? 0;
+    allocMemory += c.allocatable['memory'] ?? 0;
+  }
+  const bound = costLowerBound(types, usedCpu, usedMemory);
+  return {
+    label, pods: count, ms, nodes: result.nodeClaims.length, price, cpu: usedCpu / allocCpu, memory: usedMemory / allocMemory,
+    ratio: price / bound, unschedulable: result.unschedulable.length, rss: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+function print(title: string, rows: readonly Row[], write: (line: string) => void): void {
+  write(`\n${title}\n`);
+  write('| run | pods | ms | pods/s | nodes | $/hour | cpu util | mem util | cost ÷ bound | unschedulable | peak RSS MiB |\n');
+  write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  for (const r of rows) {
+    const rate = r.pods / (r.ms / 1000);
+    write(`| ${r.label} | ${r.pods} | ${r.ms.toFixed(1)} | ${Math.round(rate)} | ${r.nodes} | ${r.price.toFixed(2)} | ${(r.cpu * 100).toFixed(1)}% | ${(r.memory * 100).toFixed(1)}% | ${r.ratio.toFixed(3)} | ${r.unschedulable} | ${r.rss.toFixed(0)} |\n`);
+  }
+}
+
+function typeSubset(all: readonly InstanceType[], count: number): InstanceType[] {
+  if (count >= all.length) return [...all];
+  const step = all.length / count;
+  return Array.from({ length: count }, (_, i) => all[Math.floor(i * step)]).filter((t): t is InstanceType => t !== undefined);
+}
+
+/** The simulation benchmark module. */
+export const simulationBench: Bench = {
+  name: 'simulation',
+  run(options: BenchOptions): void {
+    const types = loadInstanceTypes();
+    const write = options.write;
+    const wanted = sizes.filter((s) => s <= options.maxPods);
+    // Warm up the JIT once so the first row is not a compile measurement.
+    simulate({ nodes: [], daemonSets: [], pendingPods: benchPods(200, diverseShapes), nodePools: [benchNodePool()], instanceTypes: types });
+    write(`catalog: ${types.length} instance types (us-east-1, 3 zones, spot + on-demand)\n`);
+    print('Diverse pods (Karpenter benchmark shape)', wanted.map((n) => measure('diverse', types, n, diverseShapes)), write);
+    print('Generic pods only', wanted.filter((n) => n >= 100).map((n) => measure('generic', types, n, ['generic'])), write);
+    const curvePods = Math.min(5000, options.maxPods);
+    print(`Instance-type count curve (${curvePods} diverse pods)`, [50, 200, 800, types.length].map((k) => measure(`${Math.min(k, types.length)} types`, typeSubset(types, k), curvePods, diverseShapes)), write);
+  },
+};
