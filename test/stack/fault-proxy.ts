@@ -17,8 +17,10 @@ export interface FaultProxy {
   readonly actions: string[];
   /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item. */
   failCapacity(fault: CapacityFault): void;
-  /** Answer the next `times` requests for `action` with HTTP 503 and this error code. */
+  /** Answer the next `times` requests for `action` with HTTP 503 RequestLimitExceeded (or `code`). */
   throttle(action: string, times: number, code?: string): void;
+  /** Answer the next `times` requests for `action` with this error, e.g. 403 UnauthorizedOperation. */
+  failAction(action: string, fault: { times: number; code: string; status: number }): void;
   clear(): void;
   stop(): Promise<void>;
 }
@@ -93,8 +95,8 @@ function errorItem(o: Override, params: URLSearchParams, capacityType: string, c
   );
 }
 
-function throttleBody(code: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>Request limit exceeded (injected).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>`;
+function errorBody(code: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(code)} (injected by the fault proxy).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>`;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -107,7 +109,7 @@ interface State {
   readonly target: string;
   readonly actions: string[];
   faults: CapacityFault[];
-  throttles: Map<string, { left: number; code: string }>;
+  throttles: Map<string, { left: number; code: string; status: number }>;
 }
 
 async function forward(state: State, req: IncomingMessage, body: string | Buffer): Promise<{ status: number; text: string; type: string }> {
@@ -151,7 +153,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const throttle = state.throttles.get(action);
   if (throttle !== undefined && throttle.left > 0) {
     throttle.left--;
-    send(res, 503, 'text/xml', throttleBody(throttle.code));
+    send(res, throttle.status, 'text/xml', errorBody(throttle.code));
     return;
   }
   const out = action === 'CreateFleet' && state.faults.length > 0
@@ -178,7 +180,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     endpoint: `http://127.0.0.1:${port}`,
     actions: state.actions,
     failCapacity: (fault) => { state.faults.push(fault); },
-    throttle: (action, times, code = 'RequestLimitExceeded') => { state.throttles.set(action, { left: times, code }); },
+    throttle: (action, times, code = 'RequestLimitExceeded') => { state.throttles.set(action, { left: times, code, status: 503 }); },
+    failAction: (action, fault) => { state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status }); },
     clear: () => {
       state.faults = [];
       state.throttles.clear();
