@@ -29,6 +29,7 @@ export class ClaimBin implements Bin {
   readonly usedExtended = new Map<string, number>();
   private maxCpu = Infinity;
   private maxMemory = Infinity;
+  private maxPods = Infinity;
   private maxPrice = Infinity;
   private readonly hostPorts = new Set<string>();
   private readonly minValues: Requirement[];
@@ -87,7 +88,16 @@ export class ClaimBin implements Bin {
     return out;
   }
 
+  /** No pod with at least these requests can still fit. */
+  isFull(minCpu: number, minMemory: number): boolean {
+    return this.usedCpu + minCpu > this.maxCpu || this.usedMemory + minMemory > this.maxMemory || this.usedPods + 1 > this.maxPods;
+  }
+
   tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined {
+    // Cheapest test first: most bins a pod tries are simply full.
+    if (this.usedCpu + shape.cpu > this.maxCpu) return { reason: 'too little cpu', permanent: true };
+    if (this.usedMemory + shape.memory > this.maxMemory) return { reason: 'too little memory', permanent: true };
+    if (this.usedPods + 1 > this.maxPods) return { reason: 'too few pod slots', permanent: true };
     const filter = ctx.filterFor(shape, variant, this.pool);
     const reason = this.staticRejection(shape, filter);
     if (reason !== undefined) return { reason, permanent: true };
@@ -116,12 +126,15 @@ export class ClaimBin implements Bin {
     this.maxPrice = Math.min(this.maxPrice, filter.maxPrice);
     let maxCpu = 0;
     let maxMemory = 0;
+    let maxPods = 0;
     for (const i of trial.types) {
       maxCpu = Math.max(maxCpu, this.pool.availCpu[i] ?? 0);
       maxMemory = Math.max(maxMemory, this.pool.availMemory[i] ?? 0);
+      maxPods = Math.max(maxPods, this.pool.availPods[i] ?? 0);
     }
     this.maxCpu = maxCpu;
     this.maxMemory = maxMemory;
+    this.maxPods = maxPods;
     if (this.maxPrice < Infinity) this.state.types = trial.types.filter((i) => ctx.table.cheapest(i, trial.offerMask) <= this.maxPrice);
   }
 

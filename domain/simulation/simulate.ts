@@ -93,6 +93,7 @@ export function simulate(input: SimulationInput): SimulationResult {
   const solver = new Solver({
     table, typeKeys, topology, pools, nodes: input.nodes,
     filterContext: { table, typeKeys, demandCpu, demandMemory, efficiencySlack: options.efficiencySlack ?? 1.25 },
+    minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);
   return {

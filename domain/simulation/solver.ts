@@ -21,6 +21,9 @@ export interface SolverSetup {
   readonly pools: readonly NodePoolView[];
   readonly nodes: readonly SnapshotNode[];
   readonly filterContext: FilterContext;
+  /** The smallest CPU and memory request of any pending pod. */
+  readonly minCpu: number;
+  readonly minMemory: number;
 }
 
 /** Outcome of placing one pod: where, or why not. */
@@ -38,7 +41,8 @@ export class Solver implements PlacementContext {
   readonly existing: ExistingBin[];
   readonly claims: ClaimBin[] = [];
   private readonly bins: Bin[];
-  private readonly filters = new Map<string, TypeFilter>();
+  private readonly filters: (TypeFilter | undefined)[][][] = [];
+  private readonly sharedFilters = new Map<string, TypeFilter>();
   private readonly universes = new Map<string, readonly string[]>();
   private readonly cursors = new Map<string, number>();
   private readonly claimCount = new Map<string, number>();
@@ -53,11 +57,15 @@ export class Solver implements PlacementContext {
   }
 
   filterFor(shape: PodShape, variant: ShapeVariant, pool: NodePoolView): TypeFilter {
-    const key = `${shape.id}/${variant.index}/${pool.index}`;
-    let filter = this.filters.get(key);
+    const slot = (this.filters[shape.id] ??= [])[variant.index] ??= [];
+    let filter = slot[pool.index];
     if (filter === undefined) {
-      filter = filterTypes(shape, variant, pool, this.setup.filterContext);
-      this.filters.set(key, filter);
+      // Shapes that differ only in labels (one per Deployment) share a filter: it depends on requests,
+      // requirements, tolerations and price cap, not on the pod's identity.
+      const shared = `${pool.index}|${variant.signature}|${variant.allowPreferNoSchedule}|${shape.cpu}|${shape.memory}|${JSON.stringify(shape.extended)}|${JSON.stringify(shape.tolerations)}|${shape.steering.maxPricePerHour ?? ''}`;
+      filter = this.sharedFilters.get(shared) ?? filterTypes(shape, variant, pool, this.setup.filterContext);
+      this.sharedFilters.set(shared, filter);
+      slot[pool.index] = filter;
     }
     return filter;
   }
@@ -95,7 +103,7 @@ export class Solver implements PlacementContext {
 
   private tryBins(shape: PodShape, variant: ShapeVariant): Bin | undefined {
     const cursorKey = `${shape.id}/${variant.index}`;
-    let cursor = this.cursors.get(cursorKey) ?? 0;
+    let cursor = Math.max(this.cursors.get(cursorKey) ?? 0, this.firstOpen);
     let advancing = true;
     for (let i = cursor; i < this.bins.length; i++) {
       const bin = this.bins[i];
@@ -103,6 +111,7 @@ export class Solver implements PlacementContext {
       const rejection = bin.tryAdd(shape, variant, this);
       if (rejection === undefined) {
         this.cursors.set(cursorKey, cursor);
+        this.advanceFirstOpen();
         return bin;
       }
       if (bin instanceof ExistingBin) this.reasons.node(rejection.reason);
@@ -111,6 +120,18 @@ export class Solver implements PlacementContext {
     }
     this.cursors.set(cursorKey, cursor);
     return undefined;
+  }
+
+  /** Bins before this index cannot take even the smallest pending pod, so no shape needs to try them. */
+  private firstOpen = 0;
+
+  private advanceFirstOpen(): void {
+    const { minCpu, minMemory } = this.setup;
+    while (this.firstOpen < this.bins.length) {
+      const bin = this.bins[this.firstOpen];
+      if (!(bin instanceof ClaimBin) || !bin.isFull(minCpu, minMemory)) return;
+      this.firstOpen++;
+    }
   }
 
   private orderedPools(shape: PodShape): readonly NodePoolView[] {

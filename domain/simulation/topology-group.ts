@@ -36,3 +36,35 @@ export class TopologyGroup {
 export function groupSignature(kind: string, key: string, namespaces: readonly string[] | undefined, selector: LabelSelector): string {
   return JSON.stringify([kind, key, namespaces === undefined ? null : [...namespaces].sort(), selector]);
 }
+
+/**
+ * Groups indexed by one of their selector's matchLabels, so finding the groups that select a pod looks only at
+ * groups sharing one of its labels (plus the few without matchLabels) instead of every group.
+ */
+export class GroupIndex {
+  private readonly byLabel = new Map<string, TopologyGroup[]>();
+  private readonly unindexed: TopologyGroup[] = [];
+  readonly all: TopologyGroup[] = [];
+
+  add(group: TopologyGroup): void {
+    this.all.push(group);
+    const first = Object.entries(group.selector.matchLabels ?? {})[0];
+    if (first === undefined) {
+      this.unindexed.push(group);
+      return;
+    }
+    const key = `${first[0]}=${first[1]}`;
+    const list = this.byLabel.get(key);
+    if (list === undefined) this.byLabel.set(key, [group]);
+    else list.push(group);
+  }
+
+  /** Groups that select a pod with these labels in this namespace. */
+  selecting(namespace: string, labels: Readonly<Record<string, string>>): TopologyGroup[] {
+    const out = this.unindexed.filter((g) => g.matches(namespace, labels));
+    for (const [k, v] of Object.entries(labels)) {
+      for (const g of this.byLabel.get(`${k}=${v}`) ?? []) if (g.matches(namespace, labels)) out.push(g);
+    }
+    return out;
+  }
+}

@@ -2,7 +2,7 @@ import type { Pod } from '../core/pod.js';
 import { labels as wellKnown } from '../well-known-labels.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant, TopologyTermSpec } from './relaxation.js';
-import { groupSignature, TopologyGroup } from './topology-group.js';
+import { GroupIndex, groupSignature, TopologyGroup } from './topology-group.js';
 
 /** One of a pod's own constraints, bound to the group that counts its selector. */
 export interface BoundTerm {
@@ -28,6 +28,8 @@ export interface KeyConstraints {
 export class Topology {
   private readonly counting = new Map<string, TopologyGroup>();
   private readonly owners = new Map<string, TopologyGroup>();
+  private readonly countingIndex = new GroupIndex();
+  private readonly ownerIndex = new GroupIndex();
   private readonly matchingCache = new Map<number, readonly TopologyGroup[]>();
   private readonly keyCache = new Map<string, readonly KeyConstraints[]>();
 
@@ -37,6 +39,7 @@ export class Topology {
     if (group === undefined) {
       group = new TopologyGroup(spec.topologyKey, spec.namespaces === undefined ? undefined : new Set(spec.namespaces), spec.selector);
       into.set(signature, group);
+      (into === this.counting ? this.countingIndex : this.ownerIndex).add(group);
     }
     return group;
   }
@@ -60,9 +63,9 @@ export class Topology {
   countExisting(pod: Pod, nodeLabels: Readonly<Record<string, string>>): void {
     const namespace = pod.metadata.namespace ?? 'default';
     const podLabels = pod.metadata.labels ?? {};
-    for (const group of this.counting.values()) {
+    for (const group of this.countingIndex.selecting(namespace, podLabels)) {
       const domain = nodeLabels[group.key];
-      if (domain !== undefined && group.matches(namespace, podLabels)) group.record(domain);
+      if (domain !== undefined) group.record(domain);
     }
   }
 
@@ -70,7 +73,7 @@ export class Topology {
   matching(shape: PodShape): readonly TopologyGroup[] {
     let groups = this.matchingCache.get(shape.id);
     if (groups === undefined) {
-      groups = [...this.counting.values()].filter((g) => g.matches(shape.namespace, shape.labels));
+      groups = this.countingIndex.selecting(shape.namespace, shape.labels);
       this.matchingCache.set(shape.id, groups);
     }
     return groups;
@@ -91,7 +94,7 @@ export class Topology {
       const group = this.group(this.counting, 'count', spec);
       slot(spec.topologyKey).terms.push({ spec, group, selfMatch: group.matches(shape.namespace, shape.labels) });
     }
-    for (const owner of this.owners.values()) if (owner.matches(shape.namespace, shape.labels)) slot(owner.key).inverse.push(owner);
+    for (const owner of this.ownerIndex.selecting(shape.namespace, shape.labels)) slot(owner.key).inverse.push(owner);
     for (const group of this.matching(shape)) slot(group.key);
     const out = [...byKey].map(([key, s]) => ({ key, terms: s.terms, inverse: s.inverse }));
     this.keyCache.set(cacheKey, out);
