@@ -1,0 +1,159 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { parseAllDocuments } from 'yaml';
+import { injectCaBundle } from '../../cli/certs-command.js';
+import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
+import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
+import { serveWebhooks } from '../../webhooks/serve.js';
+import { createServingCertificates } from '../../webhooks/serving-certificates.js';
+import type { Stack } from '../stack/stack.js';
+import { waitFor } from '../stack/wait-for.js';
+import { withStack } from '../stack/with-stack.js';
+
+const productSa = 'system:serviceaccount:nodesmith:nodesmith';
+
+/** The shipped webhook configurations, pointed at a loopback URL instead of the in-cluster Service. */
+function pointAtUrl(text: string, base: string, caPem: string): string {
+  const docs = parseAllDocuments(text).map((doc) => {
+    const hooks = (doc.toJS() as { webhooks?: { clientConfig: { service?: { path: string } } }[] }).webhooks ?? [];
+    hooks.forEach((hook, i) => {
+      doc.setIn(['webhooks', i, 'clientConfig'], { url: `${base}${hook.clientConfig.service?.path ?? ''}` });
+    });
+    return doc.toString();
+  });
+  return injectCaBundle(docs.join('---\n'), caPem).text;
+}
+
+async function ok(stack: Stack, args: readonly string[], input?: string): Promise<string> {
+  const r = await stack.kubectl(args, input);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function startWebhooks(stack: Stack, t: Test): Promise<string> {
+  const certs = await createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
+  const dir = join(stack.dir, 'nodesmith-webhooks');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'tls.crt'), certs.serving.cert);
+  await writeFile(join(dir, 'tls.key'), certs.serving.key);
+  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), productServiceAccount: productSa });
+  t.teardown(() => running.close());
+  const configs = pointAtUrl(await readFile('manifests/webhooks/webhook-configurations.yaml', 'utf8'), running.url, certs.ca.cert);
+  await ok(stack, ['apply', '-f', '-'], configs);
+  return running.url;
+}
+
+const nodePool = (name: string, extra: string): string => `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: ${name} }
+spec:
+  template:
+    spec:
+      requirements: [{ key: kubernetes.io/arch, operator: In, values: [amd64] }]
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+${extra}`;
+
+const pod = (name: string, namespace: string, annotations = ''): string => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+${annotations}
+spec:
+  containers: [{ name: c, image: registry.k8s.io/pause:3.10 }]
+`;
+
+const binding = (podName: string, node: string): string => JSON.stringify({
+  apiVersion: 'v1', kind: 'Binding', metadata: { name: podName }, target: { apiVersion: 'v1', kind: 'Node', name: node },
+});
+
+void t.test('the real API server serves our CRDs and enforces our webhooks', async (t) => {
+  const { stack } = await withStack(t, { controllerManager: false, kwok: false, scheduler: false });
+  await ok(stack, ['apply', '--server-side', '-f', 'manifests/crds']);
+  await ok(stack, ['wait', '--for', 'condition=Established', '--timeout=60s', 'crd/nodepools.karpenter.sh', 'crd/nodeclaims.karpenter.sh', 'crd/ec2nodeclasses.karpenter.k8s.aws']);
+  // The shipped namespace, service accounts and RBAC: the binding test impersonates our service account.
+  await ok(stack, ['apply', '-f', 'manifests/base/namespace.yaml']);
+  await ok(stack, ['apply', '-f', 'manifests/base']);
+  await ok(stack, ['create', 'namespace', 'apps']);
+  // No controller-manager here, so nobody creates the default service accounts pods need.
+  await ok(stack, ['create', 'serviceaccount', 'default', '-n', 'apps']);
+  await ok(stack, ['create', 'serviceaccount', 'default', '-n', 'nodesmith']);
+  await startWebhooks(stack, t);
+
+  // Webhook configurations take effect through an informer: retry until the webhook answers.
+  const badCron = nodePool('bad-cron', '  disruption:\n    consolidateAfter: 0s\n    budgets: [{ nodes: "1", schedule: "61 * * * *", duration: 1h }]\n');
+  const denial = await waitFor('the NodePool webhook to deny', async () => {
+    const r = await stack.kubectl(['apply', '-f', '-'], badCron);
+    return r.code !== 0 && r.stderr.includes('budget-cron') ? r.stderr : undefined;
+  });
+  t.match(denial, /spec\.disruption\.budgets\[0\]\.schedule/, 'the denial names the field path');
+  t.match(denial, /61 \* \* \* \*/, 'and the bad value');
+
+  await t.test('a valid NodePool and EC2NodeClass are stored with Karpenter defaults', async (t) => {
+    await ok(stack, ['apply', '-f', '-'], nodePool('plain', ''));
+    const stored = JSON.parse(await ok(stack, ['get', 'nodepool', 'plain', '-o', 'json'])) as { spec: { disruption: unknown; template: { spec: { expireAfter: string } } } };
+    t.same(stored.spec.disruption, { consolidateAfter: '0s', consolidationPolicy: 'WhenEmptyOrUnderutilized', budgets: [{ nodes: '10%' }] });
+    t.equal(stored.spec.template.spec.expireAfter, '720h');
+    await ok(stack, ['apply', '-f', 'manifests/examples/general-purpose.yaml']);
+    const nodeClass = JSON.parse(await ok(stack, ['get', 'ec2nc', 'default', '-o', 'json'])) as { spec: { metadataOptions: unknown } };
+    t.same(nodeClass.spec.metadataOptions, { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'required' });
+    const table = await ok(stack, ['get', 'karpenter']);
+    t.match(table, /nodepool\.karpenter\.sh\/plain/, 'the karpenter category lists NodePools');
+  });
+
+  await t.test('every example manifest is accepted', async (t) => {
+    for (const file of ['spot', 'arm64', 'gpu']) {
+      const r = await stack.kubectl(['apply', '-f', `manifests/examples/${file}.yaml`]);
+      t.equal(r.code, 0, `${file}.yaml: ${r.stderr}`);
+    }
+  });
+
+  await t.test('CEL rules in the CRDs are enforced by the API server itself', async (t) => {
+    const restricted = nodePool('restricted', '').replace('  template:\n', '  template:\n    metadata: { labels: { karpenter.sh/nodepool: x } }\n');
+    const r = await stack.kubectl(['apply', '-f', '-'], restricted);
+    t.not(r.code, 0);
+    t.match(r.stderr, /karpenter\.sh\/nodepool" is restricted/);
+    const nc = await stack.kubectl(['apply', '-f', '-'], 'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: both }\nspec:\n  role: r\n  instanceProfile: p\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n');
+    t.match(nc.stderr, /exactly one of \['role', 'instanceProfile'\]/);
+  });
+
+  await t.test('a NodeClaim spec cannot change', async (t) => {
+    const claim = (arch: string): string => `apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: { name: claim-1 }\nspec:\n  requirements: [{ key: kubernetes.io/arch, operator: In, values: [${arch}] }]\n  nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n`;
+    await ok(stack, ['apply', '-f', '-'], claim('amd64'));
+    const r = await stack.kubectl(['apply', '-f', '-'], claim('arm64'));
+    t.not(r.code, 0);
+    t.match(r.stderr, /immutable/);
+  });
+
+  await t.test('a new pod gets the launchable toleration unless it opts out', async (t) => {
+    await ok(stack, ['apply', '-f', '-'], pod('web', 'apps'));
+    const stored = JSON.parse(await ok(stack, ['get', 'pod', 'web', '-n', 'apps', '-o', 'json'])) as { spec: { tolerations?: { key?: string }[] } };
+    t.ok(stored.spec.tolerations?.some((x) => x.key === launchableTaint.key), 'toleration added');
+    await ok(stack, ['apply', '-f', '-'], pod('shy', 'apps', `  annotations: { ${podAnnotations.skipLaunchableToleration}: "true" }`));
+    const shy = JSON.parse(await ok(stack, ['get', 'pod', 'shy', '-n', 'apps', '-o', 'json'])) as { spec: { tolerations?: { key?: string }[] } };
+    t.notOk(shy.spec.tolerations?.some((x) => x.key === launchableTaint.key), 'opted-out pod untouched');
+    await ok(stack, ['apply', '-f', '-'], pod('system', 'nodesmith'));
+    const sys = JSON.parse(await ok(stack, ['get', 'pod', 'system', '-n', 'nodesmith', '-o', 'json'])) as { spec: { tolerations?: { key?: string }[] } };
+    t.notOk(sys.spec.tolerations?.some((x) => x.key === launchableTaint.key), 'excluded namespace untouched');
+  });
+
+  await t.test('a pod with a bad steering annotation is refused with a clear message', async (t) => {
+    const r = await stack.kubectl(['apply', '-f', '-'], pod('cheap', 'apps', `  annotations: { ${podAnnotations.maxPricePerHour}: "-1" }`));
+    t.not(r.code, 0);
+    t.match(r.stderr, /max-price-per-hour must be a positive decimal/);
+  });
+
+  await t.test('only the product service account may bind a pod to a virtual node', async (t) => {
+    const node = virtualNodeName('plain-abc12');
+    const path = '/api/v1/namespaces/apps/pods/web/binding';
+    const refused = await stack.kubectl(['create', '--raw', path, '-f', '-'], binding('web', node));
+    t.not(refused.code, 0);
+    t.match(refused.stderr, /refused for user/);
+    const other = await stack.kubectl(['create', '--raw', '/api/v1/namespaces/apps/pods/shy/binding', '-f', '-'], binding('shy', 'ip-10-0-0-1.ec2.internal'));
+    t.equal(other.code, 0, `a binding to an ordinary node is not our business: ${other.stderr}`);
+    const allowed = await stack.kubectl(['create', '--raw', path, '--as', productSa, '-f', '-'], binding('web', node));
+    t.equal(allowed.code, 0, `the provisioner may bind: ${allowed.stderr}`);
+    t.equal((await ok(stack, ['get', 'pod', 'web', '-n', 'apps', '-o', 'jsonpath={.spec.nodeName}'])).trim(), node);
+  });
+});
