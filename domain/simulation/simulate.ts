@@ -15,9 +15,14 @@ function podKey(pod: Pod): string {
   return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
 }
 
-/** Karpenter's queue order: CPU descending, then memory, then creation time, then name. */
-function byKarpenterOrder(a: Pending, b: Pending): number {
-  return b.shape.cpu - a.shape.cpu || b.shape.memory - a.shape.memory
+/**
+ * Queue order: largest first by CPU and memory each normalised by the batch average (Karpenter sorts by CPU,
+ * then memory; normalising mixes CPU-heavy and memory-heavy pods into the first claims, which packs them better),
+ * then creation time, then name, so the order is deterministic.
+ */
+function byKarpenterOrder(a: Pending, b: Pending, scale: { cpu: number; memory: number }): number {
+  const size = (p: Pending): number => p.shape.cpu / scale.cpu + p.shape.memory / scale.memory;
+  return size(b) - size(a) || b.shape.cpu - a.shape.cpu || b.shape.memory - a.shape.memory
     || (a.pod.metadata.creationTimestamp ?? '').localeCompare(b.pod.metadata.creationTimestamp ?? '')
     || podKey(a.pod).localeCompare(podKey(b.pod));
 }
@@ -31,7 +36,11 @@ function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: {
       unschedulable.push({ pod, reason: `invalid pod: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
-  return pending.sort(byKarpenterOrder);
+  const scale = {
+    cpu: Math.max(1, pending.reduce((s, p) => s + p.shape.cpu, 0) / Math.max(1, pending.length)),
+    memory: Math.max(1, pending.reduce((s, p) => s + p.shape.memory, 0) / Math.max(1, pending.length)),
+  };
+  return pending.sort((a, b) => byKarpenterOrder(a, b, scale));
 }
 
 function registerExisting(input: SimulationInput, topology: Topology): void {

@@ -71,6 +71,7 @@ function typeReason(i: number, shape: PodShape, variant: ShapeVariant, pool: Nod
 
 function efficientSubset(list: Int32Array, pool: NodePoolView, ctx: FilterContext, offerMask: number): Int32Array {
   const cost = (i: number): number => {
+    // Bundles of the batch's CPU:memory mix one node holds: its scarcer resource decides.
     const units = Math.min(ctx.demandCpu > 0 ? (pool.availCpu[i] ?? 0) / ctx.demandCpu : Infinity, ctx.demandMemory > 0 ? (pool.availMemory[i] ?? 0) / ctx.demandMemory : Infinity);
     return ctx.table.cheapest(i, offerMask) / (units === Infinity ? 1 : units);
   };
