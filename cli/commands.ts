@@ -1,5 +1,6 @@
 import type { Command } from './command.js';
 import { certsCommand } from './certs-command.js';
+import { extenderCommand } from './extender-command.js';
 import { planCommand } from './plan-command.js';
 import { validateCommand } from './validate-command.js';
 import { webhooksCommand } from './webhooks-command.js';
@@ -9,5 +10,6 @@ export const commands: readonly Command[] = [
   validateCommand,
   certsCommand,
   webhooksCommand,
+  extenderCommand,
   planCommand,
 ];

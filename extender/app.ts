@@ -15,12 +15,20 @@ export interface ExtenderAppOptions {
   /** Absent: binds to virtual nodes fail with a clear Error (standalone extender without a provisioner). */
   readonly materializer?: Materializer | undefined;
   readonly registry: Registry;
-  /** A pino logger, or false for none (tests). */
+  /** A pino logger to use, or false for none (tests). */
   readonly logger?: FastifyBaseLogger | false;
+  /** Without `logger`: fastify creates a pino logger at this level. */
+  readonly logLevel?: string;
   /** Full-node requests carry every candidate Node object; 5,000 nodes can exceed 50 MiB. Default 128 MiB. */
   readonly bodyLimit?: number;
   /** TLS material (PEM) when kube-scheduler is configured with enableHTTPS. */
   readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer } | undefined;
+}
+
+function loggerOptions(options: ExtenderAppOptions): { logger: false | { level: string } } | { loggerInstance: FastifyBaseLogger } {
+  if (options.logger !== undefined && options.logger !== false) return { loggerInstance: options.logger };
+  if (options.logger === undefined && options.logLevel !== undefined) return { logger: { level: options.logLevel } };
+  return { logger: false };
 }
 
 /** Builds the extender's fastify app. It never listens: serve() does, tests use inject(). */
@@ -32,7 +40,7 @@ export function build(options: ExtenderAppOptions): FastifyInstance {
     requestTimeout: 120_000,
     keepAliveTimeout: 75_000,
     return503OnClosing: true,
-    ...(options.logger === undefined || options.logger === false ? { logger: false } : { loggerInstance: options.logger }),
+    ...loggerOptions(options),
     ...(options.https === undefined ? {} : { https: { key: options.https.key, cert: options.https.cert } }),
   }) as unknown as FastifyInstance;
   const binding = new Binding({ view, binder: options.binder, materializer: options.materializer });

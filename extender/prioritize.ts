@@ -40,24 +40,40 @@ export function prioritizeNodes(view: ClusterView, pod: Pod, requests: ResourceL
   const context: ScoreContext = {
     view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
   };
-  const virtual: { name: string; entry: NodeEntry; plan: PlanEntry | undefined; perPod: number }[] = [];
-  const scores = new Map<string, number>();
+  const scores: HostPriority[] = [];
+  const virtual: VirtualSlot[] = [];
   for (const name of nodeNames) {
     const entry = view.node(name);
-    if (entry === undefined) scores.set(name, 0);
-    else if (!entry.isVirtual) scores.set(name, scoreReal(context, entry));
-    else {
+    if (entry?.isVirtual === true) {
       const plan = view.plan(name);
-      virtual.push({ name, entry, plan, perPod: plan === undefined ? Infinity : pricePerPod(plan, context.key) });
+      virtual.push({ index: scores.length, entry, plan, perPod: plan === undefined ? Infinity : pricePerPod(plan, context.key) });
     }
+    scores.push({ Host: name, Score: entry === undefined || entry.isVirtual ? 0 : scoreReal(context, entry) });
   }
-  const finite = virtual.map((v) => v.perPod).filter(Number.isFinite);
-  const cheapest = Math.min(...finite);
-  const dearest = Math.max(...finite);
-  for (const { name, entry, plan, perPod } of virtual) {
-    scores.set(name, scoreVirtual(context, { entry, plan, priceRank: priceRank(perPod, cheapest, dearest) }));
+  scoreVirtualSlots(context, virtual, scores);
+  return scores;
+}
+
+/** Virtual nodes are ranked against each other by price per pod, so they are scored after the first pass. */
+function scoreVirtualSlots(context: ScoreContext, virtual: readonly VirtualSlot[], scores: HostPriority[]): void {
+  let cheapest = Infinity;
+  let dearest = -Infinity;
+  for (const { perPod } of virtual) {
+    if (!Number.isFinite(perPod)) continue;
+    cheapest = Math.min(cheapest, perPod);
+    dearest = Math.max(dearest, perPod);
   }
-  return nodeNames.map((name) => ({ Host: name, Score: scores.get(name) ?? 0 }));
+  for (const { index, entry, plan, perPod } of virtual) {
+    const Score = scoreVirtual(context, { entry, plan, priceRank: priceRank(perPod, cheapest, dearest) });
+    scores[index] = { Host: scores[index]?.Host ?? '', Score };
+  }
+}
+
+interface VirtualSlot {
+  readonly index: number;
+  readonly entry: NodeEntry;
+  readonly plan: PlanEntry | undefined;
+  readonly perPod: number;
 }
 
 function steeringBonus(steering: PodSteering, capacityType: string | undefined, nodePool: string | undefined): number {
@@ -70,13 +86,13 @@ function steeringBonus(steering: PodSteering, capacityType: string | undefined, 
 /** How full the node would be with this pod: the mean of its cpu and memory fractions, 0–1. */
 function allocatedFraction(context: ScoreContext, entry: NodeEntry): number {
   const usage = context.view.usage(entry.name);
-  let sum = 0;
-  for (const resource of ['cpu', 'memory']) {
-    const allocatable = entry.allocatable[resource] ?? 0;
-    const used = (usage[resource] ?? 0) + (context.requests[resource] ?? 0);
-    sum += allocatable > 0 ? Math.min(1, used / allocatable) : 1;
-  }
-  return sum / 2;
+  const cpu = fraction(entry.allocatable['cpu'], (usage['cpu'] ?? 0) + (context.requests['cpu'] ?? 0));
+  const memory = fraction(entry.allocatable['memory'], (usage['memory'] ?? 0) + (context.requests['memory'] ?? 0));
+  return (cpu + memory) / 2;
+}
+
+function fraction(allocatable: number | undefined, used: number): number {
+  return allocatable !== undefined && allocatable > 0 ? Math.min(1, used / allocatable) : 1;
 }
 
 function scoreReal(context: ScoreContext, entry: NodeEntry): number {

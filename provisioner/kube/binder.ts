@@ -1,4 +1,4 @@
-import { ApiException, type CoreV1Api, type V1Binding } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, KubeConfig, type V1Binding } from '@kubernetes/client-node';
 import type { BindTarget, PodBinder } from '../index.js';
 
 /** Field manager recorded on every Binding we create. */
@@ -18,6 +18,14 @@ export class KubePodBinder implements PodBinder {
 
   constructor(core: CoreV1Api) {
     this.#core = core;
+  }
+
+  /** Loads a kubeconfig file, or the in-cluster / default configuration when no path is given. */
+  static fromKubeconfig(path: string | undefined): KubePodBinder {
+    const kc = new KubeConfig();
+    if (path === undefined) kc.loadFromDefault();
+    else kc.loadFromFile(path);
+    return new KubePodBinder(kc.makeApiClient(CoreV1Api));
   }
 
   async bind(target: BindTarget): Promise<void> {

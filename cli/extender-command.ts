@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Registry } from 'prom-client';
+import { InformerClusterWatch } from '../extender/kube/informer-watch.js';
+import { defaultExtenderPort, serve } from '../extender/serve.js';
+import { KubePodBinder } from '../provisioner/kube/binder.js';
+import type { Command, CommandIo } from './command.js';
+
+const options = {
+  host: { type: 'string', default: '0.0.0.0' },
+  port: { type: 'string', default: String(defaultExtenderPort) },
+  kubeconfig: { type: 'string' },
+  'cert-file': { type: 'string' },
+  'key-file': { type: 'string' },
+  'log-level': { type: 'string', default: 'info' },
+} as const;
+
+export interface ExtenderFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly kubeconfig: string | undefined;
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  readonly logLevel: string;
+}
+
+/** Parses every flag once and reports every problem together. */
+export function parseExtenderFlags(argv: readonly string[]): ExtenderFlags | string[] {
+  const { values } = parseArgs({ args: [...argv], options });
+  const problems: string[] = [];
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`--port must be 0–65535, got "${values.port}"`);
+  const certFile = values['cert-file'];
+  const keyFile = values['key-file'];
+  if ((certFile === undefined) !== (keyFile === undefined)) problems.push('--cert-file and --key-file go together (HTTPS), or neither (HTTP)');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(values['log-level'])) {
+    problems.push(`--log-level must be one of fatal, error, warn, info, debug, trace, silent; got "${values['log-level']}"`);
+  }
+  if (problems.length > 0) return problems;
+  return Object.freeze({
+    host: values.host,
+    port,
+    kubeconfig: values.kubeconfig,
+    tls: certFile === undefined || keyFile === undefined ? undefined : { certFile, keyFile },
+    logLevel: values['log-level'],
+  });
+}
+
+async function run(argv: readonly string[], io: CommandIo): Promise<number> {
+  const flags = parseExtenderFlags(argv);
+  if (Array.isArray(flags)) {
+    io.stderr(`extender: invalid flags:\n${flags.map((p) => `  ${p}`).join('\n')}\n`);
+    return 2;
+  }
+  const running = await serve({
+    watch: InformerClusterWatch.fromKubeconfig(flags.kubeconfig),
+    binder: KubePodBinder.fromKubeconfig(flags.kubeconfig),
+    registry: new Registry(),
+    logLevel: flags.logLevel,
+    host: flags.host,
+    port: flags.port,
+    https: flags.tls === undefined ? undefined : { cert: readFileSync(flags.tls.certFile), key: readFileSync(flags.tls.keyFile) },
+  });
+  io.stdout(`nodesmith extender listening on ${running.url} (real nodes only: no provisioner in this process)\n`);
+  await io.interrupted;
+  // return503OnClosing answers late calls with 503 (kube-scheduler retries) while in-flight binds finish.
+  await running.close();
+  return 0;
+}
+
+export const extenderCommand: Command = {
+  name: 'extender',
+  summary: 'Run the kube-scheduler extender (filter, prioritize, bind) fed by node and pod informers',
+  usage: '[--port 8444] [--host 0.0.0.0] [--kubeconfig path] [--cert-file tls.crt --key-file tls.key] [--log-level info]',
+  async run(argv, io): Promise<number> {
+    try {
+      return await run(argv, io);
+    } catch (error: unknown) {
+      io.stderr(`extender: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  },
+};
