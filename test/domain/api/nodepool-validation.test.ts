@@ -108,11 +108,11 @@ void t.test('a NodePool cannot switch between static and dynamic', (t) => {
 void t.test('Karpenter defaults are filled in without touching the input', (t) => {
   const np = nodePool();
   const before = structuredClone(np);
-  const defaulted = defaultNodePool(np) as { spec: { disruption: unknown; template: { spec: { expireAfter: string } } } };
+  const defaulted = defaultNodePool(np) as unknown as { spec: { disruption: unknown; template: { spec: { expireAfter: string } } } };
   t.same(np, before, 'input untouched');
   t.same(defaulted.spec.disruption, { consolidateAfter: '0s', consolidationPolicy: 'WhenEmptyOrUnderutilized', budgets: [{ nodes: '10%' }] });
   t.equal(defaulted.spec.template.spec.expireAfter, '720h');
-  const partial = defaultNodePool(nodePool({ disruption: { consolidateAfter: '5m', budgets: [{ schedule: '@daily', duration: '1h' }] } })) as { spec: { disruption: unknown } };
+  const partial = defaultNodePool(nodePool({ disruption: { consolidateAfter: '5m', budgets: [{ schedule: '@daily', duration: '1h' }] } })) as unknown as { spec: { disruption: unknown } };
   t.same(partial.spec.disruption, { consolidateAfter: '5m', consolidationPolicy: 'WhenEmptyOrUnderutilized', budgets: [{ schedule: '@daily', duration: '1h', nodes: '10%' }] }, 'nested defaults inside user values');
   t.end();
 });
