@@ -33,7 +33,9 @@ async function startWebhook(cert: string, key: string, port: number, reviews: un
       const review = JSON.parse(body) as Review;
       reviews.push(review);
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(req.url ?? '', review) }));
+      // The API server appends ?timeout=…s to the configured URL.
+      const path = new URL(req.url ?? '/', 'https://127.0.0.1').pathname;
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(path, review) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

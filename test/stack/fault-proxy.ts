@@ -15,6 +15,8 @@ export interface FaultProxy {
   readonly endpoint: string;
   /** Every EC2 Query `Action` seen, in order (also for requests that were faulted). */
   readonly actions: string[];
+  /** The form parameters of every EC2 Query request as the client sent them, in order. */
+  readonly requests: URLSearchParams[];
   /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item. */
   failCapacity(fault: CapacityFault): void;
   /** Answer the next `times` requests for `action` with HTTP 503 RequestLimitExceeded (or `code`). */
@@ -108,6 +110,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 interface State {
   readonly target: string;
   readonly actions: string[];
+  readonly requests: URLSearchParams[];
   faults: CapacityFault[];
   throttles: Map<string, { left: number; code: string; status: number }>;
 }
@@ -150,6 +153,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const params = new URLSearchParams(raw.toString('utf8'));
   const action = params.get('Action') ?? '';
   state.actions.push(action);
+  state.requests.push(params);
   const throttle = state.throttles.get(action);
   if (throttle !== undefined && throttle.left > 0) {
     throttle.left--;
@@ -168,7 +172,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * to the reply) and throttling replies; everything else passes through unchanged.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], faults: [], throttles: new Map() };
+  const state: State = { target, actions: [], requests: [], faults: [], throttles: new Map() };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -179,6 +183,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     actions: state.actions,
+    requests: state.requests,
     failCapacity: (fault) => { state.faults.push(fault); },
     throttle: (action, times, code = 'RequestLimitExceeded') => { state.throttles.set(action, { left: times, code, status: 503 }); },
     failAction: (action, fault) => { state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status }); },

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stackBinaries } from './binaries.js';
 import { startComponent, type Component } from './component.js';
 import { freePort } from './free-port.js';
@@ -99,7 +100,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local', '--service-account-key-file', pki.serviceAccountPub,
     '--service-account-signing-key-file', pki.serviceAccountKey, '--service-cluster-ip-range', '10.96.0.0/16',
     '--authorization-mode', 'Node,RBAC', '--allow-privileged', '--cert-dir', join(ctx.dir, 'apiserver-certs'),
-    '--max-requests-inflight', '1000', '--max-mutating-requests-inflight', '500', '--profiling=false',
+    '--endpoint-reconciler-type', 'none', '--max-requests-inflight', '1000', '--max-mutating-requests-inflight', '500', '--profiling=false',
   ], async () => (await httpsStatus(`${server}/readyz`, tls)) === 200);
   const kubeconfigPath = join(ctx.dir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, { server, caCert: pki.caCert, clientCert: pki.adminCert, clientKey: pki.adminKey, user: 'admin' });
@@ -123,7 +124,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     startKwok: async () => {
       const p = await freePort();
       return start(ctx, 'kwok', [
-        '--kubeconfig', kubeconfigPath, '--manage-all-nodes=false', `--manage-nodes-with-label-selector=${kwokNodeSelector}`,
+        '--kubeconfig', kubeconfigPath, '--config', fileURLToPath(new URL('./kwok-stages.yaml', import.meta.url)), '--manage-all-nodes=false', `--manage-nodes-with-label-selector=${kwokNodeSelector}`,
         '--cidr', '10.244.0.0/16', '--node-ip', '127.0.0.1', '--server-address', `127.0.0.1:${p}`,
       ], async () => (await fetch(`http://127.0.0.1:${p}/healthz`)).ok);
     },
