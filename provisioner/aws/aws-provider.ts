@@ -1,0 +1,55 @@
+import type { Registry } from 'prom-client';
+import type { Clock } from '../../domain/clock.js';
+import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
+import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
+import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
+import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { withCloudProviderMetrics } from './metrics.js';
+import { AwsNodeClassResolver } from './nodeclass-resolver.js';
+import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
+import type { ClusterBootstrap } from './user-data.js';
+
+export interface AwsProviderOptions extends AwsClientOptions {
+  readonly cluster: ClusterBootstrap;
+  /** Picks the EKS AMI alias parameters, e.g. "1.33". */
+  readonly kubernetesVersion: string;
+  readonly clock: Clock;
+  /** When set, the CloudProvider is wrapped with the duration and error metrics. */
+  readonly registry?: Registry;
+  readonly retry?: Partial<Omit<RetryPolicy, 'clock'>>;
+  /** Only for emulators that reserve `/aws/…` (moto); defaults to the public EKS prefix. */
+  readonly amiParameterPrefix?: string;
+}
+
+/** Everything the provisioner needs from AWS, built from one options object. */
+export interface AwsProvider {
+  readonly cloudProvider: CloudProvider;
+  readonly nodeClassResolver: NodeClassResolver;
+  /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
+  readonly unavailableOfferings: UnavailableOfferings;
+  /** Releases the SDK clients' sockets. */
+  close(): void;
+}
+
+export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
+  const clients = createAwsClients(options);
+  const retry: RetryPolicy = { ...defaultRetryPolicy(options.clock), ...options.retry };
+  const provider = new AwsCloudProvider({ ec2: clients.ec2, cluster: options.cluster, clock: options.clock, retry });
+  const nodeClassResolver = new AwsNodeClassResolver({
+    ec2: clients.ec2,
+    ssm: clients.ssm,
+    retry,
+    aliasParameterName: eksAliasParameterName(options.kubernetesVersion, options.amiParameterPrefix ?? publicEksAmiPrefix),
+  });
+  const cloudProvider =
+    options.registry === undefined ? provider : withCloudProviderMetrics(provider, { registry: options.registry, clock: options.clock });
+  return {
+    cloudProvider,
+    nodeClassResolver,
+    unavailableOfferings: provider.unavailableOfferings,
+    close: () => {
+      clients.destroy();
+    },
+  };
+}
