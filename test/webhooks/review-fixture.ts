@@ -12,8 +12,13 @@ const resources: Readonly<Record<string, string>> = {
   NodePool: 'nodepools', NodeClaim: 'nodeclaims', EC2NodeClass: 'ec2nodeclasses', Pod: 'pods', Binding: 'pods',
 };
 
+function groupVersion(apiVersion: string): [string, string] {
+  const [group = '', version = ''] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return [group, version];
+}
+
 export function review(object: { apiVersion: string; kind: string; metadata?: { name?: string } }, options: ReviewOptions = {}): Record<string, unknown> {
-  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
+  const [group, version] = groupVersion(object.apiVersion);
   const resource = resources[object.kind] ?? `${object.kind.toLowerCase()}s`;
   return {
     apiVersion: 'admission.k8s.io/v1',

@@ -1,0 +1,82 @@
+import t from 'tap';
+import { buildWebhookServer } from '../../webhooks/app.js';
+import { toleratesLaunchable } from '../../webhooks/processors/pod-processors.js';
+import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
+import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
+import { decodePatch, review } from './review-fixture.js';
+
+interface Reply { response: { allowed: boolean; patch?: string; status?: { code: number; message: string; reason: string } } }
+
+const productSa = 'system:serviceaccount:nodesmith:nodesmith';
+const app = buildWebhookServer({ productServiceAccount: productSa, excludedNamespaces: ['kube-system', 'nodesmith'] });
+async function post(url: string, body: unknown): Promise<Reply['response']> {
+  const r = await app.inject({ method: 'POST', url, payload: body as Record<string, unknown> });
+  return r.json<Reply>().response;
+}
+
+const pod = (annotations: Record<string, string> = {}, tolerations?: unknown[]): { apiVersion: string; kind: string; metadata: Record<string, unknown>; spec: Record<string, unknown> } => ({
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name: 'web', namespace: 'apps', annotations },
+  spec: { containers: [{ name: 'c', image: 'nginx' }], ...(tolerations ? { tolerations } : {}) },
+});
+const toleration = { key: launchableTaint.key, operator: 'Equal', value: launchableTaint.value, effect: launchableTaint.effect };
+
+void t.test('a new pod gets the launchable toleration as one JSON Patch op', async (t) => {
+  const response = await post('/mutate/pods', review(pod(), { namespace: 'apps' }));
+  t.same(decodePatch(response.patch), [{ op: 'add', path: '/spec/tolerations', value: [toleration] }]);
+  const withOthers = await post('/mutate/pods', review(pod({}, [{ key: 'team', operator: 'Exists' }]), { namespace: 'apps' }));
+  t.same(decodePatch(withOthers.patch), [{ op: 'add', path: '/spec/tolerations/1', value: toleration }], 'appended after existing tolerations');
+});
+
+void t.test('the toleration is not added when opted out, excluded, already tolerated or not a create', async (t) => {
+  const cases = [
+    { name: 'opted out', body: review(pod({ [podAnnotations.skipLaunchableToleration]: 'true' }), { namespace: 'apps' }) },
+    { name: 'excluded namespace', body: review(pod(), { namespace: 'kube-system' }) },
+    { name: 'tolerates everything', body: review(pod({}, [{ operator: 'Exists' }]), { namespace: 'apps' }) },
+    { name: 'tolerates the key', body: review(pod({}, [{ key: launchableTaint.key, operator: 'Exists', effect: 'NoSchedule' }]), { namespace: 'apps' }) },
+    { name: 'update', body: review(pod(), { namespace: 'apps', operation: 'UPDATE', oldObject: pod() }) },
+  ];
+  for (const c of cases) {
+    const response = await post('/mutate/pods', c.body);
+    t.equal(response.allowed, true, `${c.name}: allowed`);
+    t.equal(response.patch, undefined, `${c.name}: no patch`);
+  }
+});
+
+void t.test('toleration matching follows the core/v1 rules', (t) => {
+  t.ok(toleratesLaunchable({ operator: 'Exists' }));
+  t.ok(toleratesLaunchable({ key: launchableTaint.key, value: 'true' }));
+  t.notOk(toleratesLaunchable({ key: launchableTaint.key, value: 'false' }));
+  t.notOk(toleratesLaunchable({ key: launchableTaint.key, operator: 'Exists', effect: 'NoExecute' }));
+  t.notOk(toleratesLaunchable({ key: 'other', operator: 'Exists' }));
+  t.end();
+});
+
+void t.test('bad steering annotations are denied with 422 and a clear message', async (t) => {
+  const response = await post('/validate/pods', review(pod({ [podAnnotations.capacityTypePreference]: 'cheap', [podAnnotations.maxPricePerHour]: '0' }), { namespace: 'apps' }));
+  t.match(response, { allowed: false, status: { code: 422, reason: 'Invalid' } });
+  t.match(response.status?.message, /Pod "web" is invalid: metadata\.annotations\["nodesmith\.io\/capacity-type-preference"\]: nodesmith\.io\/capacity-type-preference must be "spot" or "on-demand" \(rule pod-annotation, value "cheap"\)/);
+  t.match(response.status?.message, /max-price-per-hour must be a positive decimal/);
+  t.equal((await post('/validate/pods', review(pod({ [podAnnotations.preferredNodePool]: 'spot' }), { namespace: 'apps' }))).allowed, true);
+});
+
+const binding = (node: string): { apiVersion: string; kind: string; metadata: { name: string; namespace: string }; target: { kind: string; name: string } } => ({
+  apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web', namespace: 'apps' }, target: { kind: 'Node', name: node },
+});
+
+void t.test('a binding to a virtual node is refused for anyone but the product service account', async (t) => {
+  const node = virtualNodeName('default-x7k2p');
+  const refused = await post('/validate/pods-binding', review(binding(node), { namespace: 'apps', username: 'system:kube-scheduler', subResource: 'binding' }));
+  t.match(refused, { allowed: false, status: { code: 403, reason: 'Forbidden' } });
+  t.match(refused.status?.message, /target\.name: binding pod apps\/web to virtual node "launchable-default-x7k2p" is refused for user "system:kube-scheduler"/);
+  const allowed = await post('/validate/pods-binding', review(binding(node), { namespace: 'apps', username: productSa, subResource: 'binding' }));
+  t.equal(allowed.allowed, true, 'the provisioner may bind');
+  const real = await post('/validate/pods-binding', review(binding('ip-10-0-0-1.ec2.internal'), { namespace: 'apps', username: 'system:kube-scheduler', subResource: 'binding' }));
+  t.equal(real.allowed, true, 'ordinary nodes are not our business');
+});
+
+void t.test('the product service account is configurable', async (t) => {
+  const custom = buildWebhookServer({ productServiceAccount: 'system:serviceaccount:ops:prov' });
+  const r = await custom.inject({ method: 'POST', url: '/validate/pods-binding', payload: review(binding(virtualNodeName('a')), { username: productSa }) });
+  t.equal(r.json<Reply>().response.allowed, false);
+});
