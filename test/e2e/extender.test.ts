@@ -1,0 +1,126 @@
+// Real stack: the unmodified kube-scheduler calls our extender (filter, prioritize, bind) over HTTP, with
+// kwok playing the kubelet. Proves the wiring the unit tests cannot: the recorded wire format, the informer
+// feed, the Binding through the API, and a pod that fits only a virtual node ending up on the node it became.
+import type * as k8s from '@kubernetes/client-node';
+import t from 'tap';
+import { Registry } from 'prom-client';
+import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
+import { InformerClusterWatch } from '../../extender/kube/informer-watch.js';
+import { serve } from '../../extender/serve.js';
+import { KubePodBinder } from '../../provisioner/kube/binder.js';
+import type { ClusterEvent, ClusterWatch, Materializer, VirtualNodePlan } from '../../provisioner/index.js';
+import { freePort } from '../stack/free-port.js';
+import { waitFor } from '../stack/wait-for.js';
+import { withStack } from '../stack/with-stack.js';
+
+const nodeBody = (name: string, cpu: string, labels: Record<string, string> = {}, taints: k8s.V1Taint[] = []): k8s.V1Node => ({
+  metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'us-east-1a', ...labels } },
+  spec: { taints },
+  status: { capacity: { cpu, memory: '32Gi', pods: '110' }, allocatable: { cpu, memory: '32Gi', pods: '110' } },
+});
+
+const podBody = (name: string, cpu: string, tolerations: k8s.V1Toleration[] = []): k8s.V1Pod => ({
+  metadata: { name, namespace: 'default' },
+  spec: {
+    tolerations,
+    containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu, memory: '256Mi' } } }],
+  },
+});
+
+/** Plans come from the provisioner in production; here the test publishes them. */
+class PlanFeed implements ClusterWatch {
+  readonly #listeners = new Set<(event: ClusterEvent) => void>();
+  subscribe(listener: (event: ClusterEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => { this.#listeners.delete(listener); };
+  }
+  publish(plan: VirtualNodePlan): void {
+    for (const listener of this.#listeners) listener({ kind: 'plan-upserted', plan });
+  }
+}
+
+/** Stands in for the provisioner's launch: creates the real Node (kwok makes it Ready) and drops the virtual one. */
+class NodeCreatingMaterializer implements Materializer {
+  readonly calls: string[] = [];
+  constructor(private readonly core: k8s.CoreV1Api) {}
+  async materialize(virtualNodeName: string): Promise<{ nodeName: string }> {
+    this.calls.push(virtualNodeName);
+    const nodeName = `ip-10-0-0-${this.calls.length}.ec2.internal`;
+    await this.core.createNode({ body: nodeBody(nodeName, '8', { 'karpenter.sh/nodepool': 'default' }) });
+    await this.core.deleteNode({ name: virtualNodeName });
+    return { nodeName };
+  }
+}
+
+async function markReady(core: k8s.CoreV1Api, name: string): Promise<void> {
+  const node = await core.readNode({ name });
+  const now = new Date();
+  node.status = { capacity: node.status?.capacity ?? {}, allocatable: node.status?.allocatable ?? {}, conditions: [{ type: 'Ready', status: 'True', reason: 'NodesmithPlanned', message: 'virtual node', lastHeartbeatTime: now, lastTransitionTime: now }] };
+  await core.replaceNodeStatus({ name, body: node });
+}
+
+const isReady = (n: k8s.V1Node): boolean => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+void t.test('kube-scheduler places pods through the extender on real nodes and on materialised virtual nodes', async (t) => {
+  const port = await freePort();
+  const { core, stack } = await withStack(t, {
+    scheduler: { extenders: [{ urlPrefix: `http://127.0.0.1:${port}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }] },
+  });
+  const plans = new PlanFeed();
+  const informers = InformerClusterWatch.fromKubeconfig(stack.kubeconfigPath);
+  const watch: ClusterWatch = {
+    subscribe(listener) {
+      const stopInformers = informers.subscribe(listener);
+      const stopPlans = plans.subscribe(listener);
+      return () => { stopInformers(); stopPlans(); };
+    },
+  };
+  const materializer = new NodeCreatingMaterializer(core);
+  const extender = await serve({
+    watch, materializer, binder: KubePodBinder.fromKubeconfig(stack.kubeconfigPath), registry: new Registry(), host: '127.0.0.1', port, logger: false,
+  });
+  t.teardown(() => extender.close());
+  await waitFor('the extender view to sync', () => Promise.resolve(extender.view.isSynced ? true : undefined));
+
+  await t.test('a pod that fits a real node is bound there through the extender', async (t) => {
+    await core.createNode({ body: nodeBody('kwok-small', '2') });
+    await waitFor('kwok-small Ready in the API and in the extender view', async () =>
+      isReady(await core.readNode({ name: 'kwok-small' })) && extender.view.node('kwok-small') !== undefined ? true : undefined);
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('fits-real', '500m') });
+    const pod = await waitFor('fits-real to be bound', async () => {
+      const p = await core.readNamespacedPod({ name: 'fits-real', namespace: 'default' });
+      return p.spec?.nodeName ? p : undefined;
+    });
+    t.equal(pod.spec?.nodeName, 'kwok-small');
+    const metrics = (await extender.app.inject('/metrics')).body;
+    t.match(metrics, /nodesmith_extender_requests_total\{verb="filter",outcome="ok"\} [1-9]/, 'kube-scheduler called filter');
+    t.match(metrics, /nodesmith_extender_requests_total\{verb="bind",outcome="ok"\} 1/, 'the extender made the binding');
+  });
+
+  await t.test('a pod that fits only a virtual node is bound to the real node it became, after one launch', async (t) => {
+    const tolerations: k8s.V1Toleration[] = [
+      { key: launchableTaint.key, operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' },
+    ];
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('needs-launch', '4', tolerations) });
+    await waitFor('needs-launch to be reported unschedulable', async () => {
+      const p = await core.readNamespacedPod({ name: 'needs-launch', namespace: 'default' });
+      return p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable') === true ? true : undefined;
+    });
+    const virtualName = 'launchable-default-e2e1';
+    plans.publish({ nodeName: virtualName, nodePool: 'default', instanceTypes: ['m7i.2xlarge'], pricePerHour: 0.4032, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods: ['default/needs-launch'], room: { cpu: '7800m', memory: '30Gi', pods: '58' } });
+    await core.createNode({ body: nodeBody(virtualName, '8', { [launchableLabel]: 'true', 'karpenter.sh/nodepool': 'default' }, [{ ...launchableTaint }]) });
+    await markReady(core, virtualName);
+    const pod = await waitFor('needs-launch to be bound', async () => {
+      const p = await core.readNamespacedPod({ name: 'needs-launch', namespace: 'default' });
+      return p.spec?.nodeName ? p : undefined;
+    }, { timeoutMs: 90_000 });
+    t.equal(pod.spec?.nodeName, 'ip-10-0-0-1.ec2.internal', 'bound to the materialised node, not the virtual one');
+    t.same(materializer.calls, [virtualName], 'one launch');
+    const running = await waitFor('kwok to run needs-launch', async () => {
+      const p = await core.readNamespacedPod({ name: 'needs-launch', namespace: 'default' });
+      return p.status?.phase === 'Running' ? p : undefined;
+    });
+    t.equal(running.status?.phase, 'Running');
+  });
+});
