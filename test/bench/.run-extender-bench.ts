@@ -1,2 +1,0 @@
-import { runExtenderBench } from '/work/main/test/bench/extender-bench.js';
-await runExtenderBench();
