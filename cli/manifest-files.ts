@@ -28,21 +28,24 @@ async function filesUnder(path: string): Promise<string[]> {
   return nested.flat();
 }
 
+function documentsOf(file: string, text: string): { source: string; value: unknown }[] {
+  const documents = parseAllDocuments(text);
+  return (Array.isArray(documents) ? documents : [documents]).map((doc, index) => {
+    const [error] = doc.errors;
+    if (error !== undefined) {
+      const line = error.linePos?.[0];
+      throw new ManifestFileError(`parsing ${file}${line === undefined ? '' : `:${line.line}:${line.col}`}: ${error.message.split('\n')[0] ?? ''}`);
+    }
+    return { source: `${file} (document ${index + 1})`, value: doc.toJS() as unknown };
+  });
+}
+
 /** Reads every YAML/JSON document from files and directories (recursively, sorted), naming the source of each. */
 export async function readManifestDocuments(paths: readonly string[]): Promise<{ source: string; value: unknown }[]> {
   const out: { source: string; value: unknown }[] = [];
   for (const path of paths) {
     for (const file of await filesUnder(path)) {
-      const text = await readFile(file, 'utf8');
-      const documents = parseAllDocuments(text);
-      for (const [index, doc] of (Array.isArray(documents) ? documents : [documents]).entries()) {
-        const [error] = doc.errors;
-        if (error !== undefined) {
-          const line = error.linePos?.[0];
-          throw new ManifestFileError(`parsing ${file}${line === undefined ? '' : `:${line.line}:${line.col}`}: ${error.message.split('\n')[0] ?? ''}`);
-        }
-        out.push({ source: `${file} (document ${index + 1})`, value: doc.toJS() as unknown });
-      }
+      out.push(...documentsOf(file, await readFile(file, 'utf8')));
     }
   }
   return out;

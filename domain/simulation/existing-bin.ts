@@ -20,15 +20,23 @@ export class ExistingBin implements Bin {
     this.free = { ...node.allocatable };
     for (const pod of node.pods) {
       for (const [k, v] of Object.entries(podRequests(pod))) this.free[k] = (this.free[k] ?? 0) - v;
-      for (const c of pod.spec.containers) for (const p of c.ports ?? []) if ((p.hostPort ?? 0) > 0) this.hostPorts.add(`${p.protocol ?? 'TCP'}/${p.hostPort ?? 0}`);
+      for (const port of pod.spec.containers.flatMap((c) => c.ports ?? [])) {
+        if ((port.hostPort ?? 0) > 0) this.hostPorts.add(`${port.protocol ?? 'TCP'}/${port.hostPort ?? 0}`);
+      }
     }
   }
 
-  private staticRejection(shape: PodShape, variant: ShapeVariant): string | undefined {
+  private resourceRejection(shape: PodShape): string | undefined {
     if (shape.cpu > (this.free['cpu'] ?? 0)) return 'too little cpu';
     if (shape.memory > (this.free['memory'] ?? 0)) return 'too little memory';
     if (1 > (this.free['pods'] ?? 0)) return 'too few pod slots';
     for (const [name, amount] of shape.extended) if (amount > (this.free[name] ?? 0)) return `too little ${name}`;
+    return undefined;
+  }
+
+  private staticRejection(shape: PodShape, variant: ShapeVariant): string | undefined {
+    const resources = this.resourceRejection(shape);
+    if (resources !== undefined) return resources;
     if (this.node.labels['node.kubernetes.io/unschedulable'] === 'true') return 'unschedulable';
     const taint = firstUntoleratedTaint(shape.tolerations, this.node.taints, variant.allowPreferNoSchedule);
     if (taint !== undefined) return `taint ${describeTaint(taint)} not tolerated`;

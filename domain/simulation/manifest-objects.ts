@@ -60,12 +60,14 @@ function replicas(object: Obj, path: string, where: string): number {
 function podsFrom(object: Obj, count: number): Pod[] {
   const kind = String(object['kind']);
   const name = nameOf(object);
-  const namespace = String(field(object, 'metadata.namespace') ?? 'default');
+  const declared = field(object, 'metadata.namespace');
+  const namespace = typeof declared === 'string' ? declared : 'default';
+  const apiVersion = typeof object['apiVersion'] === 'string' ? object['apiVersion'] : '';
   const template = field(object, 'spec.template') as PodTemplateSpec;
   return Array.from({ length: count }, (_, i) => ({
     metadata: {
       ...(template.metadata ?? {}), name: `${name}-${i}`, namespace, uid: `${namespace}/${name}-${i}`,
-      ownerReferences: [{ apiVersion: String(object['apiVersion'] ?? ''), kind, name, controller: true }],
+      ownerReferences: [{ apiVersion, kind, name, controller: true }],
     },
     spec: template.spec,
   }));

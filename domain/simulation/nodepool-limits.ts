@@ -4,6 +4,15 @@ import type { NodePoolView } from './nodepool-view.js';
 import type { SnapshotNode } from './simulation-input.js';
 import type { TypeTable } from './type-table.js';
 
+/** Karpenter reserves a claim's largest remaining option against the limits until it launches. */
+function largestCapacity(claim: ClaimBin, table: TypeTable): Map<string, number> {
+  const largest = new Map<string, number>();
+  for (const i of claim.types) {
+    for (const [k, v] of Object.entries(table.types[i]?.capacity ?? {})) largest.set(k, Math.max(largest.get(k) ?? 0, v));
+  }
+  return largest;
+}
+
 /** Usage of a NodePool: its existing nodes' capacity plus, per planned claim, its largest remaining option. */
 function usage(pool: NodePoolView, nodes: readonly SnapshotNode[], claims: readonly ClaimBin[], table: TypeTable): Map<string, number> {
   const used = new Map<string, number>([['nodes', 0]]);
@@ -16,11 +25,7 @@ function usage(pool: NodePoolView, nodes: readonly SnapshotNode[], claims: reado
   for (const claim of claims) {
     if (claim.pool !== pool) continue;
     add('nodes', 1);
-    const largest = new Map<string, number>();
-    for (const i of claim.types) {
-      for (const [k, v] of Object.entries(table.types[i]?.capacity ?? {})) largest.set(k, Math.max(largest.get(k) ?? 0, v));
-    }
-    for (const [k, v] of largest) add(k, v);
+    for (const [k, v] of largestCapacity(claim, table)) add(k, v);
   }
   return used;
 }

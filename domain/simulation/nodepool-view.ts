@@ -90,6 +90,18 @@ function daemonFitsPool(d: DaemonDemand, taints: readonly Taint[], requirements:
   return true;
 }
 
+/** Requests of the DaemonSets that would run on a node with these type labels. */
+function daemonOverhead(daemons: readonly DaemonDemand[], typeKeys: ReadonlySet<string>, typeLabels: Readonly<Record<string, string>>): { cpu: number; memory: number; pods: number } {
+  const total = { cpu: 0, memory: 0, pods: 0 };
+  for (const d of daemons) {
+    if (firstFailingKey(d.requirements, typeKeys, typeLabels) !== undefined) continue;
+    total.cpu += d.requests['cpu'] ?? 0;
+    total.memory += d.requests['memory'] ?? 0;
+    total.pods += d.requests['pods'] ?? 0;
+  }
+  return total;
+}
+
 /** Compiles a NodePool: requirements, type mask, offering mask and per-type room after DaemonSet overhead. */
 export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, daemonSets: readonly DaemonSet[]): NodePoolView {
   const name = pool.metadata.name ?? `nodepool-${index}`;
@@ -115,15 +127,13 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
     const offered = ((table.offerMask[i] ?? 0) & offerMask) !== 0;
     view.excludedBy[i] = failing ?? (offered ? undefined : 'offerings');
     view.typeMask[i] = view.excludedBy[i] === undefined ? 1 : 0;
-    for (const d of daemons) {
-      if (firstFailingKey(d.requirements, typeKeys, t.labels) !== undefined) continue;
-      view.daemonCpu[i] = (view.daemonCpu[i] ?? 0) + (d.requests['cpu'] ?? 0);
-      view.daemonMemory[i] = (view.daemonMemory[i] ?? 0) + (d.requests['memory'] ?? 0);
-      view.daemonPods[i] = (view.daemonPods[i] ?? 0) + (d.requests['pods'] ?? 0);
-    }
-    view.availCpu[i] = (table.cpu[i] ?? 0) - (view.daemonCpu[i] ?? 0);
-    view.availMemory[i] = (table.memory[i] ?? 0) - (view.daemonMemory[i] ?? 0);
-    view.availPods[i] = (table.pods[i] ?? 0) - (view.daemonPods[i] ?? 0);
+    const overhead = daemonOverhead(daemons, typeKeys, t.labels);
+    view.daemonCpu[i] = overhead.cpu;
+    view.daemonMemory[i] = overhead.memory;
+    view.daemonPods[i] = overhead.pods;
+    view.availCpu[i] = (table.cpu[i] ?? 0) - overhead.cpu;
+    view.availMemory[i] = (table.memory[i] ?? 0) - overhead.memory;
+    view.availPods[i] = (table.pods[i] ?? 0) - overhead.pods;
   });
   return view;
 }

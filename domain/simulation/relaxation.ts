@@ -65,41 +65,70 @@ function termRequirements(term: NodeSelectorTerm | undefined): Requirements {
   return requirementsFromExpressions(term?.matchExpressions ?? []);
 }
 
-function variantFrom(pod: Pod, state: RelaxState, context: VariantContext, index: number): ShapeVariant {
+function variantRequirements(pod: Pod, state: RelaxState, context: VariantContext): Requirements {
   const nodeAffinity = pod.spec.affinity?.nodeAffinity;
   const required = nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   const preferred = byWeight(nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
   let requirements = intersectRequirements(requirementsFromLabels(pod.spec.nodeSelector), termRequirements(required[state.requiredTerm]));
+  // Karpenter treats the heaviest remaining preferred term as required until it is relaxed away.
   requirements = intersectRequirements(requirements, termRequirements(preferred[state.prefNode]?.preference));
   requirements = intersectRequirements(requirements, requirementsFromExpressions([...context.volumes, ...steeringRequirements(context.steering)]));
   const preference = context.steering.capacityTypePreference;
-  if (preference !== undefined && !state.dropCapacityPreference) {
-    requirements = intersectRequirements(requirements, requirementsFromExpressions([{ key: wellKnown.capacityType, operator: 'In', values: [preference] }]));
-  }
+  if (preference === undefined || state.dropCapacityPreference) return requirements;
+  return intersectRequirements(requirements, requirementsFromExpressions([{ key: wellKnown.capacityType, operator: 'In', values: [preference] }]));
+}
+
+function variantTerms(pod: Pod, state: RelaxState): TopologyTermSpec[] {
   const podAffinity = pod.spec.affinity?.podAffinity;
   const podAnti = pod.spec.affinity?.podAntiAffinity;
-  const terms = [
+  return [
     ...(podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => affinityTerm('affinity', t, pod)),
     ...byWeight(podAffinity?.preferredDuringSchedulingIgnoredDuringExecution).slice(state.prefAffinity).map((t) => affinityTerm('affinity', t.podAffinityTerm, pod)),
     ...(podAnti?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => affinityTerm('antiAffinity', t, pod)),
     ...byWeight(podAnti?.preferredDuringSchedulingIgnoredDuringExecution).slice(state.prefAnti).map((t) => affinityTerm('antiAffinity', t.podAffinityTerm, pod)),
     ...spreadTerms(pod, !state.dropAnyway),
   ];
-  return { index, requirements, signature: requirementsSignature(requirements), allowPreferNoSchedule: state.tolerateSoft, terms, relaxed: [] };
 }
 
-/** Karpenter's relaxation order (preferences.go), one step at a time; undefined when nothing is left to relax. */
-function nextState(pod: Pod, s: RelaxState, context: VariantContext): [RelaxState, string] | undefined {
-  const affinity = pod.spec.affinity;
-  const requiredTerms = affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms.length ?? 0;
-  if (s.requiredTerm < requiredTerms - 1) return [{ ...s, requiredTerm: s.requiredTerm + 1 }, 'a required node affinity term'];
-  if (s.prefAffinity < (affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0)) return [{ ...s, prefAffinity: s.prefAffinity + 1 }, 'a preferred pod affinity term'];
-  if (s.prefAnti < (affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0)) return [{ ...s, prefAnti: s.prefAnti + 1 }, 'a preferred pod anti-affinity term'];
-  if (s.prefNode < (affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0)) return [{ ...s, prefNode: s.prefNode + 1 }, 'a preferred node affinity term'];
-  if (!s.dropAnyway && (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'ScheduleAnyway')) return [{ ...s, dropAnyway: true }, 'ScheduleAnyway topology spread'];
-  if (!s.dropCapacityPreference && context.steering.capacityTypePreference !== undefined) return [{ ...s, dropCapacityPreference: true }, 'the capacity-type preference'];
-  if (!s.tolerateSoft && context.anyPreferNoScheduleTaint) return [{ ...s, tolerateSoft: true }, 'PreferNoSchedule taints'];
-  return undefined;
+function variantFrom(pod: Pod, state: RelaxState, context: VariantContext, index: number): ShapeVariant {
+  const requirements = variantRequirements(pod, state, context);
+  return { index, requirements, signature: requirementsSignature(requirements), allowPreferNoSchedule: state.tolerateSoft, terms: variantTerms(pod, state), relaxed: [] };
+}
+
+/** How much of each relaxable kind a pod has. */
+interface Relaxable { requiredTerms: number; prefAffinity: number; prefAnti: number; prefNode: number; anyway: boolean; preference: boolean; softTaints: boolean }
+
+function relaxable(pod: Pod, context: VariantContext): Relaxable {
+  const { nodeAffinity, podAffinity, podAntiAffinity } = pod.spec.affinity ?? {};
+  const count = (list: readonly unknown[] | undefined): number => list?.length ?? 0;
+  return {
+    requiredTerms: count(nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms),
+    prefAffinity: count(podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    prefAnti: count(podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    prefNode: count(nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    anyway: (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'ScheduleAnyway'),
+    preference: context.steering.capacityTypePreference !== undefined,
+    softTaints: context.anyPreferNoScheduleTaint,
+  };
+}
+
+type Step = readonly [applies: (s: RelaxState, r: Relaxable) => boolean, next: (s: RelaxState) => RelaxState, what: string];
+
+/** Karpenter's relaxation order (preferences.go); our capacity-type preference goes before PreferNoSchedule. */
+const steps: readonly Step[] = [
+  [(s, r) => s.requiredTerm < r.requiredTerms - 1, (s) => ({ ...s, requiredTerm: s.requiredTerm + 1 }), 'a required node affinity term'],
+  [(s, r) => s.prefAffinity < r.prefAffinity, (s) => ({ ...s, prefAffinity: s.prefAffinity + 1 }), 'a preferred pod affinity term'],
+  [(s, r) => s.prefAnti < r.prefAnti, (s) => ({ ...s, prefAnti: s.prefAnti + 1 }), 'a preferred pod anti-affinity term'],
+  [(s, r) => s.prefNode < r.prefNode, (s) => ({ ...s, prefNode: s.prefNode + 1 }), 'a preferred node affinity term'],
+  [(s, r) => !s.dropAnyway && r.anyway, (s) => ({ ...s, dropAnyway: true }), 'ScheduleAnyway topology spread'],
+  [(s, r) => !s.dropCapacityPreference && r.preference, (s) => ({ ...s, dropCapacityPreference: true }), 'the capacity-type preference'],
+  [(s, r) => !s.tolerateSoft && r.softTaints, (s) => ({ ...s, tolerateSoft: true }), 'PreferNoSchedule taints'],
+];
+
+/** The next relaxation step, one at a time; undefined when nothing is left to relax. */
+function nextState(s: RelaxState, r: Relaxable): [RelaxState, string] | undefined {
+  const step = steps.find(([applies]) => applies(s, r));
+  return step === undefined ? undefined : [step[1](s), step[2]];
 }
 
 /** Every relaxation step of a pod, most constrained first. */
@@ -109,7 +138,8 @@ export function buildVariants(pod: Pod, context: VariantContext): ShapeVariant[]
   if (ignore) state = { ...state, prefAffinity: Infinity, prefAnti: Infinity, prefNode: Infinity, dropAnyway: true, dropCapacityPreference: true };
   const variants = [variantFrom(pod, state, context, 0)];
   const relaxed: string[] = [];
-  for (let step = nextState(pod, state, context); step !== undefined; step = nextState(pod, state, context)) {
+  const counts = relaxable(pod, context);
+  for (let step = nextState(state, counts); step !== undefined; step = nextState(state, counts)) {
     [state] = step;
     relaxed.push(step[1]);
     variants.push({ ...variantFrom(pod, state, context, variants.length), relaxed: [...relaxed] });

@@ -1,5 +1,5 @@
 import type { Pod } from '../core/pod.js';
-import { ClaimBin } from './claim-bin.js';
+import type { ClaimBin } from './claim-bin.js';
 import { buildVariants } from './relaxation.js';
 import { compileNodePool, orderNodePools, typeLevelKeys } from './nodepool-view.js';
 import { ShapeCache, type PodShape } from './pod-shape.js';
@@ -7,6 +7,7 @@ import { planClaim } from './result.js';
 import type { SimulationInput, SimulationResult } from './simulation-input.js';
 import { Solver } from './solver.js';
 import { Topology } from './topology.js';
+import type { TopologyGroup } from './topology-group.js';
 import { TypeTable } from './type-table.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
@@ -43,16 +44,20 @@ function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: {
   return pending.sort((a, b) => byKarpenterOrder(a, b, scale));
 }
 
+function recordOwners(owners: readonly TopologyGroup[], nodeLabels: Readonly<Record<string, string>>): void {
+  for (const owner of owners) {
+    const domain = nodeLabels[owner.key];
+    if (domain !== undefined) owner.record(domain);
+  }
+}
+
 function registerExisting(input: SimulationInput, topology: Topology): void {
   for (const node of input.nodes) {
     for (const pod of node.pods) {
       topology.countExisting(pod, node.labels);
       if (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution === undefined) continue;
       const [variant] = buildVariants(pod, { ignorePreferences: true, anyPreferNoScheduleTaint: false, volumes: [], steering: {} });
-      for (const owner of topology.registerOwner(variant?.terms ?? [])) {
-        const domain = node.labels[owner.key];
-        if (domain !== undefined) owner.record(domain);
-      }
+      recordOwners(topology.registerOwner(variant?.terms ?? []), node.labels);
     }
   }
 }

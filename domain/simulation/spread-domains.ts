@@ -35,6 +35,11 @@ function poolDomains(pool: NodePoolView, key: string, sources: DomainSources): s
   return label === undefined ? [] : [label];
 }
 
+function nodeEligible(node: SnapshotNode, shape: PodShape, variant: ShapeVariant, spec: BoundTerm['spec']): boolean {
+  if (spec.honorTaints && firstUntoleratedTaint(shape.tolerations, node.taints, true) !== undefined) return false;
+  return !spec.honorNodeAffinity || firstUnmetKey(variant.requirements, (k) => node.labels[k]) === undefined;
+}
+
 /**
  * Domains a spread constraint counts for its minimum: nodeAffinityPolicy Honor keeps only domains the pod's
  * requirements allow; nodeTaintsPolicy Honor drops NodePools and nodes whose taints the pod does not tolerate.
@@ -49,10 +54,7 @@ export function spreadDomains(term: BoundTerm, shape: PodShape, variant: ShapeVa
   }
   for (const node of sources.nodes) {
     const domain = node.labels[key];
-    if (domain === undefined) continue;
-    if (honorTaints && firstUntoleratedTaint(shape.tolerations, node.taints, true) !== undefined) continue;
-    if (honorNodeAffinity && firstUnmetKey(variant.requirements, (k) => node.labels[k]) !== undefined) continue;
-    out.add(domain);
+    if (domain !== undefined && nodeEligible(node, shape, variant, term.spec)) out.add(domain);
   }
   const requirement = variant.requirements.get(key);
   const domains = [...out].sort();

@@ -52,21 +52,45 @@ function offerMaskFor(variant: ShapeVariant, pool: NodePoolView, ctx: FilterCont
   return pool.offerMask & ctx.table.maskWhere((z) => zone === undefined || requirementAllows(zone, z), (c) => capacity === undefined || requirementAllows(capacity, c));
 }
 
-function typeReason(i: number, shape: PodShape, variant: ShapeVariant, pool: NodePoolView, ctx: FilterContext, offerMask: number, maxPrice: number): string | undefined {
-  const t = ctx.table.types[i];
+/** One filter run: the pod variant, its NodePool and the offerings and price it allows. */
+interface FilterRun {
+  readonly shape: PodShape;
+  readonly variant: ShapeVariant;
+  readonly pool: NodePoolView;
+  readonly ctx: FilterContext;
+  readonly offerMask: number;
+  readonly maxPrice: number;
+}
+
+function labelReason(i: number, run: FilterRun): string | undefined {
+  const t = run.ctx.table.types[i];
+  const excluded = run.pool.excludedBy[i];
   if (t === undefined) return 'unknown';
-  const excluded = pool.excludedBy[i];
   if (excluded !== undefined) return excluded === 'offerings' ? 'no offering the NodePool allows' : `excluded by NodePool requirement ${excluded}`;
-  for (const r of variant.requirements.values()) {
-    if (ctx.typeKeys.has(r.key) && !requirementAllows(r, t.labels[r.key])) return `req|${r.key}|${t.labels[r.key] ?? '<none>'}`;
+  for (const r of run.variant.requirements.values()) {
+    if (run.ctx.typeKeys.has(r.key) && !requirementAllows(r, t.labels[r.key])) return `req|${r.key}|${t.labels[r.key] ?? '<none>'}`;
   }
-  if (((ctx.table.offerMask[i] ?? 0) & offerMask) === 0) return 'no available offering in the allowed zones and capacity types';
-  if (ctx.table.cheapest(i, offerMask) > maxPrice) return 'above the max price per hour';
+  return undefined;
+}
+
+function resourceReason(i: number, run: FilterRun): string | undefined {
+  const { shape, pool } = run;
   if (shape.cpu > (pool.availCpu[i] ?? 0)) return 'too little cpu';
   if (shape.memory > (pool.availMemory[i] ?? 0)) return 'too little memory';
   if (1 > (pool.availPods[i] ?? 0)) return 'too few pod slots';
-  for (const [name, amount] of shape.extended) if (amount > (t.allocatable[name] ?? 0)) return `too little ${name}`;
+  const allocatable = run.ctx.table.types[i]?.allocatable ?? {};
+  for (const [name, amount] of shape.extended) if (amount > (allocatable[name] ?? 0)) return `too little ${name}`;
   return undefined;
+}
+
+/** The first reason type i cannot hold the pod, or undefined. */
+function typeReason(i: number, run: FilterRun): string | undefined {
+  const label = labelReason(i, run);
+  if (label !== undefined) return label;
+  const { table } = run.ctx;
+  if (((table.offerMask[i] ?? 0) & run.offerMask) === 0) return 'no available offering in the allowed zones and capacity types';
+  if (table.cheapest(i, run.offerMask) > run.maxPrice) return 'above the max price per hour';
+  return resourceReason(i, run);
 }
 
 function efficientSubset(list: Int32Array, pool: NodePoolView, ctx: FilterContext, offerMask: number): Int32Array {
@@ -91,8 +115,9 @@ export function filterTypes(shape: PodShape, variant: ShapeVariant, pool: NodePo
   const offerMask = offerMaskFor(variant, pool, ctx);
   if (failure !== undefined) return { failure, mask, list: new Int32Array(0), efficient: new Int32Array(0), offerMask, customRequirements, reasons, maxPrice };
   const ok: number[] = [];
+  const run: FilterRun = { shape, variant, pool, ctx, offerMask, maxPrice };
   for (let i = 0; i < n; i++) {
-    const reason = typeReason(i, shape, variant, pool, ctx, offerMask, maxPrice);
+    const reason = typeReason(i, run);
     if (reason === undefined) {
       mask[i] = 1;
       ok.push(i);

@@ -1,0 +1,209 @@
+// An independent checker for plans: it re-derives everything from the inputs with plain loops and Kubernetes
+// semantics (it does not reuse the solver's filters, bins or topology code) and lists every violation.
+import type { LabelSelector } from '../../../domain/core/object-meta.js';
+import type { NodeSelectorRequirement } from '../../../domain/core/node-selector.js';
+import type { Pod } from '../../../domain/core/pod.js';
+import type { Taint } from '../../../domain/core/taint.js';
+import type { TopologySpreadConstraint } from '../../../domain/core/topology-spread.js';
+import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
+import { podRequests } from '../../../domain/pod-requests.js';
+import type { PlannedNodeClaim, SimulationInput, SimulationNodePool, SimulationResult } from '../../../domain/simulation/simulation-input.js';
+
+interface PlacedNode { name: string; labels: Record<string, string>; taints: readonly Taint[]; allocatable: Record<string, number>; pods: Pod[]; planned: Pod[]; daemonPods: Pod[] }
+
+const key = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`;
+
+function exprOk(e: NodeSelectorRequirement, labels: Record<string, string>): boolean {
+  const v = labels[e.key];
+  const values = e.values ?? [];
+  switch (e.operator) {
+    case 'In': return v !== undefined && values.includes(v);
+    case 'NotIn': return v === undefined || !values.includes(v);
+    case 'Exists': return v !== undefined;
+    case 'DoesNotExist': return v === undefined;
+    case 'Gt': return v !== undefined && Number(v) > Number(values[0]);
+    case 'Lt': return v !== undefined && Number(v) < Number(values[0]);
+    default: return false;
+  }
+}
+
+function selects(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (selector === undefined) return false;
+  const matchLabelsOk = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  return matchLabelsOk && (selector.matchExpressions ?? []).every((e) => exprOk(e, labels));
+}
+
+function tolerated(pod: Pod, taint: Taint): boolean {
+  if (taint.effect === 'PreferNoSchedule') return true;
+  return (pod.spec.tolerations ?? []).some((t) => (t.effect === undefined || t.effect === taint.effect)
+    && ((t.key === undefined && t.operator === 'Exists') || (t.key === taint.key && (t.operator === 'Exists' || (t.value ?? '') === (taint.value ?? '')))));
+}
+
+function nodeAffinityOk(pod: Pod, labels: Record<string, string>, volumes: readonly NodeSelectorRequirement[]): boolean {
+  if (!Object.entries(pod.spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
+  if (!volumes.every((e) => exprOk(e, labels))) return false;
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return terms === undefined || terms.some((t) => (t.matchExpressions ?? []).every((e) => exprOk(e, labels)));
+}
+
+function fixedLabels(c: PlannedNodeClaim): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (c.zone !== undefined) out['topology.kubernetes.io/zone'] = c.zone;
+  if (c.capacityType !== undefined) out['karpenter.sh/capacity-type'] = c.capacityType;
+  return out;
+}
+
+function claimLabels(c: PlannedNodeClaim, pool: SimulationNodePool, type: InstanceType): Record<string, string> {
+  const labels: Record<string, string> = { ...type.labels, ...(pool.spec.template.metadata?.labels ?? {}), 'karpenter.sh/nodepool': c.nodePool, 'kubernetes.io/hostname': c.name, ...fixedLabels(c) };
+  for (const r of pool.spec.template.spec.requirements) {
+    const [only] = r.values ?? [];
+    if (r.operator === 'In' && r.values?.length === 1 && only !== undefined) labels[r.key] ??= only;
+  }
+  for (const [k, v] of Object.entries(c.labels)) labels[k] ??= v;
+  return labels;
+}
+
+function claimNode(c: PlannedNodeClaim, input: SimulationInput, types: ReadonlyMap<string, InstanceType>, errors: string[]): PlacedNode | undefined {
+  const pool = input.nodePools.find((p) => p.metadata.name === c.nodePool);
+  const type = types.get(c.instanceTypes[0] ?? '');
+  if (pool === undefined || type === undefined) {
+    errors.push(`claim ${c.name}: unknown pool or type`);
+    return undefined;
+  }
+  const labels = claimLabels(c, pool, type);
+  const taints = pool.spec.template.spec.taints ?? [];
+  const daemonPods = input.daemonSets.map((d): Pod => ({ metadata: d.spec.template.metadata ?? {}, spec: d.spec.template.spec }))
+    .filter((p) => taints.every((t) => tolerated(p, t)) && nodeAffinityOk(p, labels, []));
+  checkOptions(c, types, [...c.pods, ...daemonPods], errors);
+  return { name: c.name, labels, taints, allocatable: { ...type.allocatable }, pods: [], planned: [...c.pods], daemonPods };
+}
+
+function plannedNodes(input: SimulationInput, result: SimulationResult, types: ReadonlyMap<string, InstanceType>, errors: string[]): PlacedNode[] {
+  const nodes: PlacedNode[] = input.nodes.map((n) => ({ name: n.name, labels: { ...n.labels }, taints: n.taints, allocatable: { ...n.allocatable }, pods: [...n.pods], planned: [], daemonPods: [] }));
+  for (const e of result.existing) {
+    const node = nodes.find((n) => n.name === e.node);
+    if (node === undefined) errors.push(`existing node ${e.node} is not in the input`);
+    else node.planned.push(...e.pods);
+  }
+  for (const c of result.nodeClaims) {
+    const node = claimNode(c, input, types, errors);
+    if (node !== undefined) nodes.push(node);
+  }
+  return nodes;
+}
+
+function totalRequests(pods: readonly Pod[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const p of pods) for (const [k, v] of Object.entries(podRequests(p))) total[k] = (total[k] ?? 0) + v;
+  return total;
+}
+
+function checkOptions(claim: PlannedNodeClaim, types: ReadonlyMap<string, InstanceType>, pods: readonly Pod[], errors: string[]): void {
+  const total = totalRequests(pods);
+  for (const option of claim.instanceTypes) {
+    const alloc = types.get(option)?.allocatable ?? {};
+    for (const [k, v] of Object.entries(total)) if (v > (alloc[k] ?? 0)) errors.push(`claim ${claim.name}: option ${option} has too little ${k} (${v} > ${alloc[k] ?? 0})`);
+  }
+}
+
+function hostPorts(pod: Pod): string[] {
+  return pod.spec.containers.flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort !== undefined).map((p) => `${p.protocol ?? 'TCP'}/${p.hostPort ?? 0}`));
+}
+
+function checkPlannedPod(p: Pod, node: PlacedNode, context: { input: SimulationInput; ports: Set<string>; errors: string[] }): void {
+  const { ports, errors } = context;
+  const volumes = context.input.volumeRequirements?.get(key(p)) ?? [];
+  if (!nodeAffinityOk(p, node.labels, volumes)) errors.push(`${node.name}: ${key(p)} node selector or affinity not met`);
+  for (const t of node.taints) if (!tolerated(p, t)) errors.push(`${node.name}: ${key(p)} does not tolerate ${t.key}`);
+  for (const id of hostPorts(p)) {
+    if (ports.has(id)) errors.push(`${node.name}: host port ${id} used twice`);
+    ports.add(id);
+  }
+}
+
+function checkNode(node: PlacedNode, input: SimulationInput, errors: string[]): void {
+  const used = totalRequests([...node.pods, ...node.planned, ...node.daemonPods]);
+  for (const [k, v] of Object.entries(used)) if (v > (node.allocatable[k] ?? 0)) errors.push(`${node.name}: ${k} over allocatable (${v} > ${node.allocatable[k] ?? 0})`);
+  const ports = new Set<string>();
+  for (const p of node.planned) checkPlannedPod(p, node, { input, ports, errors });
+}
+
+interface Located { pod: Pod; node: PlacedNode }
+
+const namespaceOf = (p: Pod): string => p.metadata.namespace ?? 'default';
+
+function selectedBy(selector: LabelSelector | undefined, pod: Pod, other: Pod): boolean {
+  return other !== pod && namespaceOf(other) === namespaceOf(pod) && selects(selector, other.metadata.labels ?? {});
+}
+
+function sameDomain(a: PlacedNode, b: PlacedNode, topologyKey: string): boolean {
+  const d = a.labels[topologyKey];
+  return d !== undefined && d === b.labels[topologyKey];
+}
+
+function checkAntiAffinity(here: Located, all: readonly Located[], errors: string[]): void {
+  const { pod, node } = here;
+  for (const term of pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+    const clash = all.find((o) => selectedBy(term.labelSelector, pod, o.pod) && sameDomain(o.node, node, term.topologyKey));
+    if (clash !== undefined) errors.push(`${key(pod)}: anti-affinity broken by ${key(clash.pod)} on ${term.topologyKey}`);
+  }
+}
+
+function checkAffinity(here: Located, all: readonly Located[], errors: string[]): void {
+  const { pod, node } = here;
+  for (const term of pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+    const matching = all.filter((o) => selectedBy(term.labelSelector, pod, o.pod));
+    const together = matching.some((o) => sameDomain(o.node, node, term.topologyKey));
+    // With other matching pods placed, this one must share a domain with one of them.
+    if (!together && matching.length > 0) errors.push(`${key(pod)}: affinity on ${term.topologyKey} not met`);
+    if (node.labels[term.topologyKey] === undefined) errors.push(`${key(pod)}: affinity on ${term.topologyKey} on a node without that label`);
+  }
+}
+
+function domainCounts(c: TopologySpreadConstraint, pod: Pod, all: readonly Located[], zones: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>(c.topologyKey === 'topology.kubernetes.io/zone' ? zones.map((z) => [z, 0]) : []);
+  for (const o of all) {
+    const d = o.node.labels[c.topologyKey];
+    if (d !== undefined && (o.pod === pod || selectedBy(c.labelSelector, pod, o.pod))) counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function checkSpread(here: Located, all: readonly Located[], zones: readonly string[], errors: string[]): void {
+  const { pod, node } = here;
+  for (const c of pod.spec.topologySpreadConstraints ?? []) {
+    if (c.whenUnsatisfiable !== 'DoNotSchedule') continue;
+    const values = [...domainCounts(c, pod, all, zones).values()];
+    // A new node is always an empty hostname domain.
+    const min = c.topologyKey === 'kubernetes.io/hostname' ? 0 : Math.min(...values);
+    if (node.labels[c.topologyKey] === undefined) errors.push(`${key(pod)}: spread on ${c.topologyKey} but the node has no such label`);
+    if (Math.max(...values) - min > c.maxSkew) errors.push(`${key(pod)}: skew on ${c.topologyKey} is ${Math.max(...values) - min} > ${c.maxSkew}`);
+  }
+}
+
+function checkTopology(all: readonly Located[], planned: ReadonlySet<Pod>, zones: readonly string[], errors: string[]): void {
+  for (const here of all) {
+    if (!planned.has(here.pod)) continue;
+    checkAffinity(here, all, errors);
+    checkAntiAffinity(here, all, errors);
+    checkSpread(here, all, zones, errors);
+  }
+}
+
+/** Every violation of the plan against its input (empty when the plan is sound). */
+export function checkPlan(input: SimulationInput, result: SimulationResult): string[] {
+  const errors: string[] = [];
+  const types = new Map(input.instanceTypes.map((t) => [t.name, t]));
+  const seen = new Map<string, number>();
+  const count = (p: Pod): void => { seen.set(key(p), (seen.get(key(p)) ?? 0) + 1); };
+  result.existing.forEach((e) => { e.pods.forEach(count); });
+  result.nodeClaims.forEach((c) => { c.pods.forEach(count); });
+  result.unschedulable.forEach((u) => { count(u.pod); });
+  for (const p of input.pendingPods) if (seen.get(key(p)) !== 1) errors.push(`${key(p)} appears ${seen.get(key(p)) ?? 0} times in the plan`);
+  const nodes = plannedNodes(input, result, types, errors);
+  for (const node of nodes) checkNode(node, input, errors);
+  const all: Located[] = nodes.flatMap((node) => [...node.pods, ...node.planned].map((pod) => ({ pod, node })));
+  const zones = [...new Set(input.instanceTypes.flatMap((t) => t.offerings.map((o) => o.zone)))];
+  checkTopology(all, new Set(nodes.flatMap((n) => n.planned)), zones, errors);
+  return errors;
+}
