@@ -75,6 +75,13 @@ void t.test('the EC2 adapter against moto', async (t) => {
     t.equal(retried.instanceType, 'c6i.xlarge', 'the cached offerings are skipped without another failed call');
   });
 
+  await t.test('a capacity failure that empties one image\'s overrides still launches from the other image', async (t) => {
+    proxy.failCapacity({ instanceType: 'c5.2xlarge' });
+    const request = launchRequest(nodeClass, [offering('c5.2xlarge', a, 0.3), offering('c6g.2xlarge', b, 0.31)], { nodeClaimName: 'default-ice3' });
+    const launched = await provider.create(request);
+    t.match(launched, { instanceType: 'c6g.2xlarge', imageId: world.vpc.amis.arm64 });
+  });
+
   await t.test('throttling is retried with backoff and jitter, then surfaces as ThrottledError', async (t) => {
     proxy.throttle('CreateFleet', 2);
     const before = world.clock.sleeps.length;
@@ -95,7 +102,7 @@ void t.test('the EC2 adapter against moto', async (t) => {
   await t.test('list returns only live instances with our tags for this cluster', async (t) => {
     await clients.ec2.send(new RunInstancesCommand({ ImageId: world.vpc.amis.amd64, InstanceType: 't3.micro', MinCount: 1, MaxCount: 1 }));
     const listed = await provider.list();
-    t.same(listed.map((i) => i.nodeClaimName).sort(), ['default-abcde', 'default-ice1', 'default-ice2', 'default-od', 'default-throttle']);
+    t.same(listed.map((i) => i.nodeClaimName).sort(), ['default-abcde', 'default-ice1', 'default-ice2', 'default-ice3', 'default-od', 'default-throttle']);
   });
 
   await t.test('delete terminates, then reports not found; get and list no longer see it', async (t) => {

@@ -54,29 +54,56 @@ function matches(fault: CapacityFault, o: Override, capacityType: string): boole
   );
 }
 
-/** Drops the failed overrides and renumbers the rest, so moto sees a well-formed request. */
+const configKey = /^(LaunchTemplateConfigs\.\d+)\.(.+)$/;
+
+/** Which configs keep at least one override, renumbered 1..n in request order. */
+function survivingConfigs(params: URLSearchParams, failed: ReadonlySet<string>): Map<string, string> {
+  const kept = new Map<string, string>();
+  for (const key of params.keys()) {
+    const m = overrideKey.exec(key);
+    if (m?.[1] === undefined || failed.has(m[1])) continue;
+    const config = m[1].replace(/\.Overrides\.\d+$/, '');
+    if (!kept.has(config)) kept.set(config, `LaunchTemplateConfigs.${kept.size + 1}`);
+  }
+  return kept;
+}
+
+/**
+ * Drops the failed overrides (and any launch template config left without overrides, which
+ * moto would launch with no instance type) and renumbers the rest, so moto sees a well-formed
+ * request.
+ */
 function withoutOverrides(params: URLSearchParams, failed: ReadonlySet<string>): URLSearchParams {
   const out = new URLSearchParams();
-  const renumber = new Map<string, string>();
-  const counters = new Map<string, number>();
+  const rename = renamer(survivingConfigs(params, failed), failed);
   for (const [key, value] of params) {
-    const m = overrideKey.exec(key);
-    if (m?.[1] === undefined) {
-      out.append(key, value);
-      continue;
-    }
-    if (failed.has(m[1])) continue;
-    let prefix = renumber.get(m[1]);
+    const renamed = rename(key);
+    if (renamed !== undefined) out.append(renamed, value);
+  }
+  return out;
+}
+
+/** Maps an original parameter name to its renumbered name, or undefined when it is dropped. */
+function renamer(configs: Map<string, string>, failed: ReadonlySet<string>): (key: string) => string | undefined {
+  const overrides = new Map<string, string>();
+  const counters = new Map<string, number>();
+  return (key) => {
+    const c = configKey.exec(key);
+    if (c?.[1] === undefined) return key;
+    const config = configs.get(c[1]);
+    const o = overrideKey.exec(key);
+    if (config === undefined) return undefined;
+    if (o?.[1] === undefined) return `${config}.${c[2] ?? ''}`;
+    if (failed.has(o[1])) return undefined;
+    let prefix = overrides.get(o[1]);
     if (prefix === undefined) {
-      const config = m[1].replace(/\.Overrides\.\d+$/, '');
       const n = (counters.get(config) ?? 0) + 1;
       counters.set(config, n);
       prefix = `${config}.Overrides.${n}`;
-      renumber.set(m[1], prefix);
+      overrides.set(o[1], prefix);
     }
-    out.append(`${prefix}.${m[2] ?? ''}`, value);
-  }
-  return out;
+    return `${prefix}.${o[2] ?? ''}`;
+  };
 }
 
 const escapeXml = (s: string): string => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
