@@ -1,0 +1,113 @@
+import type { Clock } from '../domain/clock.js';
+
+/** What one pass of a controller asks for: when to run it again. */
+export interface ReconcileResult {
+  readonly requeueAfterMs: number;
+}
+
+/** A small loop body (Karpenter's singleton reconciler): one pass over its objects, then a requeue time. */
+export interface Controller {
+  /** "area.concern", e.g. "nodeclaim.liveness"; also the log component and metric `controller` label. */
+  readonly name: string;
+  reconcile(): Promise<ReconcileResult>;
+}
+
+/** pino-compatible subset, so the runner needs no logging library. */
+export interface ControllerLogger {
+  debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export const silentLogger: ControllerLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export interface ControllerRunnerOptions {
+  readonly clock: Clock;
+  readonly controllers: readonly Controller[];
+  /**
+   * Gate for every pass, e.g. `() => elector.isLeader()`. While false, controllers are not run and
+   * the runner checks again after `idleMs`.
+   */
+  readonly shouldRun?: () => boolean;
+  /** How long to wait after a failed pass (default 5 s). */
+  readonly errorBackoffMs?: number;
+  /** Poll interval while gated off (default 1 s). */
+  readonly idleMs?: number;
+  readonly log?: ControllerLogger;
+  /** Called for each failed pass, e.g. to count errors by controller. */
+  readonly onError?: (controller: string, error: unknown) => void;
+}
+
+/**
+ * Runs controllers one pass at a time on the injected clock: each is due at its own requeue time, and
+ * the runner sleeps until the earliest one. Passes run one after another (no overlap), so a slow
+ * controller delays the others instead of racing them on the same objects.
+ */
+export class ControllerRunner {
+  readonly #options: ControllerRunnerOptions;
+  readonly #due = new Map<string, number>();
+  #stopped = false;
+  #wakeStop: (() => void) | undefined;
+  #stopSignal: Promise<void>;
+
+  constructor(options: ControllerRunnerOptions) {
+    this.#options = options;
+    this.#stopSignal = new Promise((resolve) => {
+      this.#wakeStop = resolve;
+    });
+  }
+
+  /** Runs every due controller once; returns how long until the next one is due. */
+  async runDue(): Promise<number> {
+    const { clock, controllers } = this.#options;
+    if (this.#options.shouldRun?.() === false) {
+      this.#due.clear(); // a new leader starts with fresh passes, not stale schedules
+      return this.#options.idleMs ?? 1000;
+    }
+    for (const c of controllers) {
+      if (this.#isStopped()) break;
+      if ((this.#due.get(c.name) ?? 0) > clock.now()) continue;
+      this.#due.set(c.name, clock.now() + (await this.#runOne(c)));
+    }
+    if (controllers.length === 0) return this.#options.idleMs ?? 1000;
+    const next = Math.min(...controllers.map((c) => this.#due.get(c.name) ?? 0));
+    return Math.max(0, next - clock.now());
+  }
+
+  /** Loops until stop(); resolves when the loop has ended. */
+  async run(): Promise<void> {
+    while (!this.#isStopped()) {
+      const waitMs = await this.runDue();
+      if (this.#isStopped()) break;
+      await Promise.race([this.#options.clock.sleep(Math.max(waitMs, 1)), this.#stopSignal]);
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#wakeStop?.();
+  }
+
+  /** A method, not the field, so the compiler does not assume stop() cannot run during an await. */
+  #isStopped(): boolean {
+    return this.#stopped;
+  }
+
+  async #runOne(c: Controller): Promise<number> {
+    const log = this.#options.log ?? silentLogger;
+    try {
+      const result = await c.reconcile();
+      return Math.max(0, result.requeueAfterMs);
+    } catch (error: unknown) {
+      log.warn({ component: c.name, err: error }, 'reconcile failed');
+      this.#options.onError?.(c.name, error);
+      return this.#options.errorBackoffMs ?? 5000;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
+import type { Pod } from '../../domain/core/pod.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { EventRecorder, PodApi } from '../lifecycle/cluster-ports.js';
+import type { LifecycleMetrics } from '../metrics.js';
+
+export interface VirtualNodePodGcOptions {
+  readonly pods: Pick<PodApi, 'listBoundPods' | 'deletePod'>;
+  readonly recorder: EventRecorder;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+  readonly intervalMs?: number;
+}
+
+export const boundToVirtualNodeReason = 'BoundToVirtualNode';
+
+/**
+ * A pod bound to a virtual node will never run: no kubelet serves that name, and a binding cannot
+ * be moved. It gets there only when kube-scheduler's default binder ran instead of ours (an
+ * ignorable extender that failed) and the binding guard was bypassed. Deleting it lets its owner
+ * create a replacement that schedules normally; the Event tells the user why it vanished.
+ */
+export class VirtualNodePodGc implements Controller {
+  readonly name = 'gc.virtual_node_pods';
+  readonly #o: VirtualNodePodGcOptions;
+
+  constructor(options: VirtualNodePodGcOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const stranded = (await this.#o.pods.listBoundPods()).filter(
+      (p) => isVirtualNodeName(p.spec.nodeName ?? '') && p.metadata.deletionTimestamp === undefined,
+    );
+    for (const pod of stranded) await this.#delete(pod);
+    return { requeueAfterMs: this.#o.intervalMs ?? 5000 };
+  }
+
+  async #delete(pod: Pod): Promise<void> {
+    const namespace = pod.metadata.namespace ?? '';
+    const name = pod.metadata.name ?? '';
+    const nodeName = pod.spec.nodeName ?? '';
+    this.#o.recorder.record({
+      object: { apiVersion: 'v1', kind: 'Pod', name, namespace, ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }) },
+      type: 'Warning',
+      reason: boundToVirtualNodeReason,
+      message: `deleting pod bound to virtual node ${nodeName}, which will never run it; its owner recreates it`,
+    });
+    await this.#o.pods.deletePod(namespace, name, pod.metadata.uid);
+    this.#o.metrics?.garbageCollected.inc({ kind: 'pod' });
+    (this.#o.log ?? silentLogger).info({ component: this.name, pod: `${namespace}/${name}`, node: nodeName }, 'deleted pod bound to virtual node');
+  }
+}

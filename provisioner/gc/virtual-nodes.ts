@@ -1,0 +1,52 @@
+import type { Clock } from '../../domain/clock.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import { timestampMs } from '../lifecycle/conditions.js';
+import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import { isVirtualNode } from '../lifecycle/node-readiness.js';
+import type { LifecycleMetrics } from '../metrics.js';
+
+export interface VirtualNodeGcOptions {
+  readonly nodes: Pick<NodeApi, 'listNodes' | 'deleteNode'>;
+  /** Names of the virtual nodes the current plans hold (the publisher's view). */
+  readonly plannedNodeNames: () => ReadonlySet<string>;
+  readonly clock: Clock;
+  /**
+   * A virtual node younger than this is kept even when no plan names it: the publisher may have
+   * created the Node before the plan that holds it became visible here (default 30 s).
+   */
+  readonly gracePeriodMs?: number;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+  readonly intervalMs?: number;
+}
+
+/**
+ * Deletes virtual ("launchable") nodes that no plan holds, e.g. left by a crashed provisioner or a
+ * plan that was dropped, so kube-scheduler stops offering pods a node nobody will launch.
+ */
+export class VirtualNodeGc implements Controller {
+  readonly name = 'gc.virtual_nodes';
+  readonly #o: VirtualNodeGcOptions;
+
+  constructor(options: VirtualNodeGcOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const now = this.#o.clock.now();
+    const grace = this.#o.gracePeriodMs ?? 30_000;
+    const virtual = (await this.#o.nodes.listNodes()).filter(isVirtualNode);
+    const planned = this.#o.plannedNodeNames();
+    for (const node of virtual) {
+      const name = node.metadata.name ?? '';
+      if (planned.has(name)) continue;
+      const created = timestampMs(node.metadata.creationTimestamp) ?? now;
+      if (now - created < grace) continue;
+      await this.#o.nodes.deleteNode(name);
+      this.#o.metrics?.garbageCollected.inc({ kind: 'virtual_node' });
+      (this.#o.log ?? silentLogger).info({ component: this.name, node: name }, 'deleted virtual node no plan holds');
+    }
+    return { requeueAfterMs: this.#o.intervalMs ?? 10_000 };
+  }
+}

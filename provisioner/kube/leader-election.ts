@@ -1,0 +1,215 @@
+import { ApiException, CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { Clock } from '../../domain/clock.js';
+import type { ControllerLogger } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+
+export interface LeaderElectorOptions {
+  readonly api: CoordinationV1Api;
+  readonly clock: Clock;
+  readonly namespace: string;
+  /** Lease name, e.g. "nodesmith-provisioner". */
+  readonly name: string;
+  /** Unique per process, e.g. the pod name plus a random suffix. */
+  readonly identity: string;
+  /** How long a lease stays valid without renewal (default 15 s, as client-go's and Karpenter's). */
+  readonly leaseDurationMs?: number;
+  /** A leader that could not renew for this long steps down (default 10 s). */
+  readonly renewDeadlineMs?: number;
+  /** How often to try to acquire or renew (default 2 s). */
+  readonly retryPeriodMs?: number;
+  readonly onStartedLeading?: () => void;
+  readonly onStoppedLeading?: () => void;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * The API server stores Lease times as MicroTime, which must carry exactly six fractional digits;
+ * client-node would send a Date as toISOString() (three digits) and be refused. Strings pass its
+ * serializer untouched, hence the cast.
+ */
+function microTime(ms: number): Date {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') as unknown as Date;
+}
+
+function statusCode(e: unknown): number | undefined {
+  return e instanceof ApiException ? e.code : undefined;
+}
+
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, after client-go's leaderelection: every
+ * replica tries to acquire or renew each retry period; writes carry the Lease's resourceVersion,
+ * so of two racing replicas only one succeeds. Expiry is judged by when *this* process last saw
+ * the record change (not by the holder's timestamps), so clock skew between replicas cannot make
+ * two leaders. Gate leader-only loops on isLeader().
+ */
+export class LeaderElector {
+  readonly #o: LeaderElectorOptions;
+  #leading = false;
+  #stopped = false;
+  #observedRecord = '';
+  #observedAt = 0;
+  #lastRenew = 0;
+  #heldByOther = false;
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(options: LeaderElectorOptions) {
+    this.#o = options;
+  }
+
+  static fromKubeConfig(kc: KubeConfig, options: Omit<LeaderElectorOptions, 'api'>): LeaderElector {
+    return new LeaderElector({ ...options, api: kc.makeApiClient(CoordinationV1Api) });
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  /** Starts the acquire/renew loop in the background. */
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /** Stops the loop and, when leading, releases the Lease so another replica takes over at once. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#loop;
+    if (!this.#leading) return;
+    await this.#release().catch((e: unknown) => {
+      this.#log().warn({ component: 'leader-election', err: e }, 'releasing lease failed');
+    });
+    this.#setLeading(false);
+  }
+
+  /** One acquire-or-renew attempt; exposed so tests and startup can step it. */
+  async tryAcquireOrRenew(): Promise<boolean> {
+    const now = this.#o.clock.now();
+    let ok: boolean;
+    try {
+      ok = await this.#attempt(now);
+    } catch (e: unknown) {
+      this.#log().warn({ component: 'leader-election', err: e }, 'lease update failed');
+      ok = false;
+    }
+    if (ok) this.#lastRenew = now;
+    const keep = ok || (this.#leading && now - this.#lastRenew < (this.#o.renewDeadlineMs ?? 10_000) && !this.#heldByOther);
+    this.#setLeading(keep);
+    return keep;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#isStopped()) {
+      await this.tryAcquireOrRenew();
+      if (this.#isStopped()) break;
+      await Promise.race([
+        this.#o.clock.sleep(this.#o.retryPeriodMs ?? 2000),
+        new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        }),
+      ]);
+    }
+  }
+
+  async #attempt(now: number): Promise<boolean> {
+    const { api, namespace, name } = this.#o;
+    let lease: V1Lease;
+    try {
+      lease = await api.readNamespacedLease({ name, namespace });
+    } catch (e: unknown) {
+      if (statusCode(e) !== 404) throw e;
+      return this.#create(now);
+    }
+    const spec = lease.spec ?? {};
+    const holder = spec.holderIdentity ?? '';
+    this.#observe(`${holder}|${String(spec.renewTime)}`, now);
+    const durationMs = (spec.leaseDurationSeconds ?? 15) * 1000;
+    this.#heldByOther = holder !== '' && holder !== this.#o.identity && this.#observedAt + durationMs > now;
+    if (this.#heldByOther) return false;
+    return this.#update(lease, now);
+  }
+
+  /** A method, not the field, so the compiler does not assume stop() cannot run during an await. */
+  #isStopped(): boolean {
+    return this.#stopped;
+  }
+
+  #observe(record: string, now: number): void {
+    if (record === this.#observedRecord) return;
+    this.#observedRecord = record;
+    this.#observedAt = now;
+  }
+
+  async #create(now: number): Promise<boolean> {
+    const { api, namespace, name, identity } = this.#o;
+    try {
+      await api.createNamespacedLease({
+        namespace,
+        body: { metadata: { name, namespace }, spec: { ...this.#spec(now), acquireTime: microTime(now), leaseTransitions: 0 } },
+      });
+      return true;
+    } catch (e: unknown) {
+      if (statusCode(e) === 409) return false; // another replica created it first
+      throw new Error(`creating lease ${namespace}/${name} for ${identity}`, { cause: e });
+    }
+  }
+
+  async #update(lease: V1Lease, now: number): Promise<boolean> {
+    const { api, namespace, name } = this.#o;
+    const spec = lease.spec ?? {};
+    const changed = spec.holderIdentity !== this.#o.identity;
+    const body: V1Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: lease.metadata ?? { name, namespace },
+      spec: {
+        ...this.#spec(now),
+        acquireTime: changed ? microTime(now) : (spec.acquireTime ?? microTime(now)),
+        leaseTransitions: (spec.leaseTransitions ?? 0) + (changed ? 1 : 0),
+      },
+    };
+    try {
+      await api.replaceNamespacedLease({ name, namespace, body });
+      return true;
+    } catch (e: unknown) {
+      if (statusCode(e) === 409) return false; // lost the race: the resourceVersion moved on
+      throw e;
+    }
+  }
+
+  #spec(now: number): { holderIdentity: string; leaseDurationSeconds: number; renewTime: Date } {
+    return {
+      holderIdentity: this.#o.identity,
+      leaseDurationSeconds: Math.ceil((this.#o.leaseDurationMs ?? 15_000) / 1000),
+      renewTime: microTime(now),
+    };
+  }
+
+  async #release(): Promise<void> {
+    const { api, namespace, name } = this.#o;
+    const lease = await api.readNamespacedLease({ name, namespace });
+    if (lease.spec?.holderIdentity !== this.#o.identity) return;
+    const now = this.#o.clock.now();
+    // client-go's release: empty holder and a 1 s duration, so the next candidate needs no expiry wait.
+    const spec = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      renewTime: microTime(now),
+      leaseTransitions: lease.spec.leaseTransitions ?? 0,
+    };
+    const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: lease.metadata ?? { name, namespace }, spec };
+    await api.replaceNamespacedLease({ name, namespace, body });
+  }
+
+  #setLeading(leading: boolean): void {
+    if (leading === this.#leading) return;
+    this.#leading = leading;
+    this.#log().info({ component: 'leader-election', identity: this.#o.identity, leading }, leading ? 'started leading' : 'stopped leading');
+    if (leading) this.#o.onStartedLeading?.();
+    else this.#o.onStoppedLeading?.();
+  }
+
+  #log(): ControllerLogger {
+    return this.#o.log ?? silentLogger;
+  }
+}

@@ -1,0 +1,132 @@
+import {
+  ApiException,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+} from '@kubernetes/client-node';
+import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
+import {
+  StoreConflictError,
+  type NodeClaimStore,
+  type PatchStatusOptions,
+} from '../nodeclaim-store.js';
+
+const group = 'karpenter.sh';
+const version = 'v1';
+const plural = 'nodeclaims';
+const fieldManager = 'nodesmith';
+
+/**
+ * client-node 1.x sends every patch as application/json-patch+json unless told otherwise; merge
+ * patches need the header set through middleware.
+ */
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/** How many times a finalizer edit re-reads after losing an optimistic-concurrency race. */
+const finalizerAttempts = 5;
+
+function statusCode(e: unknown): number | undefined {
+  return e instanceof ApiException ? e.code : undefined;
+}
+
+function wrap(action: string, e: unknown): Error {
+  if (statusCode(e) === 409) return new StoreConflictError(`${action}: conflict`, { cause: e });
+  const detail = e instanceof ApiException ? `${e.code} ${String(e.body)}` : e instanceof Error ? e.message : String(e);
+  return new Error(`${action}: ${detail}`, { cause: e });
+}
+
+/** NodeClaimStore over the API server (`karpenter.sh/v1` nodeclaims, cluster-scoped). */
+export class KubeNodeClaimClient implements NodeClaimStore {
+  readonly #api: CustomObjectsApi;
+
+  constructor(api: CustomObjectsApi) {
+    this.#api = api;
+  }
+
+  static fromKubeConfig(kc: KubeConfig): KubeNodeClaimClient {
+    return new KubeNodeClaimClient(kc.makeApiClient(CustomObjectsApi));
+  }
+
+  async create(claim: NodeClaim): Promise<NodeClaim> {
+    try {
+      const body: unknown = await this.#api.createClusterCustomObject({ group, version, plural, body: claim, fieldManager });
+      return body as NodeClaim;
+    } catch (e: unknown) {
+      throw wrap(`creating nodeclaim ${claim.metadata.name ?? ''}`, e);
+    }
+  }
+
+  async get(name: string): Promise<NodeClaim | undefined> {
+    try {
+      const body: unknown = await this.#api.getClusterCustomObject({ group, version, plural, name });
+      return body as NodeClaim;
+    } catch (e: unknown) {
+      if (statusCode(e) === 404) return undefined;
+      throw wrap(`reading nodeclaim ${name}`, e);
+    }
+  }
+
+  async list(): Promise<NodeClaim[]> {
+    try {
+      const body = (await this.#api.listClusterCustomObject({ group, version, plural })) as { items?: NodeClaim[] };
+      return body.items ?? [];
+    } catch (e: unknown) {
+      throw wrap('listing nodeclaims', e);
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    try {
+      await this.#api.deleteClusterCustomObject({ group, version, plural, name });
+    } catch (e: unknown) {
+      if (statusCode(e) === 404) return;
+      throw wrap(`deleting nodeclaim ${name}`, e);
+    }
+  }
+
+  async patchStatus(name: string, status: Partial<NodeClaimStatus>, options: PatchStatusOptions = {}): Promise<NodeClaim> {
+    // A resourceVersion in a merge patch makes the API server refuse it (409) if the object moved on.
+    const metadata = options.resourceVersion === undefined ? {} : { metadata: { resourceVersion: options.resourceVersion } };
+    try {
+      const body: unknown = await this.#api.patchClusterCustomObjectStatus(
+        { group, version, plural, name, body: { ...metadata, status }, fieldManager },
+        mergePatch,
+      );
+      return body as NodeClaim;
+    } catch (e: unknown) {
+      throw wrap(`patching status of nodeclaim ${name}`, e);
+    }
+  }
+
+  async addFinalizer(name: string, finalizer: string): Promise<void> {
+    await this.#editFinalizers(name, (list) => (list.includes(finalizer) ? undefined : [...list, finalizer]));
+  }
+
+  async removeFinalizer(name: string, finalizer: string): Promise<void> {
+    await this.#editFinalizers(name, (list) => (list.includes(finalizer) ? list.filter((f) => f !== finalizer) : undefined));
+  }
+
+  /**
+   * Finalizers are a plain list that other controllers edit too, so each edit is a merge patch
+   * pinned to the resourceVersion it was computed from, retried on conflict.
+   */
+  async #editFinalizers(name: string, edit: (list: readonly string[]) => string[] | undefined): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const claim = await this.get(name);
+      if (claim === undefined) return;
+      const next = edit(claim.metadata.finalizers ?? []);
+      if (next === undefined) return;
+      try {
+        await this.#api.patchClusterCustomObject(
+          { group, version, plural, name, body: { metadata: { finalizers: next, resourceVersion: claim.metadata.resourceVersion } }, fieldManager },
+          mergePatch,
+        );
+        return;
+      } catch (e: unknown) {
+        if (statusCode(e) === 404) return;
+        if (statusCode(e) !== 409 || attempt >= finalizerAttempts) throw wrap(`updating finalizers of nodeclaim ${name}`, e);
+      }
+    }
+  }
+}

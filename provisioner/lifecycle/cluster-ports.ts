@@ -1,0 +1,53 @@
+import type { Node } from '../../domain/core/node.js';
+import type { Pod } from '../../domain/core/pod.js';
+import type { Taint } from '../../domain/core/taint.js';
+
+/**
+ * The Node operations the lifecycle and GC controllers need. Reads may come from an informer
+ * cache; writes go to the API server. The Kubernetes adapter is provisioner/kube/lifecycle-client.ts.
+ */
+export interface NodeApi {
+  listNodes(): Promise<readonly Node[]>;
+  /** Merge-patches labels onto the Node; no-op when the Node is gone. */
+  labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void>;
+  /** Marks the Node unschedulable and adds the taint if missing; no-op when the Node is gone. */
+  cordonAndTaint(name: string, taint: Taint): Promise<void>;
+  /** Removes every taint with this key; no-op when absent or the Node is gone. */
+  removeTaint(name: string, key: string): Promise<void>;
+  /** Deletes the Node; a Node that is already gone is not an error. */
+  deleteNode(name: string): Promise<void>;
+}
+
+/** How an eviction request ended: the pod is going, a PDB refused it (retry later), or it was gone. */
+export type EvictionOutcome = 'evicted' | 'blocked' | 'gone';
+
+export interface PodApi {
+  listPodsOnNode(nodeName: string): Promise<readonly Pod[]>;
+  /** Every pod with a spec.nodeName (bound pods), for GC of pods bound to virtual nodes. */
+  listBoundPods(): Promise<readonly Pod[]>;
+  /** policy/v1 Eviction: honours PodDisruptionBudgets. */
+  evictPod(namespace: string, name: string): Promise<EvictionOutcome>;
+  /** Deletes the pod only if it still has this uid; a pod that is gone is not an error. */
+  deletePod(namespace: string, name: string, uid: string | undefined): Promise<void>;
+}
+
+/** An object an Event is about (Event.involvedObject). */
+export interface EventObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+}
+
+export interface RecordedEvent {
+  readonly object: EventObjectRef;
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** Emits Kubernetes Events; the integrator wires provisioner/kube/events.ts behind it. */
+export interface EventRecorder {
+  record(event: RecordedEvent): void;
+}

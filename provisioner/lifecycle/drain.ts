@@ -1,0 +1,71 @@
+import type { Pod } from '../../domain/core/pod.js';
+import type { Toleration } from '../../domain/core/taint.js';
+import type { LifecycleMetrics } from '../metrics.js';
+import type { EvictionOutcome, PodApi } from './cluster-ports.js';
+
+/** The taint termination puts on a node before draining it (Karpenter's disrupted taint). */
+export const disruptedTaint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
+
+const criticalPriorityClasses = new Set(['system-cluster-critical', 'system-node-critical']);
+
+function tolerates(t: Toleration): boolean {
+  if (t.effect !== undefined && t.effect !== '' && t.effect !== disruptedTaint.effect) return false;
+  if (t.operator === 'Exists') return t.key === undefined || t.key === '' || t.key === disruptedTaint.key;
+  return t.key === disruptedTaint.key;
+}
+
+/**
+ * Pods that would schedule straight back onto the tainted node (they tolerate the disrupted taint,
+ * as most DaemonSet pods do) are not drained; they end with the instance. Mirror pods belong to the
+ * kubelet and finished pods hold nothing.
+ */
+function needsDrain(pod: Pod): boolean {
+  if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return false;
+  if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return false;
+  return !(pod.spec.tolerations ?? []).some(tolerates);
+}
+
+function isCritical(pod: Pod): boolean {
+  if (criticalPriorityClasses.has(pod.spec.priorityClassName ?? '')) return true;
+  return pod.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet') === true;
+}
+
+/**
+ * A pod deleted more than a minute past its grace period is held only by an unreachable kubelet;
+ * like Karpenter, stop waiting for it rather than hold the instance forever.
+ */
+function isStuckTerminating(pod: Pod, nowMs: number): boolean {
+  const deleted = pod.metadata.deletionTimestamp;
+  if (deleted === undefined) return false;
+  return Date.parse(deleted) + stuckTerminatingMs < nowMs;
+}
+
+const stuckTerminatingMs = 60_000;
+
+export interface DrainOptions {
+  readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod'>;
+  readonly nowMs: number;
+  readonly metrics?: LifecycleMetrics;
+}
+
+const outcomeCode: Record<EvictionOutcome, string> = { evicted: '200', blocked: '429', gone: '404' };
+
+/**
+ * One drain step (Karpenter's node/termination/terminator): evicts through the Eviction API so
+ * PodDisruptionBudgets hold. Ordinary pods go first, critical and daemon pods only once the
+ * ordinary ones are gone, so the services they depend on outlive them. A PDB refusal (429) leaves
+ * the pod for the next pass. Returns how many pods still keep the node from being drained.
+ */
+export async function drainStep(nodeName: string, options: DrainOptions): Promise<number> {
+  const remaining = (await options.pods.listPodsOnNode(nodeName)).filter(
+    (p) => needsDrain(p) && !isStuckTerminating(p, options.nowMs),
+  );
+  const evictable = remaining.filter((p) => p.metadata.deletionTimestamp === undefined);
+  const ordinary = evictable.filter((p) => !isCritical(p));
+  const wave = ordinary.length > 0 ? ordinary : evictable;
+  for (const pod of wave) {
+    const outcome = await options.pods.evictPod(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
+    options.metrics?.evictionRequests.inc({ code: outcomeCode[outcome] });
+  }
+  return remaining.length;
+}

@@ -1,0 +1,56 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Node } from '../../domain/core/node.js';
+import type { Taint } from '../../domain/core/taint.js';
+import { launchableLabel } from '../../domain/product-keys.js';
+
+export const registeredLabel = 'karpenter.sh/registered';
+export const initializedLabel = 'karpenter.sh/initialized';
+/** Karpenter registers nodes with this taint; registration removes it. */
+export const unregisteredTaintKey = 'karpenter.sh/unregistered';
+
+/**
+ * Taints that a healthy node loses by itself once its agents start (Karpenter's initialization
+ * list). A node still carrying one is not initialized.
+ */
+const ephemeralTaintKeys = new Set([
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+  'node.cloudprovider.kubernetes.io/uninitialized',
+  unregisteredTaintKey,
+]);
+
+function isEphemeralTaint(t: Taint): boolean {
+  return ephemeralTaintKeys.has(t.key) || t.key.startsWith('readiness.k8s.io/');
+}
+
+export function isNodeReady(node: Node): boolean {
+  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+}
+
+/** Virtual nodes stand for a plan, never for an instance, so they never register a NodeClaim. */
+export function isVirtualNode(node: Node): boolean {
+  return node.metadata.labels?.[launchableLabel] !== undefined;
+}
+
+/** Why the node is not initialized yet, or undefined when it is. */
+export function initializationBlocker(claim: NodeClaim, node: Node): string | undefined {
+  if (!isNodeReady(node)) return 'node is not ready';
+  const taints = node.spec?.taints ?? [];
+  const ephemeral = taints.find(isEphemeralTaint);
+  if (ephemeral !== undefined) return `ephemeral taint ${ephemeral.key} is present`;
+  const startup = (claim.spec.startupTaints ?? []).find((s) =>
+    taints.some((t) => t.key === s.key && t.effect === s.effect),
+  );
+  if (startup !== undefined) return `startup taint ${startup.key} is present`;
+  return undefined;
+}
+
+/** Real (non-virtual) nodes by spec.providerID. */
+export function nodesByProviderId(nodes: readonly Node[]): Map<string, Node> {
+  const map = new Map<string, Node>();
+  for (const n of nodes) {
+    const id = n.spec?.providerID;
+    if (id !== undefined && id !== '' && !isVirtualNode(n)) map.set(id, n);
+  }
+  return map;
+}

@@ -1,0 +1,134 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Node } from '../../domain/core/node.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { LifecycleMetrics } from '../metrics.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeApi } from './cluster-ports.js';
+import { conditionTypes, isConditionTrue, nodePoolOf, withCondition, type Condition } from './conditions.js';
+import {
+  initializationBlocker,
+  initializedLabel,
+  isNodeReady,
+  nodesByProviderId,
+  registeredLabel,
+  unregisteredTaintKey,
+} from './node-readiness.js';
+
+export interface RegistrationControllerOptions {
+  readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus'>;
+  readonly nodes: Pick<NodeApi, 'listNodes' | 'labelNode' | 'removeTaint'>;
+  readonly clock: Clock;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+  /** Requeue while some NodeClaim waits for its node (default 2 s). */
+  readonly pendingIntervalMs?: number;
+  /** Requeue when nothing waits (default 10 s). */
+  readonly idleIntervalMs?: number;
+}
+
+/**
+ * Registration and initialization (Karpenter's lifecycle/registration.go and initialization.go)
+ * in one pass, because both look at the same Node.
+ *
+ * The materializer creates the Node object itself, before the kubelet starts, so the Node merely
+ * existing proves nothing. A NodeClaim counts as Registered once its Node (matched by providerID)
+ * reports Ready=True, which only the kubelet (kwok in tests) writes. It is Initialized once,
+ * additionally, the startup taints and the ephemeral taints are gone.
+ */
+export class RegistrationController implements Controller {
+  readonly name = 'nodeclaim.registration';
+  readonly #o: RegistrationControllerOptions;
+
+  constructor(options: RegistrationControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const claims = (await this.#o.store.list()).filter(needsRegistration);
+    if (claims.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? 10_000 };
+    const nodes = nodesByProviderId(await this.#o.nodes.listNodes());
+    let pending = false;
+    for (const claim of claims) {
+      const node = nodes.get(claim.status?.providerID ?? '');
+      const done = node !== undefined && (await this.#reconcileClaim(claim, node));
+      pending ||= !done;
+    }
+    return { requeueAfterMs: pending ? (this.#o.pendingIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? 10_000) };
+  }
+
+  /** Returns true once the NodeClaim is Initialized. */
+  async #reconcileClaim(claim: NodeClaim, node: Node): Promise<boolean> {
+    if (!isNodeReady(node)) return false;
+    const nodeName = node.metadata.name ?? '';
+    await this.#registerNode(claim, node);
+    const blocker = initializationBlocker(claim, withoutUnregisteredTaint(node));
+    if (blocker === undefined) await this.#o.nodes.labelNode(nodeName, { [initializedLabel]: 'true' });
+    const conditions = nextConditions(claim, blocker, this.#o.clock.now());
+    const unchanged =
+      claim.status?.nodeName === nodeName && JSON.stringify(claim.status.conditions) === JSON.stringify(conditions);
+    if (unchanged) return blocker === undefined;
+    await this.#o.store.patchStatus(
+      claim.metadata.name ?? '',
+      { nodeName, conditions },
+      claim.metadata.resourceVersion === undefined ? {} : { resourceVersion: claim.metadata.resourceVersion },
+    );
+    this.#count(claim, blocker === undefined);
+    return blocker === undefined;
+  }
+
+  async #registerNode(claim: NodeClaim, node: Node): Promise<void> {
+    const nodeName = node.metadata.name ?? '';
+    // Karpenter copies the NodeClaim's labels onto the Node at registration.
+    await this.#o.nodes.labelNode(nodeName, { ...(claim.metadata.labels ?? {}), [registeredLabel]: 'true' });
+    if ((node.spec?.taints ?? []).some((t) => t.key === unregisteredTaintKey)) {
+      await this.#o.nodes.removeTaint(nodeName, unregisteredTaintKey);
+    }
+  }
+
+  #count(claim: NodeClaim, initialized: boolean): void {
+    const nodepool = nodePoolOf(claim);
+    const log = this.#o.log ?? silentLogger;
+    if (!isConditionTrue(claim, conditionTypes.registered)) {
+      this.#o.metrics?.registered.inc({ nodepool });
+      log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'registered nodeclaim');
+    }
+    if (initialized) {
+      this.#o.metrics?.initialized.inc({ nodepool });
+      log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'initialized nodeclaim');
+    }
+  }
+}
+
+function needsRegistration(claim: NodeClaim): boolean {
+  if (claim.metadata.deletionTimestamp !== undefined) return false;
+  if ((claim.status?.providerID ?? '') === '') return false;
+  return !isConditionTrue(claim, conditionTypes.initialized);
+}
+
+/** The taint registration just removed must not hold initialization back until the next read. */
+function withoutUnregisteredTaint(node: Node): Node {
+  const taints = (node.spec?.taints ?? []).filter((t) => t.key !== unregisteredTaintKey);
+  return { ...node, spec: { ...node.spec, taints } };
+}
+
+function nextConditions(claim: NodeClaim, blocker: string | undefined, now: number): Condition[] {
+  let conditions: Condition[] = [...(claim.status?.conditions ?? [])];
+  conditions = withCondition(conditions, { type: conditionTypes.registered, status: 'True', reason: 'Registered' }, now);
+  conditions = withCondition(
+    conditions,
+    blocker === undefined
+      ? { type: conditionTypes.initialized, status: 'True', reason: 'Initialized' }
+      : { type: conditionTypes.initialized, status: 'Unknown', reason: 'AwaitingInitialization', message: blocker },
+    now,
+  );
+  const ready = blocker === undefined && isConditionTrue(claim, conditionTypes.launched);
+  return withCondition(
+    conditions,
+    ready
+      ? { type: conditionTypes.ready, status: 'True', reason: 'Ready' }
+      : { type: conditionTypes.ready, status: 'Unknown', reason: 'NotReady', message: blocker ?? 'not launched' },
+    now,
+  );
+}

@@ -1,0 +1,112 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
+import { isNodeClaimNotFoundError } from '../../domain/cloud/errors.js';
+import type { Node } from '../../domain/core/node.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { LifecycleMetrics } from '../metrics.js';
+import { terminationFinalizer, type NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeApi, PodApi } from './cluster-ports.js';
+import { nodePoolOf, timestampMs } from './conditions.js';
+import { disruptedTaint, drainStep } from './drain.js';
+import { isVirtualNode } from './node-readiness.js';
+
+export interface TerminationControllerOptions {
+  readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer'>;
+  readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'deleteNode'>;
+  readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod'>;
+  readonly cloud: Pick<CloudProvider, 'delete'>;
+  readonly clock: Clock;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+  /** Requeue while a termination is in progress (default 2 s). */
+  readonly busyIntervalMs?: number;
+  /** Requeue when nothing is terminating (default 5 s). */
+  readonly idleIntervalMs?: number;
+}
+
+type Step = 'waiting' | 'done';
+
+/**
+ * Karpenter's termination, driven by the NodeClaim's finalizer: taint and cordon the node, drain
+ * it through the Eviction API, delete the Node, call the cloud's delete until it reports the
+ * instance gone, and only then release the finalizer, so a NodeClaim never disappears while
+ * its instance may still be billed.
+ */
+export class TerminationController implements Controller {
+  readonly name = 'nodeclaim.termination';
+  readonly #o: TerminationControllerOptions;
+
+  constructor(options: TerminationControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const terminating = (await this.#o.store.list()).filter(isTerminating);
+    if (terminating.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? 5000 };
+    const nodes = (await this.#o.nodes.listNodes()).filter((n) => !isVirtualNode(n));
+    let busy = false;
+    for (const claim of terminating) {
+      busy = (await this.#terminate(claim, findNode(claim, nodes))) === 'waiting' || busy;
+    }
+    return { requeueAfterMs: busy ? (this.#o.busyIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? 5000) };
+  }
+
+  async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {
+    if (node !== undefined) {
+      const nodeName = node.metadata.name ?? '';
+      await this.#o.nodes.cordonAndTaint(nodeName, disruptedTaint);
+      const remaining = await drainStep(nodeName, { pods: this.#o.pods, nowMs: this.#o.clock.now(), ...this.#metrics() });
+      if (remaining > 0) return 'waiting';
+      await this.#o.nodes.deleteNode(nodeName);
+    }
+    if (!(await this.#instanceGone(claim))) return 'waiting';
+    await this.#o.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
+    this.#recordDone(claim);
+    return 'done';
+  }
+
+  /** Cloud delete is repeated until the provider reports NodeClaimNotFoundError (Karpenter's contract). */
+  async #instanceGone(claim: NodeClaim): Promise<boolean> {
+    const providerID = claim.status?.providerID ?? '';
+    if (providerID === '') return true; // never launched: nothing to terminate
+    try {
+      await this.#o.cloud.delete(providerID);
+      return false;
+    } catch (e: unknown) {
+      if (isNodeClaimNotFoundError(e)) return true;
+      throw e;
+    }
+  }
+
+  #recordDone(claim: NodeClaim): void {
+    const nodepool = nodePoolOf(claim);
+    const capacityType = claim.metadata.labels?.['karpenter.sh/capacity-type'] ?? '';
+    this.#o.metrics?.terminated.inc({ nodepool, capacity_type: capacityType });
+    const deleted = timestampMs(claim.metadata.deletionTimestamp);
+    if (deleted !== undefined) {
+      this.#o.metrics?.terminationDuration.observe({ nodepool }, Math.max(0, this.#o.clock.now() - deleted) / 1000);
+    }
+    (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name }, 'terminated nodeclaim');
+  }
+
+  #metrics(): { metrics?: LifecycleMetrics } {
+    return this.#o.metrics === undefined ? {} : { metrics: this.#o.metrics };
+  }
+}
+
+function isTerminating(claim: NodeClaim): boolean {
+  return (
+    claim.metadata.deletionTimestamp !== undefined &&
+    (claim.metadata.finalizers ?? []).includes(terminationFinalizer)
+  );
+}
+
+function findNode(claim: NodeClaim, nodes: readonly Node[]): Node | undefined {
+  const providerID = claim.status?.providerID ?? '';
+  const nodeName = claim.status?.nodeName ?? '';
+  return nodes.find(
+    (n) => (providerID !== '' && n.spec?.providerID === providerID) || (nodeName !== '' && n.metadata.name === nodeName),
+  );
+}
