@@ -7,6 +7,11 @@ import type { Command, CommandIo } from './command.js';
 
 export const defaultWebhookConfigFile = 'manifests/webhooks/webhook-configurations.yaml';
 
+/** Joins YAML documents; a document that kept its own `---` marker gets no second one. */
+export function joinDocuments(docs: readonly string[]): string {
+  return docs.map((d, i) => (i === 0 || d.startsWith('---') ? d : `---\n${d}`)).join('');
+}
+
 /**
  * Sets `clientConfig.caBundle` of every webhook in every Mutating/ValidatingWebhookConfiguration
  * document, keeping comments and the order of everything else.
@@ -24,7 +29,7 @@ export function injectCaBundle(yamlText: string, caPem: string): { text: string;
     });
     return doc.toString({ lineWidth: 0 });
   });
-  return { text: docs.map((d, i) => (i === 0 ? d : `---\n${d}`)).join(''), webhooks };
+  return { text: joinDocuments(docs), webhooks };
 }
 
 function tlsSecret(certs: ServingCertificates, namespace: string): string {

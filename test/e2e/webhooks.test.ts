@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { parseAllDocuments } from 'yaml';
-import { injectCaBundle } from '../../cli/certs-command.js';
+import { injectCaBundle, joinDocuments } from '../../cli/certs-command.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { serveWebhooks } from '../../webhooks/serve.js';
@@ -22,7 +22,7 @@ function pointAtUrl(text: string, base: string, caPem: string): string {
     });
     return doc.toString();
   });
-  return injectCaBundle(docs.join('---\n'), caPem).text;
+  return injectCaBundle(joinDocuments(docs), caPem).text;
 }
 
 async function ok(stack: Stack, args: readonly string[], input?: string): Promise<string> {
