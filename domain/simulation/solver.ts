@@ -151,7 +151,9 @@ export class Solver implements PlacementContext {
         this.reasons.pool(pool.name, typeReasonsText(filter.reasons, this.table.n));
         continue;
       }
-      const types = withinLimits(pool, filter.efficient, { nodes: this.setup.nodes, claims: this.claims, table: this.table });
+      // minValues needs the flexibility of every fitting type, not only the most cost-efficient ones.
+      const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
+      const types = withinLimits(pool, wantsFlexibility ? filter.list : filter.efficient, { nodes: this.setup.nodes, claims: this.claims, table: this.table });
       if (types.length === 0) {
         this.reasons.pool(pool.name, `limits reached (${Object.keys(pool.limits ?? {}).join(', ')})`);
         continue;

@@ -169,11 +169,19 @@ function domainCounts(c: TopologySpreadConstraint, pod: Pod, all: readonly Locat
   return counts;
 }
 
+function zoneConstrained(pod: Pod): boolean {
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  return pod.spec.nodeSelector?.['topology.kubernetes.io/zone'] !== undefined
+    || terms.some((t) => (t.matchExpressions ?? []).some((e) => e.key === 'topology.kubernetes.io/zone'));
+}
+
 function checkSpread(here: Located, all: readonly Located[], zones: readonly string[], errors: string[]): void {
   const { pod, node } = here;
   for (const c of pod.spec.topologySpreadConstraints ?? []) {
     if (c.whenUnsatisfiable !== 'DoNotSchedule') continue;
-    const values = [...domainCounts(c, pod, all, zones).values()];
+    // nodeAffinityPolicy Honor (the default): only zones the pod's own node selector allows count.
+    const eligible = c.nodeAffinityPolicy === 'Ignore' ? zones : zones.filter((z) => nodeAffinityOk(pod, { [c.topologyKey]: z }, []) || !zoneConstrained(pod));
+    const values = [...domainCounts(c, pod, all, eligible).values()];
     // A new node is always an empty hostname domain.
     const min = c.topologyKey === 'kubernetes.io/hostname' ? 0 : Math.min(...values);
     if (node.labels[c.topologyKey] === undefined) errors.push(`${key(pod)}: spread on ${c.topologyKey} but the node has no such label`);
