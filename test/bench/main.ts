@@ -1,10 +1,12 @@
 // `npm run bench [-- --only simulation] [--max-pods 5000]`: runs each benchmark module and prints its figures.
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
+import { extenderBench } from './extender-bench.js';
 import { simulationBench } from './simulation-bench.js';
+import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [simulationBench];
+const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
