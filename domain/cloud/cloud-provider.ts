@@ -22,12 +22,7 @@ export interface LaunchRequest {
 }
 
 export type InstanceState =
-  | 'pending'
-  | 'running'
-  | 'shutting-down'
-  | 'terminated'
-  | 'stopping'
-  | 'stopped';
+  'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
 
 /** One instance we launched, as Create returns it and Get/List report it. */
 export interface LaunchedInstance {

@@ -1,5 +1,10 @@
 import type { Clock } from '../clock.js';
-import type { CloudProvider, InstanceTypeInfo, LaunchedInstance, LaunchRequest } from './cloud-provider.js';
+import type {
+  CloudProvider,
+  InstanceTypeInfo,
+  LaunchedInstance,
+  LaunchRequest,
+} from './cloud-provider.js';
 import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
 import { byPrice, offeringKey, type OfferingKey } from './offering.js';
 import { formatProviderId } from './provider-id.js';
@@ -74,7 +79,10 @@ export class FakeCloudProvider implements CloudProvider {
       }
       return this.#launch(request, o);
     }
-    throw new InsufficientCapacityError(`launching nodeclaim ${request.nodeClaimName}: no capacity`, failed);
+    throw new InsufficientCapacityError(
+      `launching nodeclaim ${request.nodeClaimName}: no capacity`,
+      failed,
+    );
   }
 
   #launch(request: LaunchRequest, o: OfferingKey): LaunchedInstance {
@@ -91,7 +99,10 @@ export class FakeCloudProvider implements CloudProvider {
       state: 'running',
       nodeClaimName: request.nodeClaimName,
       nodePoolName: request.nodePoolName,
-      tags: { 'karpenter.sh/nodeclaim': request.nodeClaimName, 'karpenter.sh/nodepool': request.nodePoolName },
+      tags: {
+        'karpenter.sh/nodeclaim': request.nodeClaimName,
+        'karpenter.sh/nodepool': request.nodePoolName,
+      },
     };
     this.instances.set(instanceId, instance);
     return instance;
@@ -100,7 +111,8 @@ export class FakeCloudProvider implements CloudProvider {
   #find(providerID: string): LaunchedInstance {
     this.#throwInjected();
     const instance = [...this.instances.values()].find((i) => i.providerID === providerID);
-    if (instance === undefined) throw new NodeClaimNotFoundError(`instance ${providerID} not found`);
+    if (instance === undefined)
+      throw new NodeClaimNotFoundError(`instance ${providerID} not found`);
     return instance;
   }
 

@@ -8,7 +8,13 @@ export interface AmiAlias {
 
 export function parseAlias(alias: string): AmiAlias | undefined {
   const [family, version, extra] = alias.split('@');
-  if (family === undefined || family === '' || version === undefined || version === '' || extra !== undefined) {
+  if (
+    family === undefined ||
+    family === '' ||
+    version === undefined ||
+    version === '' ||
+    extra !== undefined
+  ) {
     return undefined;
   }
   return { family: family.toLowerCase(), version };
@@ -26,7 +32,10 @@ export const publicEksAmiPrefix = '/aws/service/eks/optimized-ami';
  * The public EKS-optimized AMI parameters (facts §3): `latest` reads `recommended`, a pinned
  * version reads the release-named parameter. Only AL2023 for now; other families are undefined.
  */
-export function eksAliasParameterName(kubernetesVersion: string, prefix = publicEksAmiPrefix): AliasParameterName {
+export function eksAliasParameterName(
+  kubernetesVersion: string,
+  prefix = publicEksAmiPrefix,
+): AliasParameterName {
   return (alias, arch) => {
     if (alias.family !== 'al2023') return undefined;
     const base = `${prefix}/${kubernetesVersion}/amazon-linux-2023/${ec2Arch[arch]}/standard`;

@@ -1,4 +1,9 @@
-import { DescribeImagesCommand, type EC2Client, type Filter, type Image } from '@aws-sdk/client-ec2';
+import {
+  DescribeImagesCommand,
+  type EC2Client,
+  type Filter,
+  type Image,
+} from '@aws-sdk/client-ec2';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { AmiSelectorTerm, ResolvedAmi } from '../../domain/cloud/node-class.js';
 import type { Architecture } from '../../domain/cloud/offering.js';
@@ -17,7 +22,10 @@ export interface AmiResolverDeps {
 const architectures: readonly Architecture[] = ['amd64', 'arm64'];
 
 /** Resolves AMI selector terms to at most one image per architecture: the newest match. */
-export async function resolveAmis(deps: AmiResolverDeps, terms: readonly AmiSelectorTerm[]): Promise<ResolvedAmi[]> {
+export async function resolveAmis(
+  deps: AmiResolverDeps,
+  terms: readonly AmiSelectorTerm[],
+): Promise<ResolvedAmi[]> {
   const images: Image[] = [];
   for (const term of terms) images.push(...(await imagesForTerm(deps, term)));
   const newest = new Map<Architecture, ResolvedAmi>();
@@ -43,17 +51,24 @@ async function imagesForTerm(deps: AmiResolverDeps, term: AmiSelectorTerm): Prom
   ];
   // Like Karpenter: without an owner or id, only our own and Amazon's images qualify, so a
   // name selector cannot pick up a look-alike community image.
-  const owners = term.owner !== undefined ? [term.owner] : term.id !== undefined ? undefined : ['self', 'amazon'];
+  const owners =
+    term.owner !== undefined
+      ? [term.owner]
+      : term.id !== undefined
+        ? undefined
+        : ['self', 'amazon'];
   return describeImages(deps, filters, owners);
 }
 
 async function aliasImageIds(deps: AmiResolverDeps, alias: string): Promise<string[]> {
   const parsed = parseAlias(alias);
-  if (parsed === undefined) throw new NodeClassNotReadyError(`resolving ami alias ${alias}: malformed`);
+  if (parsed === undefined)
+    throw new NodeClassNotReadyError(`resolving ami alias ${alias}: malformed`);
   const ids: string[] = [];
   for (const arch of architectures) {
     const name = deps.aliasParameterName(parsed, arch);
-    if (name === undefined) throw new NodeClassNotReadyError(`resolving ami alias ${alias}: unsupported family`);
+    if (name === undefined)
+      throw new NodeClassNotReadyError(`resolving ami alias ${alias}: unsupported family`);
     const id = await readParameter(deps, name).catch((e: unknown) => {
       // An alias may lack one architecture (e.g. no arm64 build); the other still resolves.
       if (e instanceof NodeClassNotReadyError) return undefined;
@@ -74,7 +89,10 @@ async function readParameter(deps: AmiResolverDeps, name: string): Promise<strin
     return value;
   } catch (e: unknown) {
     if (isThrottledError(e)) throw e;
-    throw new NodeClassNotReadyError(`reading ssm parameter ${name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new NodeClassNotReadyError(
+      `reading ssm parameter ${name}: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
   }
 }
 
@@ -83,9 +101,15 @@ async function imagesForIds(deps: AmiResolverDeps, ids: readonly string[]): Prom
   return describeImages(deps, [{ Name: 'image-id', Values: [...ids] }], undefined);
 }
 
-async function describeImages(deps: AmiResolverDeps, Filters: Filter[], Owners: string[] | undefined): Promise<Image[]> {
+async function describeImages(
+  deps: AmiResolverDeps,
+  Filters: Filter[],
+  Owners: string[] | undefined,
+): Promise<Image[]> {
   const out = await retryThrottled(deps.retry, 'describing images', () =>
-    deps.ec2.send(new DescribeImagesCommand({ Filters, ...(Owners === undefined ? {} : { Owners }) })),
+    deps.ec2.send(
+      new DescribeImagesCommand({ Filters, ...(Owners === undefined ? {} : { Owners }) }),
+    ),
   );
   return out.Images ?? [];
 }

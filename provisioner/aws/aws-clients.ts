@@ -7,7 +7,11 @@ export interface AwsClientOptions {
   /** e.g. `http://127.0.0.1:4566` for moto; unset for the real regional endpoint. */
   readonly endpoint?: string;
   /** Static credentials (tests, moto); unset means the SDK's default provider chain. */
-  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
+  readonly credentials?: {
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+    readonly sessionToken?: string;
+  };
 }
 
 export interface AwsClients {

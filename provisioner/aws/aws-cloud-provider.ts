@@ -40,7 +40,8 @@ export class AwsCloudProvider implements CloudProvider {
   constructor(options: AwsCloudProviderOptions) {
     this.#options = options;
     this.#retry = options.retry ?? defaultRetryPolicy(options.clock);
-    this.unavailableOfferings = options.unavailableOfferings ?? new UnavailableOfferings(options.clock);
+    this.unavailableOfferings =
+      options.unavailableOfferings ?? new UnavailableOfferings(options.clock);
     this.#templates = new LaunchTemplates(options.ec2, this.#retry, options.cluster.name);
   }
 
@@ -48,7 +49,12 @@ export class AwsCloudProvider implements CloudProvider {
     const action = `launching nodeclaim ${request.nodeClaimName}`;
     try {
       return await launchFleet(
-        { ec2: this.#options.ec2, retry: this.#retry, templates: this.#templates, cluster: this.#options.cluster },
+        {
+          ec2: this.#options.ec2,
+          retry: this.#retry,
+          templates: this.#templates,
+          cluster: this.#options.cluster,
+        },
         { request, unavailable: this.unavailableOfferings, now: this.#options.clock.now() },
       );
     } catch (e: unknown) {

@@ -35,15 +35,25 @@ export interface AwsProvider {
 export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
   const clients = createAwsClients(options);
   const retry: RetryPolicy = { ...defaultRetryPolicy(options.clock), ...options.retry };
-  const provider = new AwsCloudProvider({ ec2: clients.ec2, cluster: options.cluster, clock: options.clock, retry });
+  const provider = new AwsCloudProvider({
+    ec2: clients.ec2,
+    cluster: options.cluster,
+    clock: options.clock,
+    retry,
+  });
   const nodeClassResolver = new AwsNodeClassResolver({
     ec2: clients.ec2,
     ssm: clients.ssm,
     retry,
-    aliasParameterName: eksAliasParameterName(options.kubernetesVersion, options.amiParameterPrefix ?? publicEksAmiPrefix),
+    aliasParameterName: eksAliasParameterName(
+      options.kubernetesVersion,
+      options.amiParameterPrefix ?? publicEksAmiPrefix,
+    ),
   });
   const cloudProvider =
-    options.registry === undefined ? provider : withCloudProviderMetrics(provider, { registry: options.registry, clock: options.clock });
+    options.registry === undefined
+      ? provider
+      : withCloudProviderMetrics(provider, { registry: options.registry, clock: options.clock });
   return {
     cloudProvider,
     nodeClassResolver,

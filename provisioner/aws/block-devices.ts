@@ -8,7 +8,8 @@ const unitBytes: Record<string, number> = { Gi: gib, G: 1e9, Ti: 2 ** 40, T: 1e1
 export function volumeSizeGiB(quantity: string): number {
   const m = /^(\d+)(Gi|G|Ti|T)$/.exec(quantity);
   const unit = m?.[2] === undefined ? undefined : unitBytes[m[2]];
-  if (m?.[1] === undefined || unit === undefined) throw new Error(`volume size ${quantity}: expected <n>Gi|G|Ti|T`);
+  if (m?.[1] === undefined || unit === undefined)
+    throw new Error(`volume size ${quantity}: expected <n>Gi|G|Ti|T`);
   return Math.ceil((Number(m[1]) * unit) / gib);
 }
 

@@ -49,7 +49,8 @@ export function errorCode(e: unknown): string | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const candidate = e as { name?: unknown; Code?: unknown; $metadata?: unknown };
   if (typeof candidate.Code === 'string') return candidate.Code;
-  if (candidate.$metadata !== undefined && typeof candidate.name === 'string') return candidate.name;
+  if (candidate.$metadata !== undefined && typeof candidate.name === 'string')
+    return candidate.name;
   return undefined;
 }
 
@@ -75,7 +76,9 @@ export function classifyEc2Error(e: unknown, action: string): DomainError {
   if (isDomainError(e)) return e;
   const code = errorCode(e);
   const message = `${action}: ${code ?? 'error'}: ${messageOf(e)}`;
-  if (code !== undefined && throttlingCodes.has(code)) return new ThrottledError(message, { cause: e });
-  if (code !== undefined && authCodes.has(code)) return new NodeClassNotReadyError(message, { cause: e });
+  if (code !== undefined && throttlingCodes.has(code))
+    return new ThrottledError(message, { cause: e });
+  if (code !== undefined && authCodes.has(code))
+    return new NodeClassNotReadyError(message, { cause: e });
   return new CreateError(message, code ?? 'Unknown', { cause: e });
 }

@@ -35,13 +35,26 @@ export interface FleetLaunchInput {
  * reported by EC2 are marked unavailable whether or not another one launched, so a caller that
  * gets InsufficientCapacityError can retry at once and reach the next offerings.
  */
-export async function launchFleet(deps: FleetLaunchDeps, input: FleetLaunchInput): Promise<LaunchedInstance> {
+export async function launchFleet(
+  deps: FleetLaunchDeps,
+  input: FleetLaunchInput,
+): Promise<LaunchedInstance> {
   const { request, unavailable } = input;
   const action = `launching nodeclaim ${request.nodeClaimName}`;
-  const candidates = unavailable.filterAvailable(request.offerings.filter((o) => o.capacityType === request.capacityType));
-  const plan = planOverrides({ ...request, offerings: candidates, subnets: request.nodeClass.subnets, amis: request.nodeClass.amis });
+  const candidates = unavailable.filterAvailable(
+    request.offerings.filter((o) => o.capacityType === request.capacityType),
+  );
+  const plan = planOverrides({
+    ...request,
+    offerings: candidates,
+    subnets: request.nodeClass.subnets,
+    amis: request.nodeClass.amis,
+  });
   if (plan.offerings.length === 0) {
-    throw new InsufficientCapacityError(`${action}: no available offering among ${request.offerings.length}`, []);
+    throw new InsufficientCapacityError(
+      `${action}: no available offering among ${request.offerings.length}`,
+      [],
+    );
   }
   const tags = instanceTags({
     clusterName: deps.cluster.name,
@@ -65,14 +78,15 @@ async function fleetRequest(
   tags: Record<string, string>,
 ): Promise<CreateFleetCommandInput> {
   const nodeClass = request.nodeClass;
-  const userData = nodeClass.amiFamily === 'Custom'
-    ? Buffer.from(nodeClass.userData ?? '', 'utf8').toString('base64')
-    : al2023UserData({
-        cluster: deps.cluster,
-        labels: request.nodeLabels ?? {},
-        taints: request.nodeTaints ?? [],
-        ...(nodeClass.userData === undefined ? {} : { custom: nodeClass.userData }),
-      });
+  const userData =
+    nodeClass.amiFamily === 'Custom'
+      ? Buffer.from(nodeClass.userData ?? '', 'utf8').toString('base64')
+      : al2023UserData({
+          cluster: deps.cluster,
+          labels: request.nodeLabels ?? {},
+          taints: request.nodeTaints ?? [],
+          ...(nodeClass.userData === undefined ? {} : { custom: nodeClass.userData }),
+        });
   const templateTags = {
     [tagKeys.cluster(deps.cluster.name)]: 'owned',
     [tagKeys.nodeClass]: nodeClass.name,
@@ -80,13 +94,24 @@ async function fleetRequest(
   };
   const configs = [];
   for (const group of plan.groups) {
-    const id = await deps.templates.ensure({ nodeClass, ami: group.ami, userData, tags: templateTags });
-    configs.push({ LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' }, Overrides: group.overrides });
+    const id = await deps.templates.ensure({
+      nodeClass,
+      ami: group.ami,
+      userData,
+      tags: templateTags,
+    });
+    configs.push({
+      LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' },
+      Overrides: group.overrides,
+    });
   }
   const ec2Tags = toEc2Tags(tags);
   return {
     Type: 'instant',
-    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: request.capacityType },
+    TargetCapacitySpecification: {
+      TotalTargetCapacity: 1,
+      DefaultTargetCapacityType: request.capacityType,
+    },
     SpotOptions: { AllocationStrategy: 'price-capacity-optimized' },
     OnDemandOptions: { AllocationStrategy: 'lowest-price' },
     LaunchTemplateConfigs: configs,
@@ -105,7 +130,9 @@ async function sendFleet(
   unavailable: UnavailableOfferings,
 ): Promise<CreateFleetCommandOutput> {
   try {
-    return await retryThrottled(deps.retry, 'creating fleet', () => deps.ec2.send(new CreateFleetCommand(input)));
+    return await retryThrottled(deps.retry, 'creating fleet', () =>
+      deps.ec2.send(new CreateFleetCommand(input)),
+    );
   } catch (e: unknown) {
     const code = errorCode(e);
     // A request-level capacity error (e.g. VcpuLimitExceeded) names no override: every
@@ -127,7 +154,8 @@ function toLaunched(
 ): LaunchedInstance {
   const zone = launch.zone !== '' ? launch.zone : (request.nodeClass.subnets[0]?.zone ?? '');
   const arch = request.offerings.find((o) => o.instanceType === launch.instanceType)?.architecture;
-  const imageId = launch.imageId ?? request.nodeClass.amis.find((a) => a.architecture === arch)?.id ?? '';
+  const imageId =
+    launch.imageId ?? request.nodeClass.amis.find((a) => a.architecture === arch)?.id ?? '';
   return {
     instanceId: launch.instanceId,
     providerID: formatProviderId(zone, launch.instanceId),

@@ -1,6 +1,11 @@
 import type { FleetLaunchTemplateOverridesRequest } from '@aws-sdk/client-ec2';
 import type { ResolvedAmi, ResolvedSubnet } from '../../domain/cloud/node-class.js';
-import { byPrice, type Architecture, type CapacityType, type LaunchOffering } from '../../domain/cloud/offering.js';
+import {
+  byPrice,
+  type Architecture,
+  type CapacityType,
+  type LaunchOffering,
+} from '../../domain/cloud/offering.js';
 
 /** Karpenter's maxInstanceTypes: CreateFleet accepts few overrides, and 60 types is plenty of choice. */
 export const maxInstanceTypes = 60;
@@ -29,7 +34,8 @@ export function subnetPerZone(subnets: readonly ResolvedSubnet[]): Map<string, R
   const best = new Map<string, ResolvedSubnet>();
   for (const s of subnets) {
     const current = best.get(s.zone);
-    if (current === undefined || s.availableIpAddressCount > current.availableIpAddressCount) best.set(s.zone, s);
+    if (current === undefined || s.availableIpAddressCount > current.availableIpAddressCount)
+      best.set(s.zone, s);
   }
   return best;
 }

@@ -1,4 +1,8 @@
-import type { CreateFleetCommandOutput, CreateFleetError, CreateFleetInstance } from '@aws-sdk/client-ec2';
+import type {
+  CreateFleetCommandOutput,
+  CreateFleetError,
+  CreateFleetInstance,
+} from '@aws-sdk/client-ec2';
 import {
   CreateError,
   InsufficientCapacityError,
@@ -40,7 +44,10 @@ export function interpretFleet(
   return { unavailable, error: noInstanceError(errors, unavailable, action) };
 }
 
-function firstLaunch(out: Pick<CreateFleetCommandOutput, 'Instances'>, capacityType: CapacityType): FleetLaunch | undefined {
+function firstLaunch(
+  out: Pick<CreateFleetCommandOutput, 'Instances'>,
+  capacityType: CapacityType,
+): FleetLaunch | undefined {
   const i = (out.Instances ?? []).find((x) => x.InstanceIds?.[0] !== undefined);
   const instanceId = i?.InstanceIds?.[0];
   if (i === undefined || instanceId === undefined) return undefined;
@@ -64,16 +71,34 @@ function iceOffering(e: CreateFleetError, capacityType: CapacityType): OfferingK
   const o = e.LaunchTemplateAndOverrides?.Overrides;
   if (e.ErrorCode === undefined || !insufficientCapacityCodes.has(e.ErrorCode)) return [];
   if (o?.InstanceType === undefined || o.AvailabilityZone === undefined) return [];
-  return [{ instanceType: o.InstanceType, zone: o.AvailabilityZone, capacityType: toCapacityType(e.Lifecycle, capacityType) }];
+  return [
+    {
+      instanceType: o.InstanceType,
+      zone: o.AvailabilityZone,
+      capacityType: toCapacityType(e.Lifecycle, capacityType),
+    },
+  ];
 }
 
-function noInstanceError(errors: readonly CreateFleetError[], unavailable: OfferingKey[], action: string): DomainError {
-  const summary = errors.map((e) => `${e.ErrorCode ?? '?'}: ${e.ErrorMessage ?? ''}`.trim()).join('; ');
+function noInstanceError(
+  errors: readonly CreateFleetError[],
+  unavailable: OfferingKey[],
+  action: string,
+): DomainError {
+  const summary = errors
+    .map((e) => `${e.ErrorCode ?? '?'}: ${e.ErrorMessage ?? ''}`.trim())
+    .join('; ');
   const auth = errors.find((e) => e.ErrorCode !== undefined && authCodes.has(e.ErrorCode));
   if (auth !== undefined) return new NodeClassNotReadyError(`${action}: ${summary}`);
   if (unavailable.length > 0) {
-    return new InsufficientCapacityError(`${action}: all offerings unavailable: ${summary}`, unavailable);
+    return new InsufficientCapacityError(
+      `${action}: all offerings unavailable: ${summary}`,
+      unavailable,
+    );
   }
   const reason = errors[0]?.ErrorCode ?? 'NoInstanceLaunched';
-  return new CreateError(`${action}: ${summary === '' ? 'fleet returned no instance' : summary}`, reason);
+  return new CreateError(
+    `${action}: ${summary === '' ? 'fleet returned no instance' : summary}`,
+    reason,
+  );
 }

@@ -17,7 +17,11 @@ import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
  * zone from DescribeSpotPriceHistory. On-demand prices are not here: EC2 has no API for them
  * (the Pricing API does); the embedded catalog supplies them.
  */
-export async function describeInstanceTypeCatalog(ec2: EC2Client, retry: RetryPolicy, clock: Clock): Promise<InstanceTypeInfo[]> {
+export async function describeInstanceTypeCatalog(
+  ec2: EC2Client,
+  retry: RetryPolicy,
+  clock: Clock,
+): Promise<InstanceTypeInfo[]> {
   const [types, zones, spot] = await Promise.all([
     retryThrottled(retry, 'describing instance types', () => describeTypes(ec2)),
     retryThrottled(retry, 'describing instance type offerings', () => describeZones(ec2)),
@@ -58,16 +62,32 @@ interface SpotRecord {
 }
 
 /** type → zone → price, keeping the newest record when history holds several. */
-async function describeSpotPrices(ec2: EC2Client, clock: Clock): Promise<Map<string, Map<string, number>>> {
+async function describeSpotPrices(
+  ec2: EC2Client,
+  clock: Clock,
+): Promise<Map<string, Map<string, number>>> {
   const input = {
     ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
     StartTime: new Date(clock.now()),
   };
   const records: SpotRecord[] = [];
-  for await (const page of paginateDescribeSpotPriceHistory({ client: ec2, pageSize: 1000 }, input)) {
+  for await (const page of paginateDescribeSpotPriceHistory(
+    { client: ec2, pageSize: 1000 },
+    input,
+  )) {
     for (const p of page.SpotPriceHistory ?? []) {
-      if (p.InstanceType === undefined || p.AvailabilityZone === undefined || p.SpotPrice === undefined) continue;
-      records.push({ type: p.InstanceType, zone: p.AvailabilityZone, price: Number(p.SpotPrice), at: p.Timestamp?.getTime() ?? 0 });
+      if (
+        p.InstanceType === undefined ||
+        p.AvailabilityZone === undefined ||
+        p.SpotPrice === undefined
+      )
+        continue;
+      records.push({
+        type: p.InstanceType,
+        zone: p.AvailabilityZone,
+        price: Number(p.SpotPrice),
+        at: p.Timestamp?.getTime() ?? 0,
+      });
     }
   }
   return newestPrices(records);
@@ -81,13 +101,26 @@ function newestPrices(records: readonly SpotRecord[]): Map<string, Map<string, n
     if (current === undefined || r.at >= current.at) perZone.set(r.zone, r);
     newest.set(r.type, perZone);
   }
-  return new Map([...newest].map(([type, perZone]) => [type, new Map([...perZone].map(([z, r]) => [z, r.price]))]));
+  return new Map(
+    [...newest].map(([type, perZone]) => [
+      type,
+      new Map([...perZone].map(([z, r]) => [z, r.price])),
+    ]),
+  );
 }
 
-function toInfo(t: Ec2InstanceTypeInfo, zones: Map<string, string[]>, spot: Map<string, Map<string, number>>): InstanceTypeInfo[] {
-  const architecture = t.ProcessorInfo?.SupportedArchitectures?.map(toArchitecture).find((a) => a !== undefined);
+function toInfo(
+  t: Ec2InstanceTypeInfo,
+  zones: Map<string, string[]>,
+  spot: Map<string, Map<string, number>>,
+): InstanceTypeInfo[] {
+  const architecture = t.ProcessorInfo?.SupportedArchitectures?.map(toArchitecture).find(
+    (a) => a !== undefined,
+  );
   if (t.InstanceType === undefined || architecture === undefined) return [];
-  const capacityTypes = (t.SupportedUsageClasses ?? []).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
+  const capacityTypes = (t.SupportedUsageClasses ?? []).filter(
+    (c): c is CapacityType => c === 'spot' || c === 'on-demand',
+  );
   return [
     {
       name: t.InstanceType,

@@ -33,7 +33,9 @@ export function toLaunchedInstance(i: Instance): LaunchedInstance | undefined {
   };
 }
 
-function ownerFields(tags: Record<string, string>): Pick<LaunchedInstance, 'nodeClaimName' | 'nodePoolName'> {
+function ownerFields(
+  tags: Record<string, string>,
+): Pick<LaunchedInstance, 'nodeClaimName' | 'nodePoolName'> {
   const nodeClaimName = tags[tagKeys.nodeClaim];
   const nodePoolName = tags[tagKeys.nodePool];
   return {
@@ -47,12 +49,18 @@ export function isLive(i: LaunchedInstance): boolean {
 }
 
 /** One instance by id; undefined when EC2 does not know it (or no longer shows it). */
-export async function describeInstance(ec2: EC2Client, retry: RetryPolicy, instanceId: string): Promise<LaunchedInstance | undefined> {
+export async function describeInstance(
+  ec2: EC2Client,
+  retry: RetryPolicy,
+  instanceId: string,
+): Promise<LaunchedInstance | undefined> {
   try {
     const out = await retryThrottled(retry, 'describing instance', () =>
       ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })),
     );
-    const found = out.Reservations?.flatMap((r) => r.Instances ?? []).find((i) => i.InstanceId === instanceId);
+    const found = out.Reservations?.flatMap((r) => r.Instances ?? []).find(
+      (i) => i.InstanceId === instanceId,
+    );
     return found === undefined ? undefined : toLaunchedInstance(found);
   } catch (e: unknown) {
     if (isNotFoundError(e)) return undefined;
@@ -73,7 +81,10 @@ export async function listTaggedInstances(
   ];
   return retryThrottled(retry, 'listing instances', async () => {
     const found: LaunchedInstance[] = [];
-    for await (const page of paginateDescribeInstances({ client: ec2, pageSize: 500 }, { Filters })) {
+    for await (const page of paginateDescribeInstances(
+      { client: ec2, pageSize: 500 },
+      { Filters },
+    )) {
       for (const i of page.Reservations?.flatMap((r) => r.Instances ?? []) ?? []) {
         const launched = toLaunchedInstance(i);
         if (launched !== undefined) found.push(launched);
@@ -84,7 +95,11 @@ export async function listTaggedInstances(
 }
 
 /** TerminateInstances is idempotent in EC2; NotFound means someone else already finished. */
-export async function terminateInstance(ec2: EC2Client, retry: RetryPolicy, instanceId: string): Promise<'terminating' | 'not-found'> {
+export async function terminateInstance(
+  ec2: EC2Client,
+  retry: RetryPolicy,
+  instanceId: string,
+): Promise<'terminating' | 'not-found'> {
   try {
     await retryThrottled(retry, 'terminating instance', () =>
       ec2.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] })),

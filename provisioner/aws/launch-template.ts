@@ -35,7 +35,9 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
       HttpTokens: md.httpTokens,
     },
     UserData: input.userData,
-    ...(nodeClass.detailedMonitoring === undefined ? {} : { Monitoring: { Enabled: nodeClass.detailedMonitoring } }),
+    ...(nodeClass.detailedMonitoring === undefined
+      ? {}
+      : { Monitoring: { Enabled: nodeClass.detailedMonitoring } }),
   };
 }
 
@@ -80,7 +82,11 @@ export class LaunchTemplates {
     this.#ids.clear();
   }
 
-  async #create(name: string, data: RequestLaunchTemplateData, tags: Readonly<Record<string, string>>): Promise<string> {
+  async #create(
+    name: string,
+    data: RequestLaunchTemplateData,
+    tags: Readonly<Record<string, string>>,
+  ): Promise<string> {
     try {
       const out = await retryThrottled(this.#retry, 'creating launch template', () =>
         this.#ec2.send(
@@ -94,7 +100,8 @@ export class LaunchTemplates {
       return out.LaunchTemplate?.LaunchTemplateId ?? (await this.#describe(name));
     } catch (e: unknown) {
       // Another replica (or an earlier run) created the same configuration first.
-      if (errorCode(e) === 'InvalidLaunchTemplateName.AlreadyExistsException') return this.#describe(name);
+      if (errorCode(e) === 'InvalidLaunchTemplateName.AlreadyExistsException')
+        return this.#describe(name);
       throw e;
     }
   }

@@ -32,7 +32,8 @@ function instruments(registry: Registry): Instruments {
       registers: [registry],
     });
   const errors =
-    (registry.getSingleMetric(cloudProviderErrorsMetric) as Counter<'method' | 'error'> | undefined) ??
+    (registry.getSingleMetric(cloudProviderErrorsMetric) as
+      Counter<'method' | 'error'> | undefined) ??
     new Counter({
       name: cloudProviderErrorsMetric,
       help: 'Cloud provider calls that failed, by method and domain error code.',
@@ -46,7 +47,10 @@ function instruments(registry: Registry): Instruments {
  * Wraps any CloudProvider once (Karpenter's cloudprovider/metrics decorator): each method's
  * duration, and its failures labelled with the domain error code, never the raw message.
  */
-export function withCloudProviderMetrics(inner: CloudProvider, options: CloudProviderMetricsOptions): CloudProvider {
+export function withCloudProviderMetrics(
+  inner: CloudProvider,
+  options: CloudProviderMetricsOptions,
+): CloudProvider {
   const { duration, errors } = instruments(options.registry);
   const measure = async <T>(method: CloudProviderMethod, call: () => Promise<T>): Promise<T> => {
     const start = options.clock.now();

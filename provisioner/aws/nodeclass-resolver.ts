@@ -47,7 +47,8 @@ export class AwsNodeClassResolver implements NodeClassResolver {
     const subnets = await resolveSubnets(ec2, retry, spec.subnetSelectorTerms);
     if (subnets.length === 0) throw notReady(spec.name, 'no subnet matches subnetSelectorTerms');
     const securityGroups = await resolveSecurityGroups(ec2, retry, spec.securityGroupSelectorTerms);
-    if (securityGroups.length === 0) throw notReady(spec.name, 'no security group matches securityGroupSelectorTerms');
+    if (securityGroups.length === 0)
+      throw notReady(spec.name, 'no security group matches securityGroupSelectorTerms');
     const amis = await resolveAmis({ ec2, ssm, retry, aliasParameterName }, spec.amiSelectorTerms);
     if (amis.length === 0) throw notReady(spec.name, 'no image matches amiSelectorTerms');
     if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile is empty');
@@ -62,8 +63,12 @@ export class AwsNodeClassResolver implements NodeClassResolver {
       metadataOptions: { ...defaultMetadataOptions, ...spec.metadataOptions },
       tags: spec.tags ?? {},
       ...(spec.userData === undefined ? {} : { userData: spec.userData }),
-      ...(spec.associatePublicIPAddress === undefined ? {} : { associatePublicIPAddress: spec.associatePublicIPAddress }),
-      ...(spec.detailedMonitoring === undefined ? {} : { detailedMonitoring: spec.detailedMonitoring }),
+      ...(spec.associatePublicIPAddress === undefined
+        ? {}
+        : { associatePublicIPAddress: spec.associatePublicIPAddress }),
+      ...(spec.detailedMonitoring === undefined
+        ? {}
+        : { detailedMonitoring: spec.detailedMonitoring }),
     };
   }
 }

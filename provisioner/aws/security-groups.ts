@@ -1,4 +1,8 @@
-import { paginateDescribeSecurityGroups, type EC2Client, type SecurityGroup } from '@aws-sdk/client-ec2';
+import {
+  paginateDescribeSecurityGroups,
+  type EC2Client,
+  type SecurityGroup,
+} from '@aws-sdk/client-ec2';
 import type { ResolvedSecurityGroup, SelectorTerm } from '../../domain/cloud/node-class.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { termFilters, uniqueById } from './selector-filters.js';

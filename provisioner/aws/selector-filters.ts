@@ -18,7 +18,9 @@ export function termFilters(term: SelectorTerm, names: FilterNames): Filter[] {
     filters.push({ Name: names.name, Values: [term.name] });
   }
   for (const [key, value] of Object.entries(term.tags ?? {})) {
-    filters.push(value === '*' ? { Name: 'tag-key', Values: [key] } : { Name: `tag:${key}`, Values: [value] });
+    filters.push(
+      value === '*' ? { Name: 'tag-key', Values: [key] } : { Name: `tag:${key}`, Values: [value] },
+    );
   }
   return filters;
 }

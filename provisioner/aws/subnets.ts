@@ -20,7 +20,9 @@ export async function resolveSubnets(
   }
   return uniqueById(found, (s) => s.SubnetId)
     .flatMap((s) => toResolved(s))
-    .sort((a, b) => b.availableIpAddressCount - a.availableIpAddressCount || a.id.localeCompare(b.id));
+    .sort(
+      (a, b) => b.availableIpAddressCount - a.availableIpAddressCount || a.id.localeCompare(b.id),
+    );
 }
 
 function toResolved(s: Subnet): ResolvedSubnet[] {

@@ -41,7 +41,8 @@ export function al2023UserData(input: UserDataInput): string {
     },
   };
   const parts = [];
-  if (input.custom !== undefined && input.custom.trim() !== '') parts.push(part(contentType(input.custom), input.custom));
+  if (input.custom !== undefined && input.custom.trim() !== '')
+    parts.push(part(contentType(input.custom), input.custom));
   parts.push(part('application/node.eks.aws', stringify(nodeConfig)));
   const body = [
     'MIME-Version: 1.0',
@@ -58,13 +59,21 @@ function kubeletFlags(input: UserDataInput): string[] {
   const flags: string[] = [];
   const labels = Object.entries(input.labels).map(([k, v]) => `${k}=${v}`);
   if (labels.length > 0) flags.push(`--node-labels=${labels.sort().join(',')}`);
-  const taints = input.taints.map((t) => `${t.key}${t.value === undefined ? '' : `=${t.value}`}:${t.effect}`);
+  const taints = input.taints.map(
+    (t) => `${t.key}${t.value === undefined ? '' : `=${t.value}`}:${t.effect}`,
+  );
   if (taints.length > 0) flags.push(`--register-with-taints=${taints.join(',')}`);
   return flags;
 }
 
 function part(type: string, content: string): string {
-  return [`--${boundary}`, `Content-Type: ${type}; charset="us-ascii"`, '', content.trimEnd(), ''].join('\n');
+  return [
+    `--${boundary}`,
+    `Content-Type: ${type}; charset="us-ascii"`,
+    '',
+    content.trimEnd(),
+    '',
+  ].join('\n');
 }
 
 function contentType(content: string): string {

@@ -1,7 +1,11 @@
 import t from 'tap';
 import type { ResolvedAmi, ResolvedSubnet } from '../../domain/cloud/node-class.js';
 import type { LaunchOffering } from '../../domain/cloud/offering.js';
-import { maxInstanceTypes, planOverrides, subnetPerZone } from '../../provisioner/aws/fleet-overrides.js';
+import {
+  maxInstanceTypes,
+  planOverrides,
+  subnetPerZone,
+} from '../../provisioner/aws/fleet-overrides.js';
 
 const subnets: ResolvedSubnet[] = [
   { id: 'subnet-a-small', zone: 'a', availableIpAddressCount: 250 },
@@ -12,50 +16,103 @@ const amis: ResolvedAmi[] = [
   { id: 'ami-x86', name: 'al2023-x86', architecture: 'amd64' },
   { id: 'ami-arm', name: 'al2023-arm', architecture: 'arm64' },
 ];
-const offer = (instanceType: string, zone: string, price: number, extra: Partial<LaunchOffering> = {}): LaunchOffering => ({
-  instanceType, zone, price, capacityType: 'spot', architecture: 'amd64', ...extra,
+const offer = (
+  instanceType: string,
+  zone: string,
+  price: number,
+  extra: Partial<LaunchOffering> = {},
+): LaunchOffering => ({
+  instanceType,
+  zone,
+  price,
+  capacityType: 'spot',
+  architecture: 'amd64',
+  ...extra,
 });
 
 void t.test('each zone uses its subnet with the most free addresses', (t) => {
-  t.same([...subnetPerZone(subnets)].map(([z, s]) => [z, s.id]), [['a', 'subnet-a-big'], ['b', 'subnet-b']]);
-  t.end();
-});
-
-void t.test('overrides go cheapest first, with the price as priority and the image of their architecture', (t) => {
-  const plan = planOverrides({
-    capacityType: 'spot',
-    subnets,
-    amis,
-    offerings: [offer('m5.large', 'b', 0.09), offer('m6g.large', 'a', 0.07, { architecture: 'arm64' }), offer('m5.large', 'a', 0.08)],
-  });
-  t.same(plan.offerings.map((o) => `${o.instanceType}/${o.zone}`), ['m6g.large/a', 'm5.large/a', 'm5.large/b']);
-  t.same(plan.groups.map((g) => g.ami.id), ['ami-arm', 'ami-x86'], 'groups follow the cheapest override they hold');
-  t.same(plan.groups[1]?.overrides, [
-    { InstanceType: 'm5.large', SubnetId: 'subnet-a-big', AvailabilityZone: 'a', ImageId: 'ami-x86', Priority: 0.08 },
-    { InstanceType: 'm5.large', SubnetId: 'subnet-b', AvailabilityZone: 'b', ImageId: 'ami-x86', Priority: 0.09 },
-  ]);
-  t.end();
-});
-
-void t.test('offerings of the other capacity type, without a subnet or image, or repeated are dropped', (t) => {
-  const plan = planOverrides({
-    capacityType: 'on-demand',
-    subnets,
-    amis: amis.slice(0, 1),
-    offerings: [
-      offer('m5.large', 'a', 0.1, { capacityType: 'on-demand' }),
-      offer('m5.large', 'a', 0.2, { capacityType: 'on-demand' }),
-      offer('m5.large', 'b', 0.05),
-      offer('m5.large', 'c', 0.1, { capacityType: 'on-demand' }),
-      offer('m6g.large', 'a', 0.01, { capacityType: 'on-demand', architecture: 'arm64' }),
+  t.same(
+    [...subnetPerZone(subnets)].map(([z, s]) => [z, s.id]),
+    [
+      ['a', 'subnet-a-big'],
+      ['b', 'subnet-b'],
     ],
-  });
-  t.same(plan.offerings.map((o) => `${o.instanceType}/${o.zone}/${o.price}`), ['m5.large/a/0.1']);
+  );
   t.end();
 });
+
+void t.test(
+  'overrides go cheapest first, with the price as priority and the image of their architecture',
+  (t) => {
+    const plan = planOverrides({
+      capacityType: 'spot',
+      subnets,
+      amis,
+      offerings: [
+        offer('m5.large', 'b', 0.09),
+        offer('m6g.large', 'a', 0.07, { architecture: 'arm64' }),
+        offer('m5.large', 'a', 0.08),
+      ],
+    });
+    t.same(
+      plan.offerings.map((o) => `${o.instanceType}/${o.zone}`),
+      ['m6g.large/a', 'm5.large/a', 'm5.large/b'],
+    );
+    t.same(
+      plan.groups.map((g) => g.ami.id),
+      ['ami-arm', 'ami-x86'],
+      'groups follow the cheapest override they hold',
+    );
+    t.same(plan.groups[1]?.overrides, [
+      {
+        InstanceType: 'm5.large',
+        SubnetId: 'subnet-a-big',
+        AvailabilityZone: 'a',
+        ImageId: 'ami-x86',
+        Priority: 0.08,
+      },
+      {
+        InstanceType: 'm5.large',
+        SubnetId: 'subnet-b',
+        AvailabilityZone: 'b',
+        ImageId: 'ami-x86',
+        Priority: 0.09,
+      },
+    ]);
+    t.end();
+  },
+);
+
+void t.test(
+  'offerings of the other capacity type, without a subnet or image, or repeated are dropped',
+  (t) => {
+    const plan = planOverrides({
+      capacityType: 'on-demand',
+      subnets,
+      amis: amis.slice(0, 1),
+      offerings: [
+        offer('m5.large', 'a', 0.1, { capacityType: 'on-demand' }),
+        offer('m5.large', 'a', 0.2, { capacityType: 'on-demand' }),
+        offer('m5.large', 'b', 0.05),
+        offer('m5.large', 'c', 0.1, { capacityType: 'on-demand' }),
+        offer('m6g.large', 'a', 0.01, { capacityType: 'on-demand', architecture: 'arm64' }),
+      ],
+    });
+    t.same(
+      plan.offerings.map((o) => `${o.instanceType}/${o.zone}/${o.price}`),
+      ['m5.large/a/0.1'],
+    );
+    t.end();
+  },
+);
 
 void t.test('at most 60 instance types are sent, the cheapest ones, with all their zones', (t) => {
-  const offerings = Array.from({ length: 80 }, (_, i) => [offer(`t${i}.large`, 'a', 1 + i / 100), offer(`t${i}.large`, 'b', 1 + i / 100 + 0.001)]).flat().reverse();
+  const offerings = Array.from({ length: 80 }, (_, i) => [
+    offer(`t${i}.large`, 'a', 1 + i / 100),
+    offer(`t${i}.large`, 'b', 1 + i / 100 + 0.001),
+  ])
+    .flat()
+    .reverse();
   const plan = planOverrides({ capacityType: 'spot', subnets, amis, offerings });
   const types = new Set(plan.offerings.map((o) => o.instanceType));
   t.equal(maxInstanceTypes, 60);
@@ -66,6 +123,14 @@ void t.test('at most 60 instance types are sent, the cheapest ones, with all the
 });
 
 void t.test('no usable offering gives an empty plan', (t) => {
-  t.same(planOverrides({ capacityType: 'spot', subnets: [], amis, offerings: [offer('m5.large', 'a', 1)] }), { groups: [], offerings: [] });
+  t.same(
+    planOverrides({
+      capacityType: 'spot',
+      subnets: [],
+      amis,
+      offerings: [offer('m5.large', 'a', 1)],
+    }),
+    { groups: [], offerings: [] },
+  );
   t.end();
 });

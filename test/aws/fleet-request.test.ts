@@ -4,7 +4,13 @@ import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
 import { createAwsProvider, type AwsProvider } from '../../provisioner/aws/aws-provider.js';
 import { startFaultProxy } from '../stack/fault-proxy.js';
 import { motoClients, seedVpc, startMoto } from '../stack/moto.js';
-import { clusterName, launchRequest, nodeClassSpec, offering, RecordingClock } from './moto-fixture.js';
+import {
+  clusterName,
+  launchRequest,
+  nodeClassSpec,
+  offering,
+  RecordingClock,
+} from './moto-fixture.js';
 
 void t.test('the CreateFleet request on the wire, through the provider factory', async (t) => {
   const moto = await startMoto();
@@ -13,46 +19,65 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
   t.teardown(() => proxy.stop());
   const vpc = await seedVpc(moto, clusterName);
   const registry = new Registry();
-  const build = (): AwsProvider => createAwsProvider({
-    region: moto.region,
-    endpoint: proxy.endpoint,
-    credentials: moto.credentials,
-    cluster: { name: clusterName, endpoint: 'https://127.0.0.1:6443', certificateAuthority: 'Q0E=', serviceCidr: '10.96.0.0/12' },
-    kubernetesVersion: vpc.kubernetesVersion,
-    amiParameterPrefix: vpc.eksAmiParameterPrefix,
-    clock: new RecordingClock(),
-    registry,
-  });
+  const build = (): AwsProvider =>
+    createAwsProvider({
+      region: moto.region,
+      endpoint: proxy.endpoint,
+      credentials: moto.credentials,
+      cluster: {
+        name: clusterName,
+        endpoint: 'https://127.0.0.1:6443',
+        certificateAuthority: 'Q0E=',
+        serviceCidr: '10.96.0.0/12',
+      },
+      kubernetesVersion: vpc.kubernetesVersion,
+      amiParameterPrefix: vpc.eksAmiParameterPrefix,
+      clock: new RecordingClock(),
+      registry,
+    });
   const aws = build();
-  t.teardown(() => { aws.close(); });
+  t.teardown(() => {
+    aws.close();
+  });
   const nodeClass = await aws.nodeClassResolver.resolve(nodeClassSpec(vpc));
   const [a, b] = [`${moto.region}a`, `${moto.region}b`];
   const big = vpc.subnets.find((s) => s.cidr === '10.0.0.0/20');
 
-  await t.test('spot uses an instant fleet of one, price-capacity-optimized, cheapest override first', async (t) => {
-    await aws.cloudProvider.create(launchRequest(nodeClass, [offering('m5.large', b, 0.05), offering('m5.large', a, 0.04)]));
-    const fleet = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-1);
-    t.match(Object.fromEntries(fleet ?? []), {
-      Type: 'instant',
-      'TargetCapacitySpecification.TotalTargetCapacity': '1',
-      'TargetCapacitySpecification.DefaultTargetCapacityType': 'spot',
-      'SpotOptions.AllocationStrategy': 'price-capacity-optimized',
-      'OnDemandOptions.AllocationStrategy': 'lowest-price',
-      'LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version': '$Latest',
-      'LaunchTemplateConfigs.1.Overrides.1.InstanceType': 'm5.large',
-      'LaunchTemplateConfigs.1.Overrides.1.AvailabilityZone': a,
-      'LaunchTemplateConfigs.1.Overrides.1.SubnetId': big?.id,
-      'LaunchTemplateConfigs.1.Overrides.1.Priority': '0.04',
-      'LaunchTemplateConfigs.1.Overrides.2.AvailabilityZone': b,
-      'TagSpecification.1.ResourceType': 'instance',
-      'TagSpecification.2.ResourceType': 'volume',
-      'TagSpecification.3.ResourceType': 'fleet',
-    });
-  });
+  await t.test(
+    'spot uses an instant fleet of one, price-capacity-optimized, cheapest override first',
+    async (t) => {
+      await aws.cloudProvider.create(
+        launchRequest(nodeClass, [offering('m5.large', b, 0.05), offering('m5.large', a, 0.04)]),
+      );
+      const fleet = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-1);
+      t.match(Object.fromEntries(fleet ?? []), {
+        Type: 'instant',
+        'TargetCapacitySpecification.TotalTargetCapacity': '1',
+        'TargetCapacitySpecification.DefaultTargetCapacityType': 'spot',
+        'SpotOptions.AllocationStrategy': 'price-capacity-optimized',
+        'OnDemandOptions.AllocationStrategy': 'lowest-price',
+        'LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version': '$Latest',
+        'LaunchTemplateConfigs.1.Overrides.1.InstanceType': 'm5.large',
+        'LaunchTemplateConfigs.1.Overrides.1.AvailabilityZone': a,
+        'LaunchTemplateConfigs.1.Overrides.1.SubnetId': big?.id,
+        'LaunchTemplateConfigs.1.Overrides.1.Priority': '0.04',
+        'LaunchTemplateConfigs.1.Overrides.2.AvailabilityZone': b,
+        'TagSpecification.1.ResourceType': 'instance',
+        'TagSpecification.2.ResourceType': 'volume',
+        'TagSpecification.3.ResourceType': 'fleet',
+      });
+    },
+  );
 
   await t.test('offerings that recently failed are not sent at all', async (t) => {
-    aws.unavailableOfferings.markUnavailable({ instanceType: 'm5.large', zone: a, capacityType: 'spot' });
-    const launched = await aws.cloudProvider.create(launchRequest(nodeClass, [offering('m5.large', a, 0.04), offering('m5.large', b, 0.05)]));
+    aws.unavailableOfferings.markUnavailable({
+      instanceType: 'm5.large',
+      zone: a,
+      capacityType: 'spot',
+    });
+    const launched = await aws.cloudProvider.create(
+      launchRequest(nodeClass, [offering('m5.large', a, 0.04), offering('m5.large', b, 0.05)]),
+    );
     t.equal(launched.zone, b);
     const fleet = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-1);
     t.equal(fleet?.get('LaunchTemplateConfigs.1.Overrides.1.AvailabilityZone'), b);
@@ -61,25 +86,45 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
 
   await t.test('a second replica reuses the launch template the first created', async (t) => {
     const other = build();
-    t.teardown(() => { other.close(); });
+    t.teardown(() => {
+      other.close();
+    });
     await other.cloudProvider.create(launchRequest(nodeClass, [offering('c5.large', b, 0.05)]));
     const { ec2 } = motoClients(moto);
-    t.teardown(() => { ec2.destroy(); });
+    t.teardown(() => {
+      ec2.destroy();
+    });
     const templates = await ec2.send(new DescribeLaunchTemplatesCommand({}));
-    t.equal(templates.LaunchTemplates?.filter((lt) => lt.LaunchTemplateName?.startsWith('nodesmith.io/') === true).length, 1);
+    t.equal(
+      templates.LaunchTemplates?.filter(
+        (lt) => lt.LaunchTemplateName?.startsWith('nodesmith.io/') === true,
+      ).length,
+      1,
+    );
   });
 
   await t.test('concurrent launches with one configuration create the template once', async (t) => {
     const fresh = build();
-    t.teardown(() => { fresh.close(); });
+    t.teardown(() => {
+      fresh.close();
+    });
     const before = proxy.actions.filter((x) => x === 'CreateLaunchTemplate').length;
-    const requests = ['x1', 'x2', 'x3'].map((n) => launchRequest(nodeClass, [offering('t3.large', b, 0.03)], { nodeClaimName: n, nodeLabels: {}, nodeTaints: [] }));
+    const requests = ['x1', 'x2', 'x3'].map((n) =>
+      launchRequest(nodeClass, [offering('t3.large', b, 0.03)], {
+        nodeClaimName: n,
+        nodeLabels: {},
+        nodeTaints: [],
+      }),
+    );
     const launched = await Promise.all(requests.map((r) => fresh.cloudProvider.create(r)));
     t.equal(new Set(launched.map((l) => l.instanceId)).size, 3);
     t.equal(proxy.actions.filter((x) => x === 'CreateLaunchTemplate').length - before, 1);
   });
 
   await t.test('the factory decorates the provider with metrics', async (t) => {
-    t.match(await registry.metrics(), /nodesmith_cloudprovider_duration_seconds_count\{method="create"\} [1-9]/);
+    t.match(
+      await registry.metrics(),
+      /nodesmith_cloudprovider_duration_seconds_count\{method="create"\} [1-9]/,
+    );
   });
 });

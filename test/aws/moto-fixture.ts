@@ -50,17 +50,32 @@ export async function startMotoWorld(t: Test): Promise<MotoWorld> {
   const proxy = await startFaultProxy(moto.endpoint);
   t.teardown(() => proxy.stop());
   const vpc = await seedVpc(moto, clusterName);
-  const clients = createAwsClients({ region: moto.region, endpoint: proxy.endpoint, credentials: moto.credentials });
+  const clients = createAwsClients({
+    region: moto.region,
+    endpoint: proxy.endpoint,
+    credentials: moto.credentials,
+  });
   t.teardown(() => {
     clients.destroy();
   });
   const clock = new RecordingClock();
-  const retry: RetryPolicy = { clock, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1_000, random: () => 0.5 };
+  const retry: RetryPolicy = {
+    clock,
+    maxAttempts: 4,
+    baseDelayMs: 100,
+    maxDelayMs: 1_000,
+    random: () => 0.5,
+  };
   const provider = new AwsCloudProvider({
     ec2: clients.ec2,
     clock,
     retry,
-    cluster: { name: clusterName, endpoint: 'https://127.0.0.1:6443', certificateAuthority: 'Q0E=', serviceCidr: '10.96.0.0/12' },
+    cluster: {
+      name: clusterName,
+      endpoint: 'https://127.0.0.1:6443',
+      certificateAuthority: 'Q0E=',
+      serviceCidr: '10.96.0.0/12',
+    },
   });
   const resolver = new AwsNodeClassResolver({
     ec2: clients.ec2,
@@ -71,7 +86,10 @@ export async function startMotoWorld(t: Test): Promise<MotoWorld> {
   return { moto, proxy, vpc, clients, clock, provider, resolver, clusterName };
 }
 
-export function nodeClassSpec(vpc: SeededVpc, overrides: Partial<NodeClassSpec> = {}): NodeClassSpec {
+export function nodeClassSpec(
+  vpc: SeededVpc,
+  overrides: Partial<NodeClassSpec> = {},
+): NodeClassSpec {
   const tags = { [vpc.discoveryTag.key]: vpc.discoveryTag.value };
   return {
     name: 'default',
@@ -84,12 +102,21 @@ export function nodeClassSpec(vpc: SeededVpc, overrides: Partial<NodeClassSpec> 
   };
 }
 
-export function offering(instanceType: string, zone: string, price: number, capacityType: CapacityType = 'spot'): LaunchOffering {
+export function offering(
+  instanceType: string,
+  zone: string,
+  price: number,
+  capacityType: CapacityType = 'spot',
+): LaunchOffering {
   const architecture = /^[a-z]+\d+g/.test(instanceType) ? 'arm64' : 'amd64';
   return { instanceType, zone, price, capacityType, architecture };
 }
 
-export function launchRequest(nodeClass: ResolvedNodeClass, offerings: LaunchOffering[], overrides: Partial<LaunchRequest> = {}): LaunchRequest {
+export function launchRequest(
+  nodeClass: ResolvedNodeClass,
+  offerings: LaunchOffering[],
+  overrides: Partial<LaunchRequest> = {},
+): LaunchRequest {
   return {
     nodeClaimName: 'default-abcde',
     nodePoolName: 'default',

@@ -11,11 +11,17 @@ void t.test('nodeclass resolution against moto', async (t) => {
     t.same(resolved.subnets.map((s) => s.id).sort(), vpc.subnets.map((s) => s.id).sort());
     t.same(resolved.securityGroups, [vpc.securityGroup]);
     const [first] = resolved.subnets;
-    t.equal(first?.availableIpAddressCount, Math.max(...resolved.subnets.map((s) => s.availableIpAddressCount)), 'most free addresses first');
+    t.equal(
+      first?.availableIpAddressCount,
+      Math.max(...resolved.subnets.map((s) => s.availableIpAddressCount)),
+      'most free addresses first',
+    );
   });
 
   await t.test('a wildcard tag value matches any value of the key', async (t) => {
-    const spec = nodeClassSpec(vpc, { subnetSelectorTerms: [{ tags: { [vpc.discoveryTag.key]: '*' } }] });
+    const spec = nodeClassSpec(vpc, {
+      subnetSelectorTerms: [{ tags: { [vpc.discoveryTag.key]: '*' } }],
+    });
     const resolved = await resolver.resolve(spec);
     t.equal(resolved.subnets.length, vpc.subnets.length);
   });
@@ -28,44 +34,88 @@ void t.test('nodeclass resolution against moto', async (t) => {
       amiSelectorTerms: [{ id: vpc.amis.amd64 }],
     });
     const resolved = await resolver.resolve(spec);
-    t.same(resolved.subnets.map((s) => s.id), [subnet?.id]);
-    t.same(resolved.securityGroups.map((g) => g.id), [vpc.securityGroup.id]);
-    t.same(resolved.amis.map((a) => [a.id, a.architecture]), [[vpc.amis.amd64, 'amd64']]);
+    t.same(
+      resolved.subnets.map((s) => s.id),
+      [subnet?.id],
+    );
+    t.same(
+      resolved.securityGroups.map((g) => g.id),
+      [vpc.securityGroup.id],
+    );
+    t.same(
+      resolved.amis.map((a) => [a.id, a.architecture]),
+      [[vpc.amis.amd64, 'amd64']],
+    );
   });
 
   await t.test('the al2023 alias resolves one image per architecture through SSM', async (t) => {
     const resolved = await resolver.resolve(nodeClassSpec(vpc));
-    t.same(resolved.amis.map((a) => [a.architecture, a.id]), [['amd64', vpc.amis.amd64], ['arm64', vpc.amis.arm64]]);
+    t.same(
+      resolved.amis.map((a) => [a.architecture, a.id]),
+      [
+        ['amd64', vpc.amis.amd64],
+        ['arm64', vpc.amis.arm64],
+      ],
+    );
   });
 
   await t.test('an ssmParameter term reads the image id from the parameter', async (t) => {
     const name = `${vpc.eksAmiParameterPrefix}/${vpc.kubernetesVersion}/amazon-linux-2023/arm64/standard/recommended/image_id`;
-    const resolved = await resolver.resolve(nodeClassSpec(vpc, { amiSelectorTerms: [{ ssmParameter: name }] }));
-    t.same(resolved.amis.map((a) => a.id), [vpc.amis.arm64]);
+    const resolved = await resolver.resolve(
+      nodeClassSpec(vpc, { amiSelectorTerms: [{ ssmParameter: name }] }),
+    );
+    t.same(
+      resolved.amis.map((a) => a.id),
+      [vpc.amis.arm64],
+    );
   });
 
-  await t.test('a name selector with an owner picks the newest matching image per architecture', async (t) => {
-    const spec = nodeClassSpec(vpc, { amiSelectorTerms: [{ name: 'al2023-ami-2023.*', owner: 'amazon' }] });
-    const resolved = await resolver.resolve(spec);
-    t.same(resolved.amis.map((a) => a.architecture), ['amd64', 'arm64']);
-    t.ok(resolved.amis.every((a) => a.name.startsWith('al2023-ami-2023.')));
-  });
+  await t.test(
+    'a name selector with an owner picks the newest matching image per architecture',
+    async (t) => {
+      const spec = nodeClassSpec(vpc, {
+        amiSelectorTerms: [{ name: 'al2023-ami-2023.*', owner: 'amazon' }],
+      });
+      const resolved = await resolver.resolve(spec);
+      t.same(
+        resolved.amis.map((a) => a.architecture),
+        ['amd64', 'arm64'],
+      );
+      t.ok(resolved.amis.every((a) => a.name.startsWith('al2023-ami-2023.')));
+    },
+  );
 
   await t.test('defaults fill metadata options and the root volume', async (t) => {
     const resolved = await resolver.resolve(nodeClassSpec(vpc));
-    t.same(resolved.metadataOptions, { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'required' });
-    t.match(resolved.blockDeviceMappings, [{ deviceName: '/dev/xvda', rootVolume: true, ebs: { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true } }]);
+    t.same(resolved.metadataOptions, {
+      httpEndpoint: 'enabled',
+      httpProtocolIPv6: 'disabled',
+      httpPutResponseHopLimit: 1,
+      httpTokens: 'required',
+    });
+    t.match(resolved.blockDeviceMappings, [
+      {
+        deviceName: '/dev/xvda',
+        rootVolume: true,
+        ebs: { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true },
+      },
+    ]);
   });
 
-  await t.test('a selector that matches nothing makes the nodeclass not ready, naming the selector', async (t) => {
-    const spec = nodeClassSpec(vpc, { subnetSelectorTerms: [{ tags: { 'no-such-tag': 'x' } }] });
-    const e: unknown = await resolver.resolve(spec).catch((err: unknown) => err);
-    t.ok(isNodeClassNotReadyError(e));
-    t.match((e as Error).message, /subnetSelectorTerms/);
-  });
+  await t.test(
+    'a selector that matches nothing makes the nodeclass not ready, naming the selector',
+    async (t) => {
+      const spec = nodeClassSpec(vpc, { subnetSelectorTerms: [{ tags: { 'no-such-tag': 'x' } }] });
+      const e: unknown = await resolver.resolve(spec).catch((err: unknown) => err);
+      t.ok(isNodeClassNotReadyError(e));
+      t.match((e as Error).message, /subnetSelectorTerms/);
+    },
+  );
 
   await t.test('an alias whose parameter is missing makes the nodeclass not ready', async (t) => {
-    const e: unknown = await resolver.resolve(nodeClassSpec(vpc, { amiSelectorTerms: [{ alias: 'al2023@v20990101' }] })).catch((err: unknown) => err);
+    const e: unknown = await resolver
+      .resolve(nodeClassSpec(vpc, { amiSelectorTerms: [{ alias: 'al2023@v20990101' }] }))
+      .catch((err: unknown) => err);
     t.ok(isNodeClassNotReadyError(e));
   });
 });

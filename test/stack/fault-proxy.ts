@@ -57,7 +57,10 @@ function matches(fault: CapacityFault, o: Override, capacityType: string): boole
 const configKey = /^(LaunchTemplateConfigs\.\d+)\.(.+)$/;
 
 /** Which configs keep at least one override, renumbered 1..n in request order. */
-function survivingConfigs(params: URLSearchParams, failed: ReadonlySet<string>): Map<string, string> {
+function survivingConfigs(
+  params: URLSearchParams,
+  failed: ReadonlySet<string>,
+): Map<string, string> {
   const kept = new Map<string, string>();
   for (const key of params.keys()) {
     const m = overrideKey.exec(key);
@@ -84,7 +87,10 @@ function withoutOverrides(params: URLSearchParams, failed: ReadonlySet<string>):
 }
 
 /** Maps an original parameter name to its renumbered name, or undefined when it is dropped. */
-function renamer(configs: Map<string, string>, failed: ReadonlySet<string>): (key: string) => string | undefined {
+function renamer(
+  configs: Map<string, string>,
+  failed: ReadonlySet<string>,
+): (key: string) => string | undefined {
   const overrides = new Map<string, string>();
   const counters = new Map<string, number>();
   return (key) => {
@@ -108,7 +114,12 @@ function renamer(configs: Map<string, string>, failed: ReadonlySet<string>): (ke
 
 const escapeXml = (s: string): string => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function errorItem(o: Override, params: URLSearchParams, capacityType: string, code: string): string {
+function errorItem(
+  o: Override,
+  params: URLSearchParams,
+  capacityType: string,
+  code: string,
+): string {
   const config = o.prefix.replace(/\.Overrides\.\d+$/, '');
   const ltId = params.get(`${config}.LaunchTemplateSpecification.LaunchTemplateId`) ?? '';
   const field = (name: string, tag: string): string => {
@@ -142,13 +153,29 @@ interface State {
   throttles: Map<string, { left: number; code: string; status: number }>;
 }
 
-async function forward(state: State, req: IncomingMessage, body: string | Buffer): Promise<{ status: number; text: string; type: string }> {
+async function forward(
+  state: State,
+  req: IncomingMessage,
+  body: string | Buffer,
+): Promise<{ status: number; text: string; type: string }> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
-    if (typeof v === 'string' && !['host', 'content-length', 'connection', 'transfer-encoding'].includes(k)) headers[k] = v;
+    if (
+      typeof v === 'string' &&
+      !['host', 'content-length', 'connection', 'transfer-encoding'].includes(k)
+    )
+      headers[k] = v;
   }
-  const res = await fetch(`${state.target}${req.url ?? '/'}`, { method: req.method ?? 'POST', headers, body: req.method === 'GET' ? null : body });
-  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? 'text/xml' };
+  const res = await fetch(`${state.target}${req.url ?? '/'}`, {
+    method: req.method ?? 'POST',
+    headers,
+    body: req.method === 'GET' ? null : body,
+  });
+  return {
+    status: res.status,
+    text: await res.text(),
+    type: res.headers.get('content-type') ?? 'text/xml',
+  };
 }
 
 function send(res: ServerResponse, status: number, type: string, text: string): void {
@@ -156,8 +183,13 @@ function send(res: ServerResponse, status: number, type: string, text: string): 
   res.end(text);
 }
 
-async function handleCreateFleet(state: State, req: IncomingMessage, params: URLSearchParams): Promise<{ status: number; text: string; type: string }> {
-  const capacityType = params.get('TargetCapacitySpecification.DefaultTargetCapacityType') ?? 'on-demand';
+async function handleCreateFleet(
+  state: State,
+  req: IncomingMessage,
+  params: URLSearchParams,
+): Promise<{ status: number; text: string; type: string }> {
+  const capacityType =
+    params.get('TargetCapacitySpecification.DefaultTargetCapacityType') ?? 'on-demand';
   const overrides = collectOverrides(params);
   const failed = overrides.flatMap((o) => {
     const fault = state.faults.find((f) => matches(f, o, capacityType));
@@ -170,9 +202,16 @@ async function handleCreateFleet(state: State, req: IncomingMessage, params: URL
     const text = `<?xml version="1.0" encoding="UTF-8"?>\n<CreateFleetResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>fault-proxy</requestId><fleetId>fleet-00000000-0000-0000-0000-000000000000</fleetId>${errorSet}<fleetInstanceSet/></CreateFleetResponse>`;
     return { status: 200, text, type: 'text/xml' };
   }
-  const upstream = await forward(state, req, withoutOverrides(params, new Set(failed.map((f) => f.o.prefix))).toString());
+  const upstream = await forward(
+    state,
+    req,
+    withoutOverrides(params, new Set(failed.map((f) => f.o.prefix))).toString(),
+  );
   if (upstream.status !== 200) return upstream;
-  return { ...upstream, text: upstream.text.replace('</CreateFleetResponse>', `${errorSet}</CreateFleetResponse>`) };
+  return {
+    ...upstream,
+    text: upstream.text.replace('</CreateFleetResponse>', `${errorSet}</CreateFleetResponse>`),
+  };
 }
 
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -187,9 +226,10 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     send(res, throttle.status, 'text/xml', errorBody(throttle.code));
     return;
   }
-  const out = action === 'CreateFleet' && state.faults.length > 0
-    ? await handleCreateFleet(state, req, params)
-    : await forward(state, req, raw);
+  const out =
+    action === 'CreateFleet' && state.faults.length > 0
+      ? await handleCreateFleet(state, req, params)
+      : await forward(state, req, raw);
   send(res, out.status, out.type, out.text);
 }
 
@@ -211,16 +251,25 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     endpoint: `http://127.0.0.1:${port}`,
     actions: state.actions,
     requests: state.requests,
-    failCapacity: (fault) => { state.faults.push(fault); },
-    throttle: (action, times, code = 'RequestLimitExceeded') => { state.throttles.set(action, { left: times, code, status: 503 }); },
-    failAction: (action, fault) => { state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status }); },
+    failCapacity: (fault) => {
+      state.faults.push(fault);
+    },
+    throttle: (action, times, code = 'RequestLimitExceeded') => {
+      state.throttles.set(action, { left: times, code, status: 503 });
+    },
+    failAction: (action, fault) => {
+      state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status });
+    },
     clear: () => {
       state.faults = [];
       state.throttles.clear();
     },
-    stop: () => new Promise<void>((done) => {
-      server.closeAllConnections();
-      server.close(() => { done(); });
-    }),
+    stop: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => {
+          done();
+        });
+      }),
   };
 }

@@ -64,7 +64,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilAnswering(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitUntilAnswering(
+  endpoint: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`moto exited with code ${child.exitCode}`);
@@ -85,9 +89,15 @@ function stopper(child: ChildProcess): () => Promise<void> {
     if (!live.has(child)) return;
     live.delete(child);
     if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => child.once('exit', () => { r(); }));
+    const exited = new Promise<void>((r) =>
+      child.once('exit', () => {
+        r();
+      }),
+    );
     killGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => { killGroup(child, 'SIGKILL'); }, 3_000);
+    const timer = setTimeout(() => {
+      killGroup(child, 'SIGKILL');
+    }, 3_000);
     await exited;
     clearTimeout(timer);
   };
@@ -100,7 +110,10 @@ async function startOnce(options: StartMotoOptions, logDir: string): Promise<Mot
   const log = createWriteStream(logPath, { flags: 'a' });
   const bin = join(options.venv ?? join(repoRoot, '.cache/venv'), 'bin/moto_server');
   // detached: moto leads its own process group, so stop() also reaches its werkzeug children.
-  const child = spawn(bin, ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(bin, ['-H', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   child.once('error', (e) => log.write(`spawn failed: ${e.message}\n`));
@@ -152,7 +165,12 @@ export async function startMoto(options: StartMotoOptions = {}): Promise<Moto> {
 
 /** SDK clients for a moto server, with the SDK's retries off so faults surface at once. */
 export function motoClients(moto: Moto): { ec2: EC2Client; ssm: SSMClient } {
-  const config = { endpoint: moto.endpoint, region: moto.region, credentials: moto.credentials, maxAttempts: 1 };
+  const config = {
+    endpoint: moto.endpoint,
+    region: moto.region,
+    credentials: moto.credentials,
+    maxAttempts: 1,
+  };
   return { ec2: new EC2Client(config), ssm: new SSMClient(config) };
 }
 
@@ -161,7 +179,11 @@ export interface SeededVpc {
   readonly vpcId: string;
   readonly discoveryTag: { readonly key: string; readonly value: string };
   /** zone → subnet ids; zone a has a large and a small subnet to exercise the free-IP choice. */
-  readonly subnets: readonly { readonly id: string; readonly zone: string; readonly cidr: string }[];
+  readonly subnets: readonly {
+    readonly id: string;
+    readonly zone: string;
+    readonly cidr: string;
+  }[];
   readonly securityGroup: { readonly id: string; readonly name: string };
   /** Prefix under which the EKS AL2023 alias parameters were copied (moto reserves `/aws/…`). */
   readonly eksAmiParameterPrefix: string;
@@ -180,7 +202,11 @@ const subnetLayout = [
  * A VPC with subnets in three zones and a security group, all tagged
  * `karpenter.sh/discovery=<clusterName>`, plus the AL2023 alias parameters that moto lacks.
  */
-export async function seedVpc(moto: Moto, clusterName: string, kubernetesVersion = '1.33'): Promise<SeededVpc> {
+export async function seedVpc(
+  moto: Moto,
+  clusterName: string,
+  kubernetesVersion = '1.33',
+): Promise<SeededVpc> {
   const { ec2, ssm } = motoClients(moto);
   const discoveryTag = { key: 'karpenter.sh/discovery', value: clusterName };
   const Tags = [{ Key: discoveryTag.key, Value: discoveryTag.value }];
@@ -189,24 +215,46 @@ export async function seedVpc(moto: Moto, clusterName: string, kubernetesVersion
   const subnets = [];
   for (const s of subnetLayout) {
     const zone = `${moto.region}${s.zone}`;
-    const out = await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: s.cidr, AvailabilityZone: zone }));
+    const out = await ec2.send(
+      new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: s.cidr, AvailabilityZone: zone }),
+    );
     const id = out.Subnet?.SubnetId ?? '';
-    await ec2.send(new CreateTagsCommand({ Resources: [id], Tags: [...Tags, { Key: 'Name', Value: `${clusterName}-${s.cidr}` }] }));
+    await ec2.send(
+      new CreateTagsCommand({
+        Resources: [id],
+        Tags: [...Tags, { Key: 'Name', Value: `${clusterName}-${s.cidr}` }],
+      }),
+    );
     subnets.push({ id, zone, cidr: s.cidr });
   }
   const sgName = `${clusterName}-nodes`;
-  const sg = await ec2.send(new CreateSecurityGroupCommand({ GroupName: sgName, Description: 'nodes', VpcId: vpcId }));
+  const sg = await ec2.send(
+    new CreateSecurityGroupCommand({ GroupName: sgName, Description: 'nodes', VpcId: vpcId }),
+  );
   await ec2.send(new CreateTagsCommand({ Resources: [sg.GroupId ?? ''], Tags }));
   const eksAmiParameterPrefix = '/nodesmith-test/eks/optimized-ami';
   const amis = { amd64: '', arm64: '' };
-  for (const [arch, ec2Arch] of [['amd64', 'x86_64'], ['arm64', 'arm64']] as const) {
+  for (const [arch, ec2Arch] of [
+    ['amd64', 'x86_64'],
+    ['arm64', 'arm64'],
+  ] as const) {
     const source = `/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-${ec2Arch}`;
     const id = (await ssm.send(new GetParameterCommand({ Name: source }))).Parameter?.Value ?? '';
     const name = `${eksAmiParameterPrefix}/${kubernetesVersion}/amazon-linux-2023/${ec2Arch}/standard/recommended/image_id`;
-    await ssm.send(new PutParameterCommand({ Name: name, Value: id, Type: 'String', Overwrite: true }));
+    await ssm.send(
+      new PutParameterCommand({ Name: name, Value: id, Type: 'String', Overwrite: true }),
+    );
     amis[arch] = id;
   }
   ec2.destroy();
   ssm.destroy();
-  return { vpcId, discoveryTag, subnets, securityGroup: { id: sg.GroupId ?? '', name: sgName }, eksAmiParameterPrefix, kubernetesVersion, amis };
+  return {
+    vpcId,
+    discoveryTag,
+    subnets,
+    securityGroup: { id: sg.GroupId ?? '', name: sgName },
+    eksAmiParameterPrefix,
+    kubernetesVersion,
+    amis,
+  };
 }

@@ -1,6 +1,5 @@
 import t from 'tap';
-import type {
-  DomainError} from '../../../domain/cloud/errors.js';
+import type { DomainError } from '../../../domain/cloud/errors.js';
 import {
   CreateError,
   errorLabel,
@@ -22,9 +21,15 @@ const offering = { instanceType: 'm5.large', zone: 'us-west-2a', capacityType: '
 void t.test('each error has its literal code, its class name and keeps its cause', (t) => {
   const cause = new Error('RequestLimitExceeded');
   const cases: [DomainError, string][] = [
-    [new InsufficientCapacityError('launching nodeclaim a: no capacity', [offering], { cause }), 'InsufficientCapacity'],
+    [
+      new InsufficientCapacityError('launching nodeclaim a: no capacity', [offering], { cause }),
+      'InsufficientCapacity',
+    ],
     [new NodeClaimNotFoundError('instance x not found', { cause }), 'NodeClaimNotFound'],
-    [new NodeClassNotReadyError('resolving ec2nodeclass d: no subnet', { cause }), 'NodeClassNotReady'],
+    [
+      new NodeClassNotReadyError('resolving ec2nodeclass d: no subnet', { cause }),
+      'NodeClassNotReady',
+    ],
     [new CreateError('launching nodeclaim a: bad', 'InvalidParameter', { cause }), 'CreateError'],
     [new ThrottledError('creating fleet: throttled', { cause }), 'Throttled'],
   ];
@@ -58,8 +63,12 @@ void t.test('the is-helpers tell the errors apart and reject anything else', (t)
 });
 
 void t.test('ignoreNotFound swallows only NodeClaimNotFoundError', (t) => {
-  t.doesNotThrow(() => { ignoreNotFound(new NodeClaimNotFoundError('gone')); });
+  t.doesNotThrow(() => {
+    ignoreNotFound(new NodeClaimNotFoundError('gone'));
+  });
   const other = new ThrottledError('slow down');
-  t.throws(() => { ignoreNotFound(other); }, other);
+  t.throws(() => {
+    ignoreNotFound(other);
+  }, other);
   t.end();
 });

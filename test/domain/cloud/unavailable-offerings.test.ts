@@ -1,6 +1,9 @@
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
-import { UnavailableOfferings, unavailableOfferingsTtlMs } from '../../../domain/cloud/unavailable-offerings.js';
+import {
+  UnavailableOfferings,
+  unavailableOfferingsTtlMs,
+} from '../../../domain/cloud/unavailable-offerings.js';
 import { offeringKey } from '../../../domain/cloud/offering.js';
 
 const spotA = { instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'spot' } as const;
