@@ -1,0 +1,107 @@
+import type { Node } from '../../domain/core/node.js';
+import type { Pod } from '../../domain/core/pod.js';
+import type { Taint } from '../../domain/core/taint.js';
+import type {
+  EventRecorder,
+  EvictionOutcome,
+  NodeApi,
+  PodApi,
+  RecordedEvent,
+} from '../../provisioner/lifecycle/cluster-ports.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function podKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+/**
+ * Nodes and pods in memory behind the NodeApi and PodApi ports. Eviction removes the pod unless a
+ * test put it in `pdbBlocked`, which answers like a PodDisruptionBudget's 429.
+ */
+export class FakeCluster implements NodeApi, PodApi {
+  readonly nodes = new Map<string, Node>();
+  readonly pods = new Map<string, Pod>();
+  /** "namespace/name" of pods whose eviction a PDB refuses. */
+  readonly pdbBlocked = new Set<string>();
+  readonly evictions: string[] = [];
+  readonly deletedPods: string[] = [];
+  readonly deletedNodes: string[] = [];
+
+  addNode(node: Node): void {
+    this.nodes.set(node.metadata.name ?? '', structuredClone(node));
+  }
+
+  addPod(pod: Pod): void {
+    this.pods.set(podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), structuredClone(pod));
+  }
+
+  listNodes(): Promise<readonly Node[]> {
+    return Promise.resolve([...this.nodes.values()].map((n) => structuredClone(n)));
+  }
+
+  labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+    this.#editNode(name, (n) => ({ ...n, metadata: { ...n.metadata, labels: { ...n.metadata.labels, ...labels } } }));
+    return Promise.resolve();
+  }
+
+  cordonAndTaint(name: string, taint: Taint): Promise<void> {
+    this.#editNode(name, (n) => {
+      const taints = n.spec?.taints ?? [];
+      const has = taints.some((t) => t.key === taint.key && t.effect === taint.effect);
+      return { ...n, spec: { ...n.spec, unschedulable: true, taints: has ? taints : [...taints, taint] } };
+    });
+    return Promise.resolve();
+  }
+
+  removeTaint(name: string, key: string): Promise<void> {
+    this.#editNode(name, (n) => ({ ...n, spec: { ...n.spec, taints: (n.spec?.taints ?? []).filter((t) => t.key !== key) } }));
+    return Promise.resolve();
+  }
+
+  deleteNode(name: string): Promise<void> {
+    if (this.nodes.delete(name)) this.deletedNodes.push(name);
+    return Promise.resolve();
+  }
+
+  listPodsOnNode(nodeName: string): Promise<readonly Pod[]> {
+    return Promise.resolve([...this.pods.values()].filter((p) => p.spec.nodeName === nodeName).map((p) => structuredClone(p)));
+  }
+
+  listBoundPods(): Promise<readonly Pod[]> {
+    return Promise.resolve([...this.pods.values()].filter((p) => (p.spec.nodeName ?? '') !== '').map((p) => structuredClone(p)));
+  }
+
+  evictPod(namespace: string, name: string): Promise<EvictionOutcome> {
+    const key = podKey(namespace, name);
+    this.evictions.push(key);
+    if (!this.pods.has(key)) return Promise.resolve('gone');
+    if (this.pdbBlocked.has(key)) return Promise.resolve('blocked');
+    this.pods.delete(key);
+    return Promise.resolve('evicted');
+  }
+
+  deletePod(namespace: string, name: string, uid: string | undefined): Promise<void> {
+    const key = podKey(namespace, name);
+    const pod = this.pods.get(key);
+    if (pod !== undefined && (uid === undefined || pod.metadata.uid === uid)) {
+      this.pods.delete(key);
+      this.deletedPods.push(key);
+    }
+    return Promise.resolve();
+  }
+
+  #editNode(name: string, edit: (n: Mutable<Node>) => Node): void {
+    const node = this.nodes.get(name);
+    if (node !== undefined) this.nodes.set(name, edit(node));
+  }
+}
+
+/** Keeps every Event for assertions. */
+export class FakeEventRecorder implements EventRecorder {
+  readonly events: RecordedEvent[] = [];
+
+  record(event: RecordedEvent): void {
+    this.events.push(event);
+  }
+}

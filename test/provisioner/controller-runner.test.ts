@@ -1,0 +1,70 @@
+import t from 'tap';
+import { FakeClock } from '../../domain/clock.js';
+import { ControllerRunner, type Controller, type ReconcileResult } from '../../provisioner/controller-runner.js';
+
+class CountingController implements Controller {
+  runs: number[] = [];
+  fail = false;
+  constructor(
+    readonly name: string,
+    private readonly clock: FakeClock,
+    private readonly requeueAfterMs: number,
+  ) {}
+
+  reconcile(): Promise<ReconcileResult> {
+    this.runs.push(this.clock.now());
+    if (this.fail) return Promise.reject(new Error('boom'));
+    return Promise.resolve({ requeueAfterMs: this.requeueAfterMs });
+  }
+}
+
+void t.test('the runner runs each controller at its own requeue time', async (t) => {
+  const clock = new FakeClock(0);
+  const fast = new CountingController('test.fast', clock, 1000);
+  const slow = new CountingController('test.slow', clock, 3000);
+  const runner = new ControllerRunner({ clock, controllers: [fast, slow] });
+  let wait = await runner.runDue();
+  for (let i = 0; i < 3; i++) {
+    clock.step(wait);
+    wait = await runner.runDue();
+  }
+  t.same(fast.runs, [0, 1000, 2000, 3000]);
+  t.same(slow.runs, [0, 3000]);
+});
+
+void t.test('the runner backs off after a failed pass and reports it', async (t) => {
+  const clock = new FakeClock(0);
+  const c = new CountingController('test.failing', clock, 1000);
+  c.fail = true;
+  const errors: string[] = [];
+  const runner = new ControllerRunner({ clock, controllers: [c], errorBackoffMs: 7000, onError: (name) => errors.push(name) });
+  t.equal(await runner.runDue(), 7000);
+  t.same(errors, ['test.failing']);
+});
+
+void t.test('the runner runs nothing while its gate is closed, e.g. when not the leader', async (t) => {
+  const clock = new FakeClock(0);
+  const c = new CountingController('test.gated', clock, 1000);
+  let leader = false;
+  const runner = new ControllerRunner({ clock, controllers: [c], shouldRun: () => leader, idleMs: 500 });
+  t.equal(await runner.runDue(), 500);
+  t.same(c.runs, []);
+  leader = true;
+  await runner.runDue();
+  t.same(c.runs, [0]);
+});
+
+void t.test('the runner loops on the injected clock until stopped', async (t) => {
+  const clock = new FakeClock(0);
+  const c = new CountingController('test.loop', clock, 1000);
+  const runner = new ControllerRunner({ clock, controllers: [c] });
+  const done = runner.run();
+  for (let i = 0; i < 3; i++) {
+    while (clock.pendingSleepers === 0) await new Promise((resolve) => setImmediate(resolve));
+    clock.step(1000);
+  }
+  while (c.runs.length < 4) await new Promise((resolve) => setImmediate(resolve));
+  runner.stop();
+  await done;
+  t.same(c.runs, [0, 1000, 2000, 3000]);
+});
