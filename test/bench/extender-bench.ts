@@ -7,6 +7,7 @@ import { Pool } from 'undici';
 import { build } from '../../extender/app.js';
 import { ClusterView } from '../../extender/cluster-view.js';
 import type { PodBinder } from '../../provisioner/index.js';
+import type { Bench } from './bench.js';
 import { node, plan, pod, virtualNode } from '../extender/builders.js';
 
 export interface ExtenderBenchOptions {
@@ -86,6 +87,23 @@ async function drive(pool: Pool, path: string, bodies: readonly string[], option
   return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
 }
 
+interface Measurement {
+  readonly verb: 'filter' | 'prioritize';
+  readonly candidates: number;
+  readonly concurrency: number;
+  readonly bodies: readonly string[];
+  readonly calls: number;
+}
+
+async function measure(pool: Pool, m: Measurement): Promise<ExtenderBenchFigure> {
+  await drive(pool, `/${m.verb}`, m.bodies, { concurrency: m.concurrency, calls: 200 }); // warm-up: JIT, connections
+  const { latencies, seconds } = await drive(pool, `/${m.verb}`, m.bodies, { concurrency: m.concurrency, calls: m.calls });
+  return {
+    verb: m.verb, candidates: m.candidates, concurrency: m.concurrency,
+    p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), callsPerSecond: latencies.length / seconds,
+  };
+}
+
 /** Runs the benchmark and prints one line per (verb, candidate count); returns the figures too. */
 export async function runExtenderBench(options: ExtenderBenchOptions = {}): Promise<ExtenderBenchFigure[]> {
   const print = options.print ?? ((line: string) => { process.stdout.write(`${line}\n`); });
@@ -93,24 +111,20 @@ export async function runExtenderBench(options: ExtenderBenchOptions = {}): Prom
   const view = new ClusterView();
   const fillStarted = performance.now();
   const names = fillView(view, counts);
-  print(`extender bench: view holds ${view.nodeCount} nodes and ${view.podCount} pods (filled in ${Math.round(performance.now() - fillStarted)} ms)`);
+  const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+  print(`extender bench: view holds ${view.nodeCount} nodes and ${view.podCount} pods (filled in ${Math.round(performance.now() - fillStarted)} ms, heap ${heapMiB} MiB); loopback HTTP via an undici Pool`);
   const app = build({ view, binder: noBinder, registry: new Registry(), logger: false });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const concurrencies = options.concurrencies ?? [1, 8];
   const pool = new Pool(url, { connections: Math.max(...concurrencies), pipelining: 1 });
   const figures: ExtenderBenchFigure[] = [];
+  const runs = (options.candidates ?? [500, 5_000]).flatMap((candidates) =>
+    concurrencies.flatMap((concurrency) => (['filter', 'prioritize'] as const).map((verb) => ({ verb, candidates, concurrency }))));
   try {
-    for (const candidates of options.candidates ?? [500, 5_000]) {
-      const bodies = requestBodies(names, candidates);
-      for (const concurrency of concurrencies) {
-        for (const verb of ['filter', 'prioritize'] as const) {
-          await drive(pool, `/${verb}`, bodies, { concurrency, calls: 200 }); // warm-up: JIT and connections
-          const { latencies, seconds } = await drive(pool, `/${verb}`, bodies, { concurrency, calls: options.calls ?? 3_000 });
-          const figure = { verb, candidates, concurrency, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), callsPerSecond: latencies.length / seconds };
-          figures.push(figure);
-          print(`extender ${verb.padEnd(10)} candidates=${String(candidates).padStart(5)} concurrency=${concurrency} p50=${figure.p50Ms.toFixed(3)} ms p99=${figure.p99Ms.toFixed(3)} ms throughput=${Math.round(figure.callsPerSecond)} calls/s`);
-        }
-      }
+    for (const run of runs) {
+      const figure = await measure(pool, { ...run, bodies: requestBodies(names, run.candidates), calls: options.calls ?? 3_000 });
+      figures.push(figure);
+      print(`extender ${run.verb.padEnd(10)} candidates=${String(run.candidates).padStart(5)} concurrency=${run.concurrency} p50=${figure.p50Ms.toFixed(3)} ms p99=${figure.p99Ms.toFixed(3)} ms throughput=${Math.round(figure.callsPerSecond)} calls/s`);
     }
   } finally {
     await pool.close();
@@ -118,3 +132,11 @@ export async function runExtenderBench(options: ExtenderBenchOptions = {}): Prom
   }
   return figures;
 }
+
+/** For test/bench/main.ts: `npm run bench -- --only extender`. */
+export const extenderBench: Bench = {
+  name: 'extender',
+  async run({ write }) {
+    await runExtenderBench({ print: (line) => { write(`${line}\n`); } });
+  },
+};
