@@ -1,0 +1,86 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { planCommand } from '../../cli/plan-command.js';
+import type { PlanReport } from '../../cli/plan-output.js';
+
+const fixtures = new URL('./fixtures/plan/', import.meta.url).pathname;
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await planCommand.run(argv, { stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; }, interrupted: new Promise(() => undefined) });
+  return { code, stdout, stderr };
+}
+
+void t.test('plan --output json reports claims, unschedulable pods and totals', async (t) => {
+  const { code, stdout } = await run(['-f', fixtures, '--output', 'json']);
+  t.equal(code, 0);
+  const report = JSON.parse(stdout) as PlanReport;
+  const pods = report.nodeClaims.flatMap((c) => c.pods).sort();
+  t.same(pods, ['shop/arm-only-0', 'shop/web-0', 'shop/web-1', 'shop/web-2', 'shop/web-3', 'shop/web-4', 'shop/web-5']);
+  for (const claim of report.nodeClaims) {
+    t.equal(claim.nodePool, 'default');
+    t.ok(claim.instanceTypes.length > 0, `${claim.name} has options`);
+    t.match(claim.zone, /^us-east-1[abc]$/, 'zone spread fixes the zone');
+    t.ok(claim.pricePerHour > 0);
+  }
+  t.equal(report.totals.nodes, report.nodeClaims.length);
+  t.ok(report.totals.cpuUtilization > 0 && report.totals.cpuUtilization <= 1);
+  t.ok(report.totals.memoryUtilization > 0 && report.totals.memoryUtilization <= 1);
+  t.same(report.unschedulable, []);
+  t.same(report.existing, []);
+});
+
+void t.test('plan prints a readable table by default', async (t) => {
+  const { code, stdout } = await run(['-f', fixtures]);
+  t.equal(code, 0);
+  t.match(stdout, /NODECLAIM\s+NODEPOOL\s+INSTANCE TYPES/);
+  t.match(stdout, /Total: \d+ new node\(s\), \$[\d.]+\/hour/);
+});
+
+void t.test('plan explains pods that fit nothing and places pods on given nodes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-'));
+  writeFileSync(join(dir, 'all.yaml'), [
+    'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: small }\nspec:\n  template:\n    spec:\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [arm64] }]',
+    'apiVersion: v1\nkind: Node\nmetadata: { name: node-a, labels: { kubernetes.io/arch: amd64 } }\nstatus: { allocatable: { cpu: "2", memory: 4Gi, pods: "10" } }',
+    'apiVersion: v1\nkind: Pod\nmetadata: { name: fits-node, namespace: ns }\nspec: { containers: [{ name: c, resources: { requests: { cpu: 500m } } }] }',
+    'apiVersion: v1\nkind: Pod\nmetadata: { name: too-big, namespace: ns }\nspec: { nodeSelector: { kubernetes.io/arch: arm64 }, containers: [{ name: c, resources: { requests: { memory: 9000Gi } } }] }',
+  ].join('\n---\n'));
+  const { code, stdout } = await run(['-f', dir, '-o', 'json']);
+  t.equal(code, 0);
+  const report = JSON.parse(stdout) as PlanReport;
+  t.same(report.existing, [{ node: 'node-a', pods: ['ns/fits-node'] }]);
+  t.equal(report.unschedulable[0]?.pod, 'ns/too-big');
+  t.match(report.unschedulable[0]?.reason, /0\/1 nodes fit: 1 too little memory; nodepool small: 0\/\d+ instance types: \d+ excluded by NodePool requirement kubernetes\.io\/arch, \d+ too little memory/);
+});
+
+void t.test('bad input gives a clear error and a non-zero exit', async (t) => {
+  const missing = await run(['-f', '/no/such/dir']);
+  t.equal(missing.code, 1);
+  t.match(missing.stderr, /reading \/no\/such\/dir: no such file or directory/);
+  const dir = mkdtempSync(join(tmpdir(), 'plan-bad-'));
+  writeFileSync(join(dir, 'broken.yaml'), 'kind: Pod\nmetadata: { name: x\n');
+  const broken = await run(['-f', dir]);
+  t.equal(broken.code, 1);
+  t.match(broken.stderr, /parsing .*broken\.yaml:\d+:\d+/);
+  writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: np }\nspec: { template: { spec: {} } }\n');
+  const invalid = await run(['-f', dir]);
+  t.equal(invalid.code, 1);
+  t.match(invalid.stderr, /NodePool np: spec\.template\.spec\.requirements must be a list of requirements/);
+  const usage = await run([]);
+  t.equal(usage.code, 2);
+  t.match(usage.stderr, /at least one -f/);
+  const output = await run(['-f', fixtures, '--output', 'yaml']);
+  t.equal(output.code, 2);
+  t.match(output.stderr, /--output must be "table" or "json"/);
+});
+
+void t.test('plan needs a NodePool', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-nopool-'));
+  writeFileSync(join(dir, 'pod.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec: { containers: [{ name: c }] }\n');
+  const { code, stderr } = await run(['-f', dir]);
+  t.equal(code, 1);
+  t.match(stderr, /no NodePool found/);
+});
