@@ -25,6 +25,24 @@ function frontier(all: Unit[]): Unit[] {
   return out;
 }
 
+/**
+ * The cheapest fleet of one instance type, fractionally: min over types of price × max(CPU, memory, pods share).
+ * A reference that whole pods can approach, unlike the LP bound, which may pair CPU from a 0.5 GiB t4g.nano with
+ * memory from an x2gd.
+ */
+export function singleTypeBound(types: readonly InstanceType[], need: { cpu: number; memory: number; pods: number }): number {
+  let best = Infinity;
+  for (const t of types) {
+    const price = Math.min(...t.offerings.filter((o) => o.available).map((o) => o.price));
+    const cpu = t.allocatable['cpu'] ?? 0;
+    const memory = t.allocatable['memory'] ?? 0;
+    const pods = t.allocatable['pods'] ?? 0;
+    if (cpu <= 0 || memory <= 0 || pods <= 0 || !Number.isFinite(price)) continue;
+    best = Math.min(best, price * Math.max(need.cpu / cpu, need.memory / memory, need.pods / pods));
+  }
+  return best;
+}
+
 /** Minimum $/hour to cover `cpu` millicores and `memory` bytes fractionally. */
 export function costLowerBound(types: readonly InstanceType[], cpu: number, memory: number): number {
   const f = frontier(units(types));

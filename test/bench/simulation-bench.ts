@@ -5,12 +5,12 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import { simulate } from '../../domain/simulation/simulate.js';
 import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
 import { benchNodePool, benchPods, diverseShapes, type BenchShape } from './bench-pods.js';
-import { costLowerBound } from './cost-bound.js';
+import { costLowerBound, singleTypeBound } from './cost-bound.js';
 import type { Bench, BenchOptions } from './bench.js';
 
 const sizes = [1, 50, 100, 500, 1000, 2000, 5000, 10000, 20000];
 
-interface Row { label: string; pods: number; ms: number; nodes: number; price: number; cpu: number; memory: number; ratio: number; unschedulable: number; rss: number }
+interface Row { label: string; pods: number; ms: number; nodes: number; price: number; cpu: number; memory: number; ratio: number; singleRatio: number; unschedulable: number; rss: number }
 
 function measure(label: string, types: readonly InstanceType[], count: number, shapes: readonly BenchShape[]): Row {
   const pods = benchPods(count, shapes);
@@ -31,19 +31,20 @@ function measure(label: string, types: readonly InstanceType[], count: number, s
     allocMemory += c.allocatable['memory'] ?? 0;
   }
   const bound = costLowerBound(types, usedCpu, usedMemory);
+  const single = singleTypeBound(types, { cpu: usedCpu, memory: usedMemory, pods: count });
   return {
     label, pods: count, ms, nodes: result.nodeClaims.length, price, cpu: usedCpu / allocCpu, memory: usedMemory / allocMemory,
-    ratio: price / bound, unschedulable: result.unschedulable.length, rss: process.resourceUsage().maxRSS / 1024,
+    ratio: price / bound, singleRatio: price / single, unschedulable: result.unschedulable.length, rss: process.resourceUsage().maxRSS / 1024,
   };
 }
 
 function print(title: string, rows: readonly Row[], write: (line: string) => void): void {
   write(`\n${title}\n`);
-  write('| run | pods | ms | pods/s | nodes | $/hour | cpu util | mem util | cost ÷ bound | unschedulable | peak RSS MiB |\n');
-  write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  write('| run | pods | ms | pods/s | nodes | $/hour | cpu util | mem util | cost ÷ LP bound | cost ÷ 1-type bound | unschedulable | peak RSS MiB |\n');
+  write('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
   for (const r of rows) {
     const rate = r.pods / (r.ms / 1000);
-    write(`| ${r.label} | ${r.pods} | ${r.ms.toFixed(1)} | ${Math.round(rate)} | ${r.nodes} | ${r.price.toFixed(2)} | ${(r.cpu * 100).toFixed(1)}% | ${(r.memory * 100).toFixed(1)}% | ${r.ratio.toFixed(3)} | ${r.unschedulable} | ${r.rss.toFixed(0)} |\n`);
+    write(`| ${r.label} | ${r.pods} | ${r.ms.toFixed(1)} | ${Math.round(rate)} | ${r.nodes} | ${r.price.toFixed(2)} | ${(r.cpu * 100).toFixed(1)}% | ${(r.memory * 100).toFixed(1)}% | ${r.ratio.toFixed(3)} | ${r.singleRatio.toFixed(3)} | ${r.unschedulable} | ${r.rss.toFixed(0)} |\n`);
   }
 }
 
