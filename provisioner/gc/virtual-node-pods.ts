@@ -47,7 +47,13 @@ export class VirtualNodePodGc implements Controller {
       reason: boundToVirtualNodeReason,
       message: `deleting pod bound to virtual node ${nodeName}, which will never run it; its owner recreates it`,
     });
-    await this.#o.pods.deletePod(namespace, name, pod.metadata.uid);
+    // No kubelet serves a virtual node, so nothing would ever finish a graceful deletion.
+    await this.#o.pods.deletePod({
+      namespace,
+      name,
+      gracePeriodSeconds: 0,
+      ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }),
+    });
     this.#o.metrics?.garbageCollected.inc({ kind: 'pod' });
     (this.#o.log ?? silentLogger).info({ component: this.name, pod: `${namespace}/${name}`, node: nodeName }, 'deleted pod bound to virtual node');
   }

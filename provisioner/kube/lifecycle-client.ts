@@ -2,7 +2,7 @@ import { ApiException, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConf
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { Taint } from '../../domain/core/taint.js';
-import type { EvictionOutcome, NodeApi, PodApi } from '../lifecycle/cluster-ports.js';
+import type { EvictionOutcome, NodeApi, PodApi, PodDeletion } from '../lifecycle/cluster-ports.js';
 import { evictPod } from './eviction.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -87,9 +87,14 @@ export class KubeLifecycleClient implements NodeApi, PodApi {
     return evictPod(this.#core, namespace, name);
   }
 
-  async deletePod(namespace: string, name: string, uid: string | undefined): Promise<void> {
+  async deletePod(target: PodDeletion): Promise<void> {
+    const { namespace, name, uid, gracePeriodSeconds } = target;
+    const body = {
+      ...(uid === undefined ? {} : { preconditions: { uid } }),
+      ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+    };
     try {
-      await this.#core.deleteNamespacedPod({ name, namespace, body: uid === undefined ? {} : { preconditions: { uid } } });
+      await this.#core.deleteNamespacedPod({ name, namespace, body });
     } catch (e: unknown) {
       // 409: the uid precondition failed, so the pod under this name is a newer one; leave it be.
       if (statusCode(e) === 409) return;

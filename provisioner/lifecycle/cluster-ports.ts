@@ -21,14 +21,22 @@ export interface NodeApi {
 /** How an eviction request ended: the pod is going, a PDB refused it (retry later), or it was gone. */
 export type EvictionOutcome = 'evicted' | 'blocked' | 'gone';
 
+export interface PodDeletion {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid?: string;
+  /** 0 removes the object at once; needed when no kubelet will ever confirm the pod stopped. */
+  readonly gracePeriodSeconds?: number;
+}
+
 export interface PodApi {
   listPodsOnNode(nodeName: string): Promise<readonly Pod[]>;
   /** Every pod with a spec.nodeName (bound pods), for GC of pods bound to virtual nodes. */
   listBoundPods(): Promise<readonly Pod[]>;
   /** policy/v1 Eviction: honours PodDisruptionBudgets. */
   evictPod(namespace: string, name: string): Promise<EvictionOutcome>;
-  /** Deletes the pod only if it still has this uid; a pod that is gone is not an error. */
-  deletePod(namespace: string, name: string, uid: string | undefined): Promise<void>;
+  /** Deletes the pod (only if it still has `uid`, when given); a pod that is gone is not an error. */
+  deletePod(target: PodDeletion): Promise<void>;
 }
 
 /** An object an Event is about (Event.involvedObject). */

@@ -6,6 +6,7 @@ import type {
   EvictionOutcome,
   NodeApi,
   PodApi,
+  PodDeletion,
   RecordedEvent,
 } from '../../provisioner/lifecycle/cluster-ports.js';
 
@@ -81,7 +82,8 @@ export class FakeCluster implements NodeApi, PodApi {
     return Promise.resolve('evicted');
   }
 
-  deletePod(namespace: string, name: string, uid: string | undefined): Promise<void> {
+  deletePod(target: PodDeletion): Promise<void> {
+    const { namespace, name, uid } = target;
     const key = podKey(namespace, name);
     const pod = this.pods.get(key);
     if (pod !== undefined && (uid === undefined || pod.metadata.uid === uid)) {
