@@ -102,11 +102,12 @@ export function simulate(input: SimulationInput): SimulationResult {
   const topology = new Topology();
   for (const shape of cache.shapes) topology.register(shape);
   registerExisting(input, topology);
-  const demandCpu = pending.reduce((s, p) => s + p.shape.cpu, 0);
-  const demandMemory = pending.reduce((s, p) => s + p.shape.memory, 0);
+  const count = Math.max(1, pending.length);
+  const meanCpu = pending.reduce((s, p) => s + p.shape.cpu, 0) / count;
+  const meanMemory = pending.reduce((s, p) => s + p.shape.memory, 0) / count;
   const solver = new Solver({
     table, typeKeys, topology, pools, nodes: input.nodes,
-    filterContext: { table, typeKeys, demandCpu, demandMemory, efficiencySlack: options.efficiencySlack ?? 1.25 },
+    filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0.5 },
     minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);

@@ -27,10 +27,12 @@ export interface TypeFilter {
 export interface FilterContext {
   readonly table: TypeTable;
   readonly typeKeys: ReadonlySet<string>;
-  /** CPU and memory of the whole batch: the direction cost efficiency is measured in. */
-  readonly demandCpu: number;
-  readonly demandMemory: number;
+  /** The batch's mean pod: cost efficiency is measured in how many of them a node holds. */
+  readonly meanCpu: number;
+  readonly meanMemory: number;
   readonly efficiencySlack: number;
+  /** Mean pods' worth of room a node is expected to leave unused (packing is in whole pods). */
+  readonly packingWaste: number;
 }
 
 function poolFailure(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, ctx: FilterContext): string | undefined {
@@ -95,9 +97,15 @@ function typeReason(i: number, run: FilterRun): string | undefined {
 
 function efficientSubset(list: Int32Array, pool: NodePoolView, ctx: FilterContext, offerMask: number): Int32Array {
   const cost = (i: number): number => {
-    // Bundles of the batch's CPU:memory mix one node holds: its scarcer resource decides.
-    const units = Math.min(ctx.demandCpu > 0 ? (pool.availCpu[i] ?? 0) / ctx.demandCpu : Infinity, ctx.demandMemory > 0 ? (pool.availMemory[i] ?? 0) / ctx.demandMemory : Infinity);
-    return ctx.table.cheapest(i, offerMask) / (units === Infinity ? 1 : units);
+    // Mean pods one node holds (its scarcest resource decides), less the expected waste of packing whole pods:
+    // a node for 1.3 pods is far dearer per pod than its raw price per CPU suggests.
+    const fits = Math.min(
+      ctx.meanCpu > 0 ? (pool.availCpu[i] ?? 0) / ctx.meanCpu : Infinity,
+      ctx.meanMemory > 0 ? (pool.availMemory[i] ?? 0) / ctx.meanMemory : Infinity,
+      pool.availPods[i] ?? 0,
+    );
+    const units = fits - ctx.packingWaste;
+    return units > 0 ? ctx.table.cheapest(i, offerMask) / units : Infinity;
   };
   let best = Infinity;
   for (const i of list) best = Math.min(best, cost(i));
