@@ -107,7 +107,7 @@ export function simulate(input: SimulationInput): SimulationResult {
   const meanMemory = pending.reduce((s, p) => s + p.shape.memory, 0) / count;
   const solver = new Solver({
     table, typeKeys, topology, pools, nodes: input.nodes,
-    filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0.5 },
+    filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },
     minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);

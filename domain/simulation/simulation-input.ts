@@ -65,7 +65,7 @@ export interface SimulationOptions {
    * batch's CPU:memory mix is within this factor of the best one. Default 1.25.
    */
   readonly efficiencySlack?: number;
-  /** Mean pods' worth of room a node is expected to waste when packing whole pods (efficiency measure). Default 0.5. */
+  /** Mean pods' worth of room a node is expected to waste when packing whole pods (efficiency measure). Default 0. */
   readonly packingWaste?: number;
 }
 
