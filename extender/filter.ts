@@ -25,6 +25,7 @@ const pass: Verdict = {};
 interface FilterContext {
   readonly view: ClusterView;
   readonly key: string;
+  readonly isDaemonPod: boolean;
   readonly steering: PodSteering;
   readonly requests: ResourceList;
 }
@@ -35,9 +36,7 @@ interface FilterContext {
  * behind each virtual node, and the pod's steering annotations. O(candidates) with Map lookups.
  */
 export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
-  const context: FilterContext = {
-    view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
-  };
+  const context = filterContext(view, pod, requests);
   const outcome: FilterOutcome = { passed: [], failed: {}, unresolvable: {} };
   const virtualPassed: string[] = [];
   for (const name of nodeNames) {
@@ -62,6 +61,13 @@ export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList,
   return outcome;
 }
 
+function filterContext(view: ClusterView, pod: Pod, requests: ResourceList): FilterContext {
+  return {
+    view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
+    isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true,
+  };
+}
+
 const unknownNode: Verdict = { reason: 'node is not in the extender cache yet (kube-scheduler retries the pod)' };
 
 function judge(context: FilterContext, entry: NodeEntry): Verdict {
@@ -70,6 +76,9 @@ function judge(context: FilterContext, entry: NodeEntry): Verdict {
     const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
     return rejection === undefined ? pass : { reason: rejection };
   }
+  // A DaemonSet makes a pod for every Node it matches, virtual ones included; launching for it would be wrong
+  // (the plan already counts daemon overhead), so it waits for the real node and its own pod there.
+  if (context.isDaemonPod) return { reason: 'daemonset pods never trigger a launch; the real node gets its own' };
   const plan = context.view.plan(entry.name);
   if (plan === undefined) return { reason: 'virtual node has no plan (it is being withdrawn)' };
   if (plan.assigned.has(context.key)) return pass;

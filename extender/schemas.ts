@@ -22,6 +22,7 @@ export const PodSchema = Type.Object({
     uid: Type.Optional(Type.String()),
     annotations: Type.Optional(StringMap),
     labels: Type.Optional(StringMap),
+    ownerReferences: Type.Optional(Type.Array(Type.Object({ apiVersion: Type.String(), kind: Type.String(), name: Type.String() }))),
   }),
   spec: Type.Object({
     containers: Type.Array(Container),

@@ -118,3 +118,13 @@ void t.test('a request with no candidates answers with empty lists', async (t) =
   const result = await filter(h, { Pod: pod(), NodeNames: [] });
   t.same(result, { Nodes: null, NodeNames: [], FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: '' });
 });
+
+void t.test('a DaemonSet pod never passes a virtual node', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a') });
+  const daemon = pod({ name: 'agent-x' });
+  const owned = { ...daemon, metadata: { ...daemon.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'u', controller: true }] } };
+  const result = await filter(h, extenderArgs(owned, ['launchable-a']));
+  t.match(result.FailedAndUnresolvableNodes, { 'launchable-a': /daemonset pods never trigger a launch/ });
+});
