@@ -45,7 +45,9 @@ function answer(processor: AdmissionProcessor, request: FastifyRequest, opts: Ad
     response = deny(review.request.uid, `internal error in ${processor.id}: ${error instanceof Error ? error.message : String(error)}`, 500);
   }
   opts.metrics.observe(processor.id, response.allowed, (performance.now() - started) / 1000);
-  request.log.debug({ admissionUid: review.request.uid, component: processor.id, allowed: response.allowed }, 'answered admission review');
+  const fields = { admissionUid: review.request.uid, component: processor.id, kind: review.request.kind.kind, name: review.request.name };
+  if (response.allowed) request.log.debug(fields, 'allowed admission review');
+  else request.log.info({ ...fields, message: response.status?.message }, 'denied admission review');
   return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response };
 }
 

@@ -38,6 +38,8 @@ export function buildWebhookServer(options: WebhookServerOptions = {}): FastifyI
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const app = fastify({
     logger: options.logger ?? false,
+    // Access logs would mostly be /healthz and /metrics; each review logs its own line with its uid.
+    disableRequestLogging: true,
     bodyLimit,
     // controller-runtime's webhook server values, so the API server's keep-alive pool is reused.
     keepAliveTimeout: 65_000,

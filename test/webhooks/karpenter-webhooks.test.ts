@@ -77,3 +77,11 @@ void t.test('a NodeClaim spec change is denied, a label change is not', async (t
   t.equal(allowed.allowed, true);
   t.equal((await post('/validate/nodeclaims', review(claim('amd64')))).allowed, true, 'CREATE of a valid claim');
 });
+
+void t.test('an update that leaves an invalid stored spec alone is allowed (ratcheting)', async (t) => {
+  const stored = nodePool({ weight: 500 });
+  const finalizerRemoved = { ...nodePool({ weight: 500 }), metadata: { name: 'default', finalizers: [] } };
+  t.equal((await post('/validate/nodepools', review(finalizerRemoved, { operation: 'UPDATE', oldObject: stored }))).allowed, true);
+  const touched = nodePool({ weight: 501 });
+  t.equal((await post('/validate/nodepools', review(touched, { operation: 'UPDATE', oldObject: stored }))).allowed, false, 'changing the spec re-validates it');
+});

@@ -80,3 +80,12 @@ void t.test('the product service account is configurable', async (t) => {
   const r = await custom.inject({ method: 'POST', url: '/validate/pods-binding', payload: review(binding(virtualNodeName('a')), { username: productSa }) });
   t.equal(r.json<Reply>().response.allowed, false);
 });
+
+void t.test('a pod created directly on a virtual node is refused unless the product creates it', async (t) => {
+  const placed = { ...pod(), spec: { nodeName: virtualNodeName('a'), containers: [] } };
+  const refused = await post('/validate/pods', review(placed, { namespace: 'apps', username: 'alice' }));
+  t.match(refused, { allowed: false, status: { code: 403, message: /spec\.nodeName: creating a pod on virtual node "launchable-a" is refused for user "alice"/ } });
+  t.equal((await post('/validate/pods', review(placed, { namespace: 'apps', username: productSa }))).allowed, true);
+  const real = { ...pod(), spec: { nodeName: 'ip-10-0-0-1.ec2.internal', containers: [] } };
+  t.equal((await post('/validate/pods', review(real, { namespace: 'apps', username: 'alice' }))).allowed, true);
+});

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { apiKinds, type ApiKind } from '../../domain/api/api-objects.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
 import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
@@ -7,6 +8,10 @@ function apiKind(key: string): ApiKind {
   const kind = apiKinds[key];
   if (kind === undefined) throw new Error(`no API kind ${key}`);
   return kind;
+}
+
+function specOf(object: unknown): unknown {
+  return (object as { spec?: unknown } | null | undefined)?.spec;
 }
 
 /** Defaulting: Karpenter's CRD defaults as a JSON Patch (usually empty: the API server defaults first). */
@@ -32,6 +37,10 @@ function validating(key: string, plural: string, id: string): AdmissionProcessor
     kinds: [key],
     process(request: AdmissionRequest): AdmissionResponse {
       if (request.operation === 'DELETE' || request.object == null) return allow(request.uid);
+      // Ratcheting, like the API server's for CRD rules: an update that leaves the spec alone
+      // (finalizer removal, labels, annotations) must never be blocked by a rule the stored spec
+      // already broke, or an old invalid object could not even be deleted.
+      if (request.operation === 'UPDATE' && isDeepStrictEqual(specOf(request.object), specOf(request.oldObject))) return allow(request.uid);
       const old = request.operation === 'UPDATE' ? request.oldObject : undefined;
       // Defaults first, as the API server does before validating admission, so offline and online agree.
       const problems = kind.validate(kind.withDefaults(request.object), old ?? undefined);

@@ -1,11 +1,12 @@
 import { checkPodSteeringAnnotations } from '../../domain/api/pod-steering-rules.js';
+import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
-import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
+import { allow, allowWithPatch, deny, denyProblems, forbiddenCode } from '../admission-response.js';
 import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
 
 interface Toleration { key?: string; operator?: string; value?: string; effect?: string }
-interface PodLike { metadata?: { annotations?: Record<string, string> }; spec?: { tolerations?: Toleration[] } }
+interface PodLike { metadata?: { annotations?: Record<string, string> }; spec?: { tolerations?: Toleration[]; nodeName?: string } }
 
 /** The core/v1 toleration-matches-taint rule, for the one taint we care about. */
 export function toleratesLaunchable(t: Toleration): boolean {
@@ -42,14 +43,22 @@ export const mutatePod: AdmissionProcessor = {
   },
 };
 
-/** Steering annotations are read by the planner much later; a typo must fail now, at the user's kubectl. */
+/**
+ * Steering annotations are read by the planner much later; a typo must fail now, at the user's
+ * kubectl. A pod created with `spec.nodeName` already set never goes through pods/binding, so the
+ * binding guard's rule is repeated here for that path.
+ */
 export const validatePod: AdmissionProcessor = {
   id: 'webhooks.validate.pod',
   path: '/validate/pods',
   kinds: ['v1/Pod'],
-  process(request): AdmissionResponse {
+  process(request, config): AdmissionResponse {
     const pod = request.object as PodLike | null | undefined;
     if (request.operation === 'DELETE' || pod == null) return allow(request.uid);
+    const nodeName = pod.spec?.nodeName;
+    if (request.operation === 'CREATE' && nodeName !== undefined && isVirtualNodeName(nodeName) && request.userInfo.username !== config.productServiceAccount) {
+      return deny(request.uid, `spec.nodeName: creating a pod on virtual node "${nodeName}" is refused for user "${request.userInfo.username ?? ''}" (rule virtual-node-binding): only ${config.productServiceAccount} may place pods on a node that has not been launched yet`, forbiddenCode);
+    }
     const problems = checkPodSteeringAnnotations(pod.metadata?.annotations);
     return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
   },
