@@ -20,6 +20,8 @@ interface CrdSource {
   readonly spec: TSchema;
   readonly status: TSchema;
   readonly columns: readonly PrinterColumn[];
+  /** Static NodePools (`spec.replicas`) expose a scale subresource: replicas ↔ status.nodes. */
+  readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string };
 }
 
 const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
@@ -31,6 +33,7 @@ export const crdSources: readonly CrdSource[] = [
     group: 'karpenter.sh', kind: 'NodePool', plural: 'nodepools',
     description: 'NodePool is the Schema for the NodePools API: a template for the nodes the provisioner may launch.',
     spec: NodePoolSpec, status: NodePoolStatus,
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' },
     columns: [
       { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
       { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
@@ -92,7 +95,7 @@ function buildCrd(source: CrdSource): Record<string, unknown> {
         served: true,
         storage: true,
         additionalPrinterColumns: source.columns,
-        subresources: { status: {} },
+        subresources: { status: {}, ...(source.scale ? { scale: { ...source.scale } } : {}) },
         schema: {
           openAPIV3Schema: {
             type: 'object',

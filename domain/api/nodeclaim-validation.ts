@@ -22,7 +22,8 @@ export function validateNodeClaim(object: unknown, old?: unknown): Problem[] {
   const out = schema.problems(object);
   if (!isNodeClaimShaped(object)) return out;
   out.push(...checkNodeClaimSpec(object.spec, 'spec'));
-  if (old !== undefined && !isDeepStrictEqual(object.spec, (old)?.spec)) {
+  const oldSpec = (old as { spec?: unknown } | null | undefined)?.spec;
+  if (old !== undefined && !isDeepStrictEqual(object.spec, oldSpec)) {
     out.push(problem('spec', 'immutable', undefined, 'spec is immutable: a NodeClaim is a record of one launched node'));
   }
   return out;
