@@ -3,8 +3,11 @@ import type { Clock } from '../../domain/clock.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 
+/** The three Lease calls the elector makes (a narrow port, so tests can fake the API server). */
+export type LeaseApi = Pick<CoordinationV1Api, 'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'>;
+
 export interface LeaderElectorOptions {
-  readonly api: CoordinationV1Api;
+  readonly api: LeaseApi;
   readonly clock: Clock;
   readonly namespace: string;
   /** Lease name, e.g. "nodesmith-provisioner". */
@@ -30,6 +33,8 @@ export interface LeaderElectorOptions {
 function microTime(ms: number): Date {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') as unknown as Date;
 }
+
+const component = 'leader.election';
 
 function statusCode(e: unknown): number | undefined {
   return e instanceof ApiException ? e.code : undefined;
@@ -77,7 +82,7 @@ export class LeaderElector {
     await this.#loop;
     if (!this.#leading) return;
     await this.#release().catch((e: unknown) => {
-      this.#log().warn({ component: 'leader-election', err: e }, 'releasing lease failed');
+      this.#log().warn({ component, err: e }, 'releasing lease failed');
     });
     this.#setLeading(false);
   }
@@ -89,7 +94,7 @@ export class LeaderElector {
     try {
       ok = await this.#attempt(now);
     } catch (e: unknown) {
-      this.#log().warn({ component: 'leader-election', err: e }, 'lease update failed');
+      this.#log().warn({ component, err: e }, 'lease update failed');
       ok = false;
     }
     if (ok) this.#lastRenew = now;
@@ -204,7 +209,7 @@ export class LeaderElector {
   #setLeading(leading: boolean): void {
     if (leading === this.#leading) return;
     this.#leading = leading;
-    this.#log().info({ component: 'leader-election', identity: this.#o.identity, leading }, leading ? 'started leading' : 'stopped leading');
+    this.#log().info({ component, identity: this.#o.identity, leading }, leading ? 'started leading' : 'stopped leading');
     if (leading) this.#o.onStartedLeading?.();
     else this.#o.onStoppedLeading?.();
   }

@@ -4,7 +4,7 @@ import type { Node } from '../../domain/core/node.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import { terminationFinalizer, type NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi } from './cluster-ports.js';
 import { conditionTypes, isConditionTrue, nodePoolOf, withCondition, type Condition } from './conditions.js';
 import {
@@ -17,7 +17,7 @@ import {
 } from './node-readiness.js';
 
 export interface RegistrationControllerOptions {
-  readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus'>;
+  readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addFinalizer'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'labelNode' | 'removeTaint'>;
   readonly clock: Clock;
   readonly metrics?: LifecycleMetrics;
@@ -46,7 +46,10 @@ export class RegistrationController implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    const claims = (await this.#o.store.list()).filter(needsRegistration);
+    let all = await this.#o.store.list();
+    // Adding a finalizer moves the resourceVersion the status patch below is pinned to.
+    if (await this.#ensureFinalizers(all)) all = await this.#o.store.list();
+    const claims = all.filter(needsRegistration);
     if (claims.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? 10_000 };
     const nodes = nodesByProviderId(await this.#o.nodes.listNodes());
     let pending = false;
@@ -76,6 +79,21 @@ export class RegistrationController implements Controller {
     );
     this.#count(claim, blocker === undefined);
     return blocker === undefined;
+  }
+
+  /**
+   * Karpenter's lifecycle controller adds the termination finalizer to every live NodeClaim, so that
+   * one created without it (by hand, or by an older writer) still gets drained and terminated.
+   */
+  async #ensureFinalizers(claims: readonly NodeClaim[]): Promise<boolean> {
+    let added = false;
+    for (const claim of claims) {
+      if (claim.metadata.deletionTimestamp !== undefined) continue;
+      if ((claim.metadata.finalizers ?? []).includes(terminationFinalizer)) continue;
+      await this.#o.store.addFinalizer(claim.metadata.name ?? '', terminationFinalizer);
+      added = true;
+    }
+    return added;
   }
 
   async #registerNode(claim: NodeClaim, node: Node): Promise<void> {

@@ -106,3 +106,11 @@ void t.test('registration leaves nodeclaims without a providerID or being delete
   t.equal(result.requeueAfterMs, 10_000);
   t.equal((await store.get('going'))?.status?.conditions, undefined);
 });
+
+void t.test('registration adds the termination finalizer to live nodeclaims that lack it', async (t) => {
+  const clock = new FakeClock(0);
+  const store = new InMemoryNodeClaimStore(clock);
+  await store.create(nodeClaim({ name: 'bare' }));
+  await new RegistrationController({ store, nodes: new FakeCluster(), clock }).reconcile();
+  t.same((await store.get('bare'))?.metadata.finalizers, ['karpenter.sh/termination']);
+});

@@ -1,0 +1,64 @@
+import t from 'tap';
+import { FakeClock } from '../../../domain/clock.js';
+import { LeaderElector } from '../../../provisioner/kube/leader-election.js';
+import { FakeLeaseApi } from '../../fakes/fake-lease-api.js';
+
+function elector(api: FakeLeaseApi, clock: FakeClock, identity: string): LeaderElector {
+  return new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity });
+}
+
+void t.test('of two electors on one Lease only the first to write leads', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const a = elector(api, clock, 'a');
+  const b = elector(api, clock, 'b');
+  t.equal(await a.tryAcquireOrRenew(), true);
+  t.equal(await b.tryAcquireOrRenew(), false);
+  clock.step(2000);
+  t.equal(await a.tryAcquireOrRenew(), true, 'the leader renews');
+  t.equal(await b.tryAcquireOrRenew(), false);
+  t.equal(api.leases.get('nodesmith/provisioner')?.spec?.holderIdentity, 'a');
+});
+
+void t.test('a follower takes over a lease its holder stopped renewing, after the lease duration it observed', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const a = elector(api, clock, 'a');
+  const b = elector(api, clock, 'b');
+  await a.tryAcquireOrRenew(); // then a "crashes": no release, no renewals
+  await b.tryAcquireOrRenew();
+  clock.step(14_000);
+  t.equal(await b.tryAcquireOrRenew(), false, 'not before 15 s without a renewal');
+  clock.step(2000);
+  t.equal(await b.tryAcquireOrRenew(), true, 'after 15 s the follower takes over');
+  t.equal(api.leases.get('nodesmith/provisioner')?.spec?.leaseTransitions, 1);
+});
+
+void t.test('a leader that cannot renew steps down after the renew deadline, and on seeing another holder', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const stopped: string[] = [];
+  const a = new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity: 'a', onStoppedLeading: () => stopped.push('a') });
+  await a.tryAcquireOrRenew();
+  api.down = true;
+  clock.step(5000);
+  t.equal(await a.tryAcquireOrRenew(), true, 'a failed renewal within the deadline keeps leadership');
+  clock.step(6000);
+  t.equal(await a.tryAcquireOrRenew(), false, 'past the 10 s renew deadline it steps down');
+  t.same(stopped, ['a']);
+  t.notOk(a.isLeader());
+});
+
+void t.test('stop releases the lease so the next elector leads without waiting for expiry', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const a = elector(api, clock, 'a');
+  const b = elector(api, clock, 'b');
+  a.start();
+  while (!a.isLeader()) await new Promise((resolve) => setImmediate(resolve));
+  await b.tryAcquireOrRenew();
+  await a.stop();
+  t.notOk(a.isLeader());
+  t.equal(api.leases.get('nodesmith/provisioner')?.spec?.holderIdentity, '');
+  t.equal(await b.tryAcquireOrRenew(), true, 'no clock step was needed');
+});
