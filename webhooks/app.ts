@@ -1,4 +1,4 @@
-import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Registry } from 'prom-client';
 import { registerAdmissionRoutes } from './admission-routes.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -28,16 +28,27 @@ export interface WebhookServerOptions {
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   readonly registry?: Registry;
   readonly bodyLimit?: number;
-  readonly logger?: FastifyServerOptions['logger'];
+  /** A pino logger to use (e.g. a child of the process logger), fastify logger options, or false (default). */
+  readonly logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Readiness beyond "the server is up" (e.g. certificates loaded); default always ready. */
   readonly isReady?: () => boolean;
+}
+
+function isLoggerInstance(logger: WebhookServerOptions['logger']): logger is FastifyBaseLogger {
+  return typeof logger === 'object' && typeof (logger as Partial<FastifyBaseLogger>).child === 'function';
+}
+
+/** fastify 5 takes a ready logger only as `loggerInstance`; options or booleans go to `logger`. */
+function loggerOptions(logger: WebhookServerOptions['logger']): Pick<FastifyServerOptions, 'logger' | 'loggerInstance'> {
+  if (isLoggerInstance(logger)) return { loggerInstance: logger };
+  return { logger: logger ?? false };
 }
 
 /** Builds the webhook server with every route registered. It never listens: see serveWebhooks. */
 export function buildWebhookServer(options: WebhookServerOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const app = fastify({
-    logger: options.logger ?? false,
+    ...loggerOptions(options.logger),
     // Access logs would mostly be /healthz and /metrics; each review logs its own line with its uid.
     disableRequestLogging: true,
     bodyLimit,

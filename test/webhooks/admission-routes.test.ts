@@ -90,3 +90,12 @@ void t.test('health, readiness and metrics are served', async (t) => {
   t.match(text, /nodesmith_webhook_admission_total\{webhook="webhooks.validate.nodepool",allowed="true"\} 1/);
   t.match(text, /nodesmith_webhook_request_duration_seconds_count\{webhook="webhooks.validate.nodepool"\} 2/);
 });
+
+void t.test('a ready pino logger from the caller is used as the server logger', async (t) => {
+  const parent = fastify({ logger: { level: 'silent' } });
+  const app = buildWebhookServer({ logger: parent.log.child({ component: 'webhooks' }) });
+  const r = await app.inject({ method: 'POST', url: '/validate/nodepools', payload: review(nodePool({ weight: 0 })) });
+  t.equal(r.json<Reply>().response.allowed, false);
+  const withOptions = buildWebhookServer({ logger: { level: 'silent' } });
+  t.equal((await withOptions.inject({ url: '/healthz' })).statusCode, 200);
+});
