@@ -102,6 +102,13 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     t.match(table, /nodepool\.karpenter\.sh\/plain/, 'the karpenter category lists NodePools');
   });
 
+  await t.test('every install manifest is accepted by the API server (server-side dry run)', async (t) => {
+    for (const dir of ['manifests/base', 'manifests/webhooks', 'manifests/controller']) {
+      const r = await stack.kubectl(['apply', '--dry-run=server', '-f', dir]);
+      t.equal(r.code, 0, `${dir}: ${r.stderr}`);
+    }
+  });
+
   await t.test('every example manifest is accepted', async (t) => {
     for (const file of ['spot', 'arm64', 'gpu']) {
       const r = await stack.kubectl(['apply', '-f', `manifests/examples/${file}.yaml`]);
