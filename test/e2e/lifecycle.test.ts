@@ -31,8 +31,8 @@ function realNode(name: string, providerID: string, taints: k8s.V1Taint[] = []):
   };
 }
 
-function podOn(name: string, nodeName: string): k8s.V1Pod {
-  return { metadata: { name, namespace: 'default' }, spec: { nodeName, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } };
+function podOn(name: string, nodeName: string, labels: Record<string, string> = {}): k8s.V1Pod {
+  return { metadata: { name, namespace: 'default', labels }, spec: { nodeName, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } };
 }
 
 async function podGone(core: k8s.CoreV1Api, name: string): Promise<true | undefined> {
@@ -146,22 +146,36 @@ async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, ku
 
 async function termination(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: KubeLifecycleClient): Promise<void> {
   const store = KubeNodeClaimClient.fromKubeConfig(kc);
+  const policy = kc.makeApiClient(k8s.PolicyV1Api);
   const cloud = new FakeCloudProvider(systemClock);
   const i = instance({ id: 0xe2e2, launchTime: Date.now(), nodeClaimName: 'term-1' });
   cloud.instances.set(i.instanceId, i);
   await store.create(nodeClaim({ name: 'term-1', finalizers: [terminationFinalizer] }));
   await store.patchStatus('term-1', { providerID: i.providerID, nodeName: 'ip-10-0-0-92' });
   await core.createNode({ body: realNode('ip-10-0-0-92', i.providerID) });
-  await core.createNamespacedPod({ namespace: 'default', body: podOn('evictee', 'ip-10-0-0-92') });
+  await core.createNamespacedPod({ namespace: 'default', body: podOn('evictee', 'ip-10-0-0-92', { app: 'guarded' }) });
+  await policy.createNamespacedPodDisruptionBudget({
+    namespace: 'default',
+    body: { metadata: { name: 'guard' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } },
+  });
   await waitFor('kwok to run the pod', async () => ((await core.readNamespacedPod({ name: 'evictee', namespace: 'default' })).status?.phase === 'Running' ? true : undefined));
 
   await store.delete('term-1');
   const controller = new TerminationController({ store, nodes: kube, pods: kube, cloud, clock: systemClock });
+  for (let n = 0; n < 3; n++) await controller.reconcile();
+  const held = await core.readNode({ name: 'ip-10-0-0-92' });
+  t.ok(held.spec?.taints?.some((x) => x.key === 'karpenter.sh/disrupted' && x.effect === 'NoSchedule'), 'the node carries the disrupted taint');
+  t.equal(held.spec?.unschedulable, true, 'the node is cordoned');
+  t.equal(await podGone(core, 'evictee'), undefined, 'the PodDisruptionBudget keeps the pod');
+  t.ok(await store.get('term-1'), 'the finalizer holds while the drain is blocked');
+  t.same(cloud.deleted, [], 'the instance is not terminated before the drain');
+
+  await policy.deleteNamespacedPodDisruptionBudget({ name: 'guard', namespace: 'default' });
   await waitFor('termination to release the nodeclaim', async () => {
     await controller.reconcile();
     return (await store.get('term-1')) === undefined ? true : undefined;
   }, { timeoutMs: 30_000, intervalMs: 500 });
-  t.ok(await podGone(core, 'evictee'), 'the pod was evicted');
+  t.ok(await podGone(core, 'evictee'), 'the pod was evicted once the budget allowed it');
   const nodes = await core.listNode();
   t.notOk(nodes.items.some((n) => n.metadata?.name === 'ip-10-0-0-92'), 'the node was deleted');
   t.same(cloud.deleted, [i.providerID], 'the instance was terminated');
@@ -177,5 +191,5 @@ void t.test('the lifecycle controllers work against the real API server, kcm and
   await t.test('the nodeclaim client creates, reads, patches status, finalizes and deletes nodeclaims', (t) => nodeClaimCrud(t, kc));
   await t.test('gc deletes a pod bound to a virtual node', (t) => virtualNodePodGc(t, core, kube));
   await t.test('registration marks a nodeclaim registered and initialized once kwok makes its node ready', (t) => registration(t, kc, core, kube));
-  await t.test('termination evicts the pod, deletes the node and terminates the instance before releasing the finalizer', (t) => termination(t, kc, core, kube));
+  await t.test('termination waits out a disruption budget, then evicts, deletes the node and terminates the instance before releasing the finalizer', (t) => termination(t, kc, core, kube));
 });

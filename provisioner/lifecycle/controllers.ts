@@ -1,0 +1,48 @@
+import type { Clock } from '../../domain/clock.js';
+import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
+import type { Controller, ControllerLogger } from '../controller-runner.js';
+import { LostNodeClaimGc } from '../gc/lost-nodeclaims.js';
+import { OrphanInstanceGc } from '../gc/orphan-instances.js';
+import { VirtualNodePodGc } from '../gc/virtual-node-pods.js';
+import { VirtualNodeGc } from '../gc/virtual-nodes.js';
+import type { LifecycleMetrics } from '../metrics.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { EventRecorder, NodeApi, PodApi } from './cluster-ports.js';
+import { LivenessController } from './liveness.js';
+import { RegistrationController } from './registration.js';
+import { TerminationController } from './termination.js';
+
+export interface LifecycleDependencies {
+  readonly store: NodeClaimStore;
+  readonly nodes: NodeApi;
+  readonly pods: PodApi;
+  readonly cloud: CloudProvider;
+  readonly clock: Clock;
+  readonly recorder: EventRecorder;
+  /** Names of the virtual nodes the current plans hold. */
+  readonly plannedNodeNames: () => ReadonlySet<string>;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * Every NodeClaim lifecycle and garbage-collection controller with default timings, in one list
+ * (Karpenter's controllers.go), ready for a ControllerRunner gated on leadership.
+ */
+export function lifecycleControllers(deps: LifecycleDependencies): Controller[] {
+  const { store, nodes, pods, cloud, clock, recorder, plannedNodeNames } = deps;
+  const common = {
+    clock,
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+    ...(deps.log === undefined ? {} : { log: deps.log }),
+  };
+  return [
+    new RegistrationController({ store, nodes, ...common }),
+    new LivenessController({ store, ...common }),
+    new TerminationController({ store, nodes, pods, cloud, ...common }),
+    new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
+    new VirtualNodePodGc({ pods, recorder, ...common }),
+    new OrphanInstanceGc({ cloud, store, ...common }),
+    new LostNodeClaimGc({ store, cloud, ...common }),
+  ];
+}

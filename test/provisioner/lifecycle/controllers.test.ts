@@ -1,0 +1,42 @@
+import t from 'tap';
+import { FakeClock } from '../../../domain/clock.js';
+import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
+import { ControllerRunner } from '../../../provisioner/controller-runner.js';
+import { conditionTypes, findCondition } from '../../../provisioner/lifecycle/conditions.js';
+import { lifecycleControllers } from '../../../provisioner/lifecycle/controllers.js';
+import { condition, instance, node, nodeClaim } from '../../fakes/builders.js';
+import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';
+import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';
+
+void t.test('the lifecycle controllers take a nodeclaim from launch to registered and from deletion to gone', async (t) => {
+  const clock = new FakeClock(1_000_000);
+  const store = new InMemoryNodeClaimStore(clock);
+  const cluster = new FakeCluster();
+  const cloud = new FakeCloudProvider(clock);
+  const controllers = lifecycleControllers({
+    store, nodes: cluster, pods: cluster, cloud, clock, recorder: new FakeEventRecorder(), plannedNodeNames: () => new Set(),
+  });
+  t.same(controllers.map((c) => c.name), [
+    'nodeclaim.registration', 'nodeclaim.liveness', 'nodeclaim.termination',
+    'gc.virtual_nodes', 'gc.virtual_node_pods', 'gc.instances', 'gc.nodeclaims',
+  ]);
+  const runner = new ControllerRunner({ clock, controllers });
+  const i = instance({ id: 7, launchTime: clock.now(), nodeClaimName: 'nc-7' });
+  cloud.instances.set(i.instanceId, i);
+  await store.create(nodeClaim({ name: 'nc-7', providerID: i.providerID, conditions: [condition('Launched', 'True', clock.now())] }));
+  cluster.addNode(node({ name: 'ip-10-0-0-7', providerID: i.providerID, ready: true }));
+
+  const step = async (): Promise<void> => {
+    clock.step(await runner.runDue());
+  };
+  await step();
+  const claim = await store.get('nc-7');
+  t.equal(claim === undefined ? undefined : findCondition(claim, conditionTypes.initialized)?.status, 'True');
+  t.same(claim?.metadata.finalizers, ['karpenter.sh/termination'], 'registration added the finalizer');
+
+  await store.delete('nc-7');
+  for (let n = 0; n < 5 && (await store.get('nc-7')) !== undefined; n++) await step();
+  t.equal(await store.get('nc-7'), undefined, 'termination released the nodeclaim');
+  t.same(cloud.deleted, [i.providerID]);
+  t.same(cluster.deletedNodes, ['ip-10-0-0-7']);
+});
