@@ -9,6 +9,17 @@ import { chooseDomain, domainAllowed, type KeyConstraints } from './topology.js'
 import type { TypeFilter } from './type-filter.js';
 import type { TypeTable } from './type-table.js';
 
+/**
+ * Reused by every trial: most trials are rejected, so allocating a fresh array for each would feed the garbage
+ * collector for nothing. A trial's types are copied out of it when the trial is committed.
+ */
+let scratch = new Int32Array(2048);
+
+function scratchFor(length: number): Int32Array {
+  if (scratch.length < length) scratch = new Int32Array(length * 2);
+  return scratch;
+}
+
 /** A tentative state of a claim while a pod is being tried: committed only if every check passes. */
 interface Trial {
   types: Int32Array;
@@ -31,6 +42,9 @@ export class ClaimBin implements Bin {
   private maxMemory = Infinity;
   private maxPods = Infinity;
   private maxPrice = Infinity;
+  /** Price of the cheapest option after the last commit. */
+  private price = 0;
+  private unitFloor = Infinity;
   private readonly hostPorts = new Set<string>();
   private readonly minValues: Requirement[];
   private state: Trial;
@@ -50,7 +64,7 @@ export class ClaimBin implements Bin {
     const memory = this.usedMemory + shape.memory;
     const pods = this.usedPods + 1;
     const { availCpu, availMemory, availPods } = this.pool;
-    const out = new Int32Array(this.state.types.length);
+    const out = scratchFor(this.state.types.length);
     let n = 0;
     for (const i of this.state.types) {
       if (filter.mask[i] !== 1 || (availCpu[i] ?? 0) < cpu || (availMemory[i] ?? 0) < memory || (availPods[i] ?? 0) < pods) continue;
@@ -107,27 +121,40 @@ export class ClaimBin implements Bin {
     if (offerMask === 0) return { reason: 'no common zone and capacity type', permanent: true };
     const types = this.narrowTypes(filter, shape, offerMask, ctx.table);
     if (types.length === 0) return { reason: 'no instance type fits all its pods', permanent: true };
-    const trial: Trial = { types, offerMask, custom, decided: new Map(this.state.decided) };
+    const constrained = ctx.topology.constraints(shape, variant).length > 0;
+    const trial: Trial = { types, offerMask, custom, decided: constrained ? new Map(this.state.decided) : this.state.decided };
     const topology = this.decideTopology(trial, shape, variant, ctx);
     if (topology !== undefined) return { reason: topology, permanent: false };
     if (!this.keepsMinValues(trial, variant, ctx.table)) return { reason: 'minValues would not hold', permanent: true };
+    const newPrice = this.cheapestPrice(trial, ctx.table);
+    if (!this.worthGrowing(newPrice, shape, filter, ctx)) {
+      this.freeze(ctx.table);
+      return { reason: 'a larger node would cost more per pod', permanent: true };
+    }
+    this.price = newPrice;
+    this.unitFloor = Math.min(this.unitFloor, filter.bestUnitCost);
     this.commit(trial, shape, filter, ctx);
     ctx.topology.record(shape, variant, (k) => trial.decided.get(k));
     return undefined;
   }
 
   private commit(trial: Trial, shape: PodShape, filter: TypeFilter, ctx: PlacementContext): void {
-    this.state = trial;
+    this.state = { ...trial, types: trial.types.buffer === scratch.buffer ? trial.types.slice() : trial.types };
     this.usedCpu += shape.cpu;
     this.usedMemory += shape.memory;
     this.usedPods += 1;
     for (const [name, amount] of shape.extended) this.usedExtended.set(name, (this.usedExtended.get(name) ?? 0) + amount);
     for (const p of shape.hostPorts) this.hostPorts.add(p);
     this.maxPrice = Math.min(this.maxPrice, filter.maxPrice);
+    if (this.maxPrice < Infinity) this.state.types = trial.types.filter((i) => ctx.table.cheapest(i, trial.offerMask) <= this.maxPrice);
+    this.updateRoom();
+  }
+
+  private updateRoom(): void {
     let maxCpu = 0;
     let maxMemory = 0;
     let maxPods = 0;
-    for (const i of trial.types) {
+    for (const i of this.state.types) {
       maxCpu = Math.max(maxCpu, this.pool.availCpu[i] ?? 0);
       maxMemory = Math.max(maxMemory, this.pool.availMemory[i] ?? 0);
       maxPods = Math.max(maxPods, this.pool.availPods[i] ?? 0);
@@ -135,7 +162,38 @@ export class ClaimBin implements Bin {
     this.maxCpu = maxCpu;
     this.maxMemory = maxMemory;
     this.maxPods = maxPods;
-    if (this.maxPrice < Infinity) this.state.types = trial.types.filter((i) => ctx.table.cheapest(i, trial.offerMask) <= this.maxPrice);
+  }
+
+  /**
+   * Once a claim declines to grow into a pricier option, it keeps only options at its current price, so later
+   * pods see at once (through the room checks) whether they fit, and the solver can skip the claim when full.
+   */
+  private freeze(table: TypeTable): void {
+    const kept = this.state.types.filter((i) => table.cheapest(i, this.state.offerMask) <= this.price);
+    if (kept.length === 0) return;
+    this.state = { ...this.state, types: kept };
+    this.updateRoom();
+  }
+
+  private cheapestPrice(trial: Trial, table: TypeTable): number {
+    // Options are kept cheapest first (per their filter's offerings), so the head holds the cheapest.
+    let best = Infinity;
+    const head = Math.min(trial.types.length, 8);
+    for (let k = 0; k < head; k++) best = Math.min(best, table.cheapest(trial.types[k] ?? 0, trial.offerMask));
+    return best;
+  }
+
+  /**
+   * First fit alone grows a claim until only huge, dear types hold it. A pod that forces a pricier option is
+   * accepted only if the claim's price per mean pod stays near the best any type offers, or improves.
+   */
+  private worthGrowing(newPrice: number, shape: PodShape, filter: TypeFilter, ctx: PlacementContext): boolean {
+    if (this.pods.length === 0 || newPrice <= this.price) return true;
+    const { meanCpu, meanMemory, slack } = ctx.growth;
+    const usage = (cpu: number, memory: number): number => (cpu / meanCpu + memory / meanMemory) / 2;
+    const unit = newPrice / usage(this.usedCpu + shape.cpu, this.usedMemory + shape.memory);
+    if (unit <= Math.min(this.unitFloor, filter.bestUnitCost) * slack) return true;
+    return unit <= this.price / usage(this.usedCpu, this.usedMemory);
   }
 
   /** The cheapest price a pod's max-price-per-hour still allows on this claim. */

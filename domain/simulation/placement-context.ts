@@ -10,6 +10,8 @@ export interface PlacementContext {
   readonly table: TypeTable;
   readonly typeKeys: ReadonlySet<string>;
   readonly topology: Topology;
+  /** The batch's mean pod and the slack a claim may grow by beyond the best price per mean pod. */
+  readonly growth: { readonly meanCpu: number; readonly meanMemory: number; readonly slack: number };
   filterFor(shape: PodShape, variant: ShapeVariant, pool: NodePoolView): TypeFilter;
   /** Eligible domains of a spread term (for its minimum count). */
   universe(term: BoundTerm, variant: ShapeVariant): readonly string[];

@@ -21,8 +21,7 @@ function podKey(pod: Pod): string {
  * then memory; normalising mixes CPU-heavy and memory-heavy pods into the first claims, which packs them better),
  * then creation time, then name, so the order is deterministic.
  */
-function byKarpenterOrder(a: Pending, b: Pending, scale: { cpu: number; memory: number }): number {
-  const size = (p: Pending): number => p.shape.cpu / scale.cpu + p.shape.memory / scale.memory;
+function byKarpenterOrder(a: Pending, b: Pending, size: (p: Pending) => number): number {
   return size(b) - size(a) || b.shape.cpu - a.shape.cpu || b.shape.memory - a.shape.memory
     || (a.pod.metadata.creationTimestamp ?? '').localeCompare(b.pod.metadata.creationTimestamp ?? '')
     || podKey(a.pod).localeCompare(podKey(b.pod));
@@ -41,7 +40,8 @@ function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: {
     cpu: Math.max(1, pending.reduce((s, p) => s + p.shape.cpu, 0) / Math.max(1, pending.length)),
     memory: Math.max(1, pending.reduce((s, p) => s + p.shape.memory, 0) / Math.max(1, pending.length)),
   };
-  return pending.sort((a, b) => byKarpenterOrder(a, b, scale));
+  const sizes = new Map(cache.shapes.map((s) => [s.id, s.cpu / scale.cpu + s.memory / scale.memory]));
+  return pending.sort((a, b) => byKarpenterOrder(a, b, (p) => sizes.get(p.shape.id) ?? 0));
 }
 
 function recordOwners(owners: readonly TopologyGroup[], nodeLabels: Readonly<Record<string, string>>): void {
@@ -108,6 +108,8 @@ export function simulate(input: SimulationInput): SimulationResult {
   const solver = new Solver({
     table, typeKeys, topology, pools, nodes: input.nodes,
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },
+    growth: { meanCpu: Math.max(1, meanCpu), meanMemory: Math.max(1, meanMemory), slack: options.efficiencySlack ?? 1.25 },
+    growAnyType: options.growAnyType ?? false,
     minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);

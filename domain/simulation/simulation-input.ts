@@ -67,6 +67,8 @@ export interface SimulationOptions {
   readonly efficiencySlack?: number;
   /** Mean pods' worth of room a node is expected to waste when packing whole pods (efficiency measure). Default 0. */
   readonly packingWaste?: number;
+  /** New claims start from every fitting type instead of the cost-efficient subset; the price-per-pod growth rule still bounds them (default false: measured slightly cheaper and better packed). */
+  readonly growAnyType?: boolean;
 }
 
 /** One planned NodeClaim. */

@@ -24,6 +24,9 @@ export interface SolverSetup {
   /** The smallest CPU and memory request of any pending pod. */
   readonly minCpu: number;
   readonly minMemory: number;
+  readonly growth: PlacementContext['growth'];
+  /** Start claims from every fitting type and let the growth rule bound them (else from the efficient subset). */
+  readonly growAnyType: boolean;
 }
 
 /** Outcome of placing one pod: where, or why not. */
@@ -38,6 +41,7 @@ export class Solver implements PlacementContext {
   readonly table: TypeTable;
   readonly typeKeys: ReadonlySet<string>;
   readonly topology: Topology;
+  readonly growth: PlacementContext['growth'];
   readonly existing: ExistingBin[];
   readonly claims: ClaimBin[] = [];
   private readonly bins: Bin[];
@@ -52,6 +56,7 @@ export class Solver implements PlacementContext {
     this.table = setup.table;
     this.typeKeys = setup.typeKeys;
     this.topology = setup.topology;
+    this.growth = setup.growth;
     this.existing = setup.nodes.map((n) => new ExistingBin(n));
     this.bins = [...this.existing];
   }
@@ -153,7 +158,7 @@ export class Solver implements PlacementContext {
       }
       // minValues needs the flexibility of every fitting type, not only the most cost-efficient ones.
       const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
-      const types = withinLimits(pool, wantsFlexibility ? filter.list : filter.efficient, { nodes: this.setup.nodes, claims: this.claims, table: this.table });
+      const types = withinLimits(pool, wantsFlexibility || this.setup.growAnyType ? filter.list : filter.efficient, { nodes: this.setup.nodes, claims: this.claims, table: this.table });
       if (types.length === 0) {
         this.reasons.pool(pool.name, `limits reached (${Object.keys(pool.limits ?? {}).join(', ')})`);
         continue;

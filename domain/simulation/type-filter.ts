@@ -21,6 +21,8 @@ export interface TypeFilter {
   /** Excluded-type counts by reason. */
   readonly reasons: ReadonlyMap<string, number>;
   readonly maxPrice: number;
+  /** The lowest price per mean pod among the allowed types: what a well-packed claim can reach. */
+  readonly bestUnitCost: number;
 }
 
 /** What every filter of one simulation shares. */
@@ -95,7 +97,7 @@ function typeReason(i: number, run: FilterRun): string | undefined {
   return resourceReason(i, run);
 }
 
-function efficientSubset(list: Int32Array, pool: NodePoolView, ctx: FilterContext, offerMask: number): Int32Array {
+function unitCosts(list: Int32Array, pool: NodePoolView, ctx: FilterContext, offerMask: number): { cost: (i: number) => number; best: number } {
   const cost = (i: number): number => {
     // Mean pods one node holds (its scarcest resource decides), less the expected waste of packing whole pods:
     // a node for 1.3 pods is far dearer per pod than its raw price per CPU suggests.
@@ -109,7 +111,7 @@ function efficientSubset(list: Int32Array, pool: NodePoolView, ctx: FilterContex
   };
   let best = Infinity;
   for (const i of list) best = Math.min(best, cost(i));
-  return list.filter((i) => cost(i) <= best * ctx.efficiencySlack);
+  return { cost, best };
 }
 
 /** Filters the catalog for one pod variant in one NodePool (cached by the caller per shape variant × NodePool). */
@@ -121,7 +123,7 @@ export function filterTypes(shape: PodShape, variant: ShapeVariant, pool: NodePo
   const customRequirements = new Map([...variant.requirements].filter(([k]) => isCustomKey(k, ctx.typeKeys)));
   const failure = poolFailure(shape, variant, pool, ctx);
   const offerMask = offerMaskFor(variant, pool, ctx);
-  if (failure !== undefined) return { failure, mask, list: new Int32Array(0), efficient: new Int32Array(0), offerMask, customRequirements, reasons, maxPrice };
+  if (failure !== undefined) return { failure, mask, list: new Int32Array(0), efficient: new Int32Array(0), offerMask, customRequirements, reasons, maxPrice, bestUnitCost: Infinity };
   const ok: number[] = [];
   const run: FilterRun = { shape, variant, pool, ctx, offerMask, maxPrice };
   for (let i = 0; i < n; i++) {
@@ -135,5 +137,7 @@ export function filterTypes(shape: PodShape, variant: ShapeVariant, pool: NodePo
   for (const i of ok) prices[i] = ctx.table.cheapest(i, offerMask);
   ok.sort((a, b) => (prices[a] ?? 0) - (prices[b] ?? 0) || a - b);
   const list = Int32Array.from(ok);
-  return { mask, list, efficient: efficientSubset(list, pool, ctx, offerMask), offerMask, customRequirements, reasons, maxPrice };
+  const { cost, best } = unitCosts(list, pool, ctx, offerMask);
+  const efficient = list.filter((i) => cost(i) <= best * ctx.efficiencySlack);
+  return { mask, list, efficient, offerMask, customRequirements, reasons, maxPrice, bestUnitCost: best };
 }
