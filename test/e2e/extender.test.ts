@@ -19,10 +19,11 @@ const nodeBody = (name: string, cpu: string, labels: Record<string, string> = {}
   status: { capacity: { cpu, memory: '32Gi', pods: '110' }, allocatable: { cpu, memory: '32Gi', pods: '110' } },
 });
 
-const podBody = (name: string, cpu: string, tolerations: k8s.V1Toleration[] = []): k8s.V1Pod => ({
+const podBody = (name: string, cpu: string, tolerations: k8s.V1Toleration[] = [], nodeSelector?: Record<string, string>): k8s.V1Pod => ({
   metadata: { name, namespace: 'default' },
   spec: {
     tolerations,
+    ...(nodeSelector === undefined ? {} : { nodeSelector }),
     containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu, memory: '256Mi' } } }],
   },
 });
@@ -42,11 +43,17 @@ class PlanFeed implements ClusterWatch {
 /** Stands in for the provisioner's launch: creates the real Node (kwok makes it Ready) and drops the virtual one. */
 class NodeCreatingMaterializer implements Materializer {
   readonly calls: string[] = [];
+  /** Stretches the launch so that concurrent binds really overlap. */
+  launchDelayMs = 0;
   constructor(private readonly core: k8s.CoreV1Api) {}
   async materialize(virtualNodeName: string): Promise<{ nodeName: string }> {
     this.calls.push(virtualNodeName);
+    await new Promise((resolve) => setTimeout(resolve, this.launchDelayMs));
     const nodeName = `ip-10-0-0-${this.calls.length}.ec2.internal`;
-    await this.core.createNode({ body: nodeBody(nodeName, '8', { 'karpenter.sh/nodepool': 'default' }) });
+    // The real node carries the plan's labels, as the NodeClaim's would; only the launchable label goes.
+    const planned = (await this.core.readNode({ name: virtualNodeName })).metadata?.labels ?? {};
+    const labels = Object.fromEntries(Object.entries(planned).filter(([key]) => key !== launchableLabel && key !== 'kubernetes.io/hostname'));
+    await this.core.createNode({ body: nodeBody(nodeName, '8', labels) });
     await this.core.deleteNode({ name: virtualNodeName });
     return { nodeName };
   }
@@ -57,6 +64,32 @@ async function markReady(core: k8s.CoreV1Api, name: string): Promise<void> {
   const now = new Date();
   node.status = { capacity: node.status?.capacity ?? {}, allocatable: node.status?.allocatable ?? {}, conditions: [{ type: 'Ready', status: 'True', reason: 'NodesmithPlanned', message: 'virtual node', lastHeartbeatTime: now, lastTransitionTime: now }] };
   await core.replaceNodeStatus({ name, body: node });
+}
+
+async function publishVirtualNode(core: k8s.CoreV1Api, plans: PlanFeed, planned: { name: string; assignedPods: string[]; labels?: Record<string, string> }): Promise<void> {
+  const { name, assignedPods, labels = {} } = planned;
+  plans.publish({ nodeName: name, nodePool: 'default', instanceTypes: ['m7i.2xlarge'], pricePerHour: 0.4032, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods, room: { cpu: '7800m', memory: '30Gi', pods: '58' } });
+  await core.createNode({ body: nodeBody(name, '8', { [launchableLabel]: 'true', 'karpenter.sh/nodepool': 'default', ...labels }, [{ ...launchableTaint }]) });
+  await markReady(core, name);
+}
+
+const launchTolerations: k8s.V1Toleration[] = [
+  { key: launchableTaint.key, operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+async function waitUnschedulable(core: k8s.CoreV1Api, name: string): Promise<void> {
+  await waitFor(`${name} to be reported unschedulable`, async () => {
+    const p = await core.readNamespacedPod({ name, namespace: 'default' });
+    return p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable') === true ? true : undefined;
+  });
+}
+
+async function waitBound(core: k8s.CoreV1Api, name: string): Promise<string> {
+  return waitFor(`${name} to be bound`, async () => {
+    const p = await core.readNamespacedPod({ name, namespace: 'default' });
+    return p.spec?.nodeName === undefined || p.spec.nodeName === '' ? undefined : p.spec.nodeName;
+  }, { timeoutMs: 90_000 });
 }
 
 const isReady = (n: k8s.V1Node): boolean => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -98,29 +131,27 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   });
 
   await t.test('a pod that fits only a virtual node is bound to the real node it became, after one launch', async (t) => {
-    const tolerations: k8s.V1Toleration[] = [
-      { key: launchableTaint.key, operator: 'Exists', effect: 'NoSchedule' },
-      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' },
-    ];
-    await core.createNamespacedPod({ namespace: 'default', body: podBody('needs-launch', '4', tolerations) });
-    await waitFor('needs-launch to be reported unschedulable', async () => {
-      const p = await core.readNamespacedPod({ name: 'needs-launch', namespace: 'default' });
-      return p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable') === true ? true : undefined;
-    });
-    const virtualName = 'launchable-default-e2e1';
-    plans.publish({ nodeName: virtualName, nodePool: 'default', instanceTypes: ['m7i.2xlarge'], pricePerHour: 0.4032, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods: ['default/needs-launch'], room: { cpu: '7800m', memory: '30Gi', pods: '58' } });
-    await core.createNode({ body: nodeBody(virtualName, '8', { [launchableLabel]: 'true', 'karpenter.sh/nodepool': 'default' }, [{ ...launchableTaint }]) });
-    await markReady(core, virtualName);
-    const pod = await waitFor('needs-launch to be bound', async () => {
-      const p = await core.readNamespacedPod({ name: 'needs-launch', namespace: 'default' });
-      return p.spec?.nodeName ? p : undefined;
-    }, { timeoutMs: 90_000 });
-    t.equal(pod.spec?.nodeName, 'ip-10-0-0-1.ec2.internal', 'bound to the materialised node, not the virtual one');
-    t.same(materializer.calls, [virtualName], 'one launch');
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('needs-launch', '4', launchTolerations) });
+    await waitUnschedulable(core, 'needs-launch');
+    await publishVirtualNode(core, plans, { name: 'launchable-default-e2e1', assignedPods: ['default/needs-launch'] });
+    t.equal(await waitBound(core, 'needs-launch'), 'ip-10-0-0-1.ec2.internal', 'bound to the materialised node, not the virtual one');
+    t.same(materializer.calls, ['launchable-default-e2e1'], 'one launch');
     const running = await waitFor('kwok to run needs-launch', async () => {
       const p = await core.readNamespacedPod({ name: 'needs-launch', namespace: 'default' });
       return p.status?.phase === 'Running' ? p : undefined;
     });
     t.equal(running.status?.phase, 'Running');
+  });
+
+  await t.test('pods binding to one virtual node at the same time share a single launch', async (t) => {
+    materializer.launchDelayMs = 3_000;
+    const names = ['batch-0', 'batch-1', 'batch-2'];
+    // Only the planned node will carry team=batch, so no existing node takes these pods.
+    for (const name of names) await core.createNamespacedPod({ namespace: 'default', body: podBody(name, '2', launchTolerations, { team: 'batch' }) });
+    for (const name of names) await waitUnschedulable(core, name);
+    await publishVirtualNode(core, plans, { name: 'launchable-default-e2e2', assignedPods: names.map((name) => `default/${name}`), labels: { team: 'batch' } });
+    const nodes = await Promise.all(names.map((name) => waitBound(core, name)));
+    t.same(nodes, ['ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal'], 'all three on the one new node');
+    t.same(materializer.calls, ['launchable-default-e2e1', 'launchable-default-e2e2'], 'one launch for the three pods');
   });
 });
