@@ -44,6 +44,8 @@ function hostPortsOf(pod: Pod): string[] {
 /** Builds (and caches by signature) the shape of each pod. */
 export class ShapeCache {
   private readonly bySignature = new Map<string, PodShape>();
+  /** Replicas of one workload share their spec object: a cheap first lookup before the full signature. */
+  private readonly bySpec = new WeakMap<object, Map<string, PodShape>>();
   readonly shapes: PodShape[] = [];
 
   constructor(
@@ -56,6 +58,19 @@ export class ShapeCache {
     const namespace = pod.metadata.namespace ?? 'default';
     const volumes = this.volumeRequirements?.get(`${namespace}/${pod.metadata.name ?? ''}`) ?? [];
     const steering = readSteering(pod);
+    const quickKey = volumes.length === 0 ? JSON.stringify([namespace, pod.metadata.labels, steering]) : undefined;
+    const sameSpec = quickKey === undefined ? undefined : this.bySpec.get(pod.spec)?.get(quickKey);
+    if (sameSpec !== undefined) return sameSpec;
+    const shape = this.shapeBySignature(pod, namespace, volumes, steering);
+    if (quickKey !== undefined) {
+      const forSpec = this.bySpec.get(pod.spec) ?? new Map<string, PodShape>();
+      forSpec.set(quickKey, shape);
+      this.bySpec.set(pod.spec, forSpec);
+    }
+    return shape;
+  }
+
+  private shapeBySignature(pod: Pod, namespace: string, volumes: readonly NodeSelectorRequirement[], steering: Steering): PodShape {
     const signature = JSON.stringify([namespace, pod.metadata.labels, steering, volumes, pod.spec.containers, pod.spec.initContainers,
       pod.spec.overhead, pod.spec.nodeSelector, pod.spec.affinity, pod.spec.tolerations, pod.spec.topologySpreadConstraints]);
     const cached = this.bySignature.get(signature);
