@@ -13,7 +13,7 @@ export interface VirtualNodePodGcOptions {
   readonly intervalMs?: number;
 }
 
-export const boundToVirtualNodeReason = 'BoundToVirtualNode';
+export const deletedFromVirtualNodeReason = 'DeletedFromVirtualNode';
 
 /**
  * A pod bound to a virtual node will never run: no kubelet serves that name, and a binding cannot
@@ -41,12 +41,12 @@ export class VirtualNodePodGc implements Controller {
     const namespace = pod.metadata.namespace ?? '';
     const name = pod.metadata.name ?? '';
     const nodeName = pod.spec.nodeName ?? '';
-    this.#o.recorder.record({
-      object: { apiVersion: 'v1', kind: 'Pod', name, namespace, ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }) },
-      type: 'Warning',
-      reason: boundToVirtualNodeReason,
-      message: `deleting pod bound to virtual node ${nodeName}, which will never run it; its owner recreates it`,
-    });
+    this.#o.recorder.record(
+      { apiVersion: 'v1', kind: 'Pod', name, namespace, ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }) },
+      'Warning',
+      deletedFromVirtualNodeReason,
+      `deleting pod bound to virtual node ${nodeName}, which will never run it; its owner recreates it`,
+    );
     // No kubelet serves a virtual node, so nothing would ever finish a graceful deletion.
     await this.#o.pods.deletePod({
       namespace,

@@ -41,21 +41,17 @@ export interface PodApi {
 
 /** An object an Event is about (Event.involvedObject). */
 export interface EventObjectRef {
-  readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
   readonly namespace?: string;
   readonly uid?: string;
+  readonly apiVersion?: string;
 }
 
-export interface RecordedEvent {
-  readonly object: EventObjectRef;
-  readonly type: 'Normal' | 'Warning';
-  readonly reason: string;
-  readonly message: string;
-}
-
-/** Emits Kubernetes Events; the integrator wires provisioner/kube/events.ts behind it. */
+/**
+ * Emits Kubernetes Events. Shaped like provisioner/events.ts's EventRecorder (the integrator's
+ * port, implemented by kube/events.ts) so that recorder plugs in as is.
+ */
 export interface EventRecorder {
-  record(event: RecordedEvent): void;
+  record(target: EventObjectRef, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }

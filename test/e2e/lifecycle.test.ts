@@ -117,7 +117,7 @@ async function virtualNodePodGc(t: Test, core: k8s.CoreV1Api, kube: KubeLifecycl
   await new VirtualNodePodGc({ pods: kube, recorder }).reconcile();
   await waitFor('the stranded pod to be deleted', () => podGone(core, 'stranded'), { timeoutMs: 10_000 });
   t.pass('the pod bound to a virtual node is gone');
-  t.match(recorder.events, [{ reason: 'BoundToVirtualNode', object: { name: 'stranded', namespace: 'default' } }]);
+  t.match(recorder.events, [{ reason: 'DeletedFromVirtualNode', object: { name: 'stranded', namespace: 'default' } }]);
 }
 
 async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: KubeLifecycleClient): Promise<void> {

@@ -6,8 +6,8 @@ import type {
   EvictionOutcome,
   NodeApi,
   PodApi,
+  EventObjectRef,
   PodDeletion,
-  RecordedEvent,
 } from '../../provisioner/lifecycle/cluster-ports.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -99,11 +99,18 @@ export class FakeCluster implements NodeApi, PodApi {
   }
 }
 
+export interface RecordedEvent {
+  readonly object: EventObjectRef;
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
 /** Keeps every Event for assertions. */
 export class FakeEventRecorder implements EventRecorder {
   readonly events: RecordedEvent[] = [];
 
-  record(event: RecordedEvent): void {
-    this.events.push(event);
+  record(object: EventObjectRef, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.events.push({ object, type, reason, message });
   }
 }

@@ -16,6 +16,6 @@ void t.test('virtual node pod gc deletes pods bound to a virtual node and record
   await gc.reconcile();
   t.same(cluster.deletedPods, ['default/stranded']);
   t.equal(recorder.events.length, 1);
-  t.match(recorder.events[0], { type: 'Warning', reason: 'BoundToVirtualNode', object: { kind: 'Pod', name: 'stranded', uid: 'uid-stranded' } });
+  t.match(recorder.events[0], { type: 'Warning', reason: 'DeletedFromVirtualNode', object: { kind: 'Pod', name: 'stranded', uid: 'uid-stranded' } });
   t.match(await registry.getSingleMetricAsString('nodesmith_garbage_collected_total'), /kind="pod"} 1/);
 });
