@@ -1,0 +1,68 @@
+import t from 'tap';
+import { ClusterView } from '../../extender/cluster-view.js';
+import { node, plan, pod, virtualNode } from './builders.js';
+
+void t.test('usage follows pods as they are bound, moved, finished and deleted', (t) => {
+  const view = new ClusterView();
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'a', cpu: '1', memory: '1Gi', nodeName: 'n1' }) });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'b', cpu: '500m', memory: '1Gi', nodeName: 'n1' }) });
+  t.same(view.usage('n1'), { cpu: 1500, memory: 2 * 2 ** 30, pods: 2 }, 'pods count before their node arrives');
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'b', cpu: '500m', memory: '1Gi', nodeName: 'n2' }) });
+  t.same(view.usage('n1'), { cpu: 1000, memory: 2 ** 30, pods: 1 });
+  t.same(view.usage('n2'), { cpu: 500, memory: 2 ** 30, pods: 1 });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'a', cpu: '1', memory: '1Gi', nodeName: 'n1', phase: 'Succeeded' }) });
+  t.same(view.usage('n1'), {}, 'a finished pod frees its node');
+  view.apply({ kind: 'pod-deleted', namespace: 'default', name: 'b' });
+  t.same(view.usage('n2'), {});
+  t.equal(view.podCount, 1);
+  t.end();
+});
+
+void t.test('nodes are classified once, on arrival', (t) => {
+  const view = new ClusterView();
+  view.apply({ kind: 'node-upserted', node: node('real', { labels: { 'node.kubernetes.io/instance-type': 'm7i.large', 'karpenter.sh/capacity-type': 'spot' } }) });
+  view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  t.match(view.node('real'), { isVirtual: false, instanceFamily: 'm7i', capacityType: 'spot', closedReason: undefined, allocatable: { cpu: 4000 } });
+  t.match(view.node('launchable-a'), { isVirtual: true });
+  view.apply({ kind: 'node-upserted', node: node('real', { unschedulable: true }) });
+  t.match(view.node('real'), { closedReason: /cordoned/ });
+  view.apply({ kind: 'node-deleted', name: 'real' });
+  t.equal(view.node('real'), undefined);
+  t.equal(view.nodeCount, 1);
+  t.end();
+});
+
+void t.test('a node with an unreadable quantity counts as having no capacity', (t) => {
+  const view = new ClusterView();
+  const broken = node('broken');
+  view.apply({ kind: 'node-upserted', node: { ...broken, status: { allocatable: { cpu: 'lots' } } } });
+  t.same(view.node('broken')?.allocatable, {});
+  t.end();
+});
+
+void t.test('room left subtracts pods bound there, pods binding there and assigned pods still pending', (t) => {
+  const view = new ClusterView();
+  view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/pending', 'default/bound-elsewhere', 'default/unknown'], room: { cpu: '4', memory: '8Gi' } }) });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'pending', cpu: '1', memory: '1Gi' }) });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'bound-elsewhere', cpu: '1', memory: '1Gi', nodeName: 'other' }) });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'binding', cpu: '500m', memory: '512Mi' }) });
+  view.reserve('default/binding', 'launchable-a', { cpu: 500, memory: 2 ** 29 });
+  const entry = view.plan('launchable-a');
+  t.ok(entry);
+  if (entry === undefined) return;
+  t.same(view.roomLeft(entry, 'launchable-a'), { cpu: 2500, memory: 8 * 2 ** 30 - 2 ** 30 - 2 ** 29, pods: -1 });
+  view.release('default/binding');
+  t.equal(view.roomLeft(entry, 'launchable-a')['cpu'], 3000, 'a released reservation gives its room back');
+  view.reserve('default/binding', 'launchable-a', { cpu: 500 });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'binding', cpu: '500m', memory: '512Mi', nodeName: 'ip-10-0-0-1' }) });
+  t.equal(view.roomLeft(entry, 'launchable-a')['cpu'], 3000, 'a pod seen bound releases its reservation');
+  t.end();
+});
+
+void t.test('readiness waits for the synced event', (t) => {
+  const view = new ClusterView();
+  t.notOk(view.isSynced);
+  view.apply({ kind: 'synced' });
+  t.ok(view.isSynced);
+  t.end();
+});
