@@ -10,6 +10,10 @@ import { createServingCertificates } from '../../webhooks/serving-certificates.j
 import type { Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
+import { ec2NodeClassCases } from '../domain/api/ec2nodeclass-cases.js';
+import { nodePoolCases, type RuleCase } from '../domain/api/nodepool-cases.js';
+import { setIn } from '../domain/api/set-in.js';
+import { ec2NodeClass as ec2NodeClassFixture, nodePool as nodePoolFixture } from '../webhooks/review-fixture.js';
 
 const productSa = 'system:serviceaccount:nodesmith:nodesmith';
 
@@ -68,6 +72,43 @@ const binding = (podName: string, node: string): string => JSON.stringify({
   apiVersion: 'v1', kind: 'Binding', metadata: { name: podName }, target: { apiVersion: 'v1', kind: 'Node', name: node },
 });
 
+/**
+ * Every rule case against the API server alone (no webhook registered yet): the CRD schema and its
+ * CEL rules must refuse every invalid case except the ones marked webhookOnly, and accept the valid ones.
+ */
+async function checkCasesWithoutWebhooks(t: Test, stack: Stack): Promise<void> {
+  const suites: [string, readonly RuleCase[], (name: string) => object][] = [
+    ['NodePool', nodePoolCases, (name) => nodePoolFixture({}, name)],
+    ['EC2NodeClass', ec2NodeClassCases, (name) => ec2NodeClassFixture({}, name)],
+  ];
+  for (const [kind, cases, fixture] of suites) {
+    for (const [i, c] of cases.entries()) {
+      const object = fixture(`cel-${kind.toLowerCase()}-${i}`);
+      for (const [path, value] of c.set) setIn(object, path, value);
+      const r = await stack.kubectl(['create', '-f', '-'], JSON.stringify(object));
+      const refusedAlone = c.expect !== undefined && c.webhookOnly !== true;
+      t.equal(r.code !== 0, refusedAlone, `${kind}: ${c.name}${refusedAlone ? ' (by the API server)' : c.expect ? ' (not by the API server: webhook only)' : ''} ${r.stderr.trim()}`);
+    }
+  }
+}
+
+/** With the webhooks in force, the cases CEL cannot express are refused by our webhook, naming the rule. */
+async function checkWebhookOnlyCases(t: Test, stack: Stack): Promise<void> {
+  const suites: [string, readonly RuleCase[], (name: string) => object][] = [
+    ['NodePool', nodePoolCases, (name) => nodePoolFixture({}, name)],
+    ['EC2NodeClass', ec2NodeClassCases, (name) => ec2NodeClassFixture({}, name)],
+  ];
+  for (const [kind, cases, fixture] of suites) {
+    for (const [i, c] of cases.entries()) {
+      if (c.webhookOnly !== true || c.expect === undefined) continue;
+      const object = fixture(`hook-${kind.toLowerCase()}-${i}`);
+      for (const [path, value] of c.set) setIn(object, path, value);
+      const r = await stack.kubectl(['create', '-f', '-'], JSON.stringify(object));
+      t.ok(r.code !== 0 && r.stderr.includes(`rule ${c.expect.rule}`), `${kind}: ${c.name}: ${r.stderr.trim()}`);
+    }
+  }
+}
+
 void t.test('the real API server serves our CRDs and enforces our webhooks', async (t) => {
   const { stack } = await withStack(t, { controllerManager: false, kwok: false, scheduler: false });
   await ok(stack, ['apply', '--server-side', '-f', 'manifests/crds']);
@@ -79,6 +120,7 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
   // No controller-manager here, so nobody creates the default service accounts pods need.
   await ok(stack, ['create', 'serviceaccount', 'default', '-n', 'apps']);
   await ok(stack, ['create', 'serviceaccount', 'default', '-n', 'nodesmith']);
+  await t.test('without webhooks, the CRD schema and CEL rules alone refuse every CEL-expressible case', (t) => checkCasesWithoutWebhooks(t, stack));
   await startWebhooks(stack, t);
 
   // Webhook configurations take effect through an informer: retry until the webhook answers.
@@ -89,6 +131,8 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
   });
   t.match(denial, /spec\.disruption\.budgets\[0\]\.schedule/, 'the denial names the field path');
   t.match(denial, /61 \* \* \* \*/, 'and the bad value');
+
+  await t.test('with the webhooks, every webhook-only case is refused naming its rule', (t) => checkWebhookOnlyCases(t, stack));
 
   await t.test('a valid NodePool and EC2NodeClass are stored with Karpenter defaults', async (t) => {
     await ok(stack, ['apply', '-f', '-'], nodePool('plain', ''));
