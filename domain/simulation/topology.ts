@@ -31,7 +31,7 @@ export class Topology {
   private readonly countingIndex = new GroupIndex();
   private readonly ownerIndex = new GroupIndex();
   private readonly matchingCache = new Map<number, readonly TopologyGroup[]>();
-  private readonly keyCache = new Map<string, readonly KeyConstraints[]>();
+  private readonly keyCache: (readonly KeyConstraints[] | undefined)[][] = [];
 
   private group(into: Map<string, TopologyGroup>, kind: string, spec: TopologyTermSpec): TopologyGroup {
     const signature = groupSignature(kind, spec.topologyKey, spec.namespaces, spec.selector);
@@ -81,8 +81,8 @@ export class Topology {
 
   /** The constraints of a variant grouped by topology key (cached). Keys whose domain must be decided are all listed. */
   constraints(shape: PodShape, variant: ShapeVariant): readonly KeyConstraints[] {
-    const cacheKey = `${shape.id}/${variant.index}`;
-    const cached = this.keyCache.get(cacheKey);
+    const cacheSlot = (this.keyCache[shape.id] ??= []);
+    const cached = cacheSlot[variant.index];
     if (cached !== undefined) return cached;
     const byKey = new Map<string, { terms: BoundTerm[]; inverse: TopologyGroup[] }>();
     const slot = (key: string): { terms: BoundTerm[]; inverse: TopologyGroup[] } => {
@@ -97,7 +97,7 @@ export class Topology {
     for (const owner of this.ownerIndex.selecting(shape.namespace, shape.labels)) slot(owner.key).inverse.push(owner);
     for (const group of this.matching(shape)) slot(group.key);
     const out = [...byKey].map(([key, s]) => ({ key, terms: s.terms, inverse: s.inverse }));
-    this.keyCache.set(cacheKey, out);
+    cacheSlot[variant.index] = out;
     return out;
   }
 
