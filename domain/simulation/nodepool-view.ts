@@ -103,10 +103,10 @@ function daemonOverhead(daemons: readonly DaemonDemand[], typeKeys: ReadonlySet<
 }
 
 /** Compiles a NodePool: requirements, type mask, offering mask and per-type room after DaemonSet overhead. */
-export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, daemonSets: readonly DaemonSet[]): NodePoolView {
+export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, shared: { daemonSets: readonly DaemonSet[]; typeKeys: ReadonlySet<string> }): NodePoolView {
   const name = pool.metadata.name ?? `nodepool-${index}`;
   const requirements = nodePoolRequirements(pool, name);
-  const typeKeys = typeLevelKeys(table);
+  const { daemonSets, typeKeys } = shared;
   const offerMask = offerMaskFor(table, requirements);
   const taints = pool.spec.template.spec.taints ?? [];
   const n = table.n;

@@ -92,7 +92,7 @@ export function simulate(input: SimulationInput): SimulationResult {
   const options = input.options ?? {};
   const table = new TypeTable(input.instanceTypes, input.unavailableOfferings ?? new Set());
   const typeKeys = typeLevelKeys(table);
-  const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, input.daemonSets)));
+  const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',
     anyPreferNoScheduleTaint: pools.some((p) => p.taints.some((t) => t.effect === 'PreferNoSchedule')),
