@@ -36,7 +36,9 @@ export class KubePodBinder implements PodBinder {
       target: { apiVersion: 'v1', kind: 'Node', name: target.nodeName },
     };
     try {
-      await this.#core.createNamespacedBinding({ namespace: target.namespace, body, fieldManager });
+      // The pods/{name}/binding subresource, as kube-scheduler's own binder uses: the legacy /bindings resource
+      // (createNamespacedBinding) wipes metadata.uid, so the UID precondition would silently not apply.
+      await this.#core.createNamespacedPodBinding({ name: target.name, namespace: target.namespace, body, fieldManager });
     } catch (error) {
       if (statusOf(error) === 409 && (await this.#boundNode(target)) === target.nodeName) return;
       throw new Error(`creating binding of pod ${target.namespace}/${target.name} to node ${target.nodeName}: ${describe(error)}`, { cause: error });

@@ -154,4 +154,15 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
     t.same(nodes, ['ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal'], 'all three on the one new node');
     t.same(materializer.calls, ['launchable-default-e2e1', 'launchable-default-e2e2'], 'one launch for the three pods');
   });
+
+  await t.test('the kube binder treats a repeated bind as success and refuses a stale UID or another node', async (t) => {
+    const binder = KubePodBinder.fromKubeconfig(stack.kubeconfigPath);
+    const bound = await core.readNamespacedPod({ name: 'fits-real', namespace: 'default' });
+    const uid = bound.metadata?.uid ?? '';
+    await binder.bind({ namespace: 'default', name: 'fits-real', uid, nodeName: 'kwok-small' });
+    t.pass('binding again to the same node resolved');
+    await t.rejects(binder.bind({ namespace: 'default', name: 'fits-real', uid, nodeName: 'ip-10-0-0-1.ec2.internal' }), /creating binding of pod default\/fits-real to node ip-10-0-0-1.ec2.internal: 409/);
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('nowhere', '100m', [], { team: 'none' }) });
+    await t.rejects(binder.bind({ namespace: 'default', name: 'nowhere', uid: 'not-its-uid', nodeName: 'kwok-small' }), /UID/);
+  });
 });
