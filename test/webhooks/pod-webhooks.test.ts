@@ -24,6 +24,8 @@ const toleration = { key: launchableTaint.key, operator: 'Equal', value: launcha
 void t.test('a new pod gets the launchable toleration as one JSON Patch op', async (t) => {
   const response = await post('/mutate/pods', review(pod(), { namespace: 'apps' }));
   t.same(decodePatch(response.patch), [{ op: 'add', path: '/spec/tolerations', value: [toleration] }]);
+  const owned = { ...pod(), metadata: { name: 'web-abc', ownerReferences: [{ kind: 'ReplicaSet', controller: true }] } };
+  t.ok((await post('/mutate/pods', review(owned, { namespace: 'apps' }))).patch, 'ReplicaSet pods get it');
   const withOthers = await post('/mutate/pods', review(pod({}, [{ key: 'team', operator: 'Exists' }]), { namespace: 'apps' }));
   t.same(decodePatch(withOthers.patch), [{ op: 'add', path: '/spec/tolerations/1', value: toleration }], 'appended after existing tolerations');
 });
@@ -35,6 +37,9 @@ void t.test('the toleration is not added when opted out, excluded, already toler
     { name: 'tolerates everything', body: review(pod({}, [{ operator: 'Exists' }]), { namespace: 'apps' }) },
     { name: 'tolerates the key', body: review(pod({}, [{ key: launchableTaint.key, operator: 'Exists', effect: 'NoSchedule' }]), { namespace: 'apps' }) },
     { name: 'update', body: review(pod(), { namespace: 'apps', operation: 'UPDATE', oldObject: pod() }) },
+    { name: 'daemonset pod', body: review({ ...pod(), metadata: { name: 'ds-x', ownerReferences: [{ kind: 'DaemonSet', controller: true }] } }, { namespace: 'apps' }) },
+    { name: 'mirror pod', body: review({ ...pod(), metadata: { name: 'static', ownerReferences: [{ kind: 'Node', controller: true }] } }, { namespace: 'apps' }) },
+    { name: 'pod created with a nodeName', body: review({ ...pod(), spec: { nodeName: 'ip-10-0-0-1.ec2.internal', containers: [] } }, { namespace: 'apps' }) },
   ];
   for (const c of cases) {
     const response = await post('/mutate/pods', c.body);

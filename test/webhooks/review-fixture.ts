@@ -17,7 +17,7 @@ function groupVersion(apiVersion: string): [string, string] {
   return [group, version];
 }
 
-export function review(object: { apiVersion: string; kind: string; metadata?: { name?: string } }, options: ReviewOptions = {}): Record<string, unknown> {
+export function review(object: { apiVersion: string; kind: string; metadata?: { name?: string; [key: string]: unknown }; [key: string]: unknown }, options: ReviewOptions = {}): Record<string, unknown> {
   const [group, version] = groupVersion(object.apiVersion);
   const resource = resources[object.kind] ?? `${object.kind.toLowerCase()}s`;
   return {

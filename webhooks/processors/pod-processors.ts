@@ -6,7 +6,10 @@ import { allow, allowWithPatch, deny, denyProblems, forbiddenCode } from '../adm
 import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
 
 interface Toleration { key?: string; operator?: string; value?: string; effect?: string }
-interface PodLike { metadata?: { annotations?: Record<string, string> }; spec?: { tolerations?: Toleration[]; nodeName?: string } }
+interface PodLike {
+  metadata?: { annotations?: Record<string, string>; ownerReferences?: { kind?: string; controller?: boolean }[] };
+  spec?: { tolerations?: Toleration[]; nodeName?: string };
+}
 
 /** The core/v1 toleration-matches-taint rule, for the one taint we care about. */
 export function toleratesLaunchable(t: Toleration): boolean {
@@ -16,9 +19,16 @@ export function toleratesLaunchable(t: Toleration): boolean {
   return t.key === launchableTaint.key && (t.value ?? '') === launchableTaint.value;
 }
 
+/** DaemonSet and mirror pods follow their node; they never cause or take a launch (as in Karpenter). */
+function isNodeBound(pod: PodLike): boolean {
+  const owner = pod.metadata?.ownerReferences?.find((o) => o.controller === true);
+  return owner?.kind === 'DaemonSet' || owner?.kind === 'Node' || (pod.spec?.nodeName ?? '') !== '';
+}
+
 function skipReason(request: AdmissionRequest, pod: PodLike, config: AdmissionConfig): string | undefined {
   if (request.operation !== 'CREATE') return 'not a create';
   if (request.namespace !== undefined && config.excludedNamespaces.includes(request.namespace)) return 'namespace excluded';
+  if (isNodeBound(pod)) return 'bound to a node already';
   if (pod.metadata?.annotations?.[podAnnotations.skipLaunchableToleration] === 'true') return 'opted out';
   if ((pod.spec?.tolerations ?? []).some(toleratesLaunchable)) return 'already tolerated';
   return undefined;
