@@ -1,4 +1,4 @@
-import fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Registry } from 'prom-client';
 import { registerAdmissionRoutes } from './admission-routes.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -50,7 +50,7 @@ export function buildWebhookServer(options: WebhookServerOptions = {}): FastifyI
   const app = fastify({
     ...loggerOptions(options.logger),
     // Access logs would mostly be /healthz and /metrics; each review logs its own line with its uid.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
     // controller-runtime's webhook server values, so the API server's keep-alive pool is reused.
     keepAliveTimeout: 65_000,
