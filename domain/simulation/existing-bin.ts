@@ -26,6 +26,10 @@ export class ExistingBin implements Bin {
     }
   }
 
+  isFull(minCpu: number, minMemory: number): boolean {
+    return (this.free['cpu'] ?? 0) < minCpu || (this.free['memory'] ?? 0) < minMemory || (this.free['pods'] ?? 0) < 1;
+  }
+
   private resourceRejection(shape: PodShape): string | undefined {
     if (shape.cpu > (this.free['cpu'] ?? 0)) return 'too little cpu';
     if (shape.memory > (this.free['memory'] ?? 0)) return 'too little memory';

@@ -28,6 +28,8 @@ export interface Bin {
   readonly name: string;
   /** Places the pod and returns undefined, or returns why not (leaving the bin unchanged). */
   tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined;
+  /** No pod with at least these requests can still fit. */
+  isFull(minCpu: number, minMemory: number): boolean;
   /** Records a pod placed by the last successful tryAdd. */
   readonly pods: unknown[];
 }

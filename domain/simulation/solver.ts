@@ -133,8 +133,7 @@ export class Solver implements PlacementContext {
   private advanceFirstOpen(): void {
     const { minCpu, minMemory } = this.setup;
     while (this.firstOpen < this.bins.length) {
-      const bin = this.bins[this.firstOpen];
-      if (!(bin instanceof ClaimBin) || !bin.isFull(minCpu, minMemory)) return;
+      if (!this.bins[this.firstOpen]?.isFull(minCpu, minMemory)) return;
       this.firstOpen++;
     }
   }
