@@ -38,27 +38,26 @@ interface FilterContext {
 export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
   const context = filterContext(view, pod, requests);
   const outcome: FilterOutcome = { passed: [], failed: {}, unresolvable: {} };
-  const virtualPassed: string[] = [];
+  const virtual: NodeEntry[] = [];
   for (const name of nodeNames) {
     const entry = view.node(name);
-    const verdict = entry === undefined ? unknownNode : judge(context, entry);
-    if (verdict.reason !== undefined) {
-      (verdict.resolvable === true ? outcome.failed : outcome.unresolvable)[name] = verdict.reason;
-    } else if (entry?.isVirtual === true) {
-      virtualPassed.push(name);
-    } else {
-      outcome.passed.push(name);
-    }
+    if (entry?.isVirtual === true) virtual.push(entry);
+    else record(outcome, name, entry === undefined ? unknownNode : judgeReal(context, entry));
   }
   // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
-  // go, so kube-scheduler cannot pick one on a score tie or through a user's preferred affinity.
-  if (outcome.passed.length > 0) {
+  // go (without computing their room), so kube-scheduler cannot pick one on a score tie or a preferred affinity.
+  if (outcome.passed.length > 0 && virtual.length > 0) {
     const reason = `real node ${outcome.passed[0] ?? ''} fits the pod; virtual nodes are kept for pods no real node takes`;
-    for (const name of virtualPassed) outcome.unresolvable[name] = reason;
-  } else {
-    outcome.passed.push(...virtualPassed);
+    for (const entry of virtual) outcome.unresolvable[entry.name] = reason;
+    return outcome;
   }
+  for (const entry of virtual) record(outcome, entry.name, judgeVirtual(context, entry));
   return outcome;
+}
+
+function record(outcome: FilterOutcome, name: string, verdict: Verdict): void {
+  if (verdict.reason === undefined) outcome.passed.push(name);
+  else (verdict.resolvable === true ? outcome.failed : outcome.unresolvable)[name] = verdict.reason;
 }
 
 function filterContext(view: ClusterView, pod: Pod, requests: ResourceList): FilterContext {
@@ -70,12 +69,14 @@ function filterContext(view: ClusterView, pod: Pod, requests: ResourceList): Fil
 
 const unknownNode: Verdict = { reason: 'node is not in the extender cache yet (kube-scheduler retries the pod)' };
 
-function judge(context: FilterContext, entry: NodeEntry): Verdict {
+function judgeReal(context: FilterContext, entry: NodeEntry): Verdict {
   if (entry.closedReason !== undefined) return { reason: entry.closedReason };
-  if (!entry.isVirtual) {
-    const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
-    return rejection === undefined ? pass : { reason: rejection };
-  }
+  const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
+  return rejection === undefined ? pass : { reason: rejection };
+}
+
+function judgeVirtual(context: FilterContext, entry: NodeEntry): Verdict {
+  if (entry.closedReason !== undefined) return { reason: entry.closedReason };
   // A DaemonSet makes a pod for every Node it matches, virtual ones included; launching for it would be wrong
   // (the plan already counts daemon overhead), so it waits for the real node and its own pod there.
   if (context.isDaemonPod) return { reason: 'daemonset pods never trigger a launch; the real node gets its own' };

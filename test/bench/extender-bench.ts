@@ -6,6 +6,8 @@ import { Registry } from 'prom-client';
 import { Pool } from 'undici';
 import { build } from '../../extender/app.js';
 import { ClusterView } from '../../extender/cluster-view.js';
+import { filterNodes } from '../../extender/filter.js';
+import { prioritizeNodes } from '../../extender/prioritize.js';
 import type { PodBinder } from '../../provisioner/index.js';
 import type { Bench } from './bench.js';
 import { node, plan, pod, virtualNode } from '../extender/builders.js';
@@ -104,6 +106,24 @@ async function measure(pool: Pool, m: Measurement): Promise<ExtenderBenchFigure>
   };
 }
 
+/** The decision alone (no HTTP, no JSON): what the in-memory view costs per call. */
+function measureDecisions(view: ClusterView, names: readonly string[], candidates: number, print: (line: string) => void): void {
+  const incoming = pod({ namespace: 'bench', name: 'incoming' });
+  const requests = view.requestsFor(incoming);
+  const slice = names.slice(names.length - candidates);
+  for (const [verb, decide] of [['filter', () => filterNodes(view, incoming, requests, slice)], ['prioritize', () => prioritizeNodes(view, incoming, requests, slice)]] as const) {
+    for (let i = 0; i < 200; i++) decide();
+    const latencies: number[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const started = performance.now();
+      decide();
+      latencies.push(performance.now() - started);
+    }
+    latencies.sort((a, b) => a - b);
+    print(`extender ${verb.padEnd(10)} candidates=${String(candidates).padStart(5)} decision only   p50=${percentile(latencies, 50).toFixed(3)} ms p99=${percentile(latencies, 99).toFixed(3)} ms`);
+  }
+}
+
 /** Runs the benchmark and prints one line per (verb, candidate count); returns the figures too. */
 export async function runExtenderBench(options: ExtenderBenchOptions = {}): Promise<ExtenderBenchFigure[]> {
   const print = options.print ?? ((line: string) => { process.stdout.write(`${line}\n`); });
@@ -113,6 +133,7 @@ export async function runExtenderBench(options: ExtenderBenchOptions = {}): Prom
   const names = fillView(view, counts);
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   print(`extender bench: view holds ${view.nodeCount} nodes and ${view.podCount} pods (filled in ${Math.round(performance.now() - fillStarted)} ms, heap ${heapMiB} MiB); loopback HTTP via an undici Pool`);
+  for (const candidates of options.candidates ?? [500, 5_000]) measureDecisions(view, names, candidates, print);
   const app = build({ view, binder: noBinder, registry: new Registry(), logger: false });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const concurrencies = options.concurrencies ?? [1, 8];
