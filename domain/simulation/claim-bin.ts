@@ -169,6 +169,8 @@ export class ClaimBin implements Bin {
    * pods see at once (through the room checks) whether they fit, and the solver can skip the claim when full.
    */
   private freeze(table: TypeTable): void {
+    // minValues needs the spread of options; a claim with it keeps them all.
+    if (this.minValues.length > 0) return;
     const kept = this.state.types.filter((i) => table.cheapest(i, this.state.offerMask) <= this.price);
     if (kept.length === 0) return;
     this.state = { ...this.state, types: kept };
