@@ -169,6 +169,14 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     t.match(nc.stderr, /exactly one of \['role', 'instanceProfile'\]/);
   });
 
+  await t.test("the controller's own writes skip the Karpenter webhooks (matchConditions), users' do not", async (t) => {
+    const cron = nodePool('controller-write', '  disruption:\n    consolidateAfter: 0s\n    budgets: [{ nodes: "1", schedule: "0 0 9 * * *", duration: 1h }]\n');
+    const asUser = await stack.kubectl(['apply', '-f', '-'], cron);
+    t.match(asUser.stderr, /rule budget-cron/, 'a user is refused by the webhook');
+    const asController = await stack.kubectl(['apply', '--as', productSa, '-f', '-'], cron);
+    t.equal(asController.code, 0, `the controller is not blocked by the webhook: ${asController.stderr}`);
+  });
+
   await t.test('a NodeClaim spec cannot change', async (t) => {
     const claim = (arch: string): string => `apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: { name: claim-1 }\nspec:\n  requirements: [{ key: kubernetes.io/arch, operator: In, values: [${arch}] }]\n  nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n`;
     await ok(stack, ['apply', '-f', '-'], claim('amd64'));
