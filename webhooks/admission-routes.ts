@@ -53,8 +53,9 @@ function answer(processor: AdmissionProcessor, request: FastifyRequest, opts: Ad
 
 /** Malformed JSON, a body over the limit, a wrong content type or a bad envelope: all 400 with a message. */
 function badRequest(opts: AdmissionRoutesOptions) {
+  const idByPath = new Map(opts.processors.map((p) => [p.path, p.id]));
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    opts.metrics.error(request.routeOptions.url ?? 'unknown', 'bad_request');
+    opts.metrics.error(idByPath.get(request.routeOptions.url ?? '') ?? 'unknown', 'bad_request');
     const message = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
       ? `request body exceeds the limit of ${opts.bodyLimit} bytes`
       : error.validation ? `invalid AdmissionReview: ${error.message}` : `bad request: ${error.message}`;

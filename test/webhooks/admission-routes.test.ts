@@ -16,7 +16,8 @@ void t.test('the AdmissionReview comes back with the request uid and apiVersion'
 });
 
 void t.test('malformed, oversized or badly shaped bodies get HTTP 400 with a message', async (t) => {
-  const app = buildWebhookServer({ bodyLimit: 4096 });
+  const registry = new Registry();
+  const app = buildWebhookServer({ bodyLimit: 4096, registry });
   const cases = [
     { name: 'broken JSON', payload: '{"apiVersion":', headers: { 'content-type': 'application/json' }, message: /not valid JSON/ },
     { name: 'empty body', payload: '', headers: { 'content-type': 'application/json' }, message: /bad request/ },
@@ -31,6 +32,7 @@ void t.test('malformed, oversized or badly shaped bodies get HTTP 400 with a mes
     t.equal(r.statusCode, 400, `${c.name}: 400`);
     t.match((r.json<{ message: string }>()).message, c.message, `${c.name}: says why`);
   }
+  t.match(await registry.metrics(), /nodesmith_webhook_errors_total\{webhook="webhooks.validate.nodepool",error="bad_request"\} 7/, 'counted per webhook');
 });
 
 void t.test('an unknown kind is allowed with a warning', async (t) => {
