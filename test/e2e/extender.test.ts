@@ -153,6 +153,11 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
     const nodes = await Promise.all(names.map((name) => waitBound(core, name)));
     t.same(nodes, ['ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal'], 'all three on the one new node');
     t.same(materializer.calls, ['launchable-default-e2e1', 'launchable-default-e2e2'], 'one launch for the three pods');
+    // Bind latency as kube-scheduler waits for it (the 3 s stand-in launch included), for sizing httpTimeout.
+    const metrics = (await extender.app.inject('/metrics')).body;
+    const sum = /nodesmith_extender_request_duration_seconds_sum\{verb="bind",outcome="ok"\} ([\d.e-]+)/.exec(metrics)?.[1];
+    const count = /nodesmith_extender_request_duration_seconds_count\{verb="bind",outcome="ok"\} (\d+)/.exec(metrics)?.[1];
+    t.comment(`bind: ${count ?? '?'} calls, ${sum ?? '?'} s in total (launch stand-in delay ${materializer.launchDelayMs} ms)`);
   });
 
   await t.test('the kube binder treats a repeated bind as success and refuses a stale UID or another node', async (t) => {
