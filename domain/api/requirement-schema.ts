@@ -31,10 +31,9 @@ export const NodeSelectorRequirementWithMinValues = Type.Object(
     }),
     operator: stringEnum(requirementOperators),
     values: Type.Optional(
-      Type.Array(Type.String({ maxLength: 63, pattern: labelValuePattern }), {
-        maxItems: 100,
-        'x-kubernetes-list-type': 'atomic',
-      }),
+      // No maxItems: Karpenter sets none, and long instance-type lists are common. The CEL rules
+      // only call size() and look at values[0], so the API server's cost estimate stays bounded.
+      Type.Array(Type.String({ maxLength: 63, pattern: labelValuePattern }), { 'x-kubernetes-list-type': 'atomic' }),
     ),
     minValues: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
   },
