@@ -37,7 +37,8 @@ interface FilterContext {
  */
 export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
   const context = filterContext(view, pod, requests);
-  const outcome: FilterOutcome = { passed: [], failed: {}, unresolvable: {} };
+  // Prototype-free maps: node names come from the request and must never reach Object.prototype.
+  const outcome: FilterOutcome = { passed: [], failed: Object.create(null) as Record<string, string>, unresolvable: Object.create(null) as Record<string, string> };
   const virtual: NodeEntry[] = [];
   for (const name of nodeNames) {
     const entry = view.node(name);

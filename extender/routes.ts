@@ -9,7 +9,7 @@ import { QuantityError } from '../domain/quantity.js';
 import type { ResourceList } from '../domain/resource-list.js';
 import {
   BindingArgsSchema, ErrorResultSchema, ExtenderArgsSchema, FilterResultSchema, HostPriorityListSchema,
-  type ExtenderArgs,
+  type ExtenderArgs, type FilterResult,
 } from './schemas.js';
 import { createValidatorCompiler } from './validator.js';
 
@@ -39,7 +39,7 @@ function requestsOf(view: ClusterView, pod: Pod): ResourceList {
   }
 }
 
-function filterReply(args: ExtenderArgs, view: ClusterView): Static200 {
+function filterReply(args: ExtenderArgs, view: ClusterView): FilterResult {
   const names = candidateNames(args);
   const outcome = filterNodes(view, args.Pod, requestsOf(view, args.Pod), names);
   const fullNodes = args.NodeNames === undefined || args.NodeNames === null;
@@ -52,14 +52,6 @@ function filterReply(args: ExtenderArgs, view: ClusterView): Static200 {
     FailedAndUnresolvableNodes: outcome.unresolvable,
     Error: '',
   };
-}
-
-interface Static200 {
-  Nodes: unknown;
-  NodeNames: string[] | null;
-  FailedNodes: Record<string, string>;
-  FailedAndUnresolvableNodes: Record<string, string>;
-  Error: string;
 }
 
 /**

@@ -64,6 +64,8 @@ export const FilterResultSchema = Type.Object({
   Error: Type.String(),
 });
 
+export type FilterResult = Static<typeof FilterResultSchema>;
+
 /** extenderv1.HostPriorityList. */
 export const HostPriorityListSchema = Type.Array(Type.Object({ Host: Type.String(), Score: Type.Integer() }));
 

@@ -40,3 +40,12 @@ void t.test('bad requests are counted with the bad_request outcome', async (t) =
   const metrics = await h.registry.getSingleMetricAsString('nodesmith_extender_requests_total');
   t.match(metrics, /nodesmith_extender_requests_total\{verb="filter",outcome="bad_request"\} 1/);
 });
+
+void t.test('node names that are Object.prototype keys are rejected like any unknown name', async (t) => {
+  const h = harness();
+  const response = await h.app.inject({ method: 'POST', url: '/filter', payload: { Pod: pod(), NodeNames: ['__proto__', 'constructor', 'toString'] } });
+  t.equal(response.statusCode, 200);
+  const body = JSON.parse(response.body) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
+  t.same(body.NodeNames, []);
+  t.same(Object.keys(body.FailedAndUnresolvableNodes).sort(), ['__proto__', 'constructor', 'toString']);
+});
