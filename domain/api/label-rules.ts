@@ -1,18 +1,17 @@
 import { fieldPath, problem, type Problem } from './problem.js';
 import {
-  labelValuePattern, numericOperators, qualifiedNamePattern, restrictedAwsKeyMessage,
-  restrictedKarpenterKeyMessage, type NodeSelectorRequirementWithMinValues,
+  labelValuePattern, numericOperators, qualifiedNamePattern, type NodeSelectorRequirementWithMinValues,
 } from './requirement-schema.js';
-import { awsDomain, labels, restrictedDomainOf } from './well-known-labels.js';
+import { keyRestrictions } from './well-known-labels.js';
 
 const qualifiedName = new RegExp(qualifiedNamePattern);
 const labelValue = new RegExp(labelValuePattern);
 
-function restrictedDomainProblem(path: string, key: string): Problem | undefined {
-  const domain = restrictedDomainOf(key);
-  if (domain === undefined) return undefined;
-  const message = domain === awsDomain ? restrictedAwsKeyMessage : restrictedKarpenterKeyMessage;
-  return problem(path, 'restricted-label-domain', key, `${message}: "${key}" is not one of its well-known keys`);
+/** Every restriction the key breaks (a key can break several, e.g. kubernetes.io/hostname). */
+function restrictionProblems(path: string, key: string): Problem[] {
+  return keyRestrictions
+    .filter((r) => r.restricts(key))
+    .map((r) => problem(path, r.rule, key, `${r.message}: "${key}" is set by the provisioner or reserved for well-known keys`));
 }
 
 function checkLabel(key: string, value: string, path: string): Problem[] {
@@ -23,11 +22,7 @@ function checkLabel(key: string, value: string, path: string): Problem[] {
   if (value.length > 63 || !labelValue.test(value)) {
     out.push(problem(path, 'label-value', value, 'label value must be at most 63 characters, start and end alphanumeric, with [-_.A-Za-z0-9] between'));
   }
-  const domainProblem = restrictedDomainProblem(path, key);
-  if (domainProblem) out.push(domainProblem);
-  if (key === labels.nodePool || key === labels.hostname) {
-    out.push(problem(path, 'restricted-label', key, `label "${key}" is restricted: it is set by the provisioner`));
-  }
+  out.push(...restrictionProblems(path, key));
   return out;
 }
 
@@ -69,8 +64,7 @@ export function checkRequirements(requirements: readonly NodeSelectorRequirement
   const out: Problem[] = [];
   (requirements ?? []).forEach((r, i) => {
     const path = fieldPath(base, i);
-    const domainProblem = restrictedDomainProblem(`${path}.key`, r.key);
-    if (domainProblem) out.push(domainProblem);
+    out.push(...restrictionProblems(`${path}.key`, r.key));
     out.push(...checkOperatorValues(r, path));
   });
   return out;

@@ -2,10 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { labelValuePattern } from './requirement-schema.js';
 import { NodeClaimTemplateSpec, nillableDurationPattern } from './nodeclaim-template-schema.js';
 import { Conditions, cel, resourceList, stringEnum, stringMap } from './structural-schema.js';
-import {
-  allowedAwsKeys, allowedKarpenterKeys, awsDomain, celRestrictedDomain, karpenterDomain, labels,
-} from './well-known-labels.js';
-import { restrictedAwsKeyMessage, restrictedKarpenterKeyMessage } from './requirement-schema.js';
+import { keyRestrictions } from './well-known-labels.js';
 import { ObjectMeta } from './object-meta-schema.js';
 
 export const budgetNodesPattern = '^((100|[0-9]{1,2})%|[0-9]+)$';
@@ -47,12 +44,7 @@ export type Disruption = Static<typeof Disruption>;
 const TemplateLabels = stringMap({
   maxProperties: 100,
   additionalProperties: { type: 'string', maxLength: 63, pattern: labelValuePattern },
-  ...cel(
-    { rule: celRestrictedDomain(karpenterDomain, allowedKarpenterKeys, 'key'), message: restrictedKarpenterKeyMessage },
-    { rule: `self.all(x, x != '${labels.nodePool}')`, message: `label "${labels.nodePool}" is restricted` },
-    { rule: `self.all(x, x != '${labels.hostname}')`, message: `label "${labels.hostname}" is restricted` },
-    { rule: celRestrictedDomain(awsDomain, allowedAwsKeys, 'key'), message: restrictedAwsKeyMessage },
-  ),
+  ...cel(...keyRestrictions.map((r) => ({ rule: `self.all(x, ${r.celAllows('x')})`, message: r.message }))),
 });
 
 export const NodePoolSpec = Type.Object({

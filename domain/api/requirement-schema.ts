@@ -1,12 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { cel, stringEnum } from './structural-schema.js';
-import {
-  allowedAwsKeys,
-  allowedKarpenterKeys,
-  awsDomain,
-  celRestrictedDomain,
-  karpenterDomain,
-} from './well-known-labels.js';
+import { keyRestrictions } from './well-known-labels.js';
 
 /** A Kubernetes qualified name: optional DNS-subdomain prefix, "/", then a 63-character name. */
 export const qualifiedNamePattern =
@@ -16,18 +10,13 @@ export const labelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$'
 export const requirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
 export const numericOperators: readonly string[] = ['Gt', 'Lt', 'Gte', 'Lte'];
 
-export const restrictedKarpenterKeyMessage = `label domain "${karpenterDomain}" is restricted`;
-export const restrictedAwsKeyMessage = `label domain "${awsDomain}" is restricted`;
 
 export const NodeSelectorRequirementWithMinValues = Type.Object(
   {
     key: Type.String({
       maxLength: 316,
       pattern: qualifiedNamePattern,
-      ...cel(
-        { rule: celRestrictedDomain(karpenterDomain, allowedKarpenterKeys, 'self'), message: restrictedKarpenterKeyMessage },
-        { rule: celRestrictedDomain(awsDomain, allowedAwsKeys, 'self'), message: restrictedAwsKeyMessage },
-      ),
+      ...cel(...keyRestrictions.map((r) => ({ rule: r.celAllows('self'), message: r.message }))),
     }),
     operator: stringEnum(requirementOperators),
     values: Type.Optional(
