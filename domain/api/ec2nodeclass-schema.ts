@@ -13,7 +13,8 @@ export const amiFamilies = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2
 export const restrictedTagKeys: readonly string[] = [
   'eks:eks-cluster-name', 'karpenter.sh/nodepool', 'karpenter.sh/nodeclaim', 'karpenter.k8s.aws/ec2nodeclass',
 ];
-export const restrictedTagPrefix = 'kubernetes.io/cluster/';
+/** No trailing slash, as in Karpenter: `kubernetes.io/cluster-foo` is refused too. */
+export const restrictedTagPrefix = 'kubernetes.io/cluster';
 
 const Tags = stringMap({
   ...cel(

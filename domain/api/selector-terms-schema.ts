@@ -18,10 +18,12 @@ export const SubnetSelectorTerm = Type.Object(
   {
     tags: Type.Optional(SelectorTags),
     id: Type.Optional(Type.String({ pattern: '^subnet-[0-9a-z]+$' })),
+    /** Newer Karpenter releases select subnets by CIDR too; kept so such manifests are not pruned. */
+    cidr: Type.Optional(Type.String({ minLength: 1 })),
   },
   {
     ...cel(
-      { rule: 'has(self.tags) || has(self.id)', message: "expected at least one, got none, ['tags', 'id']" },
+      { rule: 'has(self.tags) || has(self.id) || has(self.cidr)', message: "expected at least one, got none, ['tags', 'id', 'cidr']" },
       { rule: '!has(self.id) || !has(self.tags)', message: "'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term" },
     ),
   },

@@ -15,6 +15,7 @@ export const ec2NodeClassCases: RuleCase[] = [
   { name: 'a subnet id with tags is refused', set: [['spec.subnetSelectorTerms', [{ id: 'subnet-1', tags: { a: 'b' } }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.subnetSelectorTerms[0].id' } },
   { name: 'a malformed subnet id is refused', set: [['spec.subnetSelectorTerms', [{ id: 'sub-1' }]]], expect: { rule: 'pattern', path: 'spec.subnetSelectorTerms[0].id' } },
   { name: 'an empty selector tag value is refused', set: [['spec.subnetSelectorTerms', [{ tags: { a: '' } }]]], expect: { rule: 'selector-tag-empty', path: 'spec.subnetSelectorTerms[0].tags.a' } },
+  { name: 'a subnet selected by CIDR is valid', set: [['spec.subnetSelectorTerms', [{ cidr: '10.0.0.0/16' }]]] },
   { name: 'a wildcard selector tag value is valid', set: [['spec.subnetSelectorTerms', [{ tags: { a: '*' } }]]] },
   { name: 'a security group name with an id is refused', set: [['spec.securityGroupSelectorTerms', [{ id: 'sg-1', name: 'x' }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.securityGroupSelectorTerms[0].id' } },
   { name: 'a security group name with tags is refused', set: [['spec.securityGroupSelectorTerms', [{ name: 'x', tags: { a: 'b' } }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.securityGroupSelectorTerms[0].name' } },
