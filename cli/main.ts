@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { commands } from './commands.js';
 import { dispatch } from './dispatch.js';
+import { runCommand } from './run-command.js';
 import { readVersion } from './version.js';
 
 // The only place that touches process: signals, exit code and the real streams.
@@ -8,7 +9,7 @@ const interrupted = new Promise<void>((resolve) => {
   process.once('SIGINT', () => { resolve(); });
   process.once('SIGTERM', () => { resolve(); });
 });
-const code = await dispatch(process.argv.slice(2), commands, {
+const code = await dispatch(process.argv.slice(2), [runCommand(process.env), ...commands], {
   version: readVersion(),
   io: {
     stdout: (text) => process.stdout.write(text),

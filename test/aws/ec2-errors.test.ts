@@ -83,7 +83,7 @@ void t.test('a fleet reply with an instance reports it and the ICE offerings tha
           ErrorCode: 'InvalidParameterValue',
           LaunchTemplateAndOverrides: {
             ...lt,
-            Overrides: { InstanceType: 'x', AvailabilityZone: 'a' },
+            Overrides: { InstanceType: 'x' as never, AvailabilityZone: 'a' },
           },
         },
       ],

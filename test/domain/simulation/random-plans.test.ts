@@ -74,7 +74,10 @@ void t.test('the checker catches an overfull node and a broken anti-affinity', (
   const result = simulate(planInput);
   t.equal(result.nodeClaims.length, 2, 'anti-affinity gives two claims');
   const [first, second] = result.nodeClaims;
-  if (first === undefined || second === undefined) return t.end();
+  if (first === undefined || second === undefined) {
+    t.end();
+    return;
+  }
   const merged = { ...result, nodeClaims: [{ ...first, pods: [...first.pods, ...second.pods], instanceTypes: ['t3.medium'] }] };
   const errors = checkPlan(planInput, merged);
   t.ok(errors.some((e) => e.includes('anti-affinity broken')), 'anti-affinity violation found');

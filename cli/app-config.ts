@@ -1,0 +1,24 @@
+/** Everything `nodesmith run` needs, parsed once from flags (see run-flags.ts) and passed down frozen. */
+export interface NodesmithConfig {
+  /** Undefined: in-cluster service account, else ~/.kube/config. */
+  readonly kubeconfig?: string;
+  readonly components: { readonly provisioner: boolean; readonly extender: boolean; readonly webhooks: boolean };
+  readonly cluster: { readonly name: string; readonly endpoint: string; readonly certificateAuthority: string; readonly serviceCidr: string };
+  readonly kubernetesVersion: string;
+  readonly aws: {
+    readonly region: string;
+    readonly endpoint?: string;
+    readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+    /** Only for emulators that reserve the public SSM prefix (moto). */
+    readonly amiParameterPrefix?: string;
+  };
+  /** Zones offered by the catalog; default <region>a, b, c. */
+  readonly zones?: readonly string[];
+  readonly extender: { readonly host: string; readonly port: number; readonly tls?: { readonly certFile: string; readonly keyFile: string } };
+  readonly webhooks: { readonly host: string; readonly port: number; readonly certFile: string; readonly keyFile: string; readonly productServiceAccount: string };
+  /** /metrics, /healthz and /readyz of the provisioner itself. */
+  readonly health: { readonly host: string; readonly port: number };
+  readonly batch: { readonly idleMs: number; readonly maxMs: number };
+  readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
+  readonly logLevel: string;
+}

@@ -1,0 +1,159 @@
+import * as k8s from '@kubernetes/client-node';
+import { pino, type Logger } from 'pino';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { systemClock } from '../domain/clock.js';
+import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
+import type { InstanceType } from '../domain/instance-types/instance-type.js';
+import { serve as serveExtender, type RunningExtender } from '../extender/serve.js';
+import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
+import { KubePodBinder } from '../provisioner/kube/binder.js';
+import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
+import { KubeEventRecorder } from '../provisioner/kube/events.js';
+import { LeaderElector } from '../provisioner/kube/leader-election.js';
+import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
+import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
+import { PlanMaterializer } from '../provisioner/launch/materializer.js';
+import { Provisioner } from '../provisioner/provisioning/provisioner.js';
+import { ClusterState } from '../provisioner/state/cluster-state.js';
+import { serveWebhooks, type RunningWebhooks } from '../webhooks/serve.js';
+import type { NodesmithConfig } from './app-config.js';
+import { startHealthServer } from './health-server.js';
+import { provisionerMetrics } from './provisioner-metrics.js';
+import { startLifecycleControllers } from './lifecycle-wiring.js';
+
+export interface RunningNodesmith {
+  readonly state: ClusterState;
+  readonly registry: Registry;
+  readonly extender?: RunningExtender;
+  readonly webhooks?: RunningWebhooks;
+  readonly materializer?: PlanMaterializer;
+  readonly healthUrl: string;
+  stop(): Promise<void>;
+}
+
+function kubeConfigFrom(path: string | undefined): k8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  if (path === undefined) kc.loadFromDefault();
+  else kc.loadFromFile(path);
+  return kc;
+}
+
+/** Starts the selected components in one process, sharing one cluster state, one registry and one logger. */
+export async function startNodesmith(config: NodesmithConfig): Promise<RunningNodesmith> {
+  const log: Logger = pino({ level: config.logLevel, base: { app: 'nodesmith' } });
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops) await stop().catch((e: unknown) => { log.warn({ err: e }, 'stopping a component failed'); });
+  };
+  try {
+    return await startComponents(config, log, stops, stopAll);
+  } catch (error) {
+    // A half-started process must not keep informers, leases or servers alive behind the error.
+    await stopAll();
+    throw error;
+  }
+}
+
+async function startComponents(config: NodesmithConfig, log: Logger, stops: (() => Promise<void>)[], stopAll: () => Promise<void>): Promise<RunningNodesmith> {
+  const kc = kubeConfigFrom(config.kubeconfig);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'nodesmith_' });
+  const state = new ClusterState();
+  const informerLog = log.child({ component: 'provisioner.state' });
+  // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
+  const informers = await startClusterInformers(kc, state, (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); });
+  stops.push(async () => { await Promise.all(informers.map((i) => i.stop())); });
+
+  const isLeader = startLeaderElection(config, kc, log, stops);
+
+  const provisioning = config.components.provisioner || config.components.extender ? startProvisioning({ config, kc, state, registry, log, isLeader }) : undefined;
+  if (provisioning !== undefined) stops.push(provisioning.stop);
+  const { extender, webhooks } = await startServers({ config, kc, state, registry, log, isLeader }, provisioning?.materializer, stops);
+  const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
+  stops.unshift(health.close);
+  log.info({ extender: extender?.url, webhooks: webhooks?.url, health: health.url, components: config.components }, 'started nodesmith');
+  return {
+    state, registry, ...(extender === undefined ? {} : { extender }), ...(webhooks === undefined ? {} : { webhooks }),
+    ...(provisioning === undefined ? {} : { materializer: provisioning.materializer }), healthUrl: health.url,
+    stop: async () => {
+      await stopAll();
+      log.info('stopped nodesmith');
+      log.flush();
+    },
+  };
+}
+
+/** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
+async function startServers(ctx: ProvisioningContext, materializer: PlanMaterializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
+  const { config, kc, state, registry, log } = ctx;
+  const extender = config.components.extender
+    ? await serveExtender({
+      watch: state, binder: new KubePodBinder(kc.makeApiClient(k8s.CoreV1Api)), materializer, registry,
+      logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
+      https: config.extender.tls === undefined ? undefined : await readTls(config.extender.tls),
+    })
+    : undefined;
+  if (extender !== undefined) stops.unshift(() => extender.close());
+  const webhooks = config.components.webhooks
+    ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
+    : undefined;
+  if (webhooks !== undefined) stops.unshift(() => webhooks.close());
+  return { ...(extender === undefined ? {} : { extender }), ...(webhooks === undefined ? {} : { webhooks }) };
+}
+
+/** Only the leader plans, launches and garbage-collects; without election this process always leads. */
+function startLeaderElection(config: NodesmithConfig, kc: k8s.KubeConfig, log: Logger, stops: (() => Promise<void>)[]): () => boolean {
+  if (!config.leaderElection.enabled) return () => true;
+  const elector = LeaderElector.fromKubeConfig(kc, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, log: log.child({ component: 'provisioner.leader' }) });
+  elector.start();
+  stops.push(() => elector.stop());
+  return () => elector.isLeader();
+}
+
+async function readTls(files: { certFile: string; keyFile: string }): Promise<{ cert: Buffer; key: Buffer }> {
+  const { readFile } = await import('node:fs/promises');
+  return { cert: await readFile(files.certFile), key: await readFile(files.keyFile) };
+}
+
+interface ProvisioningContext {
+  config: NodesmithConfig; kc: k8s.KubeConfig; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean;
+}
+
+function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; stop: () => Promise<void> } {
+  const { config, kc, state, registry, log, isLeader } = ctx;
+  const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
+  const instanceTypes: readonly InstanceType[] = loadInstanceTypes({ region: config.aws.region, ...(config.zones === undefined ? {} : { zones: config.zones }) });
+  const catalog = new Map(instanceTypes.map((t) => [t.name, t]));
+  const nodes = new KubeNodeWriter(kc);
+  const nodeClaims = KubeNodeClaimClient.fromKubeConfig(kc);
+  const eventLog = log.child({ component: 'provisioner.events' });
+  const events = new KubeEventRecorder(kc, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
+  const metrics = provisionerMetrics(registry);
+  const launchLog = log.child({ component: 'provisioner.launch' });
+  const materializer = new PlanMaterializer({
+    state, nodeClaims, nodes, cloud: aws.cloudProvider, resolver: aws.nodeClassResolver, catalog: () => catalog, events, clock: systemClock,
+    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
+    onLaunched: (instance, plan, seconds) => {
+      metrics.launched(instance, plan.nodePool, seconds);
+      launchLog.info({ nodeClaim: instance.nodeClaimName, instanceType: instance.instanceType, zone: instance.zone, capacityType: instance.capacityType, providerId: instance.providerID, seconds }, 'launched nodeclaim');
+    },
+  });
+  const planLog = log.child({ component: 'provisioner.plan' });
+  const provisioner = new Provisioner({
+    state, nodes, events, clock: systemClock, instanceTypes: () => instanceTypes, windows: config.batch, isLeader,
+    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
+    launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
+    onPlanned: (s) => { metrics.planned(s); planLog.info(s, 'planned pending pods'); },
+    onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
+  });
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader }) : undefined;
+  if (config.components.provisioner) provisioner.start();
+  return {
+    materializer,
+    stop: async () => {
+      await provisioner.stop();
+      await lifecycle?.stop();
+      aws.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type * as k8s from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { systemClock } from '../domain/clock.js';
+import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
+import { ControllerRunner } from '../provisioner/controller-runner.js';
+import type { EventRecorder } from '../provisioner/events.js';
+import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import { lifecycleControllers } from '../provisioner/lifecycle/controllers.js';
+import { LifecycleMetrics } from '../provisioner/metrics.js';
+import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { ClusterState } from '../provisioner/state/cluster-state.js';
+
+export interface LifecycleWiring {
+  readonly kc: k8s.KubeConfig;
+  readonly state: ClusterState;
+  readonly cloud: CloudProvider;
+  readonly nodeClaims: NodeClaimStore;
+  readonly events: EventRecorder;
+  readonly registry: Registry;
+  readonly log: Logger;
+  readonly isLeader: () => boolean;
+}
+
+/** NodeClaim registration, liveness, termination and the garbage collectors, run by the leader only. */
+export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Promise<void> } {
+  const client = KubeLifecycleClient.fromKubeConfig(w.kc);
+  const metrics = new LifecycleMetrics(w.registry);
+  const log = w.log.child({ component: 'provisioner.lifecycle' });
+  const runner = new ControllerRunner({
+    clock: systemClock,
+    controllers: lifecycleControllers({
+      store: w.nodeClaims, nodes: client, pods: client, cloud: w.cloud, clock: systemClock, recorder: w.events,
+      plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
+    }),
+    shouldRun: w.isLeader,
+    log,
+    onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
+  });
+  const running = runner.run();
+  return {
+    stop: async () => {
+      runner.stop();
+      await running;
+    },
+  };
+}

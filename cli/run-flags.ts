@@ -1,0 +1,93 @@
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { NodesmithConfig } from './app-config.js';
+
+const flagSpec = {
+  kubeconfig: { type: 'string' },
+  components: { type: 'string', default: 'provisioner,extender,webhooks' },
+  'cluster-name': { type: 'string' },
+  'cluster-endpoint': { type: 'string' },
+  'cluster-ca-bundle': { type: 'string', default: '' },
+  'service-cidr': { type: 'string', default: '10.100.0.0/16' },
+  'kubernetes-version': { type: 'string', default: '1.36' },
+  region: { type: 'string', default: 'us-east-1' },
+  'ec2-endpoint': { type: 'string' },
+  'ami-parameter-prefix': { type: 'string' },
+  zones: { type: 'string' },
+  'extender-host': { type: 'string', default: '0.0.0.0' },
+  'extender-port': { type: 'string', default: '8444' },
+  'extender-cert-file': { type: 'string' },
+  'extender-key-file': { type: 'string' },
+  'webhook-host': { type: 'string', default: '0.0.0.0' },
+  'webhook-port': { type: 'string', default: '9443' },
+  'webhook-cert-file': { type: 'string', default: '/etc/nodesmith/tls/tls.crt' },
+  'webhook-key-file': { type: 'string', default: '/etc/nodesmith/tls/tls.key' },
+  'service-account': { type: 'string', default: 'system:serviceaccount:nodesmith:nodesmith' },
+  'health-host': { type: 'string', default: '0.0.0.0' },
+  'health-port': { type: 'string', default: '8080' },
+  'batch-idle-duration': { type: 'string', default: '1s' },
+  'batch-max-duration': { type: 'string', default: '10s' },
+  'leader-elect': { type: 'boolean', default: true },
+  'leader-election-namespace': { type: 'string', default: 'nodesmith' },
+  'log-level': { type: 'string', default: 'info' },
+} as const;
+
+export const runUsage = Object.keys(flagSpec).map((k) => `[--${k}]`).join(' ');
+
+function durationMs(text: string, flag: string, problems: string[]): number {
+  const m = /^(\d+)(ms|s|m)$/.exec(text);
+  if (m === null) { problems.push(`--${flag} must be a duration like 500ms, 1s or 2m; got "${text}"`); return 0; }
+  return Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000);
+}
+
+function port(text: string, flag: string, problems: string[]): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) problems.push(`--${flag} must be a port 0–65535; got "${text}"`);
+  return n;
+}
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof flagSpec }>>['values'];
+
+/** The checks that span flags; single-value checks happen where each value is converted. */
+function crossFlagProblems(v: Flags, components: ReadonlySet<string>, clusterName: string | undefined): string[] {
+  const problems: string[] = [];
+  for (const c of components) if (!['provisioner', 'extender', 'webhooks'].includes(c)) problems.push(`--components: unknown component "${c}" (choose from provisioner, extender, webhooks)`);
+  if (components.has('provisioner') && (clusterName === undefined || clusterName === '')) problems.push('--cluster-name (or CLUSTER_NAME) is required: it scopes instance tags and ownership');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) problems.push(`--log-level must be fatal, error, warn, info, debug, trace or silent; got "${v['log-level']}"`);
+  if ((v['extender-cert-file'] === undefined) !== (v['extender-key-file'] === undefined)) problems.push('--extender-cert-file and --extender-key-file go together');
+  return problems;
+}
+
+const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+/** Parses `nodesmith run` flags; returns every problem at once rather than failing on the first. */
+export function parseRunFlags(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): NodesmithConfig | string[] {
+  const { values: v } = parseArgs({ args: [...argv], options: flagSpec, strict: true });
+  const components = new Set(v.components.split(',').map((c) => c.trim()).filter((c) => c !== ''));
+  const clusterName = v['cluster-name'] ?? env['CLUSTER_NAME'];
+  const problems = crossFlagProblems(v, components, clusterName);
+  const certFile = v['extender-cert-file'];
+  const keyFile = v['extender-key-file'];
+  const config: NodesmithConfig = {
+    ...optional('kubeconfig', v.kubeconfig),
+    components: { provisioner: components.has('provisioner'), extender: components.has('extender'), webhooks: components.has('webhooks') },
+    cluster: { name: clusterName ?? '', endpoint: v['cluster-endpoint'] ?? env['CLUSTER_ENDPOINT'] ?? '', certificateAuthority: v['cluster-ca-bundle'], serviceCidr: v['service-cidr'] },
+    kubernetesVersion: v['kubernetes-version'],
+    aws: {
+      region: v.region,
+      ...optional('endpoint', v['ec2-endpoint']),
+      ...optional('amiParameterPrefix', v['ami-parameter-prefix']),
+    },
+    ...optional('zones', v.zones?.split(',').map((z) => z.trim())),
+    extender: {
+      host: v['extender-host'], port: port(v['extender-port'], 'extender-port', problems),
+      ...optional('tls', certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined),
+    },
+    webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },
+    health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems) },
+    batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
+    leaderElection: { enabled: v['leader-elect'], namespace: v['leader-election-namespace'], identity: `${env['POD_NAME'] ?? hostname()}-${Math.random().toString(36).slice(2, 8)}` },
+    logLevel: v['log-level'],
+  };
+  return problems.length > 0 ? problems : Object.freeze(config);
+}

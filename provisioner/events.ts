@@ -1,0 +1,22 @@
+/** Reasons of the Kubernetes Events the provisioner emits, as a closed set. */
+export type EventReason =
+  | 'Nominated'
+  | 'FailedProvisioning'
+  | 'Launched'
+  | 'LaunchFailed'
+  | 'NodePoolLimitReached'
+  | 'DeletedFromVirtualNode';
+
+/** What an Event is about: enough of an object reference for involvedObject. */
+export interface EventTarget {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  readonly apiVersion?: string;
+}
+
+/** The port for emitting Events; the Kubernetes implementation lives in kube/events.ts. */
+export interface EventRecorder {
+  record(target: EventTarget, type: 'Normal' | 'Warning', reason: EventReason, message: string): void;
+}

@@ -1,0 +1,42 @@
+import * as k8s from '@kubernetes/client-node';
+import type { Node } from '../../domain/core/node.js';
+
+/** The Node writes the provisioner makes: virtual nodes, their heartbeats, and the real node of a launch. */
+export interface NodeWriter {
+  create(node: Node): Promise<void>;
+  /** Idempotent: a node that is already gone counts as deleted. */
+  delete(name: string): Promise<void>;
+  /** Replaces status.conditions (virtual nodes have exactly one, Ready). */
+  setConditions(name: string, conditions: readonly object[]): Promise<void>;
+}
+
+/** True for the API server's 409 AlreadyExists / 404 NotFound answers. */
+export function isStatus(error: unknown, code: number): boolean {
+  return error instanceof k8s.ApiException && (error as k8s.ApiException<unknown>).code === code;
+}
+
+export class KubeNodeWriter implements NodeWriter {
+  readonly #core: k8s.CoreV1Api;
+
+  constructor(kc: k8s.KubeConfig) {
+    this.#core = kc.makeApiClient(k8s.CoreV1Api);
+  }
+
+  async create(node: Node): Promise<void> {
+    // Node status is kept on create (the kubelet registers that way), so capacity and the Ready condition
+    // are in place the moment kube-scheduler sees the node.
+    await this.#core.createNode({ body: node as unknown as k8s.V1Node });
+  }
+
+  async delete(name: string): Promise<void> {
+    try {
+      await this.#core.deleteNode({ name });
+    } catch (error) {
+      if (!isStatus(error, 404)) throw error;
+    }
+  }
+
+  async setConditions(name: string, conditions: readonly object[]): Promise<void> {
+    await this.#core.patchNodeStatus({ name, body: { status: { conditions } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  }
+}

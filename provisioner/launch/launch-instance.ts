@@ -1,0 +1,45 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { NodePool } from '../../domain/api/nodepool-schema.js';
+import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
+import { isInsufficientCapacityError } from '../../domain/cloud/errors.js';
+import { managedByTag } from '../../domain/product-keys.js';
+import type { VirtualNodePlan } from '../index.js';
+import { chooseOfferings } from './launch-offerings.js';
+import type { MaterializerDeps } from './materializer.js';
+import { nodeClassSpecOf } from './node-class-spec.js';
+
+const maxAttempts = 5;
+
+/**
+ * Launches the instance for a NodeClaim. An instance already tagged with this NodeClaim (a launch whose
+ * result was lost to a crash) is adopted, never duplicated. Insufficient capacity marks the offerings that
+ * failed unavailable (the cloud adapter does) and the next cheapest ones are tried at once.
+ */
+export async function launchInstance(deps: MaterializerDeps, target: { plan: VirtualNodePlan; pool: NodePool; claim: NodeClaim }): Promise<LaunchedInstance> {
+  const { plan, pool, claim } = target;
+  const claimName = claim.metadata.name ?? '';
+  const orphan = (await deps.cloud.list()).find((i) => i.nodeClaimName === claimName || i.tags['karpenter.sh/nodeclaim'] === claimName);
+  if (orphan !== undefined) return orphan;
+  const nodeClassName = pool.spec.template.spec.nodeClassRef.name;
+  const nodeClass = deps.state.nodeClasses.get(nodeClassName);
+  if (nodeClass === undefined) throw new Error(`launching nodeclaim ${claimName}: EC2NodeClass ${nodeClassName} not found`);
+  const resolved = await deps.resolver.resolve(nodeClassSpecOf(nodeClass));
+  let lastError: unknown;
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const choice = chooseOfferings(plan, pool.spec.template.spec.requirements, deps.catalog(), deps.unavailableOfferings());
+    if (choice.offerings.length === 0) break;
+    try {
+      return await deps.cloud.create({
+        nodeClaimName: claimName, nodePoolName: plan.nodePool, nodeClass: resolved, offerings: choice.offerings, capacityType: choice.capacityType,
+        nodeLabels: { ...(claim.metadata.labels ?? {}), [managedByTag.key]: managedByTag.value },
+        nodeTaints: [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) })),
+      });
+    } catch (error) {
+      if (!isInsufficientCapacityError(error)) throw error;
+      lastError = error;
+    }
+  }
+  await deps.nodeClaims.delete(claimName);
+  const why = lastError instanceof Error ? lastError.message : 'every planned offering is unavailable';
+  throw new Error(`launching nodeclaim ${claimName}: no capacity for any of ${String(plan.instanceTypes.length)} planned instance types (${why}); the NodeClaim was deleted and the pods will be planned again`, { cause: lastError });
+}

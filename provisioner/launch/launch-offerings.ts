@@ -1,0 +1,50 @@
+import type { CapacityType, LaunchOffering } from '../../domain/cloud/offering.js';
+import type { InstanceType, Offering } from '../../domain/instance-types/instance-type.js';
+import { offeringKey } from '../../domain/instance-types/instance-type.js';
+import type { NodeSelectorRequirementWithMinValues } from '../../domain/requirements/requirements.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import type { VirtualNodePlan } from '../index.js';
+
+/** Values of `key` the requirements allow, out of `candidates` (In narrows, NotIn removes). */
+export function allowedValues(requirements: readonly NodeSelectorRequirementWithMinValues[], key: string, candidates: readonly string[]): string[] {
+  return candidates.filter((value) => requirements.every((r) => {
+    if (r.key !== key) return true;
+    if (r.operator === 'In') return (r.values ?? []).includes(value);
+    if (r.operator === 'NotIn') return !(r.values ?? []).includes(value);
+    return r.operator !== 'DoesNotExist';
+  }));
+}
+
+export interface LaunchChoice {
+  readonly capacityType: CapacityType;
+  readonly offerings: LaunchOffering[];
+}
+
+/**
+ * The offerings one launch may use: the plan's types in its zones and capacity types, minus what the
+ * NodePool forbids and what just ran out of capacity. Spot is chosen whenever the plan allows it and an
+ * offering exists (Karpenter's order); on-demand otherwise.
+ */
+export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonly NodeSelectorRequirementWithMinValues[], catalog: ReadonlyMap<string, InstanceType>, unavailable: ReadonlySet<string>): LaunchChoice {
+  const planned = plan as VirtualNodePlan & { zones?: readonly string[]; capacityTypes?: readonly string[] };
+  const all: LaunchOffering[] = [];
+  const inPlan = (o: Offering): o is Offering & { capacityType: CapacityType } =>
+    (plan.zone === undefined || o.zone === plan.zone) && (planned.zones?.includes(o.zone) ?? true)
+    && (plan.capacityType === undefined || o.capacityType === plan.capacityType) && (planned.capacityTypes?.includes(o.capacityType) ?? true)
+    && (o.capacityType === 'spot' || o.capacityType === 'on-demand');
+  for (const name of plan.instanceTypes) {
+    const type = catalog.get(name);
+    if (type === undefined) continue;
+    const architecture = type.labels[wellKnown.arch] === 'arm64' ? 'arm64' : 'amd64';
+    for (const o of type.offerings) {
+      if (o.available && !unavailable.has(offeringKey(o.capacityType, name, o.zone)) && inPlan(o)) {
+        all.push({ instanceType: name, zone: o.zone, capacityType: o.capacityType, price: o.price, architecture });
+      }
+    }
+  }
+  const zones = new Set(allowedValues(poolRequirements, wellKnown.zone, [...new Set(all.map((o) => o.zone))]));
+  const types = new Set(allowedValues(poolRequirements, wellKnown.capacityType, ['spot', 'on-demand']));
+  const usable = all.filter((o) => zones.has(o.zone) && types.has(o.capacityType));
+  const capacityType: CapacityType = usable.some((o) => o.capacityType === 'spot') ? 'spot' : 'on-demand';
+  return { capacityType, offerings: usable.filter((o) => o.capacityType === capacityType).sort((a, b) => a.price - b.price) };
+}

@@ -1,0 +1,123 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import type { CloudProvider, LaunchedInstance, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import type { EventRecorder } from '../events.js';
+import type { Materializer, VirtualNodePlan } from '../index.js';
+import type { NodeWriter } from '../kube/node-client.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import { launchInstance } from './launch-instance.js';
+import { nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
+import { plannedRequests } from './planned-requests.js';
+
+export interface MaterializerDeps {
+  readonly state: ClusterState;
+  readonly nodeClaims: NodeClaimStore;
+  readonly nodes: NodeWriter;
+  readonly cloud: CloudProvider;
+  readonly resolver: NodeClassResolver;
+  readonly catalog: () => ReadonlyMap<string, InstanceType>;
+  /** The ICE cache's current keys (`capacityType:instanceType:zone`). */
+  readonly unavailableOfferings: () => ReadonlySet<string>;
+  readonly events: EventRecorder;
+  readonly clock: Clock;
+  readonly onLaunched?: (instance: LaunchedInstance, plan: VirtualNodePlan, seconds: number) => void;
+}
+
+const rememberMs = 10 * 60_000;
+
+/**
+ * Turns a virtual node into a real one, once: concurrent binds to the same virtual node share one launch,
+ * and a later call (a retried bind, a restart) finds the NodeClaim or the tagged instance and adopts it
+ * instead of launching again. NodeClaim first, so the instance is never without an owner the GC respects.
+ */
+export class PlanMaterializer implements Materializer {
+  readonly #deps: MaterializerDeps;
+  readonly #inFlight = new Map<string, Promise<{ nodeName: string }>>();
+  readonly #done = new Map<string, { nodeName: string; at: number }>();
+
+  constructor(deps: MaterializerDeps) {
+    this.#deps = deps;
+  }
+
+  materialize(virtualNodeName: string): Promise<{ readonly nodeName: string }> {
+    const done = this.#done.get(virtualNodeName);
+    if (done !== undefined && this.#deps.clock.now() - done.at < rememberMs) return Promise.resolve({ nodeName: done.nodeName });
+    const running = this.#inFlight.get(virtualNodeName);
+    if (running !== undefined) return running;
+    const launch = this.#materialize(virtualNodeName).finally(() => { this.#inFlight.delete(virtualNodeName); });
+    this.#inFlight.set(virtualNodeName, launch);
+    return launch;
+  }
+
+  async #materialize(virtualNodeName: string): Promise<{ nodeName: string }> {
+    const started = this.#deps.clock.now();
+    const claimName = nodeClaimNameOf(virtualNodeName);
+    const existing = await this.#deps.nodeClaims.get(claimName);
+    const adopted = existing?.status?.providerID === undefined ? undefined : await this.#adopt(existing);
+    if (adopted !== undefined) return this.#finish(virtualNodeName, adopted);
+    const plan = this.#deps.state.plans.get(virtualNodeName);
+    if (plan === undefined) throw new Error(`materializing ${virtualNodeName}: no such virtual node in the current plan (it was pruned or already launched); kube-scheduler will retry the pod against the nodes that exist now`);
+    const pool = this.#deps.state.nodePools.get(plan.nodePool);
+    if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
+    const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan))));
+    const instance = await launchInstance(this.#deps, { plan, pool, claim });
+    const catalog = this.#deps.catalog();
+    const type = catalog.get(instance.instanceType);
+    await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
+    const nodeName = await this.#createRealNode(instance, claim, type);
+    this.#deps.events.record({ kind: 'NodeClaim', name: claimName, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Normal', 'Launched',
+      `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);
+    this.#deps.onLaunched?.(instance, plan, (this.#deps.clock.now() - started) / 1000);
+    return this.#finish(virtualNodeName, nodeName);
+  }
+
+  /** A NodeClaim that already launched: its real Node is named after the instance. */
+  async #adopt(claim: NodeClaim): Promise<string | undefined> {
+    const providerID = claim.status?.providerID ?? '';
+    const instanceId = providerID.split('/').at(-1) ?? '';
+    if (this.#deps.state.nodes.has(instanceId)) return instanceId;
+    try {
+      const instance = await this.#deps.cloud.get(providerID);
+      return await this.#createRealNode(instance, claim, this.#deps.catalog().get(instance.instanceType));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #createRealNode(instance: LaunchedInstance, claim: NodeClaim, type: InstanceType | undefined): Promise<string> {
+    const node = realNodeFor(instance, claim, type);
+    try {
+      await this.#deps.nodes.create(node);
+    } catch (error) {
+      // Already there: a previous attempt (or the kubelet) created it; the name is all a bind needs.
+      if (!(error instanceof Error && /already exists|409/i.test(`${error.message} ${String((error as { code?: unknown }).code)}`))) throw error;
+    }
+    return node.metadata.name ?? instance.instanceId;
+  }
+
+  async #finish(virtualNodeName: string, nodeName: string): Promise<{ nodeName: string }> {
+    this.#done.set(virtualNodeName, { nodeName, at: this.#deps.clock.now() });
+    for (const [name, entry] of this.#done) if (this.#deps.clock.now() - entry.at > rememberMs) this.#done.delete(name);
+    // The real node exists: the virtual one would only attract more pods to capacity that is now real.
+    await this.#deps.nodes.delete(virtualNodeName);
+    this.#deps.state.removePlan(virtualNodeName);
+    return { nodeName };
+  }
+}
+
+function launchedStatus(instance: LaunchedInstance, type: InstanceType | undefined, now: number): NonNullable<NodeClaim['status']> {
+  const time = new Date(now).toISOString();
+  return {
+    providerID: instance.providerID,
+    imageID: instance.imageId,
+    nodeName: instance.instanceId,
+    ...(type === undefined ? {} : { capacity: quantities(type.capacity), allocatable: quantities(type.allocatable) }),
+    conditions: [{ type: 'Launched', status: 'True', reason: 'Launched', message: '', lastTransitionTime: time }],
+  };
+}
+
+function quantities(list: Readonly<Record<string, number>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(list).map(([k, v]) => [k, k === 'cpu' ? `${String(Math.floor(v))}m` : String(Math.floor(v))]));
+}

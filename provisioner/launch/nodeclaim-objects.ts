@@ -1,0 +1,74 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { NodePool } from '../../domain/api/nodepool-schema.js';
+import { virtualNodePrefix } from '../../domain/api/virtual-node-name.js';
+import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
+import type { Node } from '../../domain/core/node.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import type { VirtualNodePlan } from '../index.js';
+import { toQuantities } from '../provisioning/virtual-node.js';
+
+/** The NodeClaim behind a virtual node is named after it, so either one finds the other after a restart. */
+export function nodeClaimNameOf(virtualNodeName: string): string {
+  return virtualNodeName.startsWith(virtualNodePrefix) ? virtualNodeName.slice(virtualNodePrefix.length) : virtualNodeName;
+}
+
+export const virtualNodeAnnotation = 'nodesmith.io/virtual-node';
+
+/** A NodeClaim for a plan: the NodePool's template narrowed to the planned types, zones and capacity type. */
+export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Readonly<Record<string, string>>): NodeClaim {
+  const template = pool.spec.template;
+  const narrowed = [
+    { key: wellKnown.instanceType, operator: 'In' as const, values: [...plan.instanceTypes] },
+    ...(plan.zone === undefined ? [] : [{ key: wellKnown.zone, operator: 'In' as const, values: [plan.zone] }]),
+    ...(plan.capacityType === undefined ? [] : [{ key: wellKnown.capacityType, operator: 'In' as const, values: [plan.capacityType] }]),
+  ];
+  const keys = new Set<string>(narrowed.map((r) => r.key));
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: {
+      name: nodeClaimNameOf(plan.nodeName),
+      labels: { ...(template.metadata?.labels ?? {}), [wellKnown.nodePool]: plan.nodePool },
+      annotations: { ...(template.metadata?.annotations ?? {}), [virtualNodeAnnotation]: plan.nodeName },
+      // The finalizer from the start: the instance is never without an owner that termination respects.
+      finalizers: ['karpenter.sh/termination'],
+      ownerReferences: [{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: pool.metadata.name ?? '', uid: pool.metadata.uid ?? '', blockOwnerDeletion: true }],
+    },
+    spec: {
+      ...template.spec,
+      requirements: [...template.spec.requirements.filter((r) => !keys.has(r.key)), ...narrowed],
+      resources: { requests: { ...requests } },
+    },
+  };
+}
+
+/**
+ * The real Node, created the moment the instance exists, under its name and providerID, so that pods can be
+ * bound before the kubelet registers (the kubelet adopts the object). It carries the NodePool's taints and
+ * startup taints, but not karpenter.sh/unregistered: that NoExecute taint would evict the pods being bound.
+ */
+export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: InstanceType | undefined): Node {
+  const name = instance.instanceId;
+  const allocatable = type === undefined ? {} : toQuantities(type.allocatable);
+  const capacity = type === undefined ? {} : toQuantities(type.capacity);
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        ...(type?.labels ?? {}),
+        ...(claim.metadata.labels ?? {}),
+        [wellKnown.hostname]: name,
+        [wellKnown.instanceType]: instance.instanceType,
+        [wellKnown.zone]: instance.zone,
+        [wellKnown.capacityType]: instance.capacityType,
+        'kubernetes.io/os': 'linux',
+      },
+      annotations: { 'karpenter.sh/nodeclaim': claim.metadata.name ?? '' },
+    },
+    spec: { providerID: instance.providerID, taints: [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])] },
+    status: { capacity, allocatable },
+  };
+}

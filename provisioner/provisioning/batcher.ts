@@ -1,0 +1,57 @@
+import type { Clock } from '../../domain/clock.js';
+
+export interface BatchWindows {
+  /** Close the batch after this long without a new trigger (Karpenter BATCH_IDLE_DURATION, 1 s). */
+  readonly idleMs: number;
+  /** Close it at the latest this long after its first trigger (BATCH_MAX_DURATION, 10 s). */
+  readonly maxMs: number;
+}
+
+export const defaultBatchWindows: BatchWindows = { idleMs: 1_000, maxMs: 10_000 };
+
+/**
+ * Gathers bursts of pending pods into one simulation: a Deployment scaled to 500 replicas produces 500 pod
+ * events within a second, and one plan for all of them packs far better than 500 plans of one.
+ */
+export class Batcher {
+  readonly #clock: Clock;
+  readonly #windows: BatchWindows;
+  #lastTrigger = 0;
+  #pending = false;
+  #wake: (() => void) | undefined;
+
+  constructor(clock: Clock, windows: BatchWindows = defaultBatchWindows) {
+    this.#clock = clock;
+    this.#windows = windows;
+  }
+
+  /** Something worth planning for happened (a pod became unschedulable, a NodePool changed). */
+  trigger(): void {
+    this.#lastTrigger = this.#clock.now();
+    this.#pending = true;
+    this.#wake?.();
+    this.#wake = undefined;
+  }
+
+  /** Resolves when a batch closes; `stopped` lets the caller's shutdown end the wait. */
+  async wait(stopped: Promise<void>): Promise<'batch' | 'stopped'> {
+    // An object, so that the flag set by the callback is visible to the loop (and to the type checker).
+    const signal = { stopped: false };
+    const isStopped = (): boolean => signal.stopped;
+    void stopped.then(() => { signal.stopped = true; this.#wake?.(); });
+    while (!this.#pending && !isStopped()) {
+      await new Promise<void>((resolve) => { this.#wake = resolve; });
+    }
+    if (isStopped()) return 'stopped';
+    const start = this.#lastTrigger;
+    for (;;) {
+      const now = this.#clock.now();
+      const idleLeft = this.#lastTrigger + this.#windows.idleMs - now;
+      const maxLeft = start + this.#windows.maxMs - now;
+      if (idleLeft <= 0 || maxLeft <= 0 || isStopped()) break;
+      await this.#clock.sleep(Math.min(idleLeft, maxLeft));
+    }
+    this.#pending = false;
+    return isStopped() ? 'stopped' : 'batch';
+  }
+}

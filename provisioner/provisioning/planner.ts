@@ -1,0 +1,107 @@
+import type { Clock } from '../../domain/clock.js';
+import type { Pod } from '../../domain/core/pod.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { launchableTaint } from '../../domain/product-keys.js';
+import { simulate } from '../../domain/simulation/simulate.js';
+import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
+import type { EventRecorder } from '../events.js';
+import type { NodeWriter } from '../kube/node-client.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import type { VirtualNodePlan } from '../index.js';
+import { isProvisionable } from './pending-pods.js';
+import { buildSimulationInput } from './snapshot.js';
+import { planFor, virtualNodeFor } from './virtual-node.js';
+
+export interface PlannerDeps {
+  readonly state: ClusterState;
+  readonly nodes: NodeWriter;
+  readonly events: EventRecorder;
+  readonly clock: Clock;
+  readonly instanceTypes: () => readonly InstanceType[];
+  readonly unavailableOfferings: () => ReadonlySet<string>;
+  /** Launch a plan at once, for pods that cannot use a virtual node (no launchable toleration). */
+  readonly launchNow: (virtualNodeName: string) => void;
+  readonly onPlanned?: (summary: PlanSummary) => void;
+  /** NodeClaim name suffixes; injected so tests are deterministic. */
+  readonly randomSuffix?: () => string;
+}
+
+export interface PlanSummary {
+  readonly pods: number;
+  readonly newNodes: number;
+  readonly unschedulable: number;
+  readonly seconds: number;
+}
+
+const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
+
+function defaultSuffix(): string {
+  return Math.random().toString(36).slice(2, 7).padEnd(5, '0');
+}
+
+const toleratesLaunchable = (pod: Pod): boolean =>
+  (pod.spec.tolerations ?? []).some((t) => (t.key === launchableTaint.key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === '' || t.effect === launchableTaint.effect));
+
+/**
+ * One planning pass: simulate the pending pods against real and virtual nodes, publish each new NodeClaim as a
+ * virtual node, and tell every pod what happened through an Event. Creates no instance: kube-scheduler chooses.
+ */
+export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
+  const started = deps.clock.now();
+  await pruneStalePlans(deps);
+  const input = buildSimulationInput(deps.state, deps.instanceTypes(), deps.unavailableOfferings());
+  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, seconds: 0 };
+  const result = simulate(input);
+  await publish(deps, result);
+  const summary = { pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length, seconds: (deps.clock.now() - started) / 1000 };
+  deps.onPlanned?.(summary);
+  return summary;
+}
+
+async function publish(deps: PlannerDeps, result: SimulationResult): Promise<void> {
+  const now = new Date(deps.clock.now()).toISOString();
+  await Promise.all(result.nodeClaims.map(async (claim) => {
+    const plan = planFor(claim, `${claim.nodePool}-${(deps.randomSuffix ?? defaultSuffix)()}`);
+    const pool = deps.state.nodePools.get(claim.nodePool);
+    await deps.nodes.create(virtualNodeFor(plan, claim, { taints: pool?.spec.template.spec.taints ?? [], now }));
+    deps.state.upsertPlan(plan);
+    nominate(deps, claim, plan);
+    if (claim.pods.some((p) => !toleratesLaunchable(p))) deps.launchNow(plan.nodeName);
+  }));
+  for (const existing of result.existing) {
+    for (const pod of existing.pods) {
+      if (!deps.state.plans.has(existing.node)) deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits existing node ${existing.node}; waiting for kube-scheduler to retry`);
+    }
+  }
+  for (const { pod, reason } of result.unschedulable) {
+    deps.events.record(podTarget(pod), 'Warning', 'FailedProvisioning', `no node can be launched for this pod: ${reason}`);
+  }
+}
+
+function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodePlan): void {
+  const options = claim.instanceTypes.slice(0, 3).join(', ') + (claim.instanceTypes.length > 3 ? ` and ${String(claim.instanceTypes.length - 3)} more` : '');
+  const where = [claim.zone, claim.capacityType].filter((x) => x !== undefined).join(', ');
+  for (const pod of claim.pods) {
+    deps.events.record(podTarget(pod), 'Normal', 'Nominated', `planned on virtual node ${plan.nodeName} (NodePool ${claim.nodePool}: ${options}${where ? `; ${where}` : ''}; $${claim.pricePerHour.toFixed(4)}/h)`);
+  }
+}
+
+/**
+ * A plan stays while any pod it was made for still waits, or while a pod is bound to its virtual node
+ * (a bind in flight). Otherwise (pods deleted, or placed elsewhere) its virtual node goes, so kube-scheduler
+ * stops offering capacity that nothing needs.
+ */
+export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes'>): Promise<string[]> {
+  const boundTo = new Set<string>();
+  for (const pod of deps.state.pods.values()) if (pod.spec.nodeName !== undefined) boundTo.add(pod.spec.nodeName);
+  const stale = [...deps.state.plans.values()].filter((plan) => !boundTo.has(plan.nodeName) && !plan.assignedPods.some((key) => {
+    const pod = deps.state.pods.get(key);
+    return pod !== undefined && isProvisionable(pod);
+  }));
+  await Promise.all(stale.map(async (plan) => {
+    await deps.nodes.delete(plan.nodeName);
+    deps.state.removePlan(plan.nodeName);
+  }));
+  return stale.map((p) => p.nodeName);
+}
+

@@ -1,0 +1,88 @@
+import type { Clock } from '../../domain/clock.js';
+import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
+import { isProvisionable } from './pending-pods.js';
+import { planOnce, pruneStalePlans, type PlannerDeps } from './planner.js';
+import { readyCondition } from './virtual-node.js';
+
+export interface ProvisionerOptions extends PlannerDeps {
+  readonly windows?: BatchWindows;
+  /** Only the leader plans and heartbeats; other replicas keep their state warm. */
+  readonly isLeader: () => boolean;
+  /** How often virtual nodes get a fresh Ready heartbeat (kube-controller-manager's grace period is 50 s). */
+  readonly heartbeatMs?: number;
+  readonly onError: (what: string, error: unknown) => void;
+}
+
+/** The provisioning loop: unschedulable pods → batch → plan → virtual nodes; plus virtual-node heartbeats. */
+export class Provisioner {
+  readonly #options: ProvisionerOptions;
+  readonly #batcher: Batcher;
+  readonly #clock: Clock;
+  #stop: () => void = () => undefined;
+  readonly #stopped: Promise<void>;
+  #loops: Promise<void>[] = [];
+  #unsubscribe: () => void = () => undefined;
+
+  constructor(options: ProvisionerOptions) {
+    this.#options = options;
+    this.#clock = options.clock;
+    this.#batcher = new Batcher(options.clock, options.windows ?? defaultBatchWindows);
+    this.#stopped = new Promise((resolve) => { this.#stop = resolve; });
+  }
+
+  start(): void {
+    const { state } = this.#options;
+    this.#unsubscribe = state.onChange((kind, key) => {
+      if (kind === 'nodepool' || kind === 'ec2nodeclass') this.#batcher.trigger();
+      if (kind !== 'pod') return;
+      const pod = state.pods.get(key);
+      if (pod !== undefined && isProvisionable(pod) && !this.#isPlanned(key)) this.#batcher.trigger();
+    });
+    // Pods that were already pending when we started (or became leader) need a first batch too.
+    this.#batcher.trigger();
+    this.#loops = [this.#planLoop(), this.#heartbeatLoop()];
+  }
+
+  async stop(): Promise<void> {
+    this.#unsubscribe();
+    this.#stop();
+    await Promise.all(this.#loops);
+  }
+
+  #isPlanned(podKey: string): boolean {
+    for (const plan of this.#options.state.plans.values()) if (plan.assignedPods.includes(podKey)) return true;
+    return false;
+  }
+
+  async #planLoop(): Promise<void> {
+    for (;;) {
+      if ((await this.#batcher.wait(this.#stopped)) === 'stopped') return;
+      if (!this.#options.isLeader() || !this.#options.state.isSynced) continue;
+      try {
+        await planOnce(this.#options);
+      } catch (error) {
+        this.#options.onError('planning', error);
+        this.#batcher.trigger();
+      }
+    }
+  }
+
+  async #heartbeatLoop(): Promise<void> {
+    const every = this.#options.heartbeatMs ?? 10_000;
+    const signal = { stopped: false };
+    const isStopped = (): boolean => signal.stopped;
+    void this.#stopped.then(() => { signal.stopped = true; });
+    while (!isStopped()) {
+      await Promise.race([this.#clock.sleep(every), this.#stopped]);
+      if (isStopped() || !this.#options.isLeader()) continue;
+      try {
+        await pruneStalePlans(this.#options);
+        const now = new Date(this.#clock.now()).toISOString();
+        await Promise.all([...this.#options.state.plans.keys()].map((name) => this.#options.nodes.setConditions(name, [readyCondition(now)])));
+      } catch (error) {
+        this.#options.onError('heartbeating virtual nodes', error);
+      }
+    }
+  }
+}
+

@@ -1,0 +1,86 @@
+import * as k8s from '@kubernetes/client-node';
+import type { Test } from 'tap';
+import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { waitFor } from '../stack/wait-for.js';
+import type { ProductStack, ProductStackOptions } from './product-stack.js';
+import { clusterName, startProductStack } from './product-stack.js';
+
+/** Starts the product on the real stack for one test file; prints every log when the test failed. */
+export async function withProduct(t: Test, options: ProductStackOptions = {}): Promise<ProductStack> {
+  const product = await startProductStack(options);
+  t.teardown(async () => {
+    if (!t.passing()) t.comment(`logs (${product.stack.dir}):\n${product.logTails()}`);
+    await product.stop();
+  });
+  return product;
+}
+
+export interface DeploymentSpec {
+  name: string;
+  replicas: number;
+  cpu?: string;
+  memory?: string;
+  nodeSelector?: Record<string, string>;
+  affinity?: k8s.V1Affinity;
+  topologySpreadConstraints?: k8s.V1TopologySpreadConstraint[];
+  annotations?: Record<string, string>;
+  tolerations?: k8s.V1Toleration[];
+  resources?: Record<string, string>;
+}
+
+export function deployment(spec: DeploymentSpec): k8s.V1Deployment {
+  const labels = { app: spec.name };
+  return {
+    metadata: { name: spec.name, namespace: 'default' },
+    spec: {
+      replicas: spec.replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels, ...(spec.annotations ? { annotations: spec.annotations } : {}) },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: spec.cpu ?? '500m', memory: spec.memory ?? '512Mi', ...(spec.resources ?? {}) } } }],
+          ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
+          ...(spec.affinity ? { affinity: spec.affinity } : {}),
+          ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: spec.topologySpreadConstraints } : {}),
+          ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
+        },
+      },
+    },
+  };
+}
+
+/** Waits until every pod with app=<name> is Running and bound; returns them with their nodes. */
+export async function waitForRunning(product: ProductStack, app: string, count: number, timeoutMs = 180_000): Promise<{ pods: k8s.V1Pod[]; nodes: Map<string, k8s.V1Node> }> {
+  const pods = await waitFor(`${String(count)} running pods of ${app}`, async () => {
+    const list = await product.core.listNamespacedPod({ namespace: 'default', labelSelector: `app=${app}` });
+    const running = list.items.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName);
+    return running.length === count ? running : undefined;
+  }, { timeoutMs, intervalMs: 500 });
+  const nodes = new Map<string, k8s.V1Node>();
+  for (const pod of pods) {
+    const name = pod.spec?.nodeName ?? '';
+    if (!nodes.has(name)) nodes.set(name, await product.core.readNode({ name }));
+  }
+  return { pods, nodes };
+}
+
+export interface MotoInstance { id: string; type: string; zone: string; lifecycle: string; state: string; tags: Record<string, string> }
+
+/** Every instance moto holds for our cluster, read with the unmodified SDK. */
+export async function listInstances(product: ProductStack): Promise<MotoInstance[]> {
+  const ec2 = new EC2Client({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
+  try {
+    const out = await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:kubernetes.io/cluster/${clusterName}`, Values: ['owned'] }] }));
+    return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => ({
+      id: i.InstanceId ?? '', type: i.InstanceType ?? '', zone: i.Placement?.AvailabilityZone ?? '', lifecycle: i.InstanceLifecycle ?? 'on-demand', state: i.State?.Name ?? '',
+      tags: Object.fromEntries((i.Tags ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? ''])),
+    }));
+  } finally {
+    ec2.destroy();
+  }
+}
+
+export async function createDeployment(product: ProductStack, spec: DeploymentSpec): Promise<void> {
+  await product.kc.makeApiClient(k8s.AppsV1Api).createNamespacedDeployment({ namespace: 'default', body: deployment(spec) });
+}
