@@ -7,7 +7,8 @@ import t from 'tap';
 import { parseAllDocuments } from 'yaml';
 import { certsCommand, injectCaBundle } from '../../cli/certs-command.js';
 import type { CommandIo } from '../../cli/command.js';
-import { parseWebhookFlags } from '../../cli/webhooks-command.js';
+import { parseWebhookFlags, webhooksCommand } from '../../cli/webhooks-command.js';
+import { request } from 'node:https';
 
 const run = promisify(execFile);
 
@@ -56,4 +57,34 @@ void t.test('webhooks flags are parsed once and every problem is listed', (t) =>
   const ok = parseWebhookFlags(['--cert-file', 'a', '--key-file', 'b', '--excluded-namespaces', 'kube-system, ops']);
   t.match(ok, { port: 9443, certFile: 'a', keyFile: 'b', excludedNamespaces: ['kube-system', 'ops'], productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' });
   t.end();
+});
+
+void t.test('webhooks serves HTTPS with the certificate from certs until interrupted', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'nodesmith-serve-'));
+  t.equal(await certsCommand.run(['--out-dir', dir, '--webhook-config', '', '--dns-name', 'localhost', '--ip', '127.0.0.1'], io().io), 0);
+  let stop = (): void => undefined;
+  let announce: (url: string) => void = () => undefined;
+  const listening = new Promise<string>((resolve) => { announce = resolve; });
+  const serveIo: CommandIo = {
+    stdout: (s) => { const m = /listening on (\S+)/.exec(s); if (m?.[1]) announce(m[1]); },
+    stderr: () => undefined,
+    interrupted: new Promise<void>((resolve) => { stop = resolve; }),
+  };
+  const exit = webhooksCommand.run(['--cert-file', join(dir, 'tls.crt'), '--key-file', join(dir, 'tls.key'), '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'], serveIo);
+  const url = await listening;
+  const ca = await readFile(join(dir, 'ca.crt'), 'utf8');
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(`${url}/readyz`, { ca, agent: false }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    req.on('error', reject);
+    req.end();
+  });
+  t.equal(status, 200, 'ready over TLS signed by the generated CA');
+  stop();
+  t.equal(await exit, 0, 'exits 0 after a clean shutdown');
+});
+
+void t.test('webhooks refuses bad flags with exit 2', async (t) => {
+  const c = io();
+  t.equal(await webhooksCommand.run(['--port', 'x'], c.io), 2);
+  t.match(c.out(), /invalid flags:[\s\S]*--port/);
 });
