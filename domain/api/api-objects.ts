@@ -12,10 +12,29 @@ export interface ApiKind {
 
 const identity = <T>(object: T): T => object;
 
+type Annotated = { metadata?: { annotations?: Record<string, string> } } | undefined;
+
+/** Workloads carry the steering annotations on their pod template; `nodesmith validate` checks them there. */
+function podTemplateKind(templatePath: readonly string[]): ApiKind {
+  return {
+    withDefaults: identity,
+    validate: (object) => {
+      let template: unknown = object;
+      for (const key of templatePath) template = (template as Record<string, unknown> | null | undefined)?.[key];
+      return checkPodSteeringAnnotations((template as Annotated)?.metadata?.annotations, `${templatePath.join('.')}.metadata.annotations`);
+    },
+  };
+}
+
 export const apiKinds: Readonly<Record<string, ApiKind>> = {
   'karpenter.sh/v1/NodePool': { withDefaults: defaultNodePool, validate: validateNodePool },
   'karpenter.sh/v1/NodeClaim': { withDefaults: defaultNodeClaim, validate: validateNodeClaim },
   'karpenter.k8s.aws/v1/EC2NodeClass': { withDefaults: defaultEC2NodeClass, validate: validateEC2NodeClass },
+  'apps/v1/Deployment': podTemplateKind(['spec', 'template']),
+  'apps/v1/StatefulSet': podTemplateKind(['spec', 'template']),
+  'apps/v1/ReplicaSet': podTemplateKind(['spec', 'template']),
+  'batch/v1/Job': podTemplateKind(['spec', 'template']),
+  'batch/v1/CronJob': podTemplateKind(['spec', 'jobTemplate', 'spec', 'template']),
   'v1/Pod': {
     withDefaults: identity,
     validate: (object) => checkPodSteeringAnnotations((object as { metadata?: { annotations?: Record<string, string> } } | null)?.metadata?.annotations),

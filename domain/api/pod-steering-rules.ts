@@ -29,12 +29,15 @@ const checks: Readonly<Record<string, Check>> = {
 };
 
 /** Problems with the product's steering annotations on a pod; other annotations are not ours to judge. */
-export function checkPodSteeringAnnotations(annotations: Readonly<Record<string, string>> | undefined): Problem[] {
+export function checkPodSteeringAnnotations(
+  annotations: Readonly<Record<string, string>> | undefined,
+  base = 'metadata.annotations',
+): Problem[] {
   const out: Problem[] = [];
   for (const [key, value] of Object.entries(annotations ?? {})) {
     const check = checks[key];
     const why = check?.(value);
-    if (why !== undefined) out.push(problem(fieldPath('metadata.annotations', key), 'pod-annotation', value, `${key} ${why}`));
+    if (why !== undefined) out.push(problem(fieldPath(base, key), 'pod-annotation', value, `${key} ${why}`));
   }
   return out;
 }

@@ -72,3 +72,30 @@ void t.test('usage errors exit 2', async (t) => {
   const unknown = capture();
   t.equal(await validateCommand.run(['--bogus'], unknown.io), 2);
 });
+
+void t.test('steering annotations on workload pod templates are checked too', (t) => {
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  template:
+    metadata:
+      annotations: { nodesmith.io/capacity-type-preference: cheap }
+    spec: { containers: [] }
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: { name: nightly }
+spec:
+  jobTemplate:
+    spec:
+      template:
+        metadata:
+          annotations: { nodesmith.io/max-price-per-hour: "0.10" }
+        spec: { containers: [] }
+`;
+  const reports = validateText(text, 'apps.yaml');
+  t.match(reports[0], { object: 'Deployment/web', problems: [{ path: 'spec.template.metadata.annotations["nodesmith.io/capacity-type-preference"]', rule: 'pod-annotation' }] });
+  t.same(reports[1]?.problems, [], 'a valid CronJob template');
+  t.end();
+});
