@@ -30,6 +30,14 @@ function candidateNames(args: ExtenderArgs): string[] {
   return (args.Nodes?.items ?? []).map((node) => node.metadata.name);
 }
 
+function candidateCount(args: ExtenderArgs): number {
+  return args.NodeNames?.length ?? args.Nodes?.items?.length ?? 0;
+}
+
+function passedCount(reply: FilterResult): number {
+  return reply.NodeNames?.length ?? (reply.Nodes as { items: unknown[] } | null)?.items.length ?? 0;
+}
+
 function requestsOf(view: ClusterView, pod: Pod): ResourceList {
   try {
     return view.requestsFor(pod);
@@ -80,7 +88,13 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
   app.post<{ Body: ExtenderArgs }>('/filter', {
     schema: { body: ExtenderArgsSchema, response: { 200: FilterResultSchema, ...errorReplies } },
     onResponse: observe('filter'),
-  }, (request) => filterReply(request.body, view));
+  }, (request) => {
+    const reply = filterReply(request.body, view);
+    const { metadata } = request.body.Pod;
+    // Counts only: a debug line must not cost O(candidates) when debug is off.
+    request.log.debug({ pod: `${metadata.namespace}/${metadata.name}`, candidates: candidateCount(request.body), passed: passedCount(reply) }, 'filtered nodes');
+    return reply;
+  });
 
   app.post<{ Body: ExtenderArgs }>('/prioritize', {
     schema: { body: ExtenderArgsSchema, response: { 200: HostPriorityListSchema, ...errorReplies } },
