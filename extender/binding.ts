@@ -42,7 +42,8 @@ export class Binding {
     const { view } = this.#deps;
     const key = podKey(args.PodNamespace, args.PodName);
     const entry = view.node(args.Node);
-    const launched = this.#launched.get(args.Node);
+    // Launched earlier by this process, or (after a restart, or by another replica) as the plan now says.
+    const launched = this.#launched.get(args.Node) ?? view.plan(args.Node)?.plan.materializedNode;
     if (launched === undefined && entry?.isVirtual !== true) {
       if (entry === undefined) return `node ${args.Node} is not in the extender cache yet; retry`;
       return this.#bindTo(args, args.Node);

@@ -31,6 +31,11 @@ export interface VirtualNodePlan {
    * the requests of assigned pods and of pods binding or bound here to get the room left for other pods.
    */
   readonly room: ResourceList;
+  /**
+   * Set once the plan became a real node. The virtual node stays until its assigned pods are bound (they are
+   * redirected to this node), with `room` emptied so that no other pod is admitted to it.
+   */
+  readonly materializedNode?: string;
 }
 
 /**

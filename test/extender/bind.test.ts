@@ -96,3 +96,12 @@ void t.test('a bind to a virtual node without a materializer fails clearly', asy
   const response = await app.inject({ method: 'POST', url: '/bind', payload: bindArgs('web-0', 'launchable-a') });
   t.match(response.json(), { Error: /has no materializer/ });
 });
+
+void t.test('a bind to a virtual node the plan marks as materialised goes straight to the real node', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/late'], room: {}, materializedNode: 'ip-10-0-0-9.ec2.internal' }) });
+  t.equal(await bind(h, 'late', 'launchable-a'), '');
+  t.same(h.materializer.calls, [], 'no second launch');
+  t.equal(h.binder.calls.at(-1)?.nodeName, 'ip-10-0-0-9.ec2.internal');
+});
