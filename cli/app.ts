@@ -43,7 +43,11 @@ export async function startNodesmith(config: NodesmithConfig): Promise<RunningNo
   const log: Logger = pino({ level: config.logLevel, base: { app: 'nodesmith' } });
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async (): Promise<void> => {
-    for (const stop of stops) await stop().catch((e: unknown) => { log.warn({ err: e }, 'stopping a component failed'); });
+    for (const [index, stop] of stops.entries()) {
+      const started = Date.now();
+      await stop().catch((e: unknown) => { log.warn({ err: e }, 'stopping a component failed'); });
+      log.debug({ step: index, ms: Date.now() - started }, 'stopped a component');
+    }
   };
   try {
     return await startComponents(config, log, stops, stopAll);
@@ -90,14 +94,16 @@ async function startServers(ctx: ProvisioningContext, materializer: PlanMaterial
     ? await serveExtender({
       watch: state, binder: new KubePodBinder(kc.makeApiClient(k8s.CoreV1Api)), materializer, registry,
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
+      // Only the leader launches, so only its extender is Ready: the Service sends binds to one replica.
+      ...(config.components.provisioner ? { notReadyReason: (): string | undefined => (ctx.isLeader() ? undefined : 'not the leader: another replica launches nodes') } : {}),
       https: config.extender.tls === undefined ? undefined : await readTls(config.extender.tls),
     })
     : undefined;
-  if (extender !== undefined) stops.unshift(() => extender.close());
+  if (extender !== undefined) stops.unshift(() => closeWithin(extender.app.server, () => extender.close()));
   const webhooks = config.components.webhooks
     ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
     : undefined;
-  if (webhooks !== undefined) stops.unshift(() => webhooks.close());
+  if (webhooks !== undefined) stops.unshift(() => closeWithin(webhooks.app.server, () => webhooks.close()));
   return { ...(extender === undefined ? {} : { extender }), ...(webhooks === undefined ? {} : { webhooks }) };
 }
 
@@ -108,6 +114,19 @@ function startLeaderElection(config: NodesmithConfig, kc: k8s.KubeConfig, log: L
   elector.start();
   stops.push(() => elector.stop());
   return () => elector.isLeader();
+}
+
+/**
+ * kube-scheduler and the API server hold keep-alive connections for a minute; close() would wait for them.
+ * In-flight requests get a grace period to finish (a bind waiting on a launch), then connections are cut.
+ */
+async function closeWithin(server: { closeAllConnections(): void }, close: () => Promise<void>, graceMs = 5_000): Promise<void> {
+  const timer = setTimeout(() => { server.closeAllConnections(); }, graceMs);
+  try {
+    await close();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function readTls(files: { certFile: string; keyFile: string }): Promise<{ cert: Buffer; key: Buffer }> {

@@ -11,7 +11,7 @@ import { startInformer, type InformerSource } from './informer-source.js';
 // client-node turns timestamps into Date objects; the domain works on the wire form (what kubectl shows),
 // so every object goes back to JSON once, here at the edge. The core models' property names are the JSON
 // names, and a Date serialises to its RFC 3339 form.
-const wire = (object: unknown, _type: string): unknown => JSON.parse(JSON.stringify(object)) as unknown;
+const wire = (object: unknown): unknown => JSON.parse(JSON.stringify(object)) as unknown;
 
 type Custom = 'nodepool' | 'ec2nodeclass' | 'nodeclaim';
 const customResources: Record<Custom, { group: string; plural: string }> = {
@@ -42,16 +42,16 @@ export async function startClusterInformers(kc: k8s.KubeConfig, state: ClusterSt
   const apps = kc.makeApiClient(k8s.AppsV1Api);
   const sources: InformerSource[] = [
     startInformer<k8s.V1Pod>(kc, { resource: 'pods', path: '/api/v1/pods', list: () => core.listPodForAllNamespaces(), onError: (e) => { onError('pods', e); } }, {
-      upsert: (o) => { state.upsertPod(wire(o, 'V1Pod') as Pod); },
-      remove: (o) => { state.removePod(wire(o, 'V1Pod') as Pod); },
+      upsert: (o) => { state.upsertPod(wire(o) as Pod); },
+      remove: (o) => { state.removePod(wire(o) as Pod); },
     }),
     startInformer<k8s.V1Node>(kc, { resource: 'nodes', path: '/api/v1/nodes', list: () => core.listNode(), onError: (e) => { onError('nodes', e); } }, {
-      upsert: (o) => { state.upsertNode(wire(o, 'V1Node') as Node); },
-      remove: (o) => { state.removeNode(wire(o, 'V1Node') as Node); },
+      upsert: (o) => { state.upsertNode(wire(o) as Node); },
+      remove: (o) => { state.removeNode(wire(o) as Node); },
     }),
     startInformer<k8s.V1DaemonSet>(kc, { resource: 'daemonsets', path: '/apis/apps/v1/daemonsets', list: () => apps.listDaemonSetForAllNamespaces(), onError: (e) => { onError('daemonsets', e); } }, {
-      upsert: (o) => { state.upsertObject('daemonset', wire(o, 'V1DaemonSet') as DaemonSet); },
-      remove: (o) => { state.removeObject('daemonset', wire(o, 'V1DaemonSet') as DaemonSet); },
+      upsert: (o) => { state.upsertObject('daemonset', wire(o) as DaemonSet); },
+      remove: (o) => { state.removeObject('daemonset', wire(o) as DaemonSet); },
     }),
     ...(['nodepool', 'ec2nodeclass', 'nodeclaim'] as const).map((kind) => customInformer(kc, state, kind, (e) => { onError(kind, e); })),
   ];

@@ -8,6 +8,8 @@ export interface NodeWriter {
   delete(name: string): Promise<void>;
   /** Replaces status.conditions (virtual nodes have exactly one, Ready). */
   setConditions(name: string, conditions: readonly object[]): Promise<void>;
+  /** Sets one annotation; a node that is gone is not an error. */
+  annotate(name: string, key: string, value: string): Promise<void>;
 }
 
 /** True for the API server's 409 AlreadyExists / 404 NotFound answers. */
@@ -31,6 +33,14 @@ export class KubeNodeWriter implements NodeWriter {
   async delete(name: string): Promise<void> {
     try {
       await this.#core.deleteNode({ name });
+    } catch (error) {
+      if (!isStatus(error, 404)) throw error;
+    }
+  }
+
+  async annotate(name: string, key: string, value: string): Promise<void> {
+    try {
+      await this.#core.patchNode({ name, body: { metadata: { annotations: { [key]: value } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     } catch (error) {
       if (!isStatus(error, 404)) throw error;
     }

@@ -10,6 +10,7 @@ import type { ClusterState } from '../state/cluster-state.js';
 import { launchInstance } from './launch-instance.js';
 import { nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
 import { plannedRequests } from './planned-requests.js';
+import { planNodeAnnotation } from '../../domain/product-keys.js';
 
 export interface MaterializerDeps {
   readonly state: ClusterState;
@@ -97,12 +98,21 @@ export class PlanMaterializer implements Materializer {
     return node.metadata.name ?? instance.instanceId;
   }
 
+  /**
+   * The virtual node stays until the pods planned for it are bound: the real node is not Ready for a while
+   * (no kubelet yet, and kube-controller-manager's not-ready taint), and without the virtual node those pods
+   * would look unschedulable and be planned onto yet another launch. Its room is emptied so that only they
+   * are admitted, and their binds land here; the planner removes it once none of them waits.
+   */
   async #finish(virtualNodeName: string, nodeName: string): Promise<{ nodeName: string }> {
     this.#done.set(virtualNodeName, { nodeName, at: this.#deps.clock.now() });
     for (const [name, entry] of this.#done) if (this.#deps.clock.now() - entry.at > rememberMs) this.#done.delete(name);
-    // The real node exists: the virtual one would only attract more pods to capacity that is now real.
-    await this.#deps.nodes.delete(virtualNodeName);
-    this.#deps.state.removePlan(virtualNodeName);
+    const plan = this.#deps.state.plans.get(virtualNodeName);
+    if (plan !== undefined && plan.materializedNode !== nodeName) {
+      const materialized: VirtualNodePlan = { ...plan, materializedNode: nodeName, room: {} };
+      await this.#deps.nodes.annotate(virtualNodeName, planNodeAnnotation, JSON.stringify(materialized));
+      this.#deps.state.upsertPlan(materialized);
+    }
     return { nodeName };
   }
 }

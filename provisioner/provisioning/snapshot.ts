@@ -48,6 +48,20 @@ function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[]): S
   };
 }
 
+/** Pods waiting for a plan that already launched count against the real node, which their binds will reach. */
+function reserveOnMaterializedNodes(state: ClusterState, byNode: Map<string, Pod[]>, planned: Set<string>): void {
+  for (const plan of state.plans.values()) {
+    if (plan.materializedNode === undefined || !state.nodes.has(plan.materializedNode)) continue;
+    const waiting = waitingPods(state, plan);
+    for (const pod of waiting) planned.add(objectKey(pod.metadata));
+    byNode.set(plan.materializedNode, [...(byNode.get(plan.materializedNode) ?? []), ...waiting]);
+  }
+}
+
+function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
+  return plan.assignedPods.map((key) => state.pods.get(key)).filter((p): p is Pod => p !== undefined && isProvisionable(p));
+}
+
 /** NodePools that can launch: not being deleted, and their EC2NodeClass exists. */
 export function usableNodePools(state: ClusterState): SimulationNodePool[] {
   return [...state.nodePools.values()].filter((pool) => {
@@ -65,6 +79,7 @@ export function buildSimulationInput(state: ClusterState, instanceTypes: readonl
   const byNode = podsByNode(state);
   const nodes: SnapshotNode[] = [];
   const planned = new Set<string>();
+  reserveOnMaterializedNodes(state, byNode, planned);
   for (const node of state.nodes.values()) {
     const name = node.metadata.name ?? '';
     if (node.metadata.deletionTimestamp !== undefined) continue;
@@ -73,7 +88,8 @@ export function buildSimulationInput(state: ClusterState, instanceTypes: readonl
       nodes.push(realNode(node, byNode.get(name) ?? []));
       continue;
     }
-    const waiting = plan.assignedPods.map((key) => state.pods.get(key)).filter((p): p is Pod => p !== undefined && isProvisionable(p));
+    if (plan.materializedNode !== undefined && state.nodes.has(plan.materializedNode)) continue;
+    const waiting = waitingPods(state, plan);
     for (const pod of waiting) planned.add(objectKey(pod.metadata));
     nodes.push(virtualNode(node, plan, [...waiting, ...(byNode.get(name) ?? [])]));
   }

@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NodesmithConfig } from '../../cli/app-config.js';
 import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
+import { NodesmithProcess } from './nodesmith-process.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
 import { freePort } from '../stack/free-port.js';
 import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
@@ -10,6 +14,14 @@ import { issueCertificate } from '../stack/pki.js';
 import { startStack, type Stack } from '../stack/stack.js';
 
 export const clusterName = 'nodesmith-test';
+
+function tailOf(path: string, lines = 40): string {
+  try {
+    return readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
 const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
 export interface ProductStack {
@@ -19,11 +31,12 @@ export interface ProductStack {
   readonly moto: Moto;
   readonly vpc: SeededVpc;
   readonly proxy: FaultProxy | undefined;
-  nodesmith: RunningNodesmith;
+  /** Set when nodesmith runs in this process (the default); undefined in process mode. */
+  nodesmith: RunningNodesmith | undefined;
   /** kubectl apply of YAML text; rejects with kubectl's message. */
   apply(yaml: string): Promise<void>;
-  /** Stops and starts nodesmith again (a controller restart). */
-  restart(): Promise<void>;
+  /** Kills nodesmith without a chance to clean up (SIGKILL in process mode) and starts it again. */
+  crashAndRestart(): Promise<void>;
   /** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
   nodePoolYaml(name: string, extraRequirements?: string, extraSpec?: string): string;
   logTails(): string;
@@ -35,6 +48,27 @@ export interface ProductStackOptions {
   readonly faultProxy?: boolean;
   readonly batchIdleMs?: number;
   readonly dir?: string;
+  /** Run `nodesmith run` as a child process (needed to test a real crash); default in-process. */
+  readonly childProcess?: boolean;
+}
+
+/** nodesmith in this process or as a child, behind one interface. */
+interface Runner { readonly inProcess: RunningNodesmith | undefined; crashAndRestart(): Promise<void>; stop(): Promise<void> }
+
+async function startRunner(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<Runner> {
+  if (options.childProcess === true) {
+    const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials);
+    await child.start();
+    return { inProcess: undefined, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop: () => child.stop() };
+  }
+  let running = await startNodesmith(config);
+  const runner = {
+    get inProcess(): RunningNodesmith { return running; },
+    // In-process there is no SIGKILL: stop() is the closest we get (it lets in-flight work finish).
+    crashAndRestart: async (): Promise<void> => { await running.stop(); running = await startNodesmith(config); },
+    stop: (): Promise<void> => running.stop(),
+  };
+  return runner;
 }
 
 async function kubectlApply(stack: Stack, args: readonly string[], input?: string): Promise<void> {
@@ -74,8 +108,8 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
   await kubectlApply(stack, ['-f', repo('manifests/base')]);
   const cert = await issueCertificate(stack.dir, 'nodesmith-webhooks', { subject: '/CN=nodesmith-webhooks', caCert: stack.pki.caCert, caKey: stack.pki.caKey, altNames: ['IP:127.0.0.1'] });
   const caBundle = (await readFile(stack.pki.caCert)).toString('base64');
-  const [extenderPort, webhookPort] = [await freePort(), await freePort()];
-  const start = async (): Promise<RunningNodesmith> => startNodesmith({
+  const [extenderPort, webhookPort, healthPort] = [await freePort(), await freePort(), await freePort()];
+  const config: NodesmithConfig = {
     kubeconfig: stack.kubeconfigPath,
     components: { provisioner: true, extender: true, webhooks: true },
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
@@ -84,28 +118,27 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     zones: ['a', 'b', 'c'].map((z) => `${moto.region}${z}`),
     extender: { host: '127.0.0.1', port: extenderPort },
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
-    health: { host: '127.0.0.1', port: 0 },
+    health: { host: '127.0.0.1', port: healthPort },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
-  });
-  let nodesmith = await start();
+  };
+  const runner = await startRunner(config, options, stack, moto);
   await kubectlApply(stack, ['-f', '-'], await localWebhookConfigurations(`https://127.0.0.1:${webhookPort}`, caBundle));
   await stack.startScheduler([{ urlPrefix: `http://127.0.0.1:${extenderPort}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }]);
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);
   const product: ProductStack = {
-    stack, kc, core: kc.makeApiClient(k8s.CoreV1Api), moto, vpc, proxy, nodesmith,
+    stack, kc, core: kc.makeApiClient(k8s.CoreV1Api), moto, vpc, proxy, nodesmith: runner.inProcess,
     apply: (yaml) => kubectlApply(stack, ['-f', '-'], yaml),
-    restart: async () => {
-      await nodesmith.stop();
-      nodesmith = await start();
-      product.nodesmith = nodesmith;
+    crashAndRestart: async () => {
+      await runner.crashAndRestart();
+      product.nodesmith = runner.inProcess;
     },
     nodePoolYaml: (name, extraRequirements = '', extraSpec = '') => nodePoolYaml(name, vpc, { extraRequirements, extraSpec }),
-    logTails: () => `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}`,
+    logTails: () => `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${options.childProcess === true ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : ''}`,
     stop: async () => {
-      await nodesmith.stop().catch(() => undefined);
+      await runner.stop().catch(() => undefined);
       await stack.stop();
       await proxy?.stop();
       await moto.stop();

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { NodesmithConfig } from '../../cli/app-config.js';
+import { waitFor } from '../stack/wait-for.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `nodesmith run` flags for a config, so a test can run the real CLI as its own process. */
+export function runFlags(c: NodesmithConfig): string[] {
+  const components = Object.entries(c.components).filter(([, on]) => on).map(([name]) => name).join(',');
+  return [
+    'run', `--components=${components}`, `--cluster-name=${c.cluster.name}`, `--cluster-endpoint=${c.cluster.endpoint}`,
+    `--cluster-ca-bundle=${c.cluster.certificateAuthority}`, `--service-cidr=${c.cluster.serviceCidr}`, `--kubernetes-version=${c.kubernetesVersion}`,
+    `--region=${c.aws.region}`, ...(c.aws.endpoint ? [`--ec2-endpoint=${c.aws.endpoint}`] : []), ...(c.aws.amiParameterPrefix ? [`--ami-parameter-prefix=${c.aws.amiParameterPrefix}`] : []),
+    ...(c.zones ? [`--zones=${c.zones.join(',')}`] : []), ...(c.kubeconfig ? [`--kubeconfig=${c.kubeconfig}`] : []),
+    `--extender-host=${c.extender.host}`, `--extender-port=${String(c.extender.port)}`,
+    `--webhook-host=${c.webhooks.host}`, `--webhook-port=${String(c.webhooks.port)}`, `--webhook-cert-file=${c.webhooks.certFile}`, `--webhook-key-file=${c.webhooks.keyFile}`,
+    `--service-account=${c.webhooks.productServiceAccount}`, `--health-host=${c.health.host}`, `--health-port=${String(c.health.port)}`,
+    `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`,
+    `--leader-election-namespace=${c.leaderElection.namespace}`, `--log-level=${c.logLevel}`,
+  ];
+}
+
+/** nodesmith as a child process: the way to test a crash (SIGKILL) rather than a graceful stop. */
+export class NodesmithProcess {
+  #child: ChildProcess | undefined;
+
+  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }) {}
+
+  async start(): Promise<void> {
+    const log = createWriteStream(this.logPath, { flags: 'a' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...runFlags(this.config)], {
+      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region },
+    });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    this.#child = child;
+    await waitFor('nodesmith to be ready', async () => {
+      if (child.exitCode !== null) throw new Error(`nodesmith exited with ${String(child.exitCode)}; see ${this.logPath}`);
+      const res = await fetch(`http://127.0.0.1:${String(this.config.health.port)}/readyz`);
+      return res.ok ? true : undefined;
+    }, { timeoutMs: 60_000 });
+  }
+
+  /** SIGKILL: no shutdown hook runs, exactly like a node or container dying. */
+  async kill(): Promise<void> {
+    const child = this.#child;
+    if (child?.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.#child;
+    if (child?.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
