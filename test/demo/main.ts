@@ -1,20 +1,58 @@
-import { startStack } from '../stack/stack.js';
+import * as k8s from '@kubernetes/client-node';
+import { createDeployment } from '../e2e/e2e-support.js';
+import { startProductStack } from '../e2e/product-stack.js';
+import { demoNodePools, demoWorkload } from './demo-workload.js';
+import { render, type DemoSnapshot } from './demo-view.js';
 
-// The demo runs on the same real stack as the tests. At this stage it shows the stack itself;
-// later stages add the product and a workload.
-const log = (line: string): void => { process.stdout.write(`${line}\n`); };
-log('starting the local stack (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok)…');
-const started = Date.now();
-const stack = await startStack();
-log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)}s; state and logs in ${stack.dir}`);
-log(`  kube-apiserver  ${stack.server}`);
-for (const c of stack.components.values()) log(`  ${c.name.padEnd(24)} pid ${String(c.process.pid)}  log ${c.logPath}`);
-log(`  kubectl         ${stack.bin}/kubectl --kubeconfig ${stack.kubeconfigPath} get nodes`);
-log('press Ctrl-C to stop');
-await new Promise<void>((resolve) => {
-  process.once('SIGINT', resolve);
-  process.once('SIGTERM', resolve);
-});
-log('stopping…');
-await stack.stop();
-log('stopped cleanly');
+// `npm run demo`: the real local stack (etcd, kube-apiserver, controller-manager, kube-scheduler, kwok, moto),
+// nodesmith in this process, two NodePools and about fifty pods; then it scales down and stops.
+const out = (text: string): void => { process.stdout.write(`${text}\n`); };
+let interrupted = false;
+process.once('SIGINT', () => { interrupted = true; });
+process.once('SIGTERM', () => { interrupted = true; });
+
+out('starting the local stack and nodesmith (first run builds Kubernetes; later runs take seconds)…');
+const product = await startProductStack({ batchIdleMs: 1_000 });
+out(`stack ready in ${product.stack.dir}\n  kubectl: ${product.stack.bin}/kubectl --kubeconfig ${product.stack.kubeconfigPath} get nodes`);
+const apps = product.kc.makeApiClient(k8s.AppsV1Api);
+
+async function snapshot(): Promise<DemoSnapshot> {
+  const [pods, nodes, events] = await Promise.all([
+    product.core.listNamespacedPod({ namespace: 'default' }),
+    product.core.listNode(),
+    product.core.listNamespacedEvent({ namespace: 'default' }),
+  ]);
+  return { pods: pods.items, nodes: nodes.items, events: events.items };
+}
+
+async function showUntil(done: (s: DemoSnapshot) => boolean, timeoutS: number): Promise<DemoSnapshot> {
+  const started = Date.now();
+  for (;;) {
+    const s = await snapshot();
+    out(`\n${render(s, (Date.now() - started) / 1000)}`);
+    if (done(s) || interrupted || Date.now() - started > timeoutS * 1000) return s;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+  }
+}
+
+try {
+  await product.apply(product.nodePoolYaml('general', demoNodePools.general, '  weight: 10'));
+  await product.apply(product.nodePoolYaml('spot', demoNodePools.spot));
+  out('applied NodePools general (on-demand) and spot, each with its EC2NodeClass');
+  for (const spec of demoWorkload) await createDeployment(product, spec);
+  const expected = demoWorkload.filter((d) => d.name !== 'impossible').reduce((n, d) => n + d.replicas, 0);
+  out(`deployed ${String(expected + 1)} pods; watching them get nodes…`);
+  const final = await showUntil((s) => s.pods.filter((p) => p.status?.phase === 'Running').length >= expected, 180);
+  const running = final.pods.filter((p) => p.status?.phase === 'Running').length;
+  out(`\n${String(running)}/${String(expected)} schedulable pods running; the impossible pod waits with the reason above.`);
+  if (!interrupted) {
+    out('scaling every Deployment to 0…');
+    for (const spec of demoWorkload) await apps.patchNamespacedDeploymentScale({ name: spec.name, namespace: 'default', body: { spec: { replicas: 0 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await showUntil((s) => s.pods.length === 0, 60);
+    out('workload gone; the empty nodes are left to disruption (consolidation is a later stage of nodesmith).');
+  }
+} finally {
+  out('stopping nodesmith and the stack…');
+  await product.stop();
+  out('stopped cleanly');
+}
