@@ -7,6 +7,8 @@ import { ControllerRunner } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers } from '../provisioner/lifecycle/controllers.js';
+import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
+import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
 import { LifecycleMetrics } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
@@ -29,10 +31,13 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const log = w.log.child({ component: 'provisioner.lifecycle' });
   const runner = new ControllerRunner({
     clock: systemClock,
-    controllers: lifecycleControllers({
-      store: w.nodeClaims, nodes: client, pods: client, cloud: w.cloud, clock: systemClock, recorder: w.events,
-      plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
-    }),
+    controllers: [
+      ...lifecycleControllers({
+        store: w.nodeClaims, nodes: client, pods: client, cloud: w.cloud, clock: systemClock, recorder: w.events,
+        plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
+      }),
+      new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.kc)),
+    ],
     shouldRun: w.isLeader,
     log,
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },

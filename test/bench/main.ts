@@ -1,12 +1,13 @@
-// `npm run bench [-- --only simulation] [--max-pods 5000]`: runs each benchmark module and prints its figures.
+// `npm run bench [-- --only simulation] [--max-pods 5000]` (e2e-burst caps at 1,000 pods on the real stack): runs each benchmark module and prints its figures.
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
+import { e2eBurstBench } from './e2e-burst-bench.js';
 import { extenderBench } from './extender-bench.js';
 import { simulationBench } from './simulation-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench];
+const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench, e2eBurstBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

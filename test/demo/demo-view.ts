@@ -16,31 +16,40 @@ export function nodePrice(node: k8s.V1Node): number {
 
 const pad = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
 
-/** One screen of the demo: each real node with its type, zone, capacity type, price and pods. */
-export function render(snapshot: DemoSnapshot, elapsedS: number): string {
-  const real = snapshot.nodes.filter((n) => n.metadata?.labels?.['nodesmith.io/launchable'] !== 'true');
-  const virtual = snapshot.nodes.length - real.length;
+function appsByNode(pods: readonly k8s.V1Pod[]): Map<string, string[]> {
   const byNode = new Map<string, string[]>();
-  for (const pod of snapshot.pods) {
+  for (const pod of pods) {
     const node = pod.spec?.nodeName;
     if (node) byNode.set(node, [...(byNode.get(node) ?? []), pod.metadata?.labels?.['app'] ?? '?']);
   }
+  return byNode;
+}
+
+function nodeRow(node: k8s.V1Node, apps: readonly string[]): string {
+  const l = node.metadata?.labels ?? {};
+  const counts = [...new Set(apps)].map((a) => `${a}×${String(apps.filter((x) => x === a).length)}`).join(' ');
+  return `${pad(node.metadata?.name ?? '', 22)}${pad(l[wellKnown.instanceType] ?? '', 14)}${pad(l[wellKnown.zone] ?? '', 12)}${pad(l[wellKnown.capacityType] ?? '', 10)}${pad(nodePrice(node).toFixed(4), 9)}${counts}`;
+}
+
+function waitingRow(pod: k8s.V1Pod, events: readonly k8s.CoreV1Event[]): string {
+  const why = events.filter((e) => e.involvedObject.name === pod.metadata?.name && e.reason === 'FailedProvisioning').at(-1)?.message;
+  return `waiting: ${pod.metadata?.name ?? ''}${why === undefined ? '' : `: ${why}`}`;
+}
+
+/** One screen of the demo: each real node with its type, zone, capacity type, price and pods. */
+export function render(snapshot: DemoSnapshot, elapsedS: number): string {
+  const real = snapshot.nodes.filter((n) => n.metadata?.labels?.['nodesmith.io/launchable'] !== 'true')
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  const byNode = appsByNode(snapshot.pods);
   const running = snapshot.pods.filter((p) => p.status?.phase === 'Running').length;
-  const lines = [`t=${elapsedS.toFixed(0)}s  pods running ${String(running)}/${String(snapshot.pods.length)}  real nodes ${String(real.length)}  virtual (planned) nodes ${String(virtual)}`, ''];
-  lines.push(`${pad('NODE', 22)}${pad('TYPE', 14)}${pad('ZONE', 12)}${pad('CAPACITY', 10)}${pad('$/HOUR', 9)}PODS`);
-  let total = 0;
-  for (const node of real.sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))) {
-    const l = node.metadata?.labels ?? {};
-    const price = nodePrice(node);
-    total += price;
-    const apps = byNode.get(node.metadata?.name ?? '') ?? [];
-    const counts = [...new Set(apps)].map((a) => `${a}×${String(apps.filter((x) => x === a).length)}`).join(' ');
-    lines.push(`${pad(node.metadata?.name ?? '', 22)}${pad(l[wellKnown.instanceType] ?? '', 14)}${pad(l[wellKnown.zone] ?? '', 12)}${pad(l[wellKnown.capacityType] ?? '', 10)}${pad(price.toFixed(4), 9)}${counts}`);
-  }
-  lines.push('', `total $${total.toFixed(4)}/hour`);
-  for (const pod of snapshot.pods.filter((p) => !p.spec?.nodeName)) {
-    const why = snapshot.events.filter((e) => e.involvedObject.name === pod.metadata?.name && e.reason === 'FailedProvisioning').at(-1);
-    lines.push(`waiting: ${pod.metadata?.name ?? ''}${why?.message ? `: ${why.message}` : ''}`);
-  }
-  return lines.join('\n');
+  const total = real.reduce((sum, n) => sum + nodePrice(n), 0);
+  return [
+    `t=${elapsedS.toFixed(0)}s  pods running ${String(running)}/${String(snapshot.pods.length)}  real nodes ${String(real.length)}  virtual (planned) nodes ${String(snapshot.nodes.length - real.length)}`,
+    '',
+    `${pad('NODE', 22)}${pad('TYPE', 14)}${pad('ZONE', 12)}${pad('CAPACITY', 10)}${pad('$/HOUR', 9)}PODS`,
+    ...real.map((n) => nodeRow(n, byNode.get(n.metadata?.name ?? '') ?? [])),
+    '',
+    `total $${total.toFixed(4)}/hour`,
+    ...snapshot.pods.filter((p) => !p.spec?.nodeName).map((p) => waitingRow(p, snapshot.events)),
+  ].join('\n');
 }

@@ -7,9 +7,10 @@ import { render, type DemoSnapshot } from './demo-view.js';
 // `npm run demo`: the real local stack (etcd, kube-apiserver, controller-manager, kube-scheduler, kwok, moto),
 // nodesmith in this process, two NodePools and about fifty pods; then it scales down and stops.
 const out = (text: string): void => { process.stdout.write(`${text}\n`); };
-let interrupted = false;
-process.once('SIGINT', () => { interrupted = true; });
-process.once('SIGTERM', () => { interrupted = true; });
+const signal = { interrupted: false };
+const interrupted = (): boolean => signal.interrupted;
+process.once('SIGINT', () => { signal.interrupted = true; });
+process.once('SIGTERM', () => { signal.interrupted = true; });
 
 out('starting the local stack and nodesmith (first run builds Kubernetes; later runs take seconds)…');
 const product = await startProductStack({ batchIdleMs: 1_000 });
@@ -30,7 +31,7 @@ async function showUntil(done: (s: DemoSnapshot) => boolean, timeoutS: number): 
   for (;;) {
     const s = await snapshot();
     out(`\n${render(s, (Date.now() - started) / 1000)}`);
-    if (done(s) || interrupted || Date.now() - started > timeoutS * 1000) return s;
+    if (done(s) || interrupted() || Date.now() - started > timeoutS * 1000) return s;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
   }
 }
@@ -45,7 +46,7 @@ try {
   const final = await showUntil((s) => s.pods.filter((p) => p.status?.phase === 'Running').length >= expected, 180);
   const running = final.pods.filter((p) => p.status?.phase === 'Running').length;
   out(`\n${String(running)}/${String(expected)} schedulable pods running; the impossible pod waits with the reason above.`);
-  if (!interrupted) {
+  if (!interrupted()) {
     out('scaling every Deployment to 0…');
     for (const spec of demoWorkload) await apps.patchNamespacedDeploymentScale({ name: spec.name, namespace: 'default', body: { spec: { replicas: 0 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await showUntil((s) => s.pods.length === 0, 60);

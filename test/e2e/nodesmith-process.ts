@@ -28,6 +28,11 @@ export class NodesmithProcess {
 
   constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }) {}
 
+  /** The running process's pid, for memory readings. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
   async start(): Promise<void> {
     const log = createWriteStream(this.logPath, { flags: 'a' });
     const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...runFlags(this.config)], {

@@ -35,6 +35,8 @@ export interface ProductStack {
   nodesmith: RunningNodesmith | undefined;
   /** kubectl apply of YAML text; rejects with kubectl's message. */
   apply(yaml: string): Promise<void>;
+  /** nodesmith's pid in child-process mode (for memory readings); undefined in-process. */
+  childPid(): number | undefined;
   /** Kills nodesmith without a chance to clean up (SIGKILL in process mode) and starts it again. */
   crashAndRestart(): Promise<void>;
   /** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
@@ -53,17 +55,18 @@ export interface ProductStackOptions {
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
-interface Runner { readonly inProcess: RunningNodesmith | undefined; crashAndRestart(): Promise<void>; stop(): Promise<void> }
+interface Runner { readonly inProcess: RunningNodesmith | undefined; readonly pid: number | undefined; crashAndRestart(): Promise<void>; stop(): Promise<void> }
 
 async function startRunner(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<Runner> {
   if (options.childProcess === true) {
     const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials);
     await child.start();
-    return { inProcess: undefined, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop: () => child.stop() };
+    return { inProcess: undefined, get pid() { return child.pid; }, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop: () => child.stop() };
   }
   let running = await startNodesmith(config);
   const runner = {
     get inProcess(): RunningNodesmith { return running; },
+    pid: undefined,
     // In-process there is no SIGKILL: stop() is the closest we get (it lets in-flight work finish).
     crashAndRestart: async (): Promise<void> => { await running.stop(); running = await startNodesmith(config); },
     stop: (): Promise<void> => running.stop(),
@@ -131,6 +134,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
   const product: ProductStack = {
     stack, kc, core: kc.makeApiClient(k8s.CoreV1Api), moto, vpc, proxy, nodesmith: runner.inProcess,
     apply: (yaml) => kubectlApply(stack, ['-f', '-'], yaml),
+    childPid: () => runner.pid,
     crashAndRestart: async () => {
       await runner.crashAndRestart();
       product.nodesmith = runner.inProcess;

@@ -1,0 +1,54 @@
+import type { NodePoolStatus } from '../../domain/api/nodepool-schema.js';
+import { launchableLabel } from '../../domain/product-keys.js';
+import { addResources, parseResourceList, type ResourceList } from '../../domain/resource-list.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import { toQuantities } from './virtual-node.js';
+
+/** Writes a NodePool's status subresource (merge patch). */
+export interface NodePoolStatusWriter {
+  patchStatus(name: string, status: Partial<NodePoolStatus>): Promise<void>;
+}
+
+/** What each NodePool uses now: the capacity of its real nodes (virtual nodes are plans, not usage). */
+export function nodePoolUsage(state: ClusterState): Map<string, { resources: ResourceList; nodes: number }> {
+  const usage = new Map<string, { resources: ResourceList; nodes: number }>();
+  for (const name of state.nodePools.keys()) usage.set(name, { resources: {}, nodes: 0 });
+  for (const node of state.nodes.values()) {
+    const labels = node.metadata.labels ?? {};
+    const pool = usage.get(labels[wellKnown.nodePool] ?? '');
+    if (pool === undefined || labels[launchableLabel] === 'true') continue;
+    pool.resources = addResources(pool.resources, parseResourceList(node.status?.capacity));
+    pool.nodes += 1;
+  }
+  return usage;
+}
+
+/**
+ * NodePool `status.resources` and `status.nodes`, as Karpenter reports them (`kubectl get nodepools` shows
+ * them, and limits are judged against the same numbers). Writes only what changed.
+ */
+export class NodePoolUsageController implements Controller {
+  readonly name = 'nodepool.usage';
+  readonly #state: ClusterState;
+  readonly #writer: NodePoolStatusWriter;
+  readonly #written = new Map<string, string>();
+
+  constructor(state: ClusterState, writer: NodePoolStatusWriter) {
+    this.#state = state;
+    this.#writer = writer;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    for (const [name, use] of nodePoolUsage(this.#state)) {
+      const status = { resources: toQuantities(use.resources) as Record<string, string>, nodes: use.nodes };
+      const text = JSON.stringify(status);
+      const stored = this.#state.nodePools.get(name)?.status;
+      if (this.#written.get(name) === text || JSON.stringify({ resources: stored?.resources ?? {}, nodes: stored?.nodes ?? 0 }) === text) continue;
+      await this.#writer.patchStatus(name, status);
+      this.#written.set(name, text);
+    }
+    return { requeueAfterMs: 10_000 };
+  }
+}

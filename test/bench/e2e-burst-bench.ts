@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
+import { createDeployment, listInstances } from '../e2e/e2e-support.js';
+import { startProductStack } from '../e2e/product-stack.js';
+import type { Bench } from './bench.js';
+
+/** Peak resident memory of a process (VmHWM), in MiB. */
+function peakRssMiB(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const line = readFileSync(`/proc/${String(pid)}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
+}
+
+/** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
+function burst(total: number): { name: string; replicas: number; cpu: string; memory: string }[] {
+  return [
+    { name: 'small', replicas: Math.round(total * 0.5), cpu: '250m', memory: '512Mi' },
+    { name: 'medium', replicas: Math.round(total * 0.3), cpu: '500m', memory: '1Gi' },
+    { name: 'large', replicas: total - Math.round(total * 0.5) - Math.round(total * 0.3), cpu: '1', memory: '2Gi' },
+  ];
+}
+
+/**
+ * A burst of pods on the real stack (kube-scheduler + extender + nodesmith + kwok + moto): time until every
+ * pod is bound and Running, instances launched, their cost, and nodesmith's own peak memory.
+ */
+export const e2eBurstBench: Bench = {
+  name: 'e2e-burst',
+  async run({ maxPods, write }): Promise<void> {
+    const total = Math.min(maxPods, 1000);
+    const product = await startProductStack({ childProcess: true, batchIdleMs: 1_000 });
+    try {
+      await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
+      const started = Date.now();
+      for (const d of burst(total)) await createDeployment(product, d);
+      let boundAt = 0;
+      let runningAt = 0;
+      while (Date.now() - started < 900_000 && runningAt === 0) {
+        const pods = (await product.core.listNamespacedPod({ namespace: 'default' })).items;
+        const bound = pods.filter((p) => p.spec?.nodeName).length;
+        const running = pods.filter((p) => p.status?.phase === 'Running').length;
+        if (bound >= total && boundAt === 0) boundAt = Date.now();
+        if (running >= total) runningAt = Date.now();
+        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}\n`);
+        if (runningAt === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+      const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
+      const catalog = new Map(loadInstanceTypes({ region: 'us-east-1' }).map((t) => [t.name, t]));
+      const price = instances.reduce((sum, i) => sum + (catalog.get(i.type)?.offerings.find((o) => o.capacityType === 'on-demand')?.price ?? 0), 0);
+      const types = new Map<string, number>();
+      for (const i of instances) types.set(i.type, (types.get(i.type) ?? 0) + 1);
+      write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
+      write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
+      write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${peakRssMiB(product.childPid()).toFixed(0)} MiB\n`);
+    } finally {
+      await product.stop();
+    }
+  },
+};
