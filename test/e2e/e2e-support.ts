@@ -39,7 +39,8 @@ export function deployment(spec: DeploymentSpec): k8s.V1Deployment {
         metadata: { labels, ...(spec.annotations ? { annotations: spec.annotations } : {}) },
         spec: {
           terminationGracePeriodSeconds: 0,
-          containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: spec.cpu ?? '500m', memory: spec.memory ?? '512Mi', ...(spec.resources ?? {}) } } }],
+          // Extended resources (GPUs) cannot be overcommitted: Kubernetes wants them as limits too.
+          containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: spec.cpu ?? '500m', memory: spec.memory ?? '512Mi', ...(spec.resources ?? {}) }, ...(spec.resources ? { limits: spec.resources } : {}) } }],
           ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
           ...(spec.affinity ? { affinity: spec.affinity } : {}),
           ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: spec.topologySpreadConstraints } : {}),
