@@ -31,7 +31,8 @@ async function createPods(core: k8s.CoreV1Api, namespace: string, count: number)
 }
 
 /** Starts kube-scheduler and times it until every pod in `namespace` is bound; pods/s. */
-async function timeScheduling(stack: Stack, core: k8s.CoreV1Api, namespace: string, count: number, extenderUrl?: string): Promise<number> {
+async function timeScheduling(ctx: { stack: Stack; core: k8s.CoreV1Api }, namespace: string, count: number, extenderUrl?: string): Promise<number> {
+  const { stack, core } = ctx;
   await stack.startScheduler(extenderUrl === undefined ? [] : [{ urlPrefix: extenderUrl, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s' }]);
   const started = Date.now();
   await waitFor(`${String(count)} pods bound in ${namespace}`, async () => {
@@ -61,10 +62,10 @@ export const schedulerThroughputBench: Bench = {
     try {
       await createNodes(core);
       await createPods(core, 'without', count);
-      const without = await timeScheduling(stack, core, 'without', count);
+      const without = await timeScheduling({ stack, core }, 'without', count);
       write(`kube-scheduler alone: ${String(count)} pods over ${String(nodeCount)} nodes at ${without.toFixed(0)} pods/s\n`);
       await createPods(core, 'with', count);
-      const withExtender = await timeScheduling(stack, core, 'with', count, extender.url);
+      const withExtender = await timeScheduling({ stack, core }, 'with', count, extender.url);
       write(`with the nodesmith extender (filter, prioritize, bind): ${withExtender.toFixed(0)} pods/s\n`);
       write(`ratio with/without: ${(withExtender / without).toFixed(2)} (goal ≥ 0.9)\n`);
     } finally {
