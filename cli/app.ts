@@ -9,6 +9,7 @@ import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
 import { KubeEventRecorder } from '../provisioner/kube/events.js';
+import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
 import { LeaderElector } from '../provisioner/kube/leader-election.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
@@ -31,12 +32,6 @@ export interface RunningNodesmith {
   stop(): Promise<void>;
 }
 
-function kubeConfigFrom(path: string | undefined): k8s.KubeConfig {
-  const kc = new k8s.KubeConfig();
-  if (path === undefined) kc.loadFromDefault();
-  else kc.loadFromFile(path);
-  return kc;
-}
 
 /** Starts the selected components in one process, sharing one cluster state, one registry and one logger. */
 export async function startNodesmith(config: NodesmithConfig): Promise<RunningNodesmith> {
@@ -59,7 +54,7 @@ export async function startNodesmith(config: NodesmithConfig): Promise<RunningNo
 }
 
 async function startComponents(config: NodesmithConfig, log: Logger, stops: (() => Promise<void>)[], stopAll: () => Promise<void>): Promise<RunningNodesmith> {
-  const kc = kubeConfigFrom(config.kubeconfig);
+  const kc = loadKubeConfig(config.kubeconfig);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'nodesmith_' });
   const state = new ClusterState();

@@ -1,4 +1,5 @@
-import { ApiException, CoreV1Api, KubeConfig, type V1Binding } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, type V1Binding } from '@kubernetes/client-node';
+import { loadKubeConfig } from './kube-config.js';
 import type { BindTarget, PodBinder } from '../index.js';
 
 /** Field manager recorded on every Binding we create. */
@@ -22,10 +23,8 @@ export class KubePodBinder implements PodBinder {
 
   /** Loads a kubeconfig file, or the in-cluster / default configuration when no path is given. */
   static fromKubeconfig(path: string | undefined): KubePodBinder {
-    const kc = new KubeConfig();
-    if (path === undefined) kc.loadFromDefault();
-    else kc.loadFromFile(path);
-    return new KubePodBinder(kc.makeApiClient(CoreV1Api));
+    // Binds are the extender's hot path: a connection-reusing config saves a TLS handshake per pod.
+    return new KubePodBinder(loadKubeConfig(path).makeApiClient(CoreV1Api));
   }
 
   async bind(target: BindTarget): Promise<void> {

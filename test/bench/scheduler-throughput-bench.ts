@@ -38,7 +38,7 @@ async function timeScheduling(ctx: { stack: Stack; core: k8s.CoreV1Api }, namesp
   await waitFor(`${String(count)} pods bound in ${namespace}`, async () => {
     const pods = (await core.listNamespacedPod({ namespace })).items;
     return pods.filter((p) => p.spec?.nodeName).length === count ? true : undefined;
-  }, { timeoutMs: 600_000, intervalMs: 100 });
+  }, { timeoutMs: 600_000, intervalMs: 250 });
   const seconds = (Date.now() - started) / 1000;
   await stack.components.get('kube-scheduler')?.stop();
   return count / seconds;
@@ -58,7 +58,7 @@ export const schedulerThroughputBench: Bench = {
     kc.loadFromFile(stack.kubeconfigPath);
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const port = await freePort();
-    const extender = await serve({ watch: InformerClusterWatch.fromKubeconfig(stack.kubeconfigPath), binder: new KubePodBinder(core), registry: new Registry(), logger: false, host: '127.0.0.1', port });
+    const extender = await serve({ watch: InformerClusterWatch.fromKubeconfig(stack.kubeconfigPath), binder: KubePodBinder.fromKubeconfig(stack.kubeconfigPath), registry: new Registry(), logger: false, host: '127.0.0.1', port });
     try {
       await createNodes(core);
       await createPods(core, 'without', count);
