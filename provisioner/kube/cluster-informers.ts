@@ -5,6 +5,7 @@ import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
+import type { PersistentVolumeClaim } from '../../domain/core/storage.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { startInformer, type InformerSource } from './informer-source.js';
 
@@ -32,6 +33,21 @@ function customInformer(kc: k8s.KubeConfig, state: ClusterState, kind: Custom, o
   });
 }
 
+/** Claims, volumes and storage classes: where a pending pod's volumes let it run. */
+function volumeInformers(kc: k8s.KubeConfig, state: ClusterState, onError: (resource: string, e: unknown) => void): InformerSource[] {
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const storage = kc.makeApiClient(k8s.StorageV1Api);
+  const feed = (kind: 'pvc' | 'pv' | 'storageclass') => ({
+    upsert: (o: k8s.KubernetesObject): void => { state.upsertObject(kind, wire(o) as PersistentVolumeClaim); },
+    remove: (o: k8s.KubernetesObject): void => { state.removeObject(kind, wire(o) as PersistentVolumeClaim); },
+  });
+  return [
+    startInformer<k8s.V1PersistentVolumeClaim>(kc, { resource: 'persistentvolumeclaims', path: '/api/v1/persistentvolumeclaims', list: () => core.listPersistentVolumeClaimForAllNamespaces(), onError: (e) => { onError('persistentvolumeclaims', e); } }, feed('pvc')),
+    startInformer<k8s.V1PersistentVolume>(kc, { resource: 'persistentvolumes', path: '/api/v1/persistentvolumes', list: () => core.listPersistentVolume(), onError: (e) => { onError('persistentvolumes', e); } }, feed('pv')),
+    startInformer<k8s.V1StorageClass>(kc, { resource: 'storageclasses', path: '/apis/storage.k8s.io/v1/storageclasses', list: () => storage.listStorageClass(), onError: (e) => { onError('storageclasses', e); } }, feed('storageclass')),
+  ];
+}
+
 /**
  * Starts one informer per kind the provisioner reads and resolves once every initial list has been
  * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look
@@ -54,6 +70,7 @@ export async function startClusterInformers(kc: k8s.KubeConfig, state: ClusterSt
       remove: (o) => { state.removeObject('daemonset', wire(o) as DaemonSet); },
     }),
     ...(['nodepool', 'ec2nodeclass', 'nodeclaim'] as const).map((kind) => customInformer(kc, state, kind, (e) => { onError(kind, e); })),
+    ...volumeInformers(kc, state, onError),
   ];
   await Promise.all(sources.map((s) => s.synced));
   state.markSynced();

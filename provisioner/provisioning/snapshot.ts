@@ -1,6 +1,8 @@
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
+import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
 import { parseResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
 import { objectKey, type ClusterState } from '../state/cluster-state.js';
@@ -58,6 +60,24 @@ function reserveOnMaterializedNodes(state: ClusterState, byNode: Map<string, Pod
   }
 }
 
+const volumeLookup = (state: ClusterState): VolumeLookup => ({
+  claim: (key) => state.claims.get(key),
+  volume: (name) => state.volumes.get(name),
+  storageClass: (name) => state.storageClasses.get(name),
+});
+
+/** Zone (or other) requirements from each pending pod's volumes, keyed "namespace/name". */
+function volumeRequirementsOf(state: ClusterState, pods: readonly Pod[]): Map<string, NodeSelectorRequirement[]> {
+  const lookup = volumeLookup(state);
+  const out = new Map<string, NodeSelectorRequirement[]>();
+  for (const pod of pods) {
+    if (!(pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim !== undefined)) continue;
+    const requirements = volumeRequirements(pod, lookup);
+    if (requirements.length > 0) out.set(objectKey(pod.metadata), requirements);
+  }
+  return out;
+}
+
 function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
   return plan.assignedPods.map((key) => state.pods.get(key)).filter((p): p is Pod => p !== undefined && isProvisionable(p));
 }
@@ -98,6 +118,7 @@ export function buildSimulationInput(state: ClusterState, instanceTypes: readonl
     nodes,
     daemonSets: [...state.daemonSets.values()],
     pendingPods,
+    volumeRequirements: volumeRequirementsOf(state, pendingPods),
     nodePools: usableNodePools(state),
     instanceTypes,
     unavailableOfferings: unavailable,

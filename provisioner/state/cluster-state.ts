@@ -4,10 +4,13 @@ import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
 import type { ClusterEvent, ClusterWatch, VirtualNodePlan } from '../index.js';
 import { planOfNode } from '../provisioning/virtual-node.js';
 
-export type ObjectKind = 'pod' | 'node' | 'nodepool' | 'ec2nodeclass' | 'nodeclaim' | 'daemonset';
+/** Kinds kept only for planning; the extender does not watch them. */
+export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'nodeclaim' | 'daemonset' | 'pvc' | 'pv' | 'storageclass';
+export type ObjectKind = 'pod' | 'node' | StoredKind;
 
 /** "namespace/name" for namespaced objects, "name" for cluster-scoped ones. */
 export function objectKey(meta: { readonly namespace?: string; readonly name?: string }): string {
@@ -28,6 +31,10 @@ export class ClusterState implements ClusterWatch {
   readonly nodeClasses = new Map<string, EC2NodeClass>();
   readonly nodeClaims = new Map<string, NodeClaim>();
   readonly daemonSets = new Map<string, DaemonSet>();
+  /** By "namespace/name". */
+  readonly claims = new Map<string, PersistentVolumeClaim>();
+  readonly volumes = new Map<string, PersistentVolume>();
+  readonly storageClasses = new Map<string, StorageClass>();
   readonly plans = new Map<string, VirtualNodePlan>();
   #listeners = new Set<Listener>();
   #changeListeners = new Set<ChangeListener>();
@@ -102,24 +109,27 @@ export class ClusterState implements ClusterWatch {
   }
 
   /** For kinds the extender does not watch: NodePools, EC2NodeClasses, NodeClaims, DaemonSets. */
-  upsertObject(kind: 'nodepool' | 'ec2nodeclass' | 'nodeclaim' | 'daemonset', object: NodePool | EC2NodeClass | NodeClaim | DaemonSet): void {
+  upsertObject(kind: StoredKind, object: NodePool | EC2NodeClass | NodeClaim | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass): void {
     const key = objectKey(object.metadata);
     this.#mapOf(kind).set(key, object);
     this.#changed(kind, key);
   }
 
-  removeObject(kind: 'nodepool' | 'ec2nodeclass' | 'nodeclaim' | 'daemonset', object: { readonly metadata: { readonly namespace?: string; readonly name?: string } }): void {
+  removeObject(kind: StoredKind, object: { readonly metadata: { readonly namespace?: string; readonly name?: string } }): void {
     const key = objectKey(object.metadata);
     this.#mapOf(kind).delete(key);
     this.#changed(kind, key);
   }
 
-  #mapOf(kind: 'nodepool' | 'ec2nodeclass' | 'nodeclaim' | 'daemonset'): Map<string, unknown> {
+  #mapOf(kind: StoredKind): Map<string, unknown> {
     switch (kind) {
       case 'nodepool': return this.nodePools;
       case 'ec2nodeclass': return this.nodeClasses;
       case 'nodeclaim': return this.nodeClaims;
       case 'daemonset': return this.daemonSets;
+      case 'pvc': return this.claims;
+      case 'pv': return this.volumes;
+      case 'storageclass': return this.storageClasses;
     }
   }
 

@@ -110,6 +110,27 @@ void t.test('provisioning scenarios on the real stack', async (t) => {
     t.ok(pending.length > 0, `${String(pending.length)} pods wait beyond the limit`);
   });
 
+  await t.test('a pod whose volume lives in one zone gets a node in that zone', async (t) => {
+    await applyScenarioPool(product, 'volume');
+    const zoneB = `${product.moto.region}b`;
+    await product.core.createPersistentVolume({ body: {
+      metadata: { name: 'data-b' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'manual', local: { path: '/data' },
+        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: wellKnown.zone, operator: 'In', values: [zoneB] }] }] } } },
+    } });
+    await product.core.createNamespacedPersistentVolumeClaim({ namespace: 'default', body: {
+      metadata: { name: 'data' }, spec: { storageClassName: 'manual', volumeName: 'data-b', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    } });
+    await product.core.createNamespacedPod({ namespace: 'default', body: {
+      metadata: { name: 'with-volume', labels: { app: 'volume' } },
+      spec: { tolerations: scenarioToleration('volume'), volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }],
+        containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '250m', memory: '256Mi' } } }] },
+    } });
+    const { nodes } = await waitForRunning(product, 'volume', 1);
+    const [node] = [...nodes.values()];
+    t.equal(zoneOf(node ?? {}), zoneB, `the node was launched in the volume's zone ${zoneB}`);
+  });
+
   await t.test('a pod without the launchable toleration still gets a node, launched for it directly', async (t) => {
     await applyScenarioPool(product, 'untolerated');
     await createDeployment(product, { name: 'untolerated', replicas: 1, tolerations: scenarioToleration('untolerated'), annotations: { 'nodesmith.io/no-launchable-toleration': 'true' } });
