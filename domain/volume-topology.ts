@@ -28,12 +28,16 @@ export function volumeRequirements(pod: Pod, lookup: VolumeLookup): NodeSelector
 }
 
 function claimRequirements(claim: PersistentVolumeClaim, lookup: VolumeLookup): NodeSelectorRequirement[] {
-  const volumeName = claim.spec?.volumeName;
-  if (volumeName !== undefined && volumeName !== '') {
-    const [term] = lookup.volume(volumeName)?.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? [];
-    return [...(term?.matchExpressions ?? [])];
-  }
-  const className = claim.spec?.storageClassName;
-  const [topology] = className === undefined ? [] : (lookup.storageClass(className)?.allowedTopologies ?? []);
+  const volumeName = claim.spec?.volumeName ?? '';
+  return volumeName === '' ? classRequirements(lookup.storageClass(claim.spec?.storageClassName ?? '')) : volumeAffinity(lookup.volume(volumeName));
+}
+
+function volumeAffinity(volume: PersistentVolume | undefined): NodeSelectorRequirement[] {
+  const [term] = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? [];
+  return [...(term?.matchExpressions ?? [])];
+}
+
+function classRequirements(storageClass: StorageClass | undefined): NodeSelectorRequirement[] {
+  const [topology] = storageClass?.allowedTopologies ?? [];
   return (topology?.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In' as const, values: [...e.values] }));
 }

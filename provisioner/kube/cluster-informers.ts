@@ -37,7 +37,7 @@ function customInformer(kc: k8s.KubeConfig, state: ClusterState, kind: Custom, o
 function volumeInformers(kc: k8s.KubeConfig, state: ClusterState, onError: (resource: string, e: unknown) => void): InformerSource[] {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const storage = kc.makeApiClient(k8s.StorageV1Api);
-  const feed = (kind: 'pvc' | 'pv' | 'storageclass') => ({
+  const feed = (kind: 'pvc' | 'pv' | 'storageclass'): { upsert: (o: k8s.KubernetesObject) => void; remove: (o: k8s.KubernetesObject) => void } => ({
     upsert: (o: k8s.KubernetesObject): void => { state.upsertObject(kind, wire(o) as PersistentVolumeClaim); },
     remove: (o: k8s.KubernetesObject): void => { state.removeObject(kind, wire(o) as PersistentVolumeClaim); },
   });

@@ -31,6 +31,7 @@ const cases: { name: string; pod: Pod; want: unknown[] }[] = [
   { name: 'a pod without claims has no volume requirements', pod: { metadata: { name: 'p' }, spec: { containers: [] } }, want: [] },
 ];
 
-void t.test('volume topology', async (t) => {
+void t.test('volume topology', (t) => {
   for (const c of cases) t.same(volumeRequirements(c.pod, lookup), c.want, c.name);
+  t.end();
 });
