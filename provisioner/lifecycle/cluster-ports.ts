@@ -39,19 +39,5 @@ export interface PodApi {
   deletePod(target: PodDeletion): Promise<void>;
 }
 
-/** An object an Event is about (Event.involvedObject). */
-export interface EventObjectRef {
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace?: string;
-  readonly uid?: string;
-  readonly apiVersion?: string;
-}
-
-/**
- * Emits Kubernetes Events. Shaped like provisioner/events.ts's EventRecorder (the integrator's
- * port, implemented by kube/events.ts) so that recorder plugs in as is.
- */
-export interface EventRecorder {
-  record(target: EventObjectRef, type: 'Normal' | 'Warning', reason: string, message: string): void;
-}
+/** Events go through the provisioner's one recorder port (kube/events.ts implements it). */
+export type { EventTarget as EventObjectRef, EventRecorder } from '../events.js';
