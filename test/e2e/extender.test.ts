@@ -1,7 +1,7 @@
 // Real stack: the unmodified kube-scheduler calls our extender (filter, prioritize, bind) over HTTP, with
 // kwok playing the kubelet. Proves the wiring the unit tests cannot: the recorded wire format, the informer
 // feed, the Binding through the API, and a pod that fits only a virtual node ending up on the node it became.
-import type * as k8s from '@kubernetes/client-node';
+import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { Registry } from 'prom-client';
 import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
@@ -59,11 +59,19 @@ class NodeCreatingMaterializer implements Materializer {
   }
 }
 
+/** Read-modify-write of the status; kube-controller-manager may touch a new node meanwhile (409), so retry. */
 async function markReady(core: k8s.CoreV1Api, name: string): Promise<void> {
-  const node = await core.readNode({ name });
-  const now = new Date();
-  node.status = { capacity: node.status?.capacity ?? {}, allocatable: node.status?.allocatable ?? {}, conditions: [{ type: 'Ready', status: 'True', reason: 'NodesmithPlanned', message: 'virtual node', lastHeartbeatTime: now, lastTransitionTime: now }] };
-  await core.replaceNodeStatus({ name, body: node });
+  for (let attempt = 1; ; attempt++) {
+    const node = await core.readNode({ name });
+    const now = new Date();
+    node.status = { capacity: node.status?.capacity ?? {}, allocatable: node.status?.allocatable ?? {}, conditions: [{ type: 'Ready', status: 'True', reason: 'NodesmithPlanned', message: 'virtual node', lastHeartbeatTime: now, lastTransitionTime: now }] };
+    try {
+      await core.replaceNodeStatus({ name, body: node });
+      return;
+    } catch (error) {
+      if (!(error instanceof k8s.ApiException && error.code === 409) || attempt >= 5) throw error;
+    }
+  }
 }
 
 async function publishVirtualNode(core: k8s.CoreV1Api, plans: PlanFeed, planned: { name: string; assignedPods: string[]; labels?: Record<string, string> }): Promise<void> {
