@@ -10,15 +10,21 @@ import { nodeClassSpecOf } from './node-class-spec.js';
 
 const maxAttempts = 5;
 
+async function findOrphan(deps: MaterializerDeps, claimName: string): Promise<LaunchedInstance | undefined> {
+  return (await deps.cloud.list()).find((i) => i.nodeClaimName === claimName || i.tags['karpenter.sh/nodeclaim'] === claimName);
+}
+
 /**
  * Launches the instance for a NodeClaim. An instance already tagged with this NodeClaim (a launch whose
  * result was lost to a crash) is adopted, never duplicated. Insufficient capacity marks the offerings that
  * failed unavailable (the cloud adapter does) and the next cheapest ones are tried at once.
  */
-export async function launchInstance(deps: MaterializerDeps, target: { plan: VirtualNodePlan; pool: NodePool; claim: NodeClaim }): Promise<LaunchedInstance> {
+export async function launchInstance(deps: MaterializerDeps, target: { plan: VirtualNodePlan; pool: NodePool; claim: NodeClaim; claimIsNew: boolean }): Promise<LaunchedInstance> {
   const { plan, pool, claim } = target;
   const claimName = claim.metadata.name ?? '';
-  const orphan = (await deps.cloud.list()).find((i) => i.nodeClaimName === claimName || i.tags['karpenter.sh/nodeclaim'] === claimName);
+  // Only a NodeClaim from an earlier attempt can have an instance already (its result lost to a crash);
+  // one created a moment ago cannot, which saves a DescribeInstances on every ordinary launch.
+  const orphan = target.claimIsNew ? undefined : await findOrphan(deps, claimName);
   if (orphan !== undefined) return orphan;
   const nodeClassName = pool.spec.template.spec.nodeClassRef.name;
   const nodeClass = deps.state.nodeClasses.get(nodeClassName);

@@ -63,7 +63,7 @@ export class PlanMaterializer implements Materializer {
     const pool = this.#deps.state.nodePools.get(plan.nodePool);
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
     const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan))));
-    const instance = await launchInstance(this.#deps, { plan, pool, claim });
+    const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined });
     const catalog = this.#deps.catalog();
     const type = catalog.get(instance.instanceType);
     await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
