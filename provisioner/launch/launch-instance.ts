@@ -1,6 +1,7 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
+import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { isInsufficientCapacityError } from '../../domain/cloud/errors.js';
 import { managedByTag } from '../../domain/product-keys.js';
 import type { VirtualNodePlan } from '../index.js';
@@ -9,6 +10,13 @@ import type { MaterializerDeps } from './materializer.js';
 import { nodeClassSpecOf } from './node-class-spec.js';
 
 const maxAttempts = 5;
+
+async function resolveNodeClass(deps: MaterializerDeps, pool: NodePool, claimName: string): Promise<ResolvedNodeClass> {
+  const name = pool.spec.template.spec.nodeClassRef.name;
+  const nodeClass = deps.state.nodeClasses.get(name);
+  if (nodeClass === undefined) throw new Error(`launching nodeclaim ${claimName}: EC2NodeClass ${name} not found`);
+  return deps.resolver.resolve(nodeClassSpecOf(nodeClass));
+}
 
 async function findOrphan(deps: MaterializerDeps, claimName: string): Promise<LaunchedInstance | undefined> {
   return (await deps.cloud.list()).find((i) => i.nodeClaimName === claimName || i.tags['karpenter.sh/nodeclaim'] === claimName);
@@ -26,10 +34,8 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
   // one created a moment ago cannot, which saves a DescribeInstances on every ordinary launch.
   const orphan = target.claimIsNew ? undefined : await findOrphan(deps, claimName);
   if (orphan !== undefined) return orphan;
-  const nodeClassName = pool.spec.template.spec.nodeClassRef.name;
-  const nodeClass = deps.state.nodeClasses.get(nodeClassName);
-  if (nodeClass === undefined) throw new Error(`launching nodeclaim ${claimName}: EC2NodeClass ${nodeClassName} not found`);
-  const resolved = await deps.resolver.resolve(nodeClassSpecOf(nodeClass));
+  const resolved = await resolveNodeClass(deps, pool, claimName);
+  const taints = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) }));
   let lastError: unknown;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const choice = chooseOfferings(plan, pool.spec.template.spec.requirements, deps.catalog(), deps.unavailableOfferings());
@@ -38,7 +44,7 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
       return await deps.cloud.create({
         nodeClaimName: claimName, nodePoolName: plan.nodePool, nodeClass: resolved, offerings: choice.offerings, capacityType: choice.capacityType,
         nodeLabels: { ...(claim.metadata.labels ?? {}), [managedByTag.key]: managedByTag.value },
-        nodeTaints: [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) })),
+        nodeTaints: taints,
       });
     } catch (error) {
       if (!isInsufficientCapacityError(error)) throw error;
