@@ -1,13 +1,11 @@
 import { ApiException, CoreV1Api, type V1Binding } from '@kubernetes/client-node';
 import { loadKubeConfig } from './kube-config.js';
 import type { BindTarget, PodBinder } from '../index.js';
+import { statusCode } from './api-status.js';
 
 /** Field manager recorded on every Binding we create. */
 const fieldManager = 'nodesmith';
 
-function statusOf(error: unknown): number | undefined {
-  return error instanceof ApiException ? error.code : undefined;
-}
 
 /**
  * Creates pods/binding through the API server. `metadata.uid` makes the API server refuse the Binding if the
@@ -39,7 +37,7 @@ export class KubePodBinder implements PodBinder {
       // (createNamespacedBinding) wipes metadata.uid, so the UID precondition would silently not apply.
       await this.#core.createNamespacedPodBinding({ name: target.name, namespace: target.namespace, body, fieldManager });
     } catch (error) {
-      if (statusOf(error) === 409 && (await this.#boundNode(target)) === target.nodeName) return;
+      if (statusCode(error) === 409 && (await this.#boundNode(target)) === target.nodeName) return;
       throw new Error(`creating binding of pod ${target.namespace}/${target.name} to node ${target.nodeName}: ${describe(error)}`, { cause: error });
     }
   }

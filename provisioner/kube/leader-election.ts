@@ -1,7 +1,8 @@
-import { ApiException, CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { Clock } from '../../domain/clock.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
+import { statusCode } from './api-status.js';
 
 /** The three Lease calls the elector makes (a narrow port, so tests can fake the API server). */
 export type LeaseApi = Pick<CoordinationV1Api, 'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'>;
@@ -36,9 +37,6 @@ function microTime(ms: number): Date {
 
 const component = 'leader.election';
 
-function statusCode(e: unknown): number | undefined {
-  return e instanceof ApiException ? e.code : undefined;
-}
 
 /**
  * Leader election on a coordination.k8s.io/v1 Lease, after client-go's leaderelection: every

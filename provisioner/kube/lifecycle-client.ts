@@ -1,16 +1,14 @@
-import { ApiException, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { Taint } from '../../domain/core/taint.js';
 import type { EvictionOutcome, NodeApi, PodApi, PodDeletion } from '../lifecycle/cluster-ports.js';
 import { evictPod } from './eviction.js';
+import { statusCode } from './api-status.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const fieldManager = 'nodesmith';
 
-function statusCode(e: unknown): number | undefined {
-  return e instanceof ApiException ? e.code : undefined;
-}
 
 function ignore404(e: unknown): void {
   if (statusCode(e) !== 404) throw e;

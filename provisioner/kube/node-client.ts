@@ -1,9 +1,12 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Node } from '../../domain/core/node.js';
+import { statusCode } from './api-status.js';
 
 /** The Node writes the provisioner makes: virtual nodes, their heartbeats, and the real node of a launch. */
 export interface NodeWriter {
   create(node: Node): Promise<void>;
+  /** Creates the node unless one of that name exists; resolves false when it already did. */
+  createIfAbsent(node: Node): Promise<boolean>;
   /** Idempotent: a node that is already gone counts as deleted. */
   delete(name: string): Promise<void>;
   /** Replaces status.conditions (virtual nodes have exactly one, Ready). */
@@ -12,10 +15,6 @@ export interface NodeWriter {
   annotate(name: string, key: string, value: string): Promise<void>;
 }
 
-/** True for the API server's 409 AlreadyExists / 404 NotFound answers. */
-export function isStatus(error: unknown, code: number): boolean {
-  return error instanceof k8s.ApiException && (error as k8s.ApiException<unknown>).code === code;
-}
 
 export class KubeNodeWriter implements NodeWriter {
   readonly #core: k8s.CoreV1Api;
@@ -30,11 +29,21 @@ export class KubeNodeWriter implements NodeWriter {
     await this.#core.createNode({ body: node as unknown as k8s.V1Node });
   }
 
+  async createIfAbsent(node: Node): Promise<boolean> {
+    try {
+      await this.create(node);
+      return true;
+    } catch (error) {
+      if (statusCode(error) === 409) return false;
+      throw error;
+    }
+  }
+
   async delete(name: string): Promise<void> {
     try {
       await this.#core.deleteNode({ name });
     } catch (error) {
-      if (!isStatus(error, 404)) throw error;
+      if (statusCode(error) !== 404) throw error;
     }
   }
 
@@ -42,7 +51,7 @@ export class KubeNodeWriter implements NodeWriter {
     try {
       await this.#core.patchNode({ name, body: { metadata: { annotations: { [key]: value } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     } catch (error) {
-      if (!isStatus(error, 404)) throw error;
+      if (statusCode(error) !== 404) throw error;
     }
   }
 

@@ -11,6 +11,7 @@ import {
   type NodeClaimStore,
   type PatchStatusOptions,
 } from '../nodeclaim-store.js';
+import { statusCode } from './api-status.js';
 
 const group = 'karpenter.sh';
 const version = 'v1';
@@ -26,9 +27,6 @@ const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 /** How many times a finalizer edit re-reads after losing an optimistic-concurrency race. */
 const finalizerAttempts = 5;
 
-function statusCode(e: unknown): number | undefined {
-  return e instanceof ApiException ? e.code : undefined;
-}
 
 function wrap(action: string, e: unknown): Error {
   if (statusCode(e) === 409) return new StoreConflictError(`${action}: conflict`, { cause: e });

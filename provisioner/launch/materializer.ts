@@ -89,12 +89,8 @@ export class PlanMaterializer implements Materializer {
 
   async #createRealNode(instance: LaunchedInstance, claim: NodeClaim, type: InstanceType | undefined): Promise<string> {
     const node = realNodeFor(instance, claim, type);
-    try {
-      await this.#deps.nodes.create(node);
-    } catch (error) {
-      // Already there: a previous attempt (or the kubelet) created it; the name is all a bind needs.
-      if (!(error instanceof Error && /already exists|409/i.test(`${error.message} ${String((error as { code?: unknown }).code)}`))) throw error;
-    }
+    // Already there means a previous attempt (or the kubelet) created it; the name is all a bind needs.
+    await this.#deps.nodes.createIfAbsent(node);
     return node.metadata.name ?? instance.instanceId;
   }
 

@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
-import { serveWebhooks } from '../../webhooks/serve.js';
+import t, { type Test } from 'tap';
+import { serveWebhooks, type RunningWebhooks } from '../../webhooks/serve.js';
 import { createServingCertificates, type ServingCertificates } from '../../webhooks/serving-certificates.js';
 
 function issue(): Promise<ServingCertificates> {
@@ -22,15 +22,21 @@ function get(url: string, ca: string): Promise<number> {
   });
 }
 
-void t.test('the HTTPS server swaps its certificate when the files change, without a restart', async (t) => {
+/** Writes a first certificate pair to fresh files and serves the webhooks from them. */
+async function serveWithFirstPair(t: Test, certReloadIntervalMs: number): Promise<{ certFile: string; keyFile: string; first: ServingCertificates; running: RunningWebhooks }> {
   const dir = await mkdtemp(join(tmpdir(), 'nodesmith-tls-'));
   const certFile = join(dir, 'tls.crt');
   const keyFile = join(dir, 'tls.key');
   const first = await issue();
   await writeFile(certFile, first.serving.cert);
   await writeFile(keyFile, first.serving.key);
-  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile, keyFile, certReloadIntervalMs: 50 });
+  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile, keyFile, certReloadIntervalMs });
   t.teardown(() => running.close());
+  return { certFile, keyFile, first, running };
+}
+
+void t.test('the HTTPS server swaps its certificate when the files change, without a restart', async (t) => {
+  const { certFile, keyFile, first, running } = await serveWithFirstPair(t, 50);
 
   t.equal(await get(running.url, first.ca.cert), 200, 'served with the first certificate');
   const second = await issue();
@@ -46,14 +52,7 @@ void t.test('the HTTPS server swaps its certificate when the files change, witho
 });
 
 void t.test('a half-written key pair keeps the old certificate', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'nodesmith-tls-'));
-  const certFile = join(dir, 'tls.crt');
-  const keyFile = join(dir, 'tls.key');
-  const first = await issue();
-  await writeFile(certFile, first.serving.cert);
-  await writeFile(keyFile, first.serving.key);
-  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile, keyFile, certReloadIntervalMs: 60_000 });
-  t.teardown(() => running.close());
+  const { certFile, first, running } = await serveWithFirstPair(t, 60_000);
   const other = await issue();
   await writeFile(certFile, other.serving.cert);
   t.equal(running.reloader.reload(), false, 'mismatched cert and key are refused');
