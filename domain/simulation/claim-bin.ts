@@ -38,6 +38,8 @@ export class ClaimBin implements Bin {
   usedMemory = 0;
   usedPods = 0;
   readonly usedExtended = new Map<string, number>();
+  /** Room set aside for pods this claim was sized for (pending-demand.ts); other pods may not take it. */
+  readonly held = { cpu: 0, memory: 0, pods: 0 };
   private maxCpu = Infinity;
   private maxMemory = Infinity;
   private maxPods = Infinity;
@@ -49,8 +51,12 @@ export class ClaimBin implements Bin {
   private readonly minValues: Requirement[];
   private state: Trial;
 
-  constructor(readonly name: string, readonly pool: NodePoolView, types: Int32Array, offerMask: number) {
-    this.state = { types, offerMask, custom: new Map(pool.customRequirements), decided: new Map([[wellKnown.hostname, name]]) };
+  /** Sized for its expected pods (claim-sizer.ts): its options already stop at its budget. */
+  private readonly sized: boolean;
+
+  constructor(readonly name: string, readonly pool: NodePoolView, options: { types: Int32Array; offerMask: number; sized: boolean }) {
+    this.state = { types: options.types, offerMask: options.offerMask, custom: new Map(pool.customRequirements), decided: new Map([[wellKnown.hostname, name]]) };
+    this.sized = options.sized;
     this.minValues = [...pool.minValues];
   }
 
@@ -59,20 +65,32 @@ export class ClaimBin implements Bin {
   get decided(): ReadonlyMap<string, string> { return this.state.decided; }
   get customRequirements(): ReadonlyMap<string, Requirement> { return this.state.custom; }
 
+  /**
+   * The options that still fit with the pod added. At least one must also keep the room held for the pods the
+   * claim was sized for, or the pod is refused (empty result): it would crowd them out.
+   */
+  /**
+   * The options that still fit with the pod added. At least one must also keep the room held for the pods the
+   * claim was sized for, or the pod is refused (empty result): it would crowd them out.
+   */
   private narrowTypes(filter: TypeFilter, shape: PodShape, offerMask: number, table: TypeTable): Int32Array {
-    const cpu = this.usedCpu + shape.cpu;
-    const memory = this.usedMemory + shape.memory;
-    const pods = this.usedPods + 1;
-    const { availCpu, availMemory, availPods } = this.pool;
+    const need = { cpu: this.usedCpu + shape.cpu, memory: this.usedMemory + shape.memory, pods: this.usedPods + 1 };
+    const withHeld = { cpu: need.cpu + this.held.cpu, memory: need.memory + this.held.memory, pods: need.pods + this.held.pods };
     const out = scratchFor(this.state.types.length);
     let n = 0;
+    let keepsHeld = false;
     for (const i of this.state.types) {
-      if (filter.mask[i] !== 1 || (availCpu[i] ?? 0) < cpu || (availMemory[i] ?? 0) < memory || (availPods[i] ?? 0) < pods) continue;
-      if (((table.offerMask[i] ?? 0) & offerMask) === 0) continue;
+      if (filter.mask[i] !== 1 || !this.hasRoom(i, need) || ((table.offerMask[i] ?? 0) & offerMask) === 0) continue;
       if (!this.extendedFits(i, shape, table)) continue;
       out[n++] = i;
+      keepsHeld ||= this.hasRoom(i, withHeld);
     }
-    return out.subarray(0, n);
+    return out.subarray(0, keepsHeld ? n : 0);
+  }
+
+  private hasRoom(i: number, need: { cpu: number; memory: number; pods: number }): boolean {
+    const { availCpu, availMemory, availPods } = this.pool;
+    return (availCpu[i] ?? 0) >= need.cpu && (availMemory[i] ?? 0) >= need.memory && (availPods[i] ?? 0) >= need.pods;
   }
 
   private extendedFits(i: number, shape: PodShape, table: TypeTable): boolean {
@@ -109,9 +127,9 @@ export class ClaimBin implements Bin {
 
   tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined {
     // Cheapest test first: most bins a pod tries are simply full.
-    if (this.usedCpu + shape.cpu > this.maxCpu) return { reason: 'too little cpu', permanent: true };
-    if (this.usedMemory + shape.memory > this.maxMemory) return { reason: 'too little memory', permanent: true };
-    if (this.usedPods + 1 > this.maxPods) return { reason: 'too few pod slots', permanent: true };
+    if (this.usedCpu + this.held.cpu + shape.cpu > this.maxCpu) return { reason: 'too little cpu', permanent: true };
+    if (this.usedMemory + this.held.memory + shape.memory > this.maxMemory) return { reason: 'too little memory', permanent: true };
+    if (this.usedPods + this.held.pods + 1 > this.maxPods) return { reason: 'too few pod slots', permanent: true };
     const filter = ctx.filterFor(shape, variant, this.pool);
     const reason = this.staticRejection(shape, filter);
     if (reason !== undefined) return { reason, permanent: true };
@@ -186,11 +204,12 @@ export class ClaimBin implements Bin {
   }
 
   /**
-   * First fit alone grows a claim until only huge, dear types hold it. A pod that forces a pricier option is
-   * accepted only if the claim's price per mean pod stays near the best any type offers, or improves.
+   * First fit alone grows a claim until only huge, dear types hold it. A claim that was not sized (minValues,
+   * retried pods) accepts a pod that forces a pricier option only if its price per mean pod stays near the best
+   * any type offers, or improves.
    */
   private worthGrowing(newPrice: number, shape: PodShape, filter: TypeFilter, ctx: PlacementContext): boolean {
-    if (this.pods.length === 0 || newPrice <= this.price) return true;
+    if (this.sized || this.pods.length === 0 || newPrice <= this.price) return true;
     const { meanCpu, meanMemory, slack } = ctx.growth;
     const usage = (cpu: number, memory: number): number => (cpu / meanCpu + memory / meanMemory) / 2;
     const unit = newPrice / usage(this.usedCpu + shape.cpu, this.usedMemory + shape.memory);

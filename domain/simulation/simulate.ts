@@ -3,6 +3,7 @@ import type { ClaimBin } from './claim-bin.js';
 import { buildVariants } from './relaxation.js';
 import { compileNodePool, orderNodePools, typeLevelKeys } from './nodepool-view.js';
 import { ShapeCache, type PodShape } from './pod-shape.js';
+import { PendingDemand } from './pending-demand.js';
 import { planClaim } from './result.js';
 import type { SimulationInput, SimulationResult } from './simulation-input.js';
 import { Solver } from './solver.js';
@@ -69,7 +70,7 @@ function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: {
     const retry: Pending[] = [];
     const failed: { pod: Pod; reason: string }[] = [];
     for (const item of queue) {
-      const placement = solver.place(item.pod, item.shape);
+      const placement = solver.place(item.pod, item.shape, pass === 0);
       if ('bin' in placement) continue;
       if (placement.retry) retry.push(item);
       failed.push({ pod: item.pod, reason: placement.reason });
@@ -105,7 +106,8 @@ export function simulate(input: SimulationInput): SimulationResult {
   const count = Math.max(1, pending.length);
   const meanCpu = pending.reduce((s, p) => s + p.shape.cpu, 0) / count;
   const meanMemory = pending.reduce((s, p) => s + p.shape.memory, 0) / count;
-  const solver = new Solver({
+  const demand = new PendingDemand<ClaimBin>(pending.map((p) => p.shape));
+  const solver = new Solver({ demand,
     table, typeKeys, topology, pools, nodes: input.nodes,
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },
     growth: { meanCpu: Math.max(1, meanCpu), meanMemory: Math.max(1, meanMemory), slack: options.efficiencySlack ?? 1.25 },

@@ -1,9 +1,11 @@
 import type { Pod } from '../core/pod.js';
+import { ClaimSizer, type ClaimPlan } from './claim-sizer.js';
 import { ClaimBin } from './claim-bin.js';
 import { ExistingBin } from './existing-bin.js';
 import { withinLimits } from './nodepool-limits.js';
 import type { NodePoolView } from './nodepool-view.js';
 import type { Bin, PlacementContext } from './placement-context.js';
+import type { PendingDemand } from './pending-demand.js';
 import type { PodShape } from './pod-shape.js';
 import { ReasonCollector, typeReasonsText } from './reasons.js';
 import type { ShapeVariant } from './relaxation.js';
@@ -27,6 +29,8 @@ export interface SolverSetup {
   readonly growth: PlacementContext['growth'];
   /** Start claims from every fitting type and let the growth rule bound them (else from the efficient subset). */
   readonly growAnyType: boolean;
+  /** The pods not placed yet, by request class: what new claims will be filled with. */
+  readonly demand: PendingDemand<ClaimBin>;
 }
 
 /** Outcome of placing one pod: where, or why not. */
@@ -51,6 +55,7 @@ export class Solver implements PlacementContext {
   private readonly cursors = new Map<string, number>();
   private readonly claimCount = new Map<string, number>();
   private readonly reasons = new ReasonCollector();
+  private readonly sizer: ClaimSizer;
 
   constructor(private readonly setup: SolverSetup) {
     this.table = setup.table;
@@ -59,6 +64,7 @@ export class Solver implements PlacementContext {
     this.growth = setup.growth;
     this.existing = setup.nodes.map((n) => new ExistingBin(n));
     this.bins = [...this.existing];
+    this.sizer = new ClaimSizer(setup.demand, setup.table);
   }
 
   filterFor(shape: PodShape, variant: ShapeVariant, pool: NodePoolView): TypeFilter {
@@ -89,21 +95,49 @@ export class Solver implements PlacementContext {
     return domains;
   }
 
-  /** Places one pod (or explains why not); on success the pod is appended to the bin's pods. */
-  place(pod: Pod, shape: PodShape): Placement {
+  /**
+   * Places one pod (or explains why not); on success the pod is appended to the bin's pods. Existing nodes come
+   * first, then a claim that set room aside for a pod like this one, then first fit, then a new claim. Only the
+   * first attempt at a pod moves reservations (`first`); retries of pod-affinity pods do not.
+   */
+  place(pod: Pod, shape: PodShape, first: boolean): Placement {
     this.currentShape = shape;
+    const c = this.setup.demand.classOf(shape);
+    if (first) this.setup.demand.take(c);
+    const placement = this.placeVariants(shape, first ? c : undefined);
+    if ('bin' in placement) placement.bin.pods.push(pod);
+    return placement;
+  }
+
+  /** Tries each variant in relaxation order; `c` is the pod's class on its first attempt. */
+  private placeVariants(shape: PodShape, c: number | undefined): Placement {
     let retry = false;
     for (const variant of shape.variants) {
       this.reasons.reset();
-      const bin = this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant);
+      const reserved = c === undefined ? undefined : this.tryReserved(shape, variant, c);
+      const bin = reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
       if (bin !== undefined) {
-        bin.pods.push(pod);
+        if (c !== undefined) this.setup.demand.settle(c, reserved, reserved !== undefined);
         return { bin };
       }
-      retry ||= shape.variants.length > 0 && variant.terms.some((t) => t.kind === 'affinity');
+      retry ||= variant.terms.some((t) => t.kind === 'affinity');
     }
+    if (c !== undefined) this.setup.demand.settle(c, undefined, false);
     const last = shape.variants[shape.variants.length - 1];
     return { reason: this.reasons.message(last?.relaxed ?? []), retry };
+  }
+
+  /** A claim that expects a pod of class c takes it, unless an existing node has room. */
+  private tryReserved(shape: PodShape, variant: ShapeVariant, c: number): ClaimBin | undefined {
+    const demand = this.setup.demand;
+    const holders = demand.holdersFor(c, 4);
+    if (holders.length === 0 || this.existing.some((b) => !b.isFull(shape.cpu, shape.memory))) return undefined;
+    for (const claim of holders) {
+      demand.lend(claim, c, 1);
+      if (claim.tryAdd(shape, variant, this) === undefined) return claim;
+      demand.lend(claim, c, -1);
+    }
+    return undefined;
   }
 
   private tryBins(shape: PodShape, variant: ShapeVariant): Bin | undefined {
@@ -144,7 +178,23 @@ export class Solver implements PlacementContext {
     return [...this.setup.pools.filter((p) => p.name === preferred), ...this.setup.pools.filter((p) => p.name !== preferred)];
   }
 
-  private tryNewClaim(shape: PodShape, variant: ShapeVariant): Bin | undefined {
+  /**
+   * The options a new claim starts from. On a pod's first attempt the claim is sized for the pods expected to
+   * fill it (claim-sizer.ts). minValues needs every fitting type instead, and retried pods (which move no
+   * reservations) start from the cost-efficient subset; both are then held back by the claim's growth rule.
+   */
+  private startingOptions(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, first: boolean): { types: Int32Array; plan?: ClaimPlan } {
+    const filter = this.filterFor(shape, variant, pool);
+    const state = { nodes: this.setup.nodes, claims: this.claims, table: this.table };
+    const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
+    if (wantsFlexibility || this.setup.growAnyType) return { types: withinLimits(pool, filter.list, state) };
+    if (!first) return { types: withinLimits(pool, filter.efficient, state) };
+    const allowed = withinLimits(pool, filter.list, state);
+    if (allowed.length === 0) return { types: allowed };
+    return this.sizer.size(allowed, { podClass: this.setup.demand.classOf(shape), pool, offerMask: filter.offerMask });
+  }
+
+  private tryNewClaim(shape: PodShape, variant: ShapeVariant, first: boolean): Bin | undefined {
     for (const pool of this.orderedPools(shape)) {
       const filter = this.filterFor(shape, variant, pool);
       if (filter.failure !== undefined) {
@@ -155,21 +205,20 @@ export class Solver implements PlacementContext {
         this.reasons.pool(pool.name, typeReasonsText(filter.reasons, this.table.n));
         continue;
       }
-      // minValues needs the flexibility of every fitting type, not only the most cost-efficient ones.
-      const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
-      const types = withinLimits(pool, wantsFlexibility || this.setup.growAnyType ? filter.list : filter.efficient, { nodes: this.setup.nodes, claims: this.claims, table: this.table });
+      const { types, plan } = this.startingOptions(shape, variant, pool, first);
       if (types.length === 0) {
         this.reasons.pool(pool.name, `limits reached (${Object.keys(pool.limits ?? {}).join(', ')})`);
         continue;
       }
       const count = (this.claimCount.get(pool.name) ?? 0) + 1;
-      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, types, filter.offerMask);
+      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, { types, offerMask: filter.offerMask, sized: plan !== undefined });
       const rejection = claim.tryAdd(shape, variant, this);
       if (rejection !== undefined) {
         this.reasons.pool(pool.name, `${filter.list.length} instance types fit, but ${rejection.reason} cannot be satisfied`);
         continue;
       }
       this.claimCount.set(pool.name, count);
+      if (plan !== undefined) this.setup.demand.reserve(claim, plan.expected);
       this.claims.push(claim);
       this.bins.push(claim);
       return claim;

@@ -26,6 +26,8 @@ function measure(highs: LegacyHighs, label: string, types: readonly InstanceType
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   // The machine is shared: CPU time (user + system of this process) is steadier than wall time under load.
   const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
+  // Read before the bounds run: HiGHS adds its own memory to the process.
+  const rss = process.resourceUsage().maxRSS / 1024;
   let price = 0;
   let usedCpu = 0;
   let usedMemory = 0;
@@ -44,7 +46,7 @@ function measure(highs: LegacyHighs, label: string, types: readonly InstanceType
   return {
     label, pods: count, ms, cpuMs, nodes: result.nodeClaims.length, price, cpu: usedCpu / allocCpu, memory: usedMemory / allocMemory,
     ratio: price / bound, fitRatio: price / fit.cost, singleRatio: price / single,
-    fleet: fleetText(result), boundFleet: fit.fleet.map((f) => `${f.name} ${f.nodes.toFixed(0)}`).join(', '), unschedulable: result.unschedulable.length, rss: process.resourceUsage().maxRSS / 1024,
+    fleet: fleetText(result), boundFleet: fit.fleet.map((f) => `${f.name} ${f.nodes.toFixed(0)}`).join(', '), unschedulable: result.unschedulable.length, rss,
   };
 }
 

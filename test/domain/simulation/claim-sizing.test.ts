@@ -1,0 +1,66 @@
+import t from 'tap';
+import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
+import { podRequests } from '../../../domain/pod-requests.js';
+import { simulate } from '../../../domain/simulation/simulate.js';
+import { benchPods } from '../../bench/bench-pods.js';
+import { input, pod, pods, smallCatalog } from './fixtures.js';
+import { checkPlan } from './plan-checker.js';
+
+const gib = 2 ** 30;
+
+function handType(name: string, size: { cpu: number; memoryGiB: number }, price: number): InstanceType {
+  const allocatable = { cpu: size.cpu, memory: size.memoryGiB * gib, pods: 20 };
+  return {
+    name, labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64' }, capacity: allocatable, allocatable,
+    overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
+    offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price, available: true }],
+  };
+}
+
+// Cheap CPU without memory, cheap memory without CPU, and a general type dearer than either but cheaper than both.
+const handCatalog = [
+  handType('compute', { cpu: 4000, memoryGiB: 2 }, 0.1),
+  handType('memory', { cpu: 1000, memoryGiB: 16 }, 0.08),
+  handType('general', { cpu: 4000, memoryGiB: 16 }, 0.13),
+];
+
+void t.test('a CPU-heavy and a memory-heavy pod share one general node instead of a compute and a memory node', (t) => {
+  const planInput = input([pod('cruncher', { cpu: '3', memory: '1Gi' }), pod('cache', { cpu: '500m', memory: '12Gi' })], { instanceTypes: handCatalog });
+  const result = simulate(planInput);
+  t.same(result.nodeClaims.map((c) => [c.instanceTypes[0], c.pods.length]), [['general', 2]]);
+  t.equal(result.nodeClaims[0]?.pricePerHour, 0.13);
+  t.same(checkPlan(planInput, result), []);
+  t.end();
+});
+
+void t.test('a claim is sized for the pods still to come, not only for its first pod', (t) => {
+  // Alone, the cruncher is cheapest on the compute type; with four caches queued behind it, the general type
+  // holds it and one cache, and the other caches share memory nodes.
+  const pending = [pod('cruncher', { cpu: '3', memory: '1Gi' }), ...pods('cache', 4, { cpu: '250m', memory: '7Gi' })];
+  const result = simulate(input(pending, { instanceTypes: handCatalog }));
+  const total = result.nodeClaims.reduce((sum, c) => sum + c.pricePerHour, 0);
+  t.ok(total <= 0.13 + 0.08 * 2 + 1e-9, `$${total.toFixed(2)}: ${result.nodeClaims.map((c) => `${c.instanceTypes[0] ?? ''}×${String(c.pods.length)}`).join(', ')}`);
+  t.equal(result.unschedulable.length, 0);
+  t.end();
+});
+
+void t.test('every claim is priced on the cheapest type in the catalog that holds all its pods', (t) => {
+  const pending = benchPods(300, ['generic'], 3);
+  const planInput = input(pending, { instanceTypes: smallCatalog });
+  const result = simulate(planInput);
+  for (const claim of result.nodeClaims) {
+    const need = { cpu: 0, memory: 0, pods: 0 };
+    for (const p of claim.pods) {
+      const r = podRequests(p);
+      need.cpu += r['cpu'] ?? 0;
+      need.memory += r['memory'] ?? 0;
+      need.pods += 1;
+    }
+    const cheapest = Math.min(...smallCatalog
+      .filter((x) => (x.allocatable['cpu'] ?? 0) >= need.cpu && (x.allocatable['memory'] ?? 0) >= need.memory && (x.allocatable['pods'] ?? 0) >= need.pods)
+      .flatMap((x) => x.offerings.map((o) => o.price)));
+    t.equal(claim.pricePerHour, cheapest, `${claim.name} (${claim.instanceTypes[0] ?? ''})`);
+  }
+  t.same(checkPlan(planInput, result), []);
+  t.end();
+});
