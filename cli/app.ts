@@ -1,4 +1,4 @@
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
@@ -85,16 +85,23 @@ async function startComponents(config: NodesmithConfig, log: Logger, stops: (() 
 /** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
 async function startServers(ctx: ProvisioningContext, materializer: PlanMaterializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
   const { config, kc, state, registry, log } = ctx;
-  const extender = config.components.extender
+  const binder = config.components.extender ? KubePodBinder.fromKubeConfig(kc) : undefined;
+  const extender = binder !== undefined
     ? await serveExtender({
-      watch: state, binder: new KubePodBinder(kc.makeApiClient(k8s.CoreV1Api)), materializer, registry,
+      watch: state, binder, materializer, registry,
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
       // Only the leader launches, so only its extender is Ready: the Service sends binds to one replica.
       ...(config.components.provisioner ? { notReadyReason: (): string | undefined => (ctx.isLeader() ? undefined : 'not the leader: another replica launches nodes') } : {}),
       https: config.extender.tls === undefined ? undefined : await readTls(config.extender.tls),
     })
     : undefined;
-  if (extender !== undefined) stops.unshift(() => closeWithin(extender.app.server, () => extender.close()));
+  if (extender !== undefined) {
+    stops.unshift(async () => {
+      await closeWithin(extender.app.server, () => extender.close());
+      // After the server: binds still in flight finish on the pooled connections.
+      await binder?.close();
+    });
+  }
   const webhooks = config.components.webhooks
     ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
     : undefined;

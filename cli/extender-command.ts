@@ -51,9 +51,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     io.stderr(`extender: invalid flags:\n${flags.map((p) => `  ${p}`).join('\n')}\n`);
     return 2;
   }
+  const binder = KubePodBinder.fromKubeconfig(flags.kubeconfig);
   const running = await serve({
     watch: InformerClusterWatch.fromKubeconfig(flags.kubeconfig),
-    binder: KubePodBinder.fromKubeconfig(flags.kubeconfig),
+    binder,
     registry: new Registry(),
     logLevel: flags.logLevel,
     host: flags.host,
@@ -64,6 +65,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   await io.interrupted;
   // return503OnClosing answers late calls with 503 (kube-scheduler retries) while in-flight binds finish.
   await running.close();
+  await binder.close();
   return 0;
 }
 

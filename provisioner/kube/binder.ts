@@ -1,65 +1,82 @@
-import { ApiException, CoreV1Api, type V1Binding } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiConnection } from './api-connection.js';
 import { loadKubeConfig } from './kube-config.js';
 import type { BindTarget, PodBinder } from '../index.js';
-import { statusCode } from './api-status.js';
 
 /** Field manager recorded on every Binding we create. */
 const fieldManager = 'nodesmith';
 
-
 /**
- * Creates pods/binding through the API server. `metadata.uid` makes the API server refuse the Binding if the
- * pod was deleted and re-created under the same name since kube-scheduler picked it. A 409 on a pod that is
- * already bound to the same node is the echo of an earlier attempt (a retried bind) and counts as success.
+ * Creates pods/binding through the API server: the extender's hot path, one call per pod, so it goes through
+ * a pooled ApiConnection rather than client-node's generated client. `metadata.uid` makes the API server
+ * refuse the Binding if the pod was deleted and re-created under the same name since kube-scheduler picked
+ * it. A 409 on a pod that is already bound to the same node is the echo of an earlier attempt (a retried bind)
+ * and counts as success.
  */
 export class KubePodBinder implements PodBinder {
-  readonly #core: CoreV1Api;
+  readonly #api: ApiConnection;
 
-  constructor(core: CoreV1Api) {
-    this.#core = core;
+  constructor(api: ApiConnection) {
+    this.#api = api;
+  }
+
+  static fromKubeConfig(kc: KubeConfig): KubePodBinder {
+    return new KubePodBinder(new ApiConnection(kc));
   }
 
   /** Loads a kubeconfig file, or the in-cluster / default configuration when no path is given. */
   static fromKubeconfig(path: string | undefined): KubePodBinder {
-    // Binds are the extender's hot path: a connection-reusing config saves a TLS handshake per pod.
-    return new KubePodBinder(loadKubeConfig(path).makeApiClient(CoreV1Api));
+    return KubePodBinder.fromKubeConfig(loadKubeConfig(path));
   }
 
   async bind(target: BindTarget): Promise<void> {
-    const body: V1Binding = {
+    const body = {
       apiVersion: 'v1',
       kind: 'Binding',
       metadata: { name: target.name, namespace: target.namespace, ...(target.uid === '' ? {} : { uid: target.uid }) },
       target: { apiVersion: 'v1', kind: 'Node', name: target.nodeName },
     };
+    // The pods/{name}/binding subresource, as kube-scheduler's own binder uses: the legacy /bindings resource
+    // wipes metadata.uid, so the UID precondition would silently not apply.
+    const path = `${podPath(target)}/binding?fieldManager=${fieldManager}`;
+    let response;
     try {
-      // The pods/{name}/binding subresource, as kube-scheduler's own binder uses: the legacy /bindings resource
-      // (createNamespacedBinding) wipes metadata.uid, so the UID precondition would silently not apply.
-      await this.#core.createNamespacedPodBinding({ name: target.name, namespace: target.namespace, body, fieldManager });
+      response = await this.#api.request('POST', path, body);
     } catch (error) {
-      if (statusCode(error) === 409 && (await this.#boundNode(target)) === target.nodeName) return;
-      throw new Error(`creating binding of pod ${target.namespace}/${target.name} to node ${target.nodeName}: ${describe(error)}`, { cause: error });
+      throw new Error(`creating binding of pod ${describeTarget(target)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
+    if (response.status >= 200 && response.status < 300) return;
+    if (response.status === 409 && (await this.#boundNode(target)) === target.nodeName) return;
+    throw new Error(`creating binding of pod ${describeTarget(target)}: ${String(response.status)} ${statusMessage(response.body) ?? response.body}`);
+  }
+
+  /** Closes the pooled connections. */
+  close(): Promise<void> {
+    return this.#api.close();
   }
 
   async #boundNode(target: BindTarget): Promise<string | undefined> {
     try {
-      const pod = await this.#core.readNamespacedPod({ name: target.name, namespace: target.namespace });
-      return pod.spec?.nodeName;
+      const response = await this.#api.request('GET', podPath(target));
+      if (response.status !== 200) return undefined;
+      const pod = JSON.parse(response.body) as { spec?: { nodeName?: unknown } };
+      return typeof pod.spec?.nodeName === 'string' ? pod.spec.nodeName : undefined;
     } catch {
+      // Unknown: the caller reports the original conflict.
       return undefined;
     }
   }
 }
 
-/** The API server's Status message when there is one, else the error's own message. */
-function describe(error: unknown): string {
-  if (!(error instanceof ApiException)) return error instanceof Error ? error.message : String(error);
-  const body: unknown = error.body;
-  if (typeof body !== 'string') return `${error.code} ${error.message}`;
-  return `${error.code} ${statusMessage(body) ?? body}`;
+function podPath(target: BindTarget): string {
+  return `/api/v1/namespaces/${encodeURIComponent(target.namespace)}/pods/${encodeURIComponent(target.name)}`;
 }
 
+function describeTarget(target: BindTarget): string {
+  return `${target.namespace}/${target.name} to node ${target.nodeName}`;
+}
+
+/** The message of a metav1.Status body, when the body is one. */
 function statusMessage(body: string): string | undefined {
   try {
     const status = JSON.parse(body) as { message?: unknown };

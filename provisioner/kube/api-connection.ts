@@ -1,0 +1,171 @@
+import type { RequestOptions } from 'node:https';
+import { createSecureContext } from 'node:tls';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../../domain/clock.js';
+
+/** What came back: the status and the raw body, which for an error is usually a metav1.Status. */
+export interface ApiResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+export interface ApiConnectionOptions {
+  /** How long credentials from the kubeconfig are used before they are read again (rotated tokens, certs). */
+  readonly refreshMs?: number;
+  /** Per-request limit for the response headers and for each gap in the body. */
+  readonly timeoutMs?: number;
+  readonly clock?: Clock;
+}
+
+/** The TLS settings a kubeconfig can carry. */
+interface TlsSettings {
+  ca?: RequestOptions['ca'];
+  cert?: RequestOptions['cert'];
+  key?: RequestOptions['key'];
+  rejectUnauthorized?: boolean;
+  servername?: string;
+}
+
+interface Credentials {
+  readonly dispatcher: Dispatcher;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Identity of the TLS material and proxy: an unchanged refresh keeps the pooled connections. */
+  readonly tlsKey: string;
+  readonly readAt: number;
+}
+
+/** TLS material as text for comparison (PEM strings or Buffers, possibly lists). */
+function materialText(value: RequestOptions['ca'] | RequestOptions['key']): string {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.map((v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('base64') : JSON.stringify(v ?? null))).join('|');
+}
+
+function tlsSettings(options: RequestOptions, cluster: ReturnType<KubeConfig['getCurrentCluster']>): TlsSettings {
+  return {
+    ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.cert === undefined ? {} : { cert: options.cert }),
+    ...(options.key === undefined ? {} : { key: options.key }),
+    ...(cluster?.skipTLSVerify === true ? { rejectUnauthorized: false } : {}),
+    ...(cluster?.tlsServerName === undefined ? {} : { servername: cluster.tlsServerName }),
+  };
+}
+
+function headersOf(options: RequestOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (typeof value === 'string' || typeof value === 'number') headers[name.toLowerCase()] = String(value);
+    else if (Array.isArray(value)) headers[name.toLowerCase()] = value.join(', ');
+  }
+  // Basic auth comes back as `auth`, not as a header.
+  if (typeof options.auth === 'string' && options.auth !== '') headers['authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  return headers;
+}
+
+/**
+ * A keep-alive connection pool to the API server for the hot paths that client-node makes expensive: its
+ * generated clients read the kubeconfig's certificate files, build agents and run ObjectSerializer on every
+ * call, about a millisecond of CPU per bind. Credentials still come from client-node's KubeConfig (files,
+ * in-cluster tokens, exec plugins), read again every `refreshMs` and at once after a 401, so rotated tokens
+ * and certificates are picked up without a restart.
+ */
+export class ApiConnection {
+  readonly #kc: KubeConfig;
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #refreshMs: number;
+  readonly #timeoutMs: number;
+  readonly #clock: Clock;
+  #credentials: Promise<Credentials> | undefined;
+
+  constructor(kc: KubeConfig, options: ApiConnectionOptions = {}) {
+    const cluster = kc.getCurrentCluster();
+    if (cluster === null) throw new Error('the kubeconfig has no current cluster');
+    const server = new URL(cluster.server);
+    this.#kc = kc;
+    this.#origin = server.origin;
+    // A server URL may carry a path prefix (API gateways, Rancher); API paths go below it.
+    this.#basePath = server.pathname.replace(/\/+$/, '');
+    this.#refreshMs = options.refreshMs ?? 60_000;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Sends one request; a JSON body is serialised here. Resolves with any status; rejects only on transport errors. */
+  async request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+    const first = await this.#send(await this.#current(), method, path, body);
+    if (first.status !== 401) return first;
+    // An expired token or rotated certificate: read the credentials again and try once more.
+    return this.#send(await this.#refresh(), method, path, body);
+  }
+
+  /** Closes every pooled connection. */
+  async close(): Promise<void> {
+    const current = this.#credentials;
+    this.#credentials = undefined;
+    const credentials = await current?.catch(() => undefined);
+    await credentials?.dispatcher.close();
+  }
+
+  async #send(credentials: Credentials, method: string, path: string, body: unknown): Promise<ApiResponse> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const response = await credentials.dispatcher.request({
+      origin: this.#origin, path: `${this.#basePath}${path}`, method,
+      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...credentials.headers },
+      ...(payload === undefined ? {} : { body: payload }),
+      headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs,
+    });
+    return { status: response.statusCode, body: await response.body.text() };
+  }
+
+  #current(): Promise<Credentials> {
+    const cached = this.#credentials;
+    if (cached === undefined) return this.#refresh();
+    return cached.then((credentials) => {
+      if (this.#clock.now() - credentials.readAt < this.#refreshMs) return credentials;
+      // Single flight: the first caller to see stale credentials reads them; the others wait for that read.
+      return this.#credentials === cached ? this.#refresh() : this.#current();
+    });
+  }
+
+  #refresh(): Promise<Credentials> {
+    const previous = this.#credentials;
+    const next = this.#read(previous);
+    this.#credentials = next;
+    // A failed read is not cached: the next request tries again.
+    next.catch(() => {
+      if (this.#credentials === next) this.#credentials = undefined;
+    });
+    return next;
+  }
+
+  async #read(previous: Promise<Credentials> | undefined): Promise<Credentials> {
+    const options: RequestOptions = {};
+    await this.#kc.applyToHTTPSOptions(options);
+    const cluster = this.#kc.getCurrentCluster();
+    const proxyUrl = cluster?.proxyUrl;
+    const tls = tlsSettings(options, cluster);
+    const tlsKey = JSON.stringify([materialText(tls.ca), materialText(tls.cert), materialText(tls.key), tls.rejectUnauthorized, tls.servername, proxyUrl]);
+    const headers = headersOf(options);
+    const readAt = this.#clock.now();
+    const old = await previous?.catch(() => undefined);
+    if (old?.tlsKey === tlsKey) return { ...old, headers, readAt };
+    // close() lets requests already on the old pool finish before its connections go.
+    if (old !== undefined) void old.dispatcher.close().catch(() => undefined);
+    return { dispatcher: this.#dispatcher(tls, proxyUrl), headers, tlsKey, readAt };
+  }
+
+  #dispatcher(tls: TlsSettings, proxyUrl: string | undefined): Dispatcher {
+    const pooling = { keepAliveTimeout: 30_000, connections: 32 };
+    if (proxyUrl === undefined) {
+      // One secure context for every connection: otherwise each new socket parses the CA bundle and key again.
+      const { rejectUnauthorized, servername, ...material } = tls;
+      const connect = {
+        secureContext: createSecureContext(material),
+        ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }), ...(servername === undefined ? {} : { servername }),
+      };
+      return new Agent({ ...pooling, connect });
+    }
+    if (!/^https?:/.test(proxyUrl)) throw new Error(`proxy-url ${proxyUrl}: only http and https proxies are supported for API calls on the hot path`);
+    return new ProxyAgent({ ...pooling, uri: proxyUrl, requestTls: tls });
+  }
+}
