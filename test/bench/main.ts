@@ -1,4 +1,4 @@
-// `npm run bench [-- --only simulation] [--max-pods 5000]` (e2e-burst caps at 1,000 pods on the real stack): runs each benchmark module and prints its figures.
+// `npm run bench [-- --only simulation] [--max-pods 5000] [--extender-verbs filter,bind]` (e2e-burst caps at 1,000 pods on the real stack): runs each benchmark module and prints its figures.
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
@@ -24,5 +24,5 @@ if (selected.length === 0) {
 }
 for (const bench of selected) {
   process.stdout.write(`## ${bench.name}\n`);
-  await bench.run({ maxPods, write: (text) => process.stdout.write(text) });
+  await bench.run({ maxPods, write: (text) => process.stdout.write(text), flag });
 }
