@@ -5,6 +5,7 @@ import { systemClock } from '../domain/clock.js';
 import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { serve as serveExtender, type RunningExtender } from '../extender/serve.js';
+import { readExtenderTls, reloadExtenderTls } from './extender-tls.js';
 import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
@@ -92,11 +93,13 @@ async function startServers(ctx: ProvisioningContext, materializer: PlanMaterial
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
       // Only the leader launches, so only its extender is Ready: the Service sends binds to one replica.
       ...(config.components.provisioner ? { notReadyReason: (): string | undefined => (ctx.isLeader() ? undefined : 'not the leader: another replica launches nodes') } : {}),
-      https: config.extender.tls === undefined ? undefined : await readTls(config.extender.tls),
+      https: config.extender.tls === undefined ? undefined : readExtenderTls(config.extender.tls),
     })
     : undefined;
+  const stopTlsReload = extender !== undefined && config.extender.tls !== undefined ? reloadExtenderTls(extender.app, config.extender.tls) : undefined;
   if (extender !== undefined) {
     stops.unshift(async () => {
+      stopTlsReload?.();
       await closeWithin(extender.app.server, () => extender.close());
       // After the server: binds still in flight finish on the pooled connections.
       await binder?.close();
@@ -122,18 +125,14 @@ function startLeaderElection(config: NodesmithConfig, kc: k8s.KubeConfig, log: L
  * kube-scheduler and the API server hold keep-alive connections for a minute; close() would wait for them.
  * In-flight requests get a grace period to finish (a bind waiting on a launch), then connections are cut.
  */
-async function closeWithin(server: { closeAllConnections(): void }, close: () => Promise<void>, graceMs = 5_000): Promise<void> {
-  const timer = setTimeout(() => { server.closeAllConnections(); }, graceMs);
+async function closeWithin(server: { closeAllConnections?: () => void }, close: () => Promise<void>, graceMs = 5_000): Promise<void> {
+  // An HTTP/2 server (the extender with TLS) has no closeAllConnections; fastify closes its sessions itself.
+  const timer = setTimeout(() => { server.closeAllConnections?.(); }, graceMs);
   try {
     await close();
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function readTls(files: { certFile: string; keyFile: string }): Promise<{ cert: Buffer; key: Buffer }> {
-  const { readFile } = await import('node:fs/promises');
-  return { cert: await readFile(files.certFile), key: await readFile(files.keyFile) };
 }
 
 interface ProvisioningContext {

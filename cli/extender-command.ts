@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import { InformerClusterWatch } from '../extender/kube/informer-watch.js';
 import { defaultExtenderPort, serve } from '../extender/serve.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import type { Command, CommandIo } from './command.js';
+import { readExtenderTls, reloadExtenderTls } from './extender-tls.js';
 
 const options = {
   host: { type: 'string', default: '0.0.0.0' },
@@ -59,11 +59,13 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     logLevel: flags.logLevel,
     host: flags.host,
     port: flags.port,
-    https: flags.tls === undefined ? undefined : { cert: readFileSync(flags.tls.certFile), key: readFileSync(flags.tls.keyFile) },
+    https: flags.tls === undefined ? undefined : readExtenderTls(flags.tls),
   });
+  const stopTlsReload = flags.tls === undefined ? undefined : reloadExtenderTls(running.app, flags.tls);
   io.stdout(`nodesmith extender listening on ${running.url} (real nodes only: no provisioner in this process)\n`);
   await io.interrupted;
   // return503OnClosing answers late calls with 503 (kube-scheduler retries) while in-flight binds finish.
+  stopTlsReload?.();
   await running.close();
   await binder.close();
   return 0;

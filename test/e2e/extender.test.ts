@@ -1,6 +1,9 @@
 // Real stack: the unmodified kube-scheduler calls our extender (filter, prioritize, bind) over HTTP, with
 // kwok playing the kubelet. Proves the wiring the unit tests cannot: the recorded wire format, the informer
 // feed, the Binding through the API, and a pod that fits only a virtual node ending up on the node it became.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { Registry } from 'prom-client';
@@ -12,6 +15,7 @@ import type { ClusterEvent, ClusterWatch, Materializer, VirtualNodePlan } from '
 import { freePort } from '../stack/free-port.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
+import { createServingCertificates } from '../../webhooks/serving-certificates.js';
 
 const nodeBody = (name: string, cpu: string, labels: Record<string, string> = {}, taints: k8s.V1Taint[] = []): k8s.V1Node => ({
   metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'us-east-1a', ...labels } },
@@ -104,8 +108,12 @@ const isReady = (n: k8s.V1Node): boolean => n.status?.conditions?.some((c) => c.
 
 void t.test('kube-scheduler places pods through the extender on real nodes and on materialised virtual nodes', async (t) => {
   const port = await freePort();
+  // Over HTTPS, as a production install should be: kube-scheduler then talks HTTP/2 to the extender.
+  const certs = await createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
+  const caFile = join(await mkdtemp(join(tmpdir(), 'nodesmith-extender-ca-')), 'ca.crt');
+  await writeFile(caFile, certs.ca.cert);
   const { core, stack } = await withStack(t, {
-    scheduler: { extenders: [{ urlPrefix: `http://127.0.0.1:${port}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }] },
+    scheduler: { extenders: [{ urlPrefix: `https://127.0.0.1:${port}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false, enableHTTPS: true, tlsConfig: { caFile } }] },
   });
   const plans = new PlanFeed();
   const informers = InformerClusterWatch.fromKubeconfig(stack.kubeconfigPath);
@@ -119,6 +127,7 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   const materializer = new NodeCreatingMaterializer(core);
   const extender = await serve({
     watch, materializer, binder: KubePodBinder.fromKubeconfig(stack.kubeconfigPath), registry: new Registry(), host: '127.0.0.1', port, logger: false,
+    https: { cert: certs.serving.cert, key: certs.serving.key },
   });
   t.teardown(() => extender.close());
   await waitFor('the extender view to sync', () => Promise.resolve(extender.view.isSynced ? true : undefined));

@@ -7,6 +7,8 @@ export interface ExtenderEntry {
   weight?: number;
   nodeCacheCapable?: boolean;
   enableHTTPS?: boolean;
+  /** How kube-scheduler verifies the extender's serving certificate (with enableHTTPS). */
+  tlsConfig?: { caFile?: string; serverName?: string; insecure?: boolean };
   httpTimeout?: string;
   ignorable?: boolean;
   managedResources?: { name: string; ignoredByScheduler?: boolean }[];
