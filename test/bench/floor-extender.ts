@@ -3,21 +3,25 @@
 // candidate passes, every score is 0, and bind creates the Binding with the same pooled client nodesmith uses.
 // Whatever throughput kube-scheduler loses against this process is the price of the extender protocol itself
 // on the machine, not of nodesmith's implementation. Run by scheduler-throughput-bench.ts as its own process.
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { parseArgs } from 'node:util';
 import { KubePodBinder } from '../../provisioner/kube/binder.js';
 
-const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '0' } } });
+const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '0' }, 'cert-file': { type: 'string' }, 'key-file': { type: 'string' } } });
 const binder = KubePodBinder.fromKubeconfig(values.kubeconfig);
 
 interface Call { NodeNames?: string[]; PodName?: string; PodNamespace?: string; PodUID?: string; Node?: string }
 
-function answer(res: ServerResponse, body: unknown): void {
+type Response = ServerResponse | Http2ServerResponse;
+
+function answer(res: Response, body: unknown): void {
   res.setHeader('content-type', 'application/json');
   res.end(JSON.stringify(body));
 }
 
-function handle(path: string | undefined, call: Call, res: ServerResponse): void {
+function handle(path: string | undefined, call: Call, res: Response): void {
   const names = call.NodeNames ?? [];
   if (path === '/filter') answer(res, { NodeNames: names, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: '' });
   else if (path === '/prioritize') answer(res, names.map((Host) => ({ Host, Score: 0 })));
@@ -30,7 +34,7 @@ function handle(path: string | undefined, call: Call, res: ServerResponse): void
   }
 }
 
-const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+function onRequest(req: IncomingMessage | Http2ServerRequest, res: Response): void {
   if (req.url === '/readyz') {
     res.end('ok');
     return;
@@ -40,9 +44,16 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   req.on('end', () => {
     handle(req.url, JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call, res);
   });
-});
+}
+
+// With a certificate: HTTP/2 and HTTP/1.1 over TLS, as nodesmith's extender serves when given one.
+const certFile = values['cert-file'];
+const keyFile = values['key-file'];
+const server = certFile !== undefined && keyFile !== undefined
+  ? createSecureServer({ allowHTTP1: true, cert: readFileSync(certFile), key: readFileSync(keyFile) }, onRequest)
+  : createServer(onRequest);
 // As long as kube-scheduler keeps idle connections, like the real extender's fastify settings.
-server.keepAliveTimeout = 75_000;
+if ('keepAliveTimeout' in server) server.keepAliveTimeout = 75_000;
 server.listen(Number(values.port), values.host);
 process.once('SIGTERM', () => {
   server.close();

@@ -12,7 +12,8 @@ const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
+  // '' for a flag given last without a value, so a switch such as --extender-tls reads as present.
+  return i >= 0 ? (process.argv[i + 1] ?? '') : undefined;
 }
 
 const only = flag('--only');

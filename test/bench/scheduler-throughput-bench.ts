@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
+import { Agent, request } from 'undici';
 import { loadKubeConfig } from '../../provisioner/kube/kube-config.js';
 import { freePort } from '../stack/free-port.js';
+import { issueCertificate } from '../stack/pki.js';
 import type { ExtenderEntry } from '../stack/scheduler-config.js';
 import { startStack, type Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
@@ -35,20 +37,31 @@ async function createPods(core: k8s.CoreV1Api, namespace: string, count: number)
 }
 
 /** An extender as its own process, as it runs in a cluster: the bench's own work stays out of its event loop. */
-async function startExtender(name: string, script: readonly string[], kubeconfig: string, logDir: string): Promise<{ url: string; child: ChildProcess }> {
+interface ServingTls { readonly cert: string; readonly key: string; readonly ca: string }
+
+async function startExtender(name: string, script: readonly string[], options: { kubeconfig: string; logDir: string; tls: ServingTls | undefined }): Promise<{ url: string; child: ChildProcess }> {
+  const { kubeconfig, logDir, tls } = options;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script, `--kubeconfig=${kubeconfig}`, '--host=127.0.0.1', `--port=${String(port)}`], {
+  const tlsFlags = tls === undefined ? [] : [`--cert-file=${tls.cert}`, `--key-file=${tls.key}`];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script, `--kubeconfig=${kubeconfig}`, '--host=127.0.0.1', `--port=${String(port)}`, ...tlsFlags], {
     cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logPath = join(logDir, `${name}.log`);
   const log = createWriteStream(logPath);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  const url = `http://127.0.0.1:${String(port)}`;
-  await waitFor(`the ${name} extender to be ready`, async () => {
-    if (child.exitCode !== null) throw new Error(`the ${name} extender exited with ${String(child.exitCode)}; see ${logPath}`);
-    return (await fetch(`${url}/readyz`)).ok ? true : undefined;
-  }, { timeoutMs: 60_000 });
+  const url = `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${String(port)}`;
+  const dispatcher = tls === undefined ? undefined : new Agent({ connect: { ca: readFileSync(tls.ca) } });
+  try {
+    await waitFor(`the ${name} extender to be ready`, async () => {
+      if (child.exitCode !== null) throw new Error(`the ${name} extender exited with ${String(child.exitCode)}; see ${logPath}`);
+      const ready = await request(`${url}/readyz`, dispatcher === undefined ? {} : { dispatcher });
+      await ready.body.text();
+      return ready.statusCode === 200 ? true : undefined;
+    }, { timeoutMs: 60_000 });
+  } finally {
+    await dispatcher?.close();
+  }
   return { url, child };
 }
 
@@ -94,9 +107,9 @@ function cpuColumns(result: RunResult, names: readonly string[]): string {
 
 const allVerbs = ['filter', 'prioritize', 'bind'] as const;
 
-function extenderEntry(url: string, verbs: ReadonlySet<string>): ExtenderEntry {
+function extenderEntry(url: string, verbs: ReadonlySet<string>, tls: ServingTls | undefined): ExtenderEntry {
   return {
-    urlPrefix: url, nodeCacheCapable: true, httpTimeout: '60s',
+    urlPrefix: url, nodeCacheCapable: true, httpTimeout: '60s', ...(tls === undefined ? {} : { enableHTTPS: true, tlsConfig: { caFile: tls.ca } }),
     ...(verbs.has('filter') ? { filterVerb: 'filter' } : {}), ...(verbs.has('prioritize') ? { prioritizeVerb: 'prioritize', weight: 5 } : {}),
     ...(verbs.has('bind') ? { bindVerb: 'bind' } : {}),
   };
@@ -111,7 +124,8 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
  * configuration alike. Pods are created while no scheduler runs; then kube-scheduler starts and the clock runs
  * until the last pod is bound. Besides pods/s it prints each process's CPU milliseconds per pod: on a 2-core
  * machine CPU is what an extender takes from kube-scheduler and the API server.
- * `--extender-verbs filter,bind` wires only some verbs, to see what each costs.
+ * `--extender-verbs filter,bind` wires only some verbs, to see what each costs; `--extender-tls` serves both
+ * extenders over HTTPS (HTTP/2), as kube-scheduler's enableHTTPS.
  */
 export const schedulerThroughputBench: Bench = {
   name: 'scheduler-throughput',
@@ -121,21 +135,22 @@ export const schedulerThroughputBench: Bench = {
     const unknown = [...verbs].filter((v) => !(allVerbs as readonly string[]).includes(v));
     if (unknown.length > 0) throw new Error(`--extender-verbs: unknown verb(s) ${unknown.join(', ')}; known: ${allVerbs.join(', ')}`);
     const stack = await startStack({ scheduler: false });
+    const tls = flag('--extender-tls') === undefined ? undefined : { ...(await issueCertificate(stack.dir, 'extender', { subject: '/CN=extender', caCert: stack.pki.caCert, caKey: stack.pki.caKey, altNames: ['IP:127.0.0.1'] })), ca: stack.pki.caCert };
     const kc = loadKubeConfig(stack.kubeconfigPath);
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const children = new Map<string, ChildProcess>();
     try {
-      const nodesmith = await startExtender('nodesmith', ['cli/main.ts', 'extender', '--log-level=warn'], stack.kubeconfigPath, stack.dir);
+      const nodesmith = await startExtender('nodesmith', ['cli/main.ts', 'extender', '--log-level=warn'], { kubeconfig: stack.kubeconfigPath, logDir: stack.dir, tls });
       children.set('nodesmith', nodesmith.child);
-      const floor = await startExtender('floor', ['test/bench/floor-extender.ts'], stack.kubeconfigPath, stack.dir);
+      const floor = await startExtender('floor', ['test/bench/floor-extender.ts'], { kubeconfig: stack.kubeconfigPath, logDir: stack.dir, tls });
       children.set('floor', floor.child);
       await createNodes(core);
       const configs = new Map<string, readonly ExtenderEntry[]>([
-        ['without', []], ['nodesmith', [extenderEntry(nodesmith.url, verbs)]], ['floor', [extenderEntry(floor.url, verbs)]],
+        ['without', []], ['nodesmith', [extenderEntry(nodesmith.url, verbs, tls)]], ['floor', [extenderEntry(floor.url, verbs, tls)]],
       ]);
       const order = ['without', 'nodesmith', 'floor', 'floor', 'nodesmith', 'without'];
       const names = ['kube-apiserver', 'etcd', 'kube-scheduler', 'kwok', 'kube-controller-manager', 'nodesmith', 'floor', 'bench'];
-      write(`${String(count)} pods over ${String(nodeCount)} kwok nodes per run, extender verbs ${[...verbs].join(', ')}; CPU columns are ms per pod, total (of which system)\n`);
+      write(`${String(count)} pods over ${String(nodeCount)} kwok nodes per run, extender verbs ${[...verbs].join(', ')} over ${tls === undefined ? 'HTTP' : 'HTTPS (HTTP/2)'}; CPU columns are ms per pod, total (of which system)\n`);
       write(`| run | extender | pods/s | ${names.join(' | ')} |\n|---|---|---:|${names.map(() => '---:').join('|')}|\n`);
       const rates = new Map<string, number[]>();
       for (const [index, label] of order.entries()) {
