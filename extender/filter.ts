@@ -8,7 +8,7 @@ import type { ResourceList } from '../domain/resource-list.js';
 
 /** Filter's verdict: the nodes that pass and, for every other node, why not. */
 export interface FilterOutcome {
-  readonly passed: string[];
+  readonly passed: readonly string[];
   /** Rejections that preemption could cure (too little room), as kube-scheduler's Unschedulable. */
   readonly failed: Record<string, string>;
   /** Rejections nothing but a change of the node cures, as UnschedulableAndUnresolvable. */
@@ -38,25 +38,40 @@ interface FilterContext {
 export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
   const context = filterContext(view, pod, requests);
   // Prototype-free maps: node names come from the request and must never reach Object.prototype.
-  const outcome: FilterOutcome = { passed: [], failed: Object.create(null) as Record<string, string>, unresolvable: Object.create(null) as Record<string, string> };
+  const failed = Object.create(null) as Record<string, string>;
+  const unresolvable = Object.create(null) as Record<string, string>;
+  // Usually every candidate passes (kube-scheduler already filtered): the list is then answered as it came,
+  // and a copy is only made from the first node that does not pass.
+  let passed: string[] | undefined;
   const virtual: NodeEntry[] = [];
-  for (const name of nodeNames) {
+  for (let index = 0; index < nodeNames.length; index++) {
+    const name = nodeNames[index] ?? '';
     const entry = view.node(name);
-    if (entry?.isVirtual === true) virtual.push(entry);
-    else record(outcome, name, entry === undefined ? unknownNode : judgeReal(context, entry));
+    if (entry?.isVirtual !== true) {
+      const verdict = entry === undefined ? unknownNode : judgeReal(context, entry);
+      if (verdict.reason === undefined) {
+        passed?.push(name);
+        continue;
+      }
+      (verdict.resolvable === true ? failed : unresolvable)[name] = verdict.reason;
+    } else virtual.push(entry);
+    passed ??= nodeNames.slice(0, index);
   }
+  const realPassed = passed ?? nodeNames;
+  if (virtual.length === 0) return { passed: realPassed, failed, unresolvable };
   // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
   // go (without computing their room), so kube-scheduler cannot pick one on a score tie or a preferred affinity.
-  if (outcome.passed.length > 0 && virtual.length > 0) {
-    const reason = `real node ${outcome.passed[0] ?? ''} fits the pod; virtual nodes are kept for pods no real node takes`;
-    for (const entry of virtual) outcome.unresolvable[entry.name] = reason;
-    return outcome;
+  if (realPassed.length > 0) {
+    const reason = `real node ${realPassed[0] ?? ''} fits the pod; virtual nodes are kept for pods no real node takes`;
+    for (const entry of virtual) unresolvable[entry.name] = reason;
+    return { passed: realPassed, failed, unresolvable };
   }
-  for (const entry of virtual) record(outcome, entry.name, judgeVirtual(context, entry));
-  return outcome;
+  const survivors: string[] = [];
+  for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));
+  return { passed: survivors, failed, unresolvable };
 }
 
-function record(outcome: FilterOutcome, name: string, verdict: Verdict): void {
+function record(outcome: { passed: string[]; failed: Record<string, string>; unresolvable: Record<string, string> }, name: string, verdict: Verdict): void {
   if (verdict.reason === undefined) outcome.passed.push(name);
   else (verdict.resolvable === true ? outcome.failed : outcome.unresolvable)[name] = verdict.reason;
 }

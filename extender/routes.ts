@@ -47,15 +47,21 @@ function requestsOf(view: ClusterView, pod: Pod): ResourceList {
   }
 }
 
+/** The full Node objects of the nodes that passed (the form without nodeCacheCapable). */
+function passedNodes(args: ExtenderArgs, passedNames: readonly string[]): unknown[] {
+  const passed = new Set(passedNames);
+  return (args.Nodes?.items ?? []).filter((node) => passed.has(node.metadata.name));
+}
+
 function filterReply(args: ExtenderArgs, view: ClusterView): FilterResult {
   const names = candidateNames(args);
   const outcome = filterNodes(view, args.Pod, requestsOf(view, args.Pod), names);
   const fullNodes = args.NodeNames === undefined || args.NodeNames === null;
-  const passed = new Set(outcome.passed);
   return {
     // Reply in the form we were asked in: kube-scheduler reads Nodes unless it is nodeCacheCapable.
-    Nodes: fullNodes ? { items: (args.Nodes?.items ?? []).filter((node) => passed.has(node.metadata.name)) } : null,
-    NodeNames: fullNodes ? null : outcome.passed,
+    Nodes: fullNodes ? { items: passedNodes(args, outcome.passed) } : null,
+    // Often kube-scheduler's own list (filterNodes copies only when a node fails); nothing mutates it from here.
+    NodeNames: fullNodes ? null : (outcome.passed as string[]),
     FailedNodes: outcome.failed,
     FailedAndUnresolvableNodes: outcome.unresolvable,
     Error: '',
@@ -70,6 +76,10 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
   const { view, binding, metrics } = options;
   const outcomes = new WeakMap<FastifyRequest, Outcome>();
   app.setValidatorCompiler(createValidatorCompiler());
+  // Replies are built here from typed values, so the schema-driven serializer adds nothing but garbage: it
+  // concatenates a 500-name NodeNames list string by string (a third of the bytes a filter call allocated),
+  // where JSON.stringify writes one flat string. The response schemas still document the wire format.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
     if (error.validation !== undefined || (status >= 400 && status < 500)) {
