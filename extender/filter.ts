@@ -37,6 +37,22 @@ interface FilterContext {
  */
 export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
   const context = filterContext(view, pod, requests);
+  const { passed, virtual, failed, unresolvable } = judgeCandidates(context, nodeNames);
+  if (virtual.length === 0) return { passed, failed, unresolvable };
+  // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
+  // go (without computing their room), so kube-scheduler cannot pick one on a score tie or a preferred affinity.
+  if (passed.length > 0) {
+    const reason = `real node ${passed[0] ?? ''} fits the pod; virtual nodes are kept for pods no real node takes`;
+    for (const entry of virtual) unresolvable[entry.name] = reason;
+    return { passed, failed, unresolvable };
+  }
+  const survivors: string[] = [];
+  for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));
+  return { passed: survivors, failed, unresolvable };
+}
+
+/** Judges the real (and unknown) candidates and sets the virtual ones aside. */
+function judgeCandidates(context: FilterContext, nodeNames: readonly string[]): FilterOutcome & { virtual: NodeEntry[] } {
   // Prototype-free maps: node names come from the request and must never reach Object.prototype.
   const failed = Object.create(null) as Record<string, string>;
   const unresolvable = Object.create(null) as Record<string, string>;
@@ -46,7 +62,7 @@ export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList,
   const virtual: NodeEntry[] = [];
   for (let index = 0; index < nodeNames.length; index++) {
     const name = nodeNames[index] ?? '';
-    const entry = view.node(name);
+    const entry = context.view.node(name);
     if (entry?.isVirtual !== true) {
       const verdict = entry === undefined ? unknownNode : judgeReal(context, entry);
       if (verdict.reason === undefined) {
@@ -57,18 +73,7 @@ export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList,
     } else virtual.push(entry);
     passed ??= nodeNames.slice(0, index);
   }
-  const realPassed = passed ?? nodeNames;
-  if (virtual.length === 0) return { passed: realPassed, failed, unresolvable };
-  // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
-  // go (without computing their room), so kube-scheduler cannot pick one on a score tie or a preferred affinity.
-  if (realPassed.length > 0) {
-    const reason = `real node ${realPassed[0] ?? ''} fits the pod; virtual nodes are kept for pods no real node takes`;
-    for (const entry of virtual) unresolvable[entry.name] = reason;
-    return { passed: realPassed, failed, unresolvable };
-  }
-  const survivors: string[] = [];
-  for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));
-  return { passed: survivors, failed, unresolvable };
+  return { passed: passed ?? nodeNames, virtual, failed, unresolvable };
 }
 
 function record(outcome: { passed: string[]; failed: Record<string, string>; unresolvable: Record<string, string> }, name: string, verdict: Verdict): void {
