@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
 import { loadKubeConfig } from '../../provisioner/kube/kube-config.js';
@@ -67,12 +68,23 @@ async function startExtender(name: string, script: readonly string[], options: {
 
 interface RunResult { podsPerSecond: number; cpuMsPerPod: Map<string, CpuTime> }
 
-interface RunContext { stack: Stack; core: k8s.CoreV1Api; meter: () => CpuMeter }
+interface RunContext { stack: Stack; core: k8s.CoreV1Api; meter: () => CpuMeter; pin: (pid: number | undefined, cpu: number) => Promise<void> }
+
+const run = promisify(execFile);
+
+/** Restricts a process and all its threads to one CPU (Linux taskset); threads it starts later inherit it. */
+async function pinTo(pid: number | undefined, cpu: number): Promise<void> {
+  if (pid !== undefined) await run('taskset', ['-a', '-p', '-c', String(cpu), String(pid)]);
+}
+
+const controlPlaneCpu = 0;
+const extenderCpu = 1;
 
 /** Starts kube-scheduler and times it until every pod in `namespace` is bound; pods/s and CPU per pod. */
 async function timeScheduling(ctx: RunContext, namespace: string, count: number, extenders: readonly ExtenderEntry[]): Promise<RunResult> {
   const { stack, core } = ctx;
-  await stack.startScheduler(extenders);
+  const scheduler = await stack.startScheduler(extenders);
+  await ctx.pin(scheduler.process.pid, controlPlaneCpu);
   const meter = ctx.meter();
   const cpuStart = meter.reading();
   const started = Date.now();
@@ -125,7 +137,8 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
  * until the last pod is bound. Besides pods/s it prints each process's CPU milliseconds per pod: on a 2-core
  * machine CPU is what an extender takes from kube-scheduler and the API server.
  * `--extender-verbs filter,bind` wires only some verbs, to see what each costs; `--extender-tls` serves both
- * extenders over HTTPS (HTTP/2), as kube-scheduler's enableHTTPS.
+ * extenders over HTTPS (HTTP/2), as kube-scheduler's enableHTTPS; `--pin` puts the control plane (and this
+ * process) on CPU 0 and the extenders on CPU 1 in every run, as when the extender runs on a node of its own.
  */
 export const schedulerThroughputBench: Bench = {
   name: 'scheduler-throughput',
@@ -144,19 +157,24 @@ export const schedulerThroughputBench: Bench = {
       children.set('nodesmith', nodesmith.child);
       const floor = await startExtender('floor', ['test/bench/floor-extender.ts'], { kubeconfig: stack.kubeconfigPath, logDir: stack.dir, tls });
       children.set('floor', floor.child);
+      const pinned = flag('--pin') !== undefined;
+      const pin = (pid: number | undefined, cpu: number): Promise<void> => (pinned ? pinTo(pid, cpu) : Promise.resolve());
+      for (const component of stack.components.values()) await pin(component.process.pid, controlPlaneCpu);
+      await pin(process.pid, controlPlaneCpu);
+      for (const child of children.values()) await pin(child.pid, extenderCpu);
       await createNodes(core);
       const configs = new Map<string, readonly ExtenderEntry[]>([
         ['without', []], ['nodesmith', [extenderEntry(nodesmith.url, verbs, tls)]], ['floor', [extenderEntry(floor.url, verbs, tls)]],
       ]);
       const order = ['without', 'nodesmith', 'floor', 'floor', 'nodesmith', 'without'];
       const names = ['kube-apiserver', 'etcd', 'kube-scheduler', 'kwok', 'kube-controller-manager', 'nodesmith', 'floor', 'bench'];
-      write(`${String(count)} pods over ${String(nodeCount)} kwok nodes per run, extender verbs ${[...verbs].join(', ')} over ${tls === undefined ? 'HTTP' : 'HTTPS (HTTP/2)'}; CPU columns are ms per pod, total (of which system)\n`);
+      write(`${String(count)} pods over ${String(nodeCount)} kwok nodes per run, extender verbs ${[...verbs].join(', ')} over ${tls === undefined ? 'HTTP' : 'HTTPS (HTTP/2)'}${pinned ? ', control plane on CPU 0 and extenders on CPU 1' : ''}; CPU columns are ms per pod, total (of which system)\n`);
       write(`| run | extender | pods/s | ${names.join(' | ')} |\n|---|---|---:|${names.map(() => '---:').join('|')}|\n`);
       const rates = new Map<string, number[]>();
       for (const [index, label] of order.entries()) {
         const namespace = `run-${String(index)}`;
         await createPods(core, namespace, count);
-        const result = await timeScheduling({ stack, core, meter: () => new CpuMeter(pidsOf(stack, children)) }, namespace, count, configs.get(label) ?? []);
+        const result = await timeScheduling({ stack, core, pin, meter: () => new CpuMeter(pidsOf(stack, children)) }, namespace, count, configs.get(label) ?? []);
         rates.set(label, [...(rates.get(label) ?? []), result.podsPerSecond]);
         write(`| ${String(index + 1)} | ${label} | ${result.podsPerSecond.toFixed(0)} | ${cpuColumns(result, names)} |\n`);
       }
