@@ -100,7 +100,7 @@ async function startServers(ctx: ProvisioningContext, materializer: PlanMaterial
   if (extender !== undefined) {
     stops.unshift(async () => {
       stopTlsReload?.();
-      await closeWithin(extender.app.server, () => extender.close());
+      await closeWithin(extender, () => extender.close());
       // After the server: binds still in flight finish on the pooled connections.
       await binder?.close();
     });
@@ -125,9 +125,8 @@ function startLeaderElection(config: NodesmithConfig, kc: k8s.KubeConfig, log: L
  * kube-scheduler and the API server hold keep-alive connections for a minute; close() would wait for them.
  * In-flight requests get a grace period to finish (a bind waiting on a launch), then connections are cut.
  */
-async function closeWithin(server: { closeAllConnections?: () => void }, close: () => Promise<void>, graceMs = 5_000): Promise<void> {
-  // An HTTP/2 server (the extender with TLS) has no closeAllConnections; fastify closes its sessions itself.
-  const timer = setTimeout(() => { server.closeAllConnections?.(); }, graceMs);
+async function closeWithin(server: { closeAllConnections(): void }, close: () => Promise<void>, graceMs = 5_000): Promise<void> {
+  const timer = setTimeout(() => { server.closeAllConnections(); }, graceMs);
   try {
     await close();
   } finally {

@@ -66,7 +66,13 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   await io.interrupted;
   // return503OnClosing answers late calls with 503 (kube-scheduler retries) while in-flight binds finish.
   stopTlsReload?.();
-  await running.close();
+  // Binds in flight get a grace period; then connections still open (idle keep-alives included) are cut.
+  const cut = setTimeout(() => { running.closeAllConnections(); }, 5_000);
+  try {
+    await running.close();
+  } finally {
+    clearTimeout(cut);
+  }
   await binder.close();
   return 0;
 }

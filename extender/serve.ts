@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ClusterWatch } from '../provisioner/index.js';
 import { build, type ExtenderAppOptions } from './app.js';
@@ -20,6 +21,8 @@ export interface RunningExtender {
   readonly view: ClusterView;
   /** e.g. "http://127.0.0.1:8444" (https when TLS is configured). */
   readonly url: string;
+  /** Cuts every open connection, idle or not: the end of a shutdown's grace period. */
+  closeAllConnections(): void;
   close(): Promise<void>;
 }
 
@@ -34,9 +37,22 @@ export async function serve(options: ServeOptions): Promise<RunningExtender> {
     unsubscribe();
     return Promise.resolve();
   });
+  // The HTTP/2 server (with TLS) has no closeAllConnections, and HTTP/1.1 clients it also serves keep idle
+  // connections open; so its sockets are tracked here.
+  const sockets = new Set<Socket>();
+  if (options.https !== undefined) {
+    app.server.on('secureConnection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => { sockets.delete(socket); });
+    });
+  }
+  const closeAllConnections = (): void => {
+    if (options.https === undefined) app.server.closeAllConnections();
+    else for (const socket of sockets) socket.destroy();
+  };
   try {
     const url = await app.listen({ host: options.host ?? '0.0.0.0', port: options.port ?? defaultExtenderPort });
-    return { app, view, url, close: () => app.close() };
+    return { app, view, url, closeAllConnections, close: () => app.close() };
   } catch (error) {
     await app.close();
     throw error;

@@ -9,7 +9,7 @@ import { readExtenderTls, reloadExtenderTls } from '../../cli/extender-tls.js';
 import { serve } from '../../extender/serve.js';
 import type { ClusterWatch } from '../../provisioner/index.js';
 import { createServingCertificates, type ServingCertificates } from '../../webhooks/serving-certificates.js';
-import { FakeBinder } from '../extender/builders.js';
+import { FakeBinder, node } from '../extender/builders.js';
 
 const syncedWatch: ClusterWatch = { subscribe: (listener) => { listener({ kind: 'synced' }); return () => undefined; } };
 
@@ -69,4 +69,28 @@ void t.test('an HTTPS extender speaks HTTP/2 and still HTTP/1.1, and takes a rot
   }
   t.equal(status, 200, 'new connections get the rotated certificate');
   await t.rejects(http1(running.url, first.ca.cert), 'the old CA no longer verifies');
+});
+
+void t.test('closing an HTTPS extender waits for a bind in flight until its connections are cut', async (t) => {
+  const { ca, serving } = await issue();
+  let bindStarted!: () => void;
+  const started = new Promise<void>((resolve) => { bindStarted = resolve; });
+  // A bind that waits on a launch which never finishes within the shutdown's grace period.
+  const binder = { bind: (): Promise<void> => { bindStarted(); return new Promise<void>(() => undefined); } };
+  const running = await serve({ watch: syncedWatch, binder, registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: { cert: serving.cert, key: serving.key } });
+  running.view.apply({ kind: 'node-upserted', node: node('real-a') });
+  const session = connect(running.url, { ca: ca.cert });
+  session.on('error', () => undefined);
+  const stream = session.request({ ':method': 'POST', ':path': '/bind', 'content-type': 'application/json' });
+  stream.on('error', () => undefined);
+  stream.end(JSON.stringify({ PodName: 'web-1', PodNamespace: 'shop', PodUID: 'uid-1', Node: 'real-a' }));
+  await started;
+  let closed = false;
+  const closing = running.close().then(() => { closed = true; });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(closed, false, 'close() waits while the bind is in flight');
+  running.closeAllConnections();
+  await closing;
+  t.equal(closed, true, 'cutting the connections lets close() finish');
+  session.destroy();
 });
