@@ -37,6 +37,8 @@ export class ClusterView {
   readonly #nodes = new Map<string, NodeEntry>();
   readonly #pods = new Map<string, PodEntry>();
   readonly #plans = new Map<string, PlanEntry>();
+  /** Real node name → the virtual node whose plan it materialises, while that plan lives. */
+  readonly #materializedAs = new Map<string, string>();
   /** Node name → summed requests of the non-terminal pods bound there (kept even before the node shows up). */
   readonly #usage = new Map<string, ResourceSums>();
   /** Pods whose bind to a virtual node is in flight: they hold its room until the real binding lands. */
@@ -81,10 +83,12 @@ export class ClusterView {
         return;
       }
       case 'plan-upserted':
+        this.#forgetPlan(event.plan.nodeName);
         this.#plans.set(event.plan.nodeName, toPlanEntry(event.plan));
+        if (event.plan.materializedNode !== undefined) this.#materializedAs.set(event.plan.materializedNode, event.plan.nodeName);
         return;
       case 'plan-deleted':
-        this.#plans.delete(event.nodeName);
+        this.#forgetPlan(event.nodeName);
         return;
       case 'synced':
         this.#synced = true;
@@ -112,18 +116,50 @@ export class ClusterView {
 
   /**
    * What is left on a virtual node for one more pod that the plan did not assign: the room minus pods bound or
-   * binding there and minus the assigned pods still pending, whose place the plan promised.
+   * binding there (on the real node it became, once it is launched) and minus the assigned pods still pending,
+   * whose place the plan promised.
    */
   roomLeft(entry: PlanEntry, nodeName: string): ResourceSums {
     const left: ResourceSums = { ...entry.room };
     addInto(left, this.usage(nodeName), -1);
-    addInto(left, this.#reserved.get(nodeName) ?? noResources, -1);
+    const real = entry.plan.materializedNode;
+    if (real !== undefined && real !== nodeName) addInto(left, this.usage(real), -1);
+    return this.#withoutPromised(left, entry, nodeName);
+  }
+
+  /** The plan a real node was launched for, while its virtual node still takes binds: `[virtual name, plan]`. */
+  materializationOf(realName: string): readonly [string, PlanEntry] | undefined {
+    const virtualName = this.#materializedAs.get(realName);
+    const entry = virtualName === undefined ? undefined : this.#plans.get(virtualName);
+    return virtualName === undefined || entry === undefined ? undefined : [virtualName, entry];
+  }
+
+  /**
+   * What is left on a launched node for a pod its plan did not assign. kube-scheduler counts only the pods
+   * already bound to it; the pods still binding through the virtual node, and the assigned ones not yet
+   * scheduled, are on their way there too, and placing another pod in their room would overcommit the node.
+   */
+  roomLeftOnLaunched(realName: string, virtualName: string, entry: PlanEntry): ResourceSums {
+    const left: ResourceSums = { ...(this.#nodes.get(realName)?.allocatable ?? entry.room) };
+    addInto(left, this.usage(realName), -1);
+    return this.#withoutPromised(left, entry, virtualName);
+  }
+
+  /** Takes off the pods binding to the virtual node and the assigned pods still pending. */
+  #withoutPromised(left: ResourceSums, entry: PlanEntry, virtualName: string): ResourceSums {
+    addInto(left, this.#reserved.get(virtualName) ?? noResources, -1);
     for (const key of entry.assigned) {
       const pod = this.#pods.get(key);
       if (pod === undefined || pod.nodeName !== undefined || this.#reservations.has(key)) continue;
       addInto(left, pod.requests, -1);
     }
     return left;
+  }
+
+  #forgetPlan(virtualName: string): void {
+    const real = this.#plans.get(virtualName)?.plan.materializedNode;
+    if (real !== undefined && this.#materializedAs.get(real) === virtualName) this.#materializedAs.delete(real);
+    this.#plans.delete(virtualName);
   }
 
   /** Holds a virtual node's room for a pod while its bind (and the launch behind it) is in flight. */

@@ -4,6 +4,7 @@ import { podKey } from './cluster-view.js';
 import { instanceFamilyOf, type NodeEntry } from './node-entry.js';
 import { familyRejection, readPodSteering, type PodSteering } from './pod-steering.js';
 import { formatAmount } from '../domain/quantity.js';
+import type { ResourceSums } from './resource-amounts.js';
 import type { ResourceList } from '../domain/resource-list.js';
 
 /** Filter's verdict: the nodes that pass and, for every other node, why not. */
@@ -93,7 +94,24 @@ const unknownNode: Verdict = { reason: 'node is not in the extender cache yet (k
 function judgeReal(context: FilterContext, entry: NodeEntry): Verdict {
   if (entry.closedReason !== undefined) return { reason: entry.closedReason };
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
-  return rejection === undefined ? pass : { reason: rejection };
+  if (rejection !== undefined) return { reason: rejection };
+  const launchedFor = context.view.materializationOf(entry.name);
+  // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
+  if (launchedFor === undefined || launchedFor[1].assigned.has(context.key)) return pass;
+  const [virtualName, plan] = launchedFor;
+  const short = shortfall(context.requests, context.view.roomLeftOnLaunched(entry.name, virtualName, plan), plan, 'room beside the pods planned for it');
+  return short === undefined ? pass : { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
+}
+
+/** The first resource the pod wants more of than `left` holds, described; undefined when it fits. */
+function shortfall(requests: ResourceList, left: ResourceSums, entry: PlanEntry, room: string): string | undefined {
+  for (const [resource, amount] of Object.entries(requests)) {
+    // A plan that does not count pod slots leaves them to kube-scheduler's own check of the Node.
+    if (amount <= 0 || (resource === 'pods' && entry.room[resource] === undefined)) continue;
+    const available = left[resource] ?? 0;
+    if (amount > available) return `not enough ${room}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, available))} left`;
+  }
+  return undefined;
 }
 
 function judgeVirtual(context: FilterContext, entry: NodeEntry): Verdict {
@@ -118,17 +136,6 @@ function judgeUnassigned(context: FilterContext, nodeName: string, entry: PlanEn
     const rejection = familyRejection(context.steering, instanceFamilyOf(instanceType));
     if (rejection !== undefined) return { reason: `the launch may pick ${instanceType}: ${rejection}` };
   }
-  const left = context.view.roomLeft(entry, nodeName);
-  for (const [resource, amount] of Object.entries(context.requests)) {
-    // A plan that does not count pod slots leaves them to kube-scheduler's own check of the Node.
-    if (amount <= 0 || (resource === 'pods' && entry.room[resource] === undefined)) continue;
-    const available = left[resource] ?? 0;
-    if (amount > available) {
-      return {
-        reason: `not enough planned room: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, available))} left`,
-        resolvable: true,
-      };
-    }
-  }
-  return pass;
+  const short = shortfall(context.requests, context.view.roomLeft(entry, nodeName), entry, 'planned room');
+  return short === undefined ? pass : { reason: short, resolvable: true };
 }

@@ -56,6 +56,33 @@ void t.test('an unassigned pod passes a virtual node only while the planned room
   t.equal(large.FailedNodes['launchable-a'], 'not enough planned room: cpu 500m wanted, 400m left');
 });
 
+void t.test('a launched node takes no pod that would crowd out the pods still coming from its plan', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'node-upserted', node: node('real-a', { cpu: '1', memory: '4Gi', pods: '10' }) });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/planned'], room: { cpu: '1', memory: '4Gi', pods: '10' }, materializedNode: 'real-a' }) });
+  // kube-scheduler sees real-a empty, but 600m of it are promised to the planned pod, not yet scheduled.
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'planned', cpu: '600m' }) });
+  const other = await filter(h, extenderArgs(pod({ name: 'other', cpu: '500m' }), ['real-a']));
+  t.same(other.NodeNames, []);
+  t.equal(other.FailedNodes['real-a'], 'launched for launchable-a: not enough room beside the pods planned for it: cpu 500m wanted, 400m left');
+  t.same((await filter(h, extenderArgs(pod({ name: 'small', cpu: '400m' }), ['real-a']))).NodeNames, ['real-a'], 'a pod that fits beside them passes');
+  t.same((await filter(h, extenderArgs(pod({ name: 'planned', cpu: '600m' }), ['real-a']))).NodeNames, ['real-a'], 'the planned pod itself passes');
+  h.view.apply({ kind: 'plan-deleted', nodeName: 'launchable-a' });
+  t.same((await filter(h, extenderArgs(pod({ name: 'other', cpu: '500m' }), ['real-a']))).NodeNames, ['real-a'], 'without the plan it is an ordinary node');
+});
+
+void t.test('once launched, the virtual node counts the pods kube-scheduler placed on the real node', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'node-upserted', node: node('real-a', { cpu: '1', memory: '4Gi', pods: '10' }) });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { room: { cpu: '1', memory: '4Gi', pods: '10' }, materializedNode: 'real-a' }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'direct', cpu: '700m', nodeName: 'real-a', phase: 'Running' }) });
+  const late = await filter(h, extenderArgs(pod({ name: 'late', cpu: '400m' }), ['launchable-a']));
+  t.same(late.NodeNames, []);
+  t.equal(late.FailedNodes['launchable-a'], 'not enough planned room: cpu 400m wanted, 300m left');
+});
+
 void t.test('a pod binding to a virtual node holds its room against the next pod', async (t) => {
   const h = harness();
   h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
