@@ -1,4 +1,5 @@
 import type { Pod } from '../domain/core/pod.js';
+import type { Node } from '../domain/core/node.js';
 import { podRequests as domainPodRequests } from '../domain/pod-requests.js';
 import type { ClusterEvent, VirtualNodePlan } from '../provisioner/index.js';
 import { toNodeEntry, type NodeEntry } from './node-entry.js';
@@ -39,6 +40,8 @@ export class ClusterView {
   readonly #plans = new Map<string, PlanEntry>();
   /** Real node name → the virtual node whose plan it materialises, while that plan lives. */
   readonly #materializedAs = new Map<string, string>();
+  /** Virtual node name → the real node launched for it, from the real Node's NodeClaim annotation. */
+  readonly #launchedAs = new Map<string, string>();
   /** Node name → summed requests of the non-terminal pods bound there (kept even before the node shows up). */
   readonly #usage = new Map<string, ResourceSums>();
   /** Pods whose bind to a virtual node is in flight: they hold its room until the real binding lands. */
@@ -65,13 +68,11 @@ export class ClusterView {
 
   apply(event: ClusterEvent): void {
     switch (event.kind) {
-      case 'node-upserted': {
-        const entry = toNodeEntry(event.node);
-        if (entry !== undefined) this.#nodes.set(entry.name, entry);
+      case 'node-upserted':
+        this.#upsertNode(event.node);
         return;
-      }
       case 'node-deleted':
-        this.#nodes.delete(event.name);
+        this.#removeNode(event.name);
         return;
       case 'pod-upserted':
         this.#upsertPod(event.pod);
@@ -122,14 +123,16 @@ export class ClusterView {
   roomLeft(entry: PlanEntry, nodeName: string): ResourceSums {
     const left: ResourceSums = { ...entry.room };
     addInto(left, this.usage(nodeName), -1);
-    const real = entry.plan.materializedNode;
+    const real = entry.plan.materializedNode ?? this.#launchedAs.get(nodeName);
     if (real !== undefined && real !== nodeName) addInto(left, this.usage(real), -1);
     return this.#withoutPromised(left, entry, nodeName);
   }
 
   /** The plan a real node was launched for, while its virtual node still takes binds: `[virtual name, plan]`. */
   materializationOf(realName: string): readonly [string, PlanEntry] | undefined {
-    const virtualName = this.#materializedAs.get(realName);
+    // The Node's own annotation first: it is there from the moment kube-scheduler can see the node, while the
+    // plan records the launch only after the Node is created.
+    const virtualName = this.#nodes.get(realName)?.launchedFor ?? this.#materializedAs.get(realName);
     const entry = virtualName === undefined ? undefined : this.#plans.get(virtualName);
     return virtualName === undefined || entry === undefined ? undefined : [virtualName, entry];
   }
@@ -182,6 +185,19 @@ export class ClusterView {
   /** The requests recorded for a cached pod (computed once, when the informer delivered it). */
   requestsOf(key: string): ResourceList | undefined {
     return this.#pods.get(key)?.requests;
+  }
+
+  #upsertNode(node: Node): void {
+    const entry = toNodeEntry(node);
+    if (entry === undefined) return;
+    this.#nodes.set(entry.name, entry);
+    if (entry.launchedFor !== undefined) this.#launchedAs.set(entry.launchedFor, entry.name);
+  }
+
+  #removeNode(name: string): void {
+    const launchedFor = this.#nodes.get(name)?.launchedFor;
+    if (launchedFor !== undefined && this.#launchedAs.get(launchedFor) === name) this.#launchedAs.delete(launchedFor);
+    this.#nodes.delete(name);
   }
 
   #upsertPod(pod: Pod): void {

@@ -1,4 +1,5 @@
 import type { Node } from '../domain/core/node.js';
+import { virtualNodeName } from '../domain/api/virtual-node-name.js';
 import { launchableLabel } from '../domain/product-keys.js';
 import { parseResourceList, type ResourceList } from '../domain/resource-list.js';
 import { noResources } from './resource-amounts.js';
@@ -8,6 +9,8 @@ export const disruptedTaintKey = 'karpenter.sh/disrupted';
 export const capacityTypeLabel = 'karpenter.sh/capacity-type';
 export const nodePoolLabel = 'karpenter.sh/nodepool';
 export const instanceTypeLabel = 'node.kubernetes.io/instance-type';
+/** The NodeClaim a launched Node belongs to (Karpenter's annotation; nodesmith sets it on every Node it creates). */
+export const nodeClaimAnnotation = 'karpenter.sh/nodeclaim';
 
 /** What the extender keeps of a Node: only the fields filter and prioritize read, pre-digested. */
 export interface NodeEntry {
@@ -21,6 +24,11 @@ export interface NodeEntry {
   readonly nodePool: string | undefined;
   /** Instance family ("m7i" of "m7i.large"), when the node says its instance type. */
   readonly instanceFamily: string | undefined;
+  /**
+   * For a real node nodesmith launched, the virtual node it was launched for (from its NodeClaim annotation),
+   * known as soon as the Node exists, before the plan records it.
+   */
+  readonly launchedFor: string | undefined;
 }
 
 function closedReasonOf(node: Node): string | undefined {
@@ -60,5 +68,11 @@ export function toNodeEntry(node: Node): NodeEntry | undefined {
     capacityType: labels[capacityTypeLabel],
     nodePool: labels[nodePoolLabel],
     instanceFamily: instanceType === undefined ? undefined : instanceFamilyOf(instanceType),
+    launchedFor: launchedFor(node, labels),
   };
+}
+
+function launchedFor(node: Node, labels: Record<string, string>): string | undefined {
+  const claim = node.metadata.annotations?.[nodeClaimAnnotation];
+  return labels[launchableLabel] !== undefined || claim === undefined || claim === '' ? undefined : virtualNodeName(claim);
 }

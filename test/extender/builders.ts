@@ -51,6 +51,7 @@ export interface NodeOptions {
   unschedulable?: boolean;
   deleting?: boolean;
   taints?: { key: string; value?: string; effect: string }[];
+  annotations?: Record<string, string>;
 }
 
 export function node(name: string, options: NodeOptions = {}): Node {
@@ -60,6 +61,7 @@ export function node(name: string, options: NodeOptions = {}): Node {
     metadata: {
       name,
       labels: { 'kubernetes.io/hostname': name, ...options.labels },
+      ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
       ...(options.deleting === true ? { deletionTimestamp: '2026-11-21T05:00:00Z' } : {}),
     },
     spec: {

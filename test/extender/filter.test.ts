@@ -72,6 +72,20 @@ void t.test('a launched node takes no pod that would crowd out the pods still co
   t.same((await filter(h, extenderArgs(pod({ name: 'other', cpu: '500m' }), ['real-a']))).NodeNames, ['real-a'], 'without the plan it is an ordinary node');
 });
 
+void t.test('a launched node is known by its NodeClaim annotation before its plan records the launch', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/planned'], room: { cpu: '1', memory: '4Gi', pods: '10' } }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'planned', cpu: '600m' }) });
+  // The Node exists (so kube-scheduler may offer it) but the plan does not say materializedNode yet.
+  h.view.apply({ kind: 'node-upserted', node: node('real-a', { cpu: '1', memory: '4Gi', pods: '10', annotations: { 'karpenter.sh/nodeclaim': 'a' } }) });
+  const other = await filter(h, extenderArgs(pod({ name: 'other', cpu: '500m' }), ['real-a']));
+  t.equal(other.FailedNodes['real-a'], 'launched for launchable-a: not enough room beside the pods planned for it: cpu 500m wanted, 400m left');
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'direct', cpu: '300m', nodeName: 'real-a', phase: 'Running' }) });
+  const late = await filter(h, extenderArgs(pod({ name: 'late', cpu: '200m' }), ['launchable-a']));
+  t.equal(late.FailedNodes['launchable-a'], 'not enough planned room: cpu 200m wanted, 100m left', 'the virtual node counts the real node\'s pods too');
+});
+
 void t.test('once launched, the virtual node counts the pods kube-scheduler placed on the real node', async (t) => {
   const h = harness();
   h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
