@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
-import { createDeployment, listInstances } from '../e2e/e2e-support.js';
+import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 
@@ -52,6 +52,8 @@ export const e2eBurstBench: Bench = {
       write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
       write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
       write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${peakRssMiB(product.childPid()).toFixed(0)} MiB\n`);
+      const overcommitted = await overcommittedNodes(product);
+      write(`nodes holding more than their allocatable: ${String(overcommitted.length)}${overcommitted.length === 0 ? '' : ` (${overcommitted.join('; ')})`}\n`);
     } finally {
       await product.stop();
     }

@@ -1,6 +1,10 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Test } from 'tap';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { podRequests } from '../../domain/pod-requests.js';
+import { formatAmount } from '../../domain/quantity.js';
+import { parseResourceList } from '../../domain/resource-list.js';
+import { toDomainPod } from '../../extender/kube/domain-objects.js';
 import { waitFor } from '../stack/wait-for.js';
 import type { ProductStack, ProductStackOptions } from './product-stack.js';
 import { clusterName, startProductStack } from './product-stack.js';
@@ -84,4 +88,38 @@ export async function listInstances(product: ProductStack): Promise<MotoInstance
 
 export async function createDeployment(product: ProductStack, spec: DeploymentSpec): Promise<void> {
   await product.kc.makeApiClient(k8s.AppsV1Api).createNamespacedDeployment({ namespace: 'default', body: deployment(spec) });
+}
+
+/**
+ * Every real node whose bound, unfinished pods request more CPU, memory or pod slots than it has allocatable, as
+ * "node: cpu 76750m requested, 47810m allocatable". kwok admits anything, so only this check would notice a
+ * kubelet on a real node refusing pods with OutOfcpu.
+ */
+export async function overcommittedNodes(product: ProductStack): Promise<string[]> {
+  const nodes = (await product.core.listNode()).items.filter((n) => n.metadata?.labels?.['nodesmith.io/launchable'] === undefined);
+  const requested = requestsByNode((await product.core.listPodForAllNamespaces()).items);
+  const problems: string[] = [];
+  for (const node of nodes) {
+    const name = node.metadata?.name ?? '';
+    const allocatable = parseResourceList(node.status?.allocatable);
+    for (const resource of ['cpu', 'memory', 'pods']) {
+      const wanted = requested.get(name)?.[resource] ?? 0;
+      const have = allocatable[resource] ?? 0;
+      if (wanted > have) problems.push(`${name}: ${resource} ${formatAmount(resource, wanted)} requested, ${formatAmount(resource, have)} allocatable`);
+    }
+  }
+  return problems;
+}
+
+/** Summed requests of the bound, unfinished pods per node. */
+function requestsByNode(pods: readonly k8s.V1Pod[]): Map<string, Record<string, number>> {
+  const requested = new Map<string, Record<string, number>>();
+  for (const pod of pods) {
+    const nodeName = pod.spec?.nodeName;
+    if (nodeName === undefined || nodeName === '' || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue;
+    const sums = requested.get(nodeName) ?? {};
+    for (const [resource, amount] of Object.entries(podRequests(toDomainPod(pod)))) sums[resource] = (sums[resource] ?? 0) + amount;
+    requested.set(nodeName, sums);
+  }
+  return requested;
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
-import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
+import { createDeployment, listInstances, overcommittedNodes, waitForRunning, withProduct } from './e2e-support.js';
 
 void t.test('a Deployment of 20 pods gets the cheapest fitting EC2 instances, and every pod runs', async (t) => {
   const product = await withProduct(t);
@@ -25,4 +25,5 @@ void t.test('a Deployment of 20 pods gets the cheapest fitting EC2 instances, an
   // per pod would cost more than 20 × the smallest 2-vCPU c type (≈ $0.085/h).
   t.ok(totalPrice < 20 * 0.085, `the plan packs pods: $${totalPrice.toFixed(3)}/h for ${String(instances.length)} instances`);
   t.comment(`launched: ${instances.map((i) => `${i.type}@${i.zone}`).join(', ')}; $${totalPrice.toFixed(3)}/h`);
+  t.same(await overcommittedNodes(product), [], 'no node holds pods requesting more than it has');
 });

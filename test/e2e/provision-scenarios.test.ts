@@ -1,7 +1,7 @@
 import t from 'tap';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { waitFor } from '../stack/wait-for.js';
-import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
+import { createDeployment, listInstances, overcommittedNodes, waitForRunning, withProduct } from './e2e-support.js';
 import { applyScenarioPool, nodeTypes, podEvents, scenarioToleration } from './scenario-pools.js';
 
 const zoneOf = (n: { metadata?: { labels?: Record<string, string> } }): string => n.metadata?.labels?.[wellKnown.zone] ?? '?';
@@ -137,5 +137,9 @@ void t.test('provisioning scenarios on the real stack', async (t) => {
     const { pods } = await waitForRunning(product, 'untolerated', 1);
     t.notOk(pods[0]?.spec?.tolerations?.some((tol) => tol.key === 'nodesmith.io/launchable'), 'the pod has no launchable toleration');
     t.ok(pods[0]?.spec?.nodeName?.startsWith('i-'), 'and runs on a launched instance');
+  });
+
+  await t.test('after every scenario no node holds pods requesting more than it has', async (t) => {
+    t.same(await overcommittedNodes(product), []);
   });
 });
