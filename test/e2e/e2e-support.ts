@@ -1,6 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Test } from 'tap';
-import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { EC2Client, paginateDescribeInstances } from '@aws-sdk/client-ec2';
 import { podRequests } from '../../domain/pod-requests.js';
 import { formatAmount } from '../../domain/quantity.js';
 import { parseResourceList } from '../../domain/resource-list.js';
@@ -76,8 +76,12 @@ export interface MotoInstance { id: string; type: string; zone: string; lifecycl
 export async function listInstances(product: ProductStack): Promise<MotoInstance[]> {
   const ec2 = new EC2Client({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
   try {
-    const out = await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:kubernetes.io/cluster/${clusterName}`, Values: ['owned'] }] }));
-    return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => ({
+    // Paginated: moto, like EC2, answers at most 100 reservations per call.
+    const reservations = [];
+    for await (const page of paginateDescribeInstances({ client: ec2 }, { Filters: [{ Name: `tag:kubernetes.io/cluster/${clusterName}`, Values: ['owned'] }] })) {
+      reservations.push(...(page.Reservations ?? []));
+    }
+    return reservations.flatMap((r) => r.Instances ?? []).map((i) => ({
       id: i.InstanceId ?? '', type: i.InstanceType ?? '', zone: i.Placement?.AvailabilityZone ?? '', lifecycle: i.InstanceLifecycle ?? 'on-demand', state: i.State?.Name ?? '',
       tags: Object.fromEntries((i.Tags ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? ''])),
     }));
