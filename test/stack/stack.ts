@@ -35,8 +35,11 @@ export interface Stack {
   readonly bin: string;
   readonly components: ReadonlyMap<string, Component>;
   kubectl(args: readonly string[], input?: string): Promise<KubectlResult>;
-  /** (Re)starts kube-scheduler, for tests that bring their own extender. */
-  startScheduler(extenders?: readonly ExtenderEntry[]): Promise<Component>;
+  /**
+   * (Re)starts kube-scheduler, for tests that bring their own extender, or with a whole
+   * KubeSchedulerConfiguration (`{ config }`, YAML or JSON) such as the shipped manifests.
+   */
+  startScheduler(extenders?: readonly ExtenderEntry[] | { readonly config: string }): Promise<Component>;
   /** The tail of every component's log, for the report of a failed test. */
   logTails(lines?: number): string;
   stop(): Promise<void>;
@@ -131,7 +134,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     startScheduler: async (extenders = []) => {
       const p = await freePort();
       const configPath = join(ctx.dir, 'scheduler-config.yaml');
-      await writeFile(configPath, schedulerConfiguration(kubeconfigPath, extenders));
+      await writeFile(configPath, 'config' in extenders ? extenders.config : schedulerConfiguration(kubeconfigPath, extenders));
       return start(ctx, 'kube-scheduler', ['--config', configPath, ...servingFlags(p, 'scheduler')], healthy(p));
     },
     logTails: (lines = 30) => [...ctx.components.values()].map((c) => `--- ${c.name} (${c.logPath}) ---\n${c.tail(lines)}`).join('\n'),
