@@ -64,3 +64,20 @@ void t.test('every claim is priced on the cheapest type in the catalog that hold
   t.same(checkPlan(planInput, result), []);
   t.end();
 });
+
+void t.test('CPU-heavy and memory-heavy pods share nodes instead of each kind filling a big node along one resource', (t) => {
+  // A big node is four mid nodes for a little less. Sized by first fit alone, 16 crunchers fill one big node's
+  // CPU (a quarter of its memory used) and 16 caches another's memory: $0.78. Mixed, one big node holds 13
+  // crunchers and 12 caches and two mid nodes the rest: $0.59, the cheapest plan (two mids cannot hold the
+  // rest of any mix a single big node leaves, and six mids cost $0.60).
+  const gibBytes = 2 ** 30;
+  const big: InstanceType = { ...handType('big', { cpu: 16000, memoryGiB: 32 }, 0.39), allocatable: { cpu: 16000, memory: 32 * gibBytes, pods: 64 } };
+  const catalog = [handType('mid', { cpu: 4000, memoryGiB: 8 }, 0.1), big];
+  const planInput = input([...pods('cruncher', 16, { cpu: '1', memory: '512Mi' }), ...pods('cache', 16, { cpu: '250m', memory: '2Gi' })], { instanceTypes: catalog });
+  const result = simulate(planInput);
+  const total = result.nodeClaims.reduce((sum, c) => sum + c.pricePerHour, 0);
+  t.equal(total.toFixed(2), '0.59', result.nodeClaims.map((c) => `${c.instanceTypes[0] ?? ''}×${String(c.pods.length)}`).join(', '));
+  t.ok(result.nodeClaims.every((c) => c.pods.some((p) => p.metadata.name?.startsWith('cache') === true)), 'every node holds some cache pods');
+  t.same(checkPlan(planInput, result), []);
+  t.end();
+});
