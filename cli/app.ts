@@ -5,7 +5,8 @@ import { systemClock } from '../domain/clock.js';
 import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { serve as serveExtender, type RunningExtender } from '../extender/serve.js';
-import { readExtenderTls, reloadExtenderTls } from './extender-tls.js';
+import { reloadExtenderTls } from './extender-tls.js';
+import { readTlsFiles } from '../webhooks/tls-reloader.js';
 import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
@@ -93,7 +94,7 @@ async function startServers(ctx: ProvisioningContext, materializer: PlanMaterial
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
       // Only the leader launches, so only its extender is Ready: the Service sends binds to one replica.
       ...(config.components.provisioner ? { notReadyReason: (): string | undefined => (ctx.isLeader() ? undefined : 'not the leader: another replica launches nodes') } : {}),
-      https: config.extender.tls === undefined ? undefined : readExtenderTls(config.extender.tls),
+      https: config.extender.tls === undefined ? undefined : readTlsFiles(config.extender.tls),
     })
     : undefined;
   const stopTlsReload = extender !== undefined && config.extender.tls !== undefined ? reloadExtenderTls(extender.app, config.extender.tls) : undefined;

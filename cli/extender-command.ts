@@ -4,7 +4,8 @@ import { InformerClusterWatch } from '../extender/kube/informer-watch.js';
 import { defaultExtenderPort, serve } from '../extender/serve.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import type { Command, CommandIo } from './command.js';
-import { readExtenderTls, reloadExtenderTls } from './extender-tls.js';
+import { reloadExtenderTls } from './extender-tls.js';
+import { readTlsFiles } from '../webhooks/tls-reloader.js';
 
 const options = {
   host: { type: 'string', default: '0.0.0.0' },
@@ -59,7 +60,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     logLevel: flags.logLevel,
     host: flags.host,
     port: flags.port,
-    https: flags.tls === undefined ? undefined : readExtenderTls(flags.tls),
+    https: flags.tls === undefined ? undefined : readTlsFiles(flags.tls),
   });
   const stopTlsReload = flags.tls === undefined ? undefined : reloadExtenderTls(running.app, flags.tls);
   io.stdout(`nodesmith extender listening on ${running.url} (real nodes only: no provisioner in this process)\n`);

@@ -1,14 +1,9 @@
 import type { Server } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
-import { readTlsFiles, TlsReloader, type TlsFiles } from '../webhooks/tls-reloader.js';
+import { TlsReloader, type TlsFiles } from '../webhooks/tls-reloader.js';
 
 /** How often the extender's certificate files are checked for a rotation (cert-manager, a Secret update). */
 const reloadIntervalMs = 2_000;
-
-/** The serving certificate and key, read once at start. */
-export function readExtenderTls(files: TlsFiles): { cert: Buffer; key: Buffer } {
-  return readTlsFiles(files);
-}
 
 /**
  * Keeps an HTTPS extender's certificate fresh, as the webhooks do: a rotated pair is picked up by new

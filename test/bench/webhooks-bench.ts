@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { serveWebhooks } from '../../webhooks/serve.js';
-import { createServingCertificates } from '../../webhooks/serving-certificates.js';
+import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
 import { ec2NodeClass, nodePool, review } from '../webhooks/review-fixture.js';
 import type { Bench } from './bench.js';
 
@@ -69,7 +69,7 @@ async function measure(pool: Pool, work: { route: string; body: string }, concur
 export async function runWebhooksBench(options: WebhooksBenchOptions = {}): Promise<WebhooksBenchFigure[]> {
   const print = options.print ?? ((line: string) => { process.stdout.write(`${line}\n`); });
   const dir = await mkdtemp(join(tmpdir(), 'nodesmith-webhooks-bench-'));
-  const certs = await createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
+  const certs = await issueLocalCertificates();
   await writeFile(join(dir, 'tls.crt'), certs.serving.cert);
   await writeFile(join(dir, 'tls.key'), certs.serving.key);
   const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') });

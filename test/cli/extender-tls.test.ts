@@ -1,33 +1,17 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:http2';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import t from 'tap';
-import { readExtenderTls, reloadExtenderTls } from '../../cli/extender-tls.js';
+import { reloadExtenderTls } from '../../cli/extender-tls.js';
+import { readTlsFiles } from '../../webhooks/tls-reloader.js';
 import { serve } from '../../extender/serve.js';
 import type { ClusterWatch } from '../../provisioner/index.js';
-import { createServingCertificates, type ServingCertificates } from '../../webhooks/serving-certificates.js';
+import { healthzStatus, issueLocalCertificates } from '../webhooks/tls-fixture.js';
 import { FakeBinder, node } from '../extender/builders.js';
 
 const syncedWatch: ClusterWatch = { subscribe: (listener) => { listener({ kind: 'synced' }); return () => undefined; } };
-
-function issue(): Promise<ServingCertificates> {
-  return createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
-}
-
-/** GET /healthz over HTTP/1.1 on a fresh connection, trusting only `ca`. */
-function http1(url: string, ca: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/healthz`, { ca, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => { resolve(res.statusCode ?? 0); });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** GET /healthz over HTTP/2, as kube-scheduler's Go transport does against a TLS extender. */
 function http2(url: string, ca: string): Promise<{ status: number; protocol: string }> {
@@ -49,30 +33,30 @@ function http2(url: string, ca: string): Promise<{ status: number; protocol: str
 void t.test('an HTTPS extender speaks HTTP/2 and still HTTP/1.1, and takes a rotated certificate without a restart', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'nodesmith-extender-tls-'));
   const files = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
-  const first = await issue();
+  const first = await issueLocalCertificates();
   await writeFile(files.certFile, first.serving.cert);
   await writeFile(files.keyFile, first.serving.key);
-  const running = await serve({ watch: syncedWatch, binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: readExtenderTls(files) });
+  const running = await serve({ watch: syncedWatch, binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: readTlsFiles(files) });
   const stopReload = reloadExtenderTls(running.app, files, 50);
   t.teardown(async () => { stopReload(); await running.close(); });
 
   t.same(await http2(running.url, first.ca.cert), { status: 200, protocol: 'h2' }, 'HTTP/2 is negotiated');
-  t.equal(await http1(running.url, first.ca.cert), 200, 'HTTP/1.1 clients are still served');
+  t.equal(await healthzStatus(running.url, first.ca.cert), 200, 'HTTP/1.1 clients are still served');
 
-  const second = await issue();
+  const second = await issueLocalCertificates();
   await writeFile(files.certFile, second.serving.cert);
   await writeFile(files.keyFile, second.serving.key);
   let status = 0;
   for (let i = 0; i < 100 && status !== 200; i += 1) {
-    status = await http1(running.url, second.ca.cert).catch(() => 0);
+    status = await healthzStatus(running.url, second.ca.cert).catch(() => 0);
     if (status !== 200) await new Promise((r) => setTimeout(r, 50));
   }
   t.equal(status, 200, 'new connections get the rotated certificate');
-  await t.rejects(http1(running.url, first.ca.cert), 'the old CA no longer verifies');
+  await t.rejects(healthzStatus(running.url, first.ca.cert), 'the old CA no longer verifies');
 });
 
 void t.test('closing an HTTPS extender waits for a bind in flight until its connections are cut', async (t) => {
-  const { ca, serving } = await issue();
+  const { ca, serving } = await issueLocalCertificates();
   let bindStarted!: () => void;
   const started = new Promise<void>((resolve) => { bindStarted = resolve; });
   // A bind that waits on a launch which never finishes within the shutdown's grace period.

@@ -15,7 +15,7 @@ import type { ClusterEvent, ClusterWatch, Materializer, VirtualNodePlan } from '
 import { freePort } from '../stack/free-port.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
-import { createServingCertificates } from '../../webhooks/serving-certificates.js';
+import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
 
 const nodeBody = (name: string, cpu: string, labels: Record<string, string> = {}, taints: k8s.V1Taint[] = []): k8s.V1Node => ({
   metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'us-east-1a', ...labels } },
@@ -109,7 +109,7 @@ const isReady = (n: k8s.V1Node): boolean => n.status?.conditions?.some((c) => c.
 void t.test('kube-scheduler places pods through the extender on real nodes and on materialised virtual nodes', async (t) => {
   const port = await freePort();
   // Over HTTPS, as a production install should be: kube-scheduler then talks HTTP/2 to the extender.
-  const certs = await createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
+  const certs = await issueLocalCertificates();
   const caFile = join(await mkdtemp(join(tmpdir(), 'nodesmith-extender-ca-')), 'ca.crt');
   await writeFile(caFile, certs.ca.cert);
   const { core, stack } = await withStack(t, {

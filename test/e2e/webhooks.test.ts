@@ -6,7 +6,7 @@ import { injectCaBundle, joinDocuments } from '../../cli/certs-command.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { serveWebhooks } from '../../webhooks/serve.js';
-import { createServingCertificates } from '../../webhooks/serving-certificates.js';
+import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
 import type { Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
@@ -36,7 +36,7 @@ async function ok(stack: Stack, args: readonly string[], input?: string): Promis
 }
 
 async function startWebhooks(stack: Stack, t: Test): Promise<string> {
-  const certs = await createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
+  const certs = await issueLocalCertificates();
   const dir = join(stack.dir, 'nodesmith-webhooks');
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'tls.crt'), certs.serving.cert);

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { serve } from '../../extender/serve.js';
 import type { ClusterEvent, ClusterWatch } from '../../provisioner/index.js';
-import { createServingCertificates } from '../../webhooks/serving-certificates.js';
+import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
 import { extenderArgs, FakeBinder, node, pod } from './builders.js';
 
 /** A watch that replays a fixed list then says synced, and records whether it was unsubscribed. */
@@ -31,7 +31,7 @@ void t.test('serve feeds the view from the watch, listens over HTTP and unsubscr
 });
 
 void t.test('serve speaks HTTPS when given a certificate (kube-scheduler enableHTTPS)', async (t) => {
-  const { ca, serving } = await createServingCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1, now: new Date() });
+  const { ca, serving } = await issueLocalCertificates();
   const running = await serve({
     watch: new ReplayWatch([]), binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0,
     https: { cert: serving.cert, key: serving.key },
