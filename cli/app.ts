@@ -62,8 +62,9 @@ async function startComponents(config: NodesmithConfig, log: Logger, stops: (() 
   const state = new ClusterState();
   const informerLog = log.child({ component: 'provisioner.state' });
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
-  const informers = await startClusterInformers(kc, state, (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); });
-  stops.push(async () => { await Promise.all(informers.map((i) => i.stop())); });
+  const informers = startClusterInformers(kc, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
+  stops.push(() => informers.stop());
+  await informers.synced;
 
   const isLeader = startLeaderElection(config, kc, log, stops);
 
@@ -90,7 +91,7 @@ async function startServers(ctx: ProvisioningContext, materializer: PlanMaterial
   const binder = config.components.extender ? KubePodBinder.fromKubeConfig(kc) : undefined;
   const extender = binder !== undefined
     ? await serveExtender({
-      watch: state, binder, materializer, registry,
+      view: state, binder, materializer, registry,
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
       // Only the leader launches, so only its extender is Ready: the Service sends binds to one replica.
       ...(config.components.provisioner ? { notReadyReason: (): string | undefined => (ctx.isLeader() ? undefined : 'not the leader: another replica launches nodes') } : {}),

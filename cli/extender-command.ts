@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
-import { InformerClusterWatch } from '../extender/kube/informer-watch.js';
 import { defaultExtenderPort, serve } from '../extender/serve.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
+import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
+import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
+import { ClusterState } from '../provisioner/state/cluster-state.js';
 import type { Command, CommandIo } from './command.js';
 import { reloadExtenderTls } from './extender-tls.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
@@ -52,9 +54,14 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     io.stderr(`extender: invalid flags:\n${flags.map((p) => `  ${p}`).join('\n')}\n`);
     return 2;
   }
-  const binder = KubePodBinder.fromKubeconfig(flags.kubeconfig);
+  const kc = loadKubeConfig(flags.kubeconfig);
+  const binder = KubePodBinder.fromKubeConfig(kc);
+  // The same model the provisioner keeps, fed by node and pod watches only: plans ride on the virtual nodes.
+  // It answers /readyz with 503 until the initial lists are in.
+  const state = new ClusterState();
+  const informers = startClusterInformers(kc, state, { kinds: 'extender', onError: (resource, e) => { io.stderr(`extender: watching ${resource} failed, retrying: ${e instanceof Error ? e.message.split('\n')[0] ?? '' : String(e)}\n`); } });
   const running = await serve({
-    watch: InformerClusterWatch.fromKubeconfig(flags.kubeconfig),
+    view: state,
     binder,
     registry: new Registry(),
     logLevel: flags.logLevel,
@@ -75,6 +82,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     clearTimeout(cut);
   }
   await binder.close();
+  await informers.stop();
   return 0;
 }
 

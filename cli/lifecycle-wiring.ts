@@ -7,6 +7,7 @@ import { ControllerRunner } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers } from '../provisioner/lifecycle/controllers.js';
+import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
 import { LifecycleMetrics } from '../provisioner/metrics.js';
@@ -24,7 +25,10 @@ export interface LifecycleWiring {
   readonly isLeader: () => boolean;
 }
 
-/** NodeClaim registration, liveness, termination and the garbage collectors, run by the leader only. */
+/**
+ * NodeClaim registration, liveness, termination and the garbage collectors, run by the leader only. They read the
+ * cluster model and write through the API server.
+ */
 export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Promise<void> } {
   const client = KubeLifecycleClient.fromKubeConfig(w.kc);
   const metrics = new LifecycleMetrics(w.registry);
@@ -33,7 +37,8 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     clock: systemClock,
     controllers: [
       ...lifecycleControllers({
-        store: w.nodeClaims, nodes: client, pods: client, cloud: w.cloud, clock: systemClock, recorder: w.events,
+        store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
+        cloud: w.cloud, clock: systemClock, recorder: w.events,
         plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
       }),
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.kc)),

@@ -1,16 +1,15 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { Materializer, PodBinder } from '../provisioner/index.js';
+import type { ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { Binding } from './binding.js';
-import type { ClusterView } from './cluster-view.js';
 import { healthRoutes } from './health-routes.js';
 import { createExtenderMetrics } from './metrics.js';
 import { extenderRoutes } from './routes.js';
 
 /** Everything the extender needs, built by the caller (main.ts or a test) and passed in explicitly. */
 export interface ExtenderAppOptions {
-  /** Fed by a ClusterWatch (see watchCluster) or, in tests, by calling apply() directly. */
-  readonly view: ClusterView;
+  /** The one cluster model (provisioner/state), read-only here but for bind reservations. */
+  readonly view: ClusterModel;
   readonly binder: PodBinder;
   /** Absent: binds to virtual nodes fail with a clear Error (standalone extender without a provisioner). */
   readonly materializer?: Materializer | undefined;

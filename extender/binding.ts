@@ -1,6 +1,6 @@
-import type { Materializer, PodBinder } from '../provisioner/index.js';
-import { podKey, type ClusterView } from './cluster-view.js';
-import { noResources } from './resource-amounts.js';
+import type { ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
+import { podKey } from '../domain/core/object-key.js';
+import { noResources } from '../domain/resource-sums.js';
 
 /** kube-scheduler's extender/v1 ExtenderBindingArgs. */
 export interface BindArgs {
@@ -11,7 +11,7 @@ export interface BindArgs {
 }
 
 export interface BindingDeps {
-  readonly view: ClusterView;
+  readonly view: ClusterModel;
   readonly binder: PodBinder;
   /** Absent in a standalone extender: binds to virtual nodes then fail with a clear Error. */
   readonly materializer?: Materializer | undefined;

@@ -1,10 +1,10 @@
 import type { Pod } from '../domain/core/pod.js';
-import type { ClusterView, PlanEntry } from './cluster-view.js';
-import { podKey } from './cluster-view.js';
-import { instanceFamilyOf, type NodeEntry } from './node-entry.js';
+import type { ClusterModel, ModelNode, ModelPlan } from '../provisioner/index.js';
+import { podKey } from '../domain/core/object-key.js';
+import { instanceFamilyOf } from '../domain/instance-types/instance-family.js';
 import { familyRejection, readPodSteering, type PodSteering } from './pod-steering.js';
 import { formatAmount } from '../domain/quantity.js';
-import type { ResourceSums } from './resource-amounts.js';
+import type { ResourceSums } from '../domain/resource-sums.js';
 import type { ResourceList } from '../domain/resource-list.js';
 
 /** Filter's verdict: the nodes that pass and, for every other node, why not. */
@@ -24,7 +24,7 @@ interface Verdict {
 const pass: Verdict = {};
 
 interface FilterContext {
-  readonly view: ClusterView;
+  readonly view: ClusterModel;
   readonly key: string;
   readonly isDaemonPod: boolean;
   readonly steering: PodSteering;
@@ -36,7 +36,7 @@ interface FilterContext {
  * plugins (resources, affinity, taints); this adds what only nodesmith knows: nodes on their way out, the plan
  * behind each virtual node, and the pod's steering annotations. O(candidates) with Map lookups.
  */
-export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
+export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
   const context = filterContext(view, pod, requests);
   const { passed, virtual, failed, unresolvable } = judgeCandidates(context, nodeNames);
   if (virtual.length === 0) return { passed, failed, unresolvable };
@@ -53,14 +53,14 @@ export function filterNodes(view: ClusterView, pod: Pod, requests: ResourceList,
 }
 
 /** Judges the real (and unknown) candidates and sets the virtual ones aside. */
-function judgeCandidates(context: FilterContext, nodeNames: readonly string[]): FilterOutcome & { virtual: NodeEntry[] } {
+function judgeCandidates(context: FilterContext, nodeNames: readonly string[]): FilterOutcome & { virtual: ModelNode[] } {
   // Prototype-free maps: node names come from the request and must never reach Object.prototype.
   const failed = Object.create(null) as Record<string, string>;
   const unresolvable = Object.create(null) as Record<string, string>;
   // Usually every candidate passes (kube-scheduler already filtered): the list is then answered as it came,
   // and a copy is only made from the first node that does not pass.
   let passed: string[] | undefined;
-  const virtual: NodeEntry[] = [];
+  const virtual: ModelNode[] = [];
   for (let index = 0; index < nodeNames.length; index++) {
     const name = nodeNames[index] ?? '';
     const entry = context.view.node(name);
@@ -82,7 +82,7 @@ function record(outcome: { passed: string[]; failed: Record<string, string>; unr
   else (verdict.resolvable === true ? outcome.failed : outcome.unresolvable)[name] = verdict.reason;
 }
 
-function filterContext(view: ClusterView, pod: Pod, requests: ResourceList): FilterContext {
+function filterContext(view: ClusterModel, pod: Pod, requests: ResourceList): FilterContext {
   return {
     view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
     isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true,
@@ -91,7 +91,7 @@ function filterContext(view: ClusterView, pod: Pod, requests: ResourceList): Fil
 
 const unknownNode: Verdict = { reason: 'node is not in the extender cache yet (kube-scheduler retries the pod)' };
 
-function judgeReal(context: FilterContext, entry: NodeEntry): Verdict {
+function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   if (entry.closedReason !== undefined) return { reason: entry.closedReason };
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
   if (rejection !== undefined) return { reason: rejection };
@@ -104,7 +104,7 @@ function judgeReal(context: FilterContext, entry: NodeEntry): Verdict {
 }
 
 /** The first resource the pod wants more of than `left` holds, described; undefined when it fits. */
-function shortfall(requests: ResourceList, left: ResourceSums, entry: PlanEntry, room: string): string | undefined {
+function shortfall(requests: ResourceList, left: ResourceSums, entry: ModelPlan, room: string): string | undefined {
   for (const [resource, amount] of Object.entries(requests)) {
     // A plan that does not count pod slots leaves them to kube-scheduler's own check of the Node.
     if (amount <= 0 || (resource === 'pods' && entry.room[resource] === undefined)) continue;
@@ -114,7 +114,7 @@ function shortfall(requests: ResourceList, left: ResourceSums, entry: PlanEntry,
   return undefined;
 }
 
-function judgeVirtual(context: FilterContext, entry: NodeEntry): Verdict {
+function judgeVirtual(context: FilterContext, entry: ModelNode): Verdict {
   if (entry.closedReason !== undefined) return { reason: entry.closedReason };
   // A DaemonSet makes a pod for every Node it matches, virtual ones included; launching for it would be wrong
   // (the plan already counts daemon overhead), so it waits for the real node and its own pod there.
@@ -126,7 +126,7 @@ function judgeVirtual(context: FilterContext, entry: NodeEntry): Verdict {
 }
 
 /** A pod the plan did not place here may still come if it meets the plan's terms and fits the room left. */
-function judgeUnassigned(context: FilterContext, nodeName: string, entry: PlanEntry): Verdict {
+function judgeUnassigned(context: FilterContext, nodeName: string, entry: ModelPlan): Verdict {
   const { plan } = entry;
   const maxPrice = context.steering.maxPricePerHour;
   if (maxPrice !== undefined && plan.pricePerHour > maxPrice) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { ClusterView } from './cluster-view.js';
+import type { ClusterModel } from '../provisioner/index.js';
 
 export interface HealthRoutesOptions {
-  readonly view: ClusterView;
+  readonly view: ClusterModel;
   readonly registry: Registry;
   /** Extra readiness gate, e.g. leadership: returns why not ready, or undefined when ready. */
   readonly notReadyReason?: (() => string | undefined) | undefined;

@@ -1,7 +1,6 @@
 import type { Pod } from '../domain/core/pod.js';
-import type { ClusterView, PlanEntry } from './cluster-view.js';
-import { podKey } from './cluster-view.js';
-import type { NodeEntry } from './node-entry.js';
+import type { ClusterModel, ModelNode, ModelPlan } from '../provisioner/index.js';
+import { podKey } from '../domain/core/object-key.js';
 import { readPodSteering, type PodSteering } from './pod-steering.js';
 import type { ResourceList } from '../domain/resource-list.js';
 
@@ -26,7 +25,7 @@ const priceSpan = 2;
 const virtualTop = 4;
 
 interface ScoreContext {
-  readonly view: ClusterView;
+  readonly view: ClusterModel;
   readonly key: string;
   readonly steering: PodSteering;
   readonly requests: ResourceList;
@@ -36,7 +35,7 @@ interface ScoreContext {
  * Ranks the nodes kube-scheduler kept after filtering. Real nodes are packed (most allocated first) so that
  * whole nodes stay free for consolidation; virtual nodes go cheapest per pod first.
  */
-export function prioritizeNodes(view: ClusterView, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): HostPriority[] {
+export function prioritizeNodes(view: ClusterModel, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): HostPriority[] {
   const context: ScoreContext = {
     view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
   };
@@ -71,8 +70,8 @@ function scoreVirtualSlots(context: ScoreContext, virtual: readonly VirtualSlot[
 
 interface VirtualSlot {
   readonly index: number;
-  readonly entry: NodeEntry;
-  readonly plan: PlanEntry | undefined;
+  readonly entry: ModelNode;
+  readonly plan: ModelPlan | undefined;
   readonly perPod: number;
 }
 
@@ -84,7 +83,7 @@ function steeringBonus(steering: PodSteering, capacityType: string | undefined, 
 }
 
 /** How full the node would be with this pod: the mean of its cpu and memory fractions, 0–1. */
-function allocatedFraction(context: ScoreContext, entry: NodeEntry): number {
+function allocatedFraction(context: ScoreContext, entry: ModelNode): number {
   const usage = context.view.usage(entry.name);
   const cpu = fraction(entry.allocatable['cpu'], (usage['cpu'] ?? 0) + (context.requests['cpu'] ?? 0));
   const memory = fraction(entry.allocatable['memory'], (usage['memory'] ?? 0) + (context.requests['memory'] ?? 0));
@@ -95,13 +94,13 @@ function fraction(allocatable: number | undefined, used: number): number {
   return allocatable !== undefined && allocatable > 0 ? Math.min(1, used / allocatable) : 1;
 }
 
-function scoreReal(context: ScoreContext, entry: NodeEntry): number {
+function scoreReal(context: ScoreContext, entry: ModelNode): number {
   const packing = Math.round(packingSpan * allocatedFraction(context, entry));
   return Math.min(maxExtenderScore, realBase + packing + steeringBonus(context.steering, entry.capacityType, entry.nodePool));
 }
 
 /** The launch's hourly price shared by the pods it would carry, this one included. */
-function pricePerPod(plan: PlanEntry, key: string): number {
+function pricePerPod(plan: ModelPlan, key: string): number {
   const pods = plan.assigned.size + (plan.assigned.has(key) ? 0 : 1);
   return plan.plan.pricePerHour / pods;
 }
@@ -114,8 +113,8 @@ function priceRank(perPod: number, cheapest: number, dearest: number): number {
 }
 
 interface VirtualCandidate {
-  readonly entry: NodeEntry;
-  readonly plan: PlanEntry | undefined;
+  readonly entry: ModelNode;
+  readonly plan: ModelPlan | undefined;
   readonly priceRank: number;
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pod } from '../domain/core/pod.js';
 import type { Binding, BindArgs } from './binding.js';
-import type { ClusterView } from './cluster-view.js';
+import type { ClusterModel } from '../provisioner/index.js';
 import { filterNodes } from './filter.js';
 import { outcomeOfStatus, type ExtenderMetrics, type Outcome, type Verb } from './metrics.js';
 import { prioritizeNodes } from './prioritize.js';
@@ -14,7 +14,7 @@ import {
 import { createValidatorCompiler } from './validator.js';
 
 export interface ExtenderRoutesOptions {
-  readonly view: ClusterView;
+  readonly view: ClusterModel;
   readonly binding: Binding;
   readonly metrics: ExtenderMetrics;
 }
@@ -38,7 +38,7 @@ function passedCount(reply: FilterResult): number {
   return reply.NodeNames?.length ?? (reply.Nodes as { items: unknown[] } | null)?.items.length ?? 0;
 }
 
-function requestsOf(view: ClusterView, pod: Pod): ResourceList {
+function requestsOf(view: ClusterModel, pod: Pod): ResourceList {
   try {
     return view.requestsFor(pod);
   } catch (error) {
@@ -53,7 +53,7 @@ function passedNodes(args: ExtenderArgs, passedNames: readonly string[]): unknow
   return (args.Nodes?.items ?? []).filter((node) => passed.has(node.metadata.name));
 }
 
-function filterReply(args: ExtenderArgs, view: ClusterView): FilterResult {
+function filterReply(args: ExtenderArgs, view: ClusterModel): FilterResult {
   const names = candidateNames(args);
   const outcome = filterNodes(view, args.Pod, requestsOf(view, args.Pod), names);
   const fullNodes = args.NodeNames === undefined || args.NodeNames === null;

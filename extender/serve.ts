@@ -1,24 +1,19 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ClusterWatch } from '../provisioner/index.js';
 import { build, type ExtenderAppOptions } from './app.js';
-import { ClusterView } from './cluster-view.js';
-import type { PodRequestsFn } from './resource-amounts.js';
+import type { ClusterModel } from '../provisioner/index.js';
 
 /** The extender's default port (kube-scheduler's urlPrefix points here; the webhooks use 8443). */
 export const defaultExtenderPort = 8444;
 
-export interface ServeOptions extends Omit<ExtenderAppOptions, 'view'> {
-  /** Feeds the view: nodes, pods and plans. Subscribed before listening, unsubscribed on close. */
-  readonly watch: ClusterWatch;
-  readonly podRequests?: PodRequestsFn;
+export interface ServeOptions extends ExtenderAppOptions {
   readonly host?: string;
   readonly port?: number;
 }
 
 export interface RunningExtender {
   readonly app: FastifyInstance;
-  readonly view: ClusterView;
+  readonly view: ClusterModel;
   /** e.g. "http://127.0.0.1:8444" (https when TLS is configured). */
   readonly url: string;
   /** Cuts every open connection, idle or not: the end of a shutdown's grace period. */
@@ -26,17 +21,10 @@ export interface RunningExtender {
   close(): Promise<void>;
 }
 
-/** Builds the view and the app, subscribes the view to the watch, and listens. */
+/** Builds the app over the cluster model it is given and listens. */
 export async function serve(options: ServeOptions): Promise<RunningExtender> {
-  const view = new ClusterView(options.podRequests);
-  const unsubscribe = options.watch.subscribe((event) => {
-    view.apply(event);
-  });
-  const app = build({ ...options, view });
-  app.addHook('onClose', () => {
-    unsubscribe();
-    return Promise.resolve();
-  });
+  const { view } = options;
+  const app = build(options);
   // The HTTP/2 server (with TLS) has no closeAllConnections, and HTTP/1.1 clients it also serves keep idle
   // connections open; so its sockets are tracked here.
   const sockets = new Set<Socket>();

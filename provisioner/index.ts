@@ -65,7 +65,7 @@ export interface BindTarget {
   readonly nodeName: string;
 }
 
-/** What the extender's in-memory view is fed with: informer deltas for nodes, pods and plans. */
+/** What the cluster model is fed with: informer deltas for nodes, pods and plans (tests and replays use it). */
 export type ClusterEvent =
   | { readonly kind: 'node-upserted'; readonly node: Node }
   | { readonly kind: 'node-deleted'; readonly name: string }
@@ -76,10 +76,62 @@ export type ClusterEvent =
   /** Every initial list has been delivered; the extender reports ready from then on. */
   | { readonly kind: 'synced' };
 
+/** Resource amounts on the simulation's integer scale (millicores, bytes), as domain/resource-list.ts. */
+export type Amounts = Readonly<Record<string, number>>;
+
+/** Why a node takes no new pod, as the extender reports it; set by the Node itself or by a mark in-process. */
+export interface ModelNode {
+  readonly name: string;
+  /** Labelled launchable: a plan's node, not an instance yet. */
+  readonly isVirtual: boolean;
+  /** Why no new pod may go here (being deleted, disrupted, cordoned, marked); undefined when it is open. */
+  readonly closedReason: string | undefined;
+  readonly allocatable: Amounts;
+  readonly capacityType: string | undefined;
+  readonly nodePool: string | undefined;
+  /** Instance family ("m7i" of "m7i.large"), when the node says its instance type. */
+  readonly instanceFamily: string | undefined;
+  /**
+   * For a real node nodesmith launched, the virtual node it was launched for (from its NodeClaim annotation),
+   * known as soon as the Node exists, before the plan records it.
+   */
+  readonly launchedFor: string | undefined;
+}
+
+/** A plan with its lookups prepared: the assigned set and the room as amounts. */
+export interface ModelPlan {
+  readonly plan: VirtualNodePlan;
+  readonly assigned: ReadonlySet<string>;
+  readonly room: Amounts;
+}
+
 /**
- * A stream of cluster events. `subscribe` replays the current state as upserts (then `synced`) before live
- * deltas, like an informer's initial list, and returns a function that stops delivery.
+ * The one picture of the cluster, as the extender reads it (provisioner/state/cluster-state.ts implements it).
+ * Every answer comes from memory and costs O(1) or O(the plan's pods): per-node usage is kept current as pods
+ * change. A mark the provisioner sets (disruption, deletion) closes the node here at once, before the taint that
+ * tells other replicas comes back through the watch.
  */
-export interface ClusterWatch {
-  subscribe(listener: (event: ClusterEvent) => void): () => void;
+export interface ClusterModel {
+  readonly isSynced: boolean;
+  readonly nodeCount: number;
+  readonly podCount: number;
+  node(name: string): ModelNode | undefined;
+  plan(nodeName: string): ModelPlan | undefined;
+  /** The node a pod is bound to; undefined when pending or unknown. */
+  boundNodeOf(podKey: string): string | undefined;
+  /** Summed requests of the non-terminal pods bound to the node. */
+  usage(nodeName: string): Amounts;
+  /** The requests recorded for a known pod (one `pods` slot included). */
+  requestsOf(podKey: string): Amounts | undefined;
+  /** The requests of any pod (one `pods` slot included); throws on a malformed quantity. */
+  requestsFor(pod: Pod): Amounts;
+  /** Room on a virtual node for one more pod the plan did not assign (bound, binding and promised pods taken off). */
+  roomLeft(entry: ModelPlan, nodeName: string): Record<string, number>;
+  /** Room on a launched node beside the pods still on their way there from its plan. */
+  roomLeftOnLaunched(realName: string, virtualName: string, entry: ModelPlan): Record<string, number>;
+  /** The plan a real node was launched for, while its virtual node still takes binds: `[virtual name, plan]`. */
+  materializationOf(realName: string): readonly [string, ModelPlan] | undefined;
+  /** Holds a virtual node's room for a pod while its bind (and the launch behind it) is in flight. */
+  reserve(podKey: string, nodeName: string, requests: Amounts): void;
+  release(podKey: string): void;
 }

@@ -10,6 +10,12 @@ export interface ApiResponse {
   readonly body: string;
 }
 
+/** A response whose body is read as it arrives (watch events). */
+export interface ApiStream {
+  readonly status: number;
+  readonly body: AsyncIterable<Buffer> & { text(): Promise<string> };
+}
+
 export interface ApiConnectionOptions {
   /** How long credentials from the kubeconfig are used before they are read again (rotated tokens, certs). */
   readonly refreshMs?: number;
@@ -96,6 +102,25 @@ export class ApiConnection {
     if (first.status !== 401) return first;
     // An expired token or rotated certificate: read the credentials again and try once more.
     return this.#send(await this.#refresh(), method, path, body);
+  }
+
+  /**
+   * Opens a long-lived GET (a watch) and hands back the body as a stream. `idleTimeoutMs` bounds the silence
+   * between chunks; the API server ends a watch itself after its `timeoutSeconds`.
+   */
+  async stream(path: string, options: { readonly signal: AbortSignal; readonly idleTimeoutMs: number }): Promise<ApiStream> {
+    const open = async (credentials: Credentials): Promise<ApiStream> => {
+      const response = await credentials.dispatcher.request({
+        origin: this.#origin, path: `${this.#basePath}${path}`, method: 'GET', signal: options.signal,
+        headers: { accept: 'application/json', ...credentials.headers },
+        headersTimeout: this.#timeoutMs, bodyTimeout: options.idleTimeoutMs,
+      });
+      return { status: response.statusCode, body: response.body };
+    };
+    const first = await open(await this.#current());
+    if (first.status !== 401) return first;
+    await first.body.text().catch(() => undefined);
+    return open(await this.#refresh());
   }
 
   /** Closes every pooled connection. */

@@ -1,78 +1,74 @@
-import * as k8s from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
-import type { Node } from '../../domain/core/node.js';
-import type { Pod } from '../../domain/core/pod.js';
+import type { PodDisruptionBudget } from '../../domain/core/pod-disruption-budget.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
-import type { PersistentVolumeClaim } from '../../domain/core/storage.js';
-import type { ClusterState } from '../state/cluster-state.js';
-import { startInformer, type InformerSource } from './informer-source.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
+import type { ClusterState, StoredKind } from '../state/cluster-state.js';
+import { ApiConnection } from './api-connection.js';
+import { projectDaemonSet, projectNode, projectPod, projectWhole } from './projection.js';
+import { startReflector, type InformerSource, type ReflectorHandlers } from './reflector.js';
 
-// client-node turns timestamps into Date objects; the domain works on the wire form (what kubectl shows),
-// so every object goes back to JSON once, here at the edge. The core models' property names are the JSON
-// names, and a Date serialises to its RFC 3339 form.
-const wire = (object: unknown): unknown => JSON.parse(JSON.stringify(object)) as unknown;
+export type { InformerSource } from './reflector.js';
 
-type Custom = 'nodepool' | 'ec2nodeclass' | 'nodeclaim';
-const customResources: Record<Custom, { group: string; plural: string }> = {
-  nodepool: { group: 'karpenter.sh', plural: 'nodepools' },
-  nodeclaim: { group: 'karpenter.sh', plural: 'nodeclaims' },
-  ec2nodeclass: { group: 'karpenter.k8s.aws', plural: 'ec2nodeclasses' },
-};
+/** Which kinds a process watches: the extender alone needs only nodes and pods (plans ride on virtual nodes). */
+export type InformerSet = 'all' | 'extender';
 
-function customInformer(kc: k8s.KubeConfig, state: ClusterState, kind: Custom, onError: (e: unknown) => void): InformerSource {
-  const api = kc.makeApiClient(k8s.CustomObjectsApi);
-  const { group, plural } = customResources[kind];
-  return startInformer<k8s.KubernetesObject>(kc, {
-    resource: plural, path: `/apis/${group}/v1/${plural}`, onError,
-    list: async () => (await api.listClusterCustomObject({ group, version: 'v1', plural })) as k8s.KubernetesListObject<k8s.KubernetesObject>,
-  }, {
-    upsert: (o) => { state.upsertObject(kind, o as unknown as NodePool | EC2NodeClass | NodeClaim); },
-    remove: (o) => { state.removeObject(kind, o as unknown as NodeClaim); },
-  });
+type ErrorSink = (resource: string, e: unknown) => void;
+
+type Stored = NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass;
+
+function stored(state: ClusterState, kind: StoredKind): ReflectorHandlers<Stored> {
+  return { upsert: (o) => { state.upsertObject(kind, o); }, remove: (ref) => { state.removeObject(kind, ref); } };
 }
 
-/** Claims, volumes and storage classes: where a pending pod's volumes let it run. */
-function volumeInformers(kc: k8s.KubeConfig, state: ClusterState, onError: (resource: string, e: unknown) => void): InformerSource[] {
-  const core = kc.makeApiClient(k8s.CoreV1Api);
-  const storage = kc.makeApiClient(k8s.StorageV1Api);
-  const feed = (kind: 'pvc' | 'pv' | 'storageclass'): { upsert: (o: k8s.KubernetesObject) => void; remove: (o: k8s.KubernetesObject) => void } => ({
-    upsert: (o: k8s.KubernetesObject): void => { state.upsertObject(kind, wire(o) as PersistentVolumeClaim); },
-    remove: (o: k8s.KubernetesObject): void => { state.removeObject(kind, wire(o) as PersistentVolumeClaim); },
-  });
+function coreSources(api: ApiConnection, state: ClusterState, onError: ErrorSink): InformerSource[] {
   return [
-    startInformer<k8s.V1PersistentVolumeClaim>(kc, { resource: 'persistentvolumeclaims', path: '/api/v1/persistentvolumeclaims', list: () => core.listPersistentVolumeClaimForAllNamespaces(), onError: (e) => { onError('persistentvolumeclaims', e); } }, feed('pvc')),
-    startInformer<k8s.V1PersistentVolume>(kc, { resource: 'persistentvolumes', path: '/api/v1/persistentvolumes', list: () => core.listPersistentVolume(), onError: (e) => { onError('persistentvolumes', e); } }, feed('pv')),
-    startInformer<k8s.V1StorageClass>(kc, { resource: 'storageclasses', path: '/apis/storage.k8s.io/v1/storageclasses', list: () => storage.listStorageClass(), onError: (e) => { onError('storageclasses', e); } }, feed('storageclass')),
+    startReflector(api, { resource: 'pods', path: '/api/v1/pods', project: projectPod, onError: (e) => { onError('pods', e); } },
+      { upsert: (o) => { state.upsertPod(o); }, remove: (ref) => { state.removePod(ref); } }),
+    startReflector(api, { resource: 'nodes', path: '/api/v1/nodes', project: projectNode, onError: (e) => { onError('nodes', e); } },
+      { upsert: (o) => { state.upsertNode(o); }, remove: (ref) => { state.removeNode(ref); } }),
   ];
+}
+
+function provisionerSources(api: ApiConnection, state: ClusterState, onError: ErrorSink): InformerSource[] {
+  // The API promises each resource's type; projectWhole only trims metadata.
+  const source = <T>(resource: string, path: string, handlers: ReflectorHandlers<T>, project = projectWhole as (raw: unknown) => T): InformerSource =>
+    startReflector(api, { resource, path, project, onError: (e) => { onError(resource, e); } }, handlers);
+  return [
+    source<Stored>('daemonsets', '/apis/apps/v1/daemonsets', stored(state, 'daemonset'), projectDaemonSet),
+    source<Stored>('nodepools', '/apis/karpenter.sh/v1/nodepools', stored(state, 'nodepool')),
+    source<Stored>('ec2nodeclasses', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', stored(state, 'ec2nodeclass')),
+    source<NodeClaim>('nodeclaims', '/apis/karpenter.sh/v1/nodeclaims', { upsert: (o) => { state.upsertNodeClaim(o); }, remove: (ref) => { state.removeNodeClaim(ref); } }),
+    source<PodDisruptionBudget>('poddisruptionbudgets', '/apis/policy/v1/poddisruptionbudgets', { upsert: (o) => { state.upsertPdb(o); }, remove: (ref) => { state.removePdb(ref); } }),
+    // Where a pending pod's volumes let it run.
+    source<Stored>('persistentvolumeclaims', '/api/v1/persistentvolumeclaims', stored(state, 'pvc')),
+    source<Stored>('persistentvolumes', '/api/v1/persistentvolumes', stored(state, 'pv')),
+    source<Stored>('storageclasses', '/apis/storage.k8s.io/v1/storageclasses', stored(state, 'storageclass')),
+  ];
+}
+
+export interface ClusterInformers {
+  readonly sources: readonly InformerSource[];
+  /** Resolves once every initial list is in the model (and the model says it is synced). */
+  readonly synced: Promise<void>;
+  stop(): Promise<void>;
 }
 
 /**
- * Starts one informer per kind the provisioner reads and resolves once every initial list has been
- * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look
- * like it needs nodes it already has).
+ * Starts one reflector per kind the process reads. `synced` resolves once every initial list has been
+ * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look like it
+ * needs nodes it already has). After that, nothing here LISTs again unless a watch falls too far behind (410).
  */
-export async function startClusterInformers(kc: k8s.KubeConfig, state: ClusterState, onError: (resource: string, e: unknown) => void): Promise<InformerSource[]> {
-  const core = kc.makeApiClient(k8s.CoreV1Api);
-  const apps = kc.makeApiClient(k8s.AppsV1Api);
-  const sources: InformerSource[] = [
-    startInformer<k8s.V1Pod>(kc, { resource: 'pods', path: '/api/v1/pods', list: () => core.listPodForAllNamespaces(), onError: (e) => { onError('pods', e); } }, {
-      upsert: (o) => { state.upsertPod(wire(o) as Pod); },
-      remove: (o) => { state.removePod(wire(o) as Pod); },
-    }),
-    startInformer<k8s.V1Node>(kc, { resource: 'nodes', path: '/api/v1/nodes', list: () => core.listNode(), onError: (e) => { onError('nodes', e); } }, {
-      upsert: (o) => { state.upsertNode(wire(o) as Node); },
-      remove: (o) => { state.removeNode(wire(o) as Node); },
-    }),
-    startInformer<k8s.V1DaemonSet>(kc, { resource: 'daemonsets', path: '/apis/apps/v1/daemonsets', list: () => apps.listDaemonSetForAllNamespaces(), onError: (e) => { onError('daemonsets', e); } }, {
-      upsert: (o) => { state.upsertObject('daemonset', wire(o) as DaemonSet); },
-      remove: (o) => { state.removeObject('daemonset', wire(o) as DaemonSet); },
-    }),
-    ...(['nodepool', 'ec2nodeclass', 'nodeclaim'] as const).map((kind) => customInformer(kc, state, kind, (e) => { onError(kind, e); })),
-    ...volumeInformers(kc, state, onError),
-  ];
-  await Promise.all(sources.map((s) => s.synced));
-  state.markSynced();
-  return sources;
+export function startClusterInformers(kc: KubeConfig, state: ClusterState, options: { readonly onError: ErrorSink; readonly kinds?: InformerSet }): ClusterInformers {
+  // Watches hold their connections open, so they get a pool of their own, apart from binds and writes.
+  const api = new ApiConnection(kc, { timeoutMs: 60_000 });
+  const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, options.onError))];
+  const stop = async (): Promise<void> => {
+    await Promise.all(sources.map((s) => s.stop()));
+    await api.close();
+  };
+  const synced = Promise.all(sources.map((s) => s.synced)).then(() => { state.markSynced(); });
+  return { sources, synced, stop };
 }

@@ -1,10 +1,11 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type { Node } from '../../domain/core/node.js';
-import type { Pod } from '../../domain/core/pod.js';
 import type { Taint } from '../../domain/core/taint.js';
-import type { EvictionOutcome, NodeApi, PodApi, PodDeletion } from '../lifecycle/cluster-ports.js';
+import type { EvictionOutcome, PodDeletion } from '../lifecycle/cluster-ports.js';
+import type { NodeWrites, PodWrites } from '../lifecycle/model-ports.js';
 import { evictPod } from './eviction.js';
 import { statusCode } from './api-status.js';
+import { toWire } from './wire.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const fieldManager = 'nodesmith';
@@ -14,16 +15,12 @@ function ignore404(e: unknown): void {
   if (statusCode(e) !== 404) throw e;
 }
 
-/**
- * client-node models carry Date objects where the wire has RFC 3339 strings; the domain types
- * keep the wire form, so objects pass through JSON once.
- */
-function toWire(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value));
-}
 
-/** The Node and Pod operations of the lifecycle and GC controllers, straight against the API server. */
-export class KubeLifecycleClient implements NodeApi, PodApi {
+/**
+ * The Node and Pod writes of the lifecycle and GC controllers, straight against the API server. Their reads come
+ * from the cluster model (lifecycle/model-ports.ts), so nothing here lists.
+ */
+export class KubeLifecycleClient implements NodeWrites, PodWrites {
   readonly #core: CoreV1Api;
 
   constructor(core: CoreV1Api) {
@@ -32,10 +29,6 @@ export class KubeLifecycleClient implements NodeApi, PodApi {
 
   static fromKubeConfig(kc: KubeConfig): KubeLifecycleClient {
     return new KubeLifecycleClient(kc.makeApiClient(CoreV1Api));
-  }
-
-  async listNodes(): Promise<readonly Node[]> {
-    return toWire((await this.#core.listNode()).items) as Node[];
   }
 
   async labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
@@ -69,16 +62,6 @@ export class KubeLifecycleClient implements NodeApi, PodApi {
     } catch (e: unknown) {
       ignore404(e);
     }
-  }
-
-  async listPodsOnNode(nodeName: string): Promise<readonly Pod[]> {
-    const list = await this.#core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${nodeName}` });
-    return toWire(list.items) as Pod[];
-  }
-
-  async listBoundPods(): Promise<readonly Pod[]> {
-    const list = await this.#core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName!=' });
-    return toWire(list.items) as Pod[];
   }
 
   evictPod(namespace: string, name: string): Promise<EvictionOutcome> {

@@ -8,7 +8,6 @@ import type { EventRecorder } from '../events.js';
 import type { NodeWriter } from '../kube/node-client.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
-import { isProvisionable } from './pending-pods.js';
 import { buildSimulationInput } from './snapshot.js';
 import { planFor, virtualNodeFor } from './virtual-node.js';
 
@@ -92,12 +91,8 @@ function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodeP
  * stops offering capacity that nothing needs.
  */
 export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes'>): Promise<string[]> {
-  const boundTo = new Set<string>();
-  for (const pod of deps.state.pods.values()) if (pod.spec.nodeName !== undefined) boundTo.add(pod.spec.nodeName);
-  const stale = [...deps.state.plans.values()].filter((plan) => !boundTo.has(plan.nodeName) && !plan.assignedPods.some((key) => {
-    const pod = deps.state.pods.get(key);
-    return pod !== undefined && isProvisionable(pod);
-  }));
+  const { state } = deps;
+  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some((key) => state.isPending(key)));
   await Promise.all(stale.map(async (plan) => {
     await deps.nodes.delete(plan.nodeName);
     deps.state.removePlan(plan.nodeName);

@@ -1,6 +1,5 @@
 import type { Clock } from '../../domain/clock.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
-import { isProvisionable } from './pending-pods.js';
 import { planOnce, pruneStalePlans, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
 
@@ -35,8 +34,7 @@ export class Provisioner {
     this.#unsubscribe = state.onChange((kind, key) => {
       if (kind === 'nodepool' || kind === 'ec2nodeclass') this.#batcher.trigger();
       if (kind !== 'pod') return;
-      const pod = state.pods.get(key);
-      if (pod !== undefined && isProvisionable(pod) && !this.#isPlanned(key)) this.#batcher.trigger();
+      if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger();
     });
     // Pods that were already pending when we started (or became leader) need a first batch too.
     this.#batcher.trigger();
@@ -47,11 +45,6 @@ export class Provisioner {
     this.#unsubscribe();
     this.#stop();
     await Promise.all(this.#loops);
-  }
-
-  #isPlanned(podKey: string): boolean {
-    for (const plan of this.#options.state.plans.values()) if (plan.assignedPods.includes(podKey)) return true;
-    return false;
   }
 
   async #planLoop(): Promise<void> {

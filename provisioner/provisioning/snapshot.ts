@@ -2,26 +2,12 @@ import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
+import { podKeyOf } from '../../domain/core/object-key.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
 import { parseResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
-import { objectKey, type ClusterState } from '../state/cluster-state.js';
+import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
-import { isProvisionable } from './pending-pods.js';
-
-const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-
-function podsByNode(state: ClusterState): Map<string, Pod[]> {
-  const byNode = new Map<string, Pod[]>();
-  for (const pod of state.pods.values()) {
-    const node = pod.spec.nodeName;
-    if (node === undefined || node === '' || isTerminal(pod)) continue;
-    const list = byNode.get(node);
-    if (list === undefined) byNode.set(node, [pod]);
-    else list.push(pod);
-  }
-  return byNode;
-}
 
 function realNode(node: Node, pods: readonly Pod[]): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
@@ -50,14 +36,71 @@ function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[]): S
   };
 }
 
-/** Pods waiting for a plan that already launched count against the real node, which their binds will reach. */
-function reserveOnMaterializedNodes(state: ClusterState, byNode: Map<string, Pod[]>, planned: Set<string>): void {
-  for (const plan of state.plans.values()) {
-    if (plan.materializedNode === undefined || !state.nodes.has(plan.materializedNode)) continue;
-    const waiting = waitingPods(state, plan);
-    for (const pod of waiting) planned.add(objectKey(pod.metadata));
-    byNode.set(plan.materializedNode, [...(byNode.get(plan.materializedNode) ?? []), ...waiting]);
+/** The pods a plan was made for that still wait for kube-scheduler. */
+function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
+  const out: Pod[] = [];
+  for (const key of plan.assignedPods) {
+    const pod = state.pods.get(key);
+    if (pod !== undefined && state.isPending(key)) out.push(pod);
   }
+  return out;
+}
+
+/**
+ * The pods held by a plan that the snapshot shows (on its virtual node, or on the real node it launched), so a
+ * new batch adds to the plan instead of planning them again.
+ */
+function plannedPods(state: ClusterState): Set<string> {
+  const planned = new Set<string>();
+  for (const plan of state.plans.values()) {
+    const shown = state.nodes.has(plan.nodeName) && state.nodes.get(plan.nodeName)?.metadata.deletionTimestamp === undefined;
+    if (!isLaunched(state, plan) && !shown) continue;
+    for (const pod of waitingPods(state, plan)) planned.add(podKeyOf(pod));
+  }
+  return planned;
+}
+
+/** What the snapshot leaves out: nodes a caller imagines gone (consolidation asks "the cluster without X"). */
+export interface SnapshotOptions {
+  readonly without?: ReadonlySet<string>;
+}
+
+/**
+ * The nodes the simulation may place pods on, from the model's per-node index: real nodes with their pods,
+ * virtual nodes as in-flight nodes holding the pods their plan assigned, and launched plans' pods charged to the
+ * real node their binds will reach. Costs O(nodes + their pods), never a scan of every pod.
+ */
+export function snapshotNodes(state: ClusterState, options: SnapshotOptions = {}): SnapshotNode[] {
+  const without = options.without ?? new Set<string>();
+  const nodes: SnapshotNode[] = [];
+  const launchedPods = podsOnTheirWay(state);
+  for (const [name, node] of state.nodes) {
+    if (node.metadata.deletionTimestamp !== undefined || without.has(name)) continue;
+    const plan = state.plans.get(name);
+    if (plan === undefined) nodes.push(realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])]));
+    else if (!isLaunched(state, plan)) nodes.push(virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)]));
+  }
+  return nodes;
+}
+
+function isLaunched(state: ClusterState, plan: VirtualNodePlan): boolean {
+  return plan.materializedNode !== undefined && state.nodes.has(plan.materializedNode);
+}
+
+/** Pods waiting for a plan that already launched count against the real node, which their binds will reach. */
+function podsOnTheirWay(state: ClusterState): Map<string, Pod[]> {
+  const out = new Map<string, Pod[]>();
+  for (const plan of state.plans.values()) {
+    if (plan.materializedNode === undefined || !isLaunched(state, plan)) continue;
+    out.set(plan.materializedNode, [...(out.get(plan.materializedNode) ?? []), ...waitingPods(state, plan)]);
+  }
+  return out;
+}
+
+/** The pending pods no plan holds yet: what a planning pass must place. */
+export function unplannedPendingPods(state: ClusterState): Pod[] {
+  const planned = plannedPods(state);
+  return state.pendingPods().filter((pod) => !planned.has(podKeyOf(pod)));
 }
 
 const volumeLookup = (state: ClusterState): VolumeLookup => ({
@@ -66,20 +109,16 @@ const volumeLookup = (state: ClusterState): VolumeLookup => ({
   storageClass: (name) => state.storageClasses.get(name),
 });
 
-/** Zone (or other) requirements from each pending pod's volumes, keyed "namespace/name". */
-function volumeRequirementsOf(state: ClusterState, pods: readonly Pod[]): Map<string, NodeSelectorRequirement[]> {
+/** Zone (or other) requirements from each pod's volumes, keyed "namespace/name". */
+export function volumeRequirementsOf(state: ClusterState, pods: readonly Pod[]): Map<string, NodeSelectorRequirement[]> {
   const lookup = volumeLookup(state);
   const out = new Map<string, NodeSelectorRequirement[]>();
   for (const pod of pods) {
     if (!(pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim !== undefined)) continue;
     const requirements = volumeRequirements(pod, lookup);
-    if (requirements.length > 0) out.set(objectKey(pod.metadata), requirements);
+    if (requirements.length > 0) out.set(podKeyOf(pod), requirements);
   }
   return out;
-}
-
-function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
-  return plan.assignedPods.map((key) => state.pods.get(key)).filter((p): p is Pod => p !== undefined && isProvisionable(p));
 }
 
 /** NodePools that can launch: not being deleted, and their EC2NodeClass exists. */
@@ -90,37 +129,27 @@ export function usableNodePools(state: ClusterState): SimulationNodePool[] {
   });
 }
 
-/**
- * Everything the simulation needs, from memory: real nodes with their pods, virtual nodes as in-flight nodes
- * holding the pods their plan assigned (so a new batch adds to the plan instead of re-planning those pods),
- * and the pending pods no plan holds yet.
- */
-export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>): SimulationInput {
-  const byNode = podsByNode(state);
-  const nodes: SnapshotNode[] = [];
-  const planned = new Set<string>();
-  reserveOnMaterializedNodes(state, byNode, planned);
-  for (const node of state.nodes.values()) {
-    const name = node.metadata.name ?? '';
-    if (node.metadata.deletionTimestamp !== undefined) continue;
-    const plan = state.plans.get(name);
-    if (plan === undefined) {
-      nodes.push(realNode(node, byNode.get(name) ?? []));
-      continue;
-    }
-    if (plan.materializedNode !== undefined && state.nodes.has(plan.materializedNode)) continue;
-    const waiting = waitingPods(state, plan);
-    for (const pod of waiting) planned.add(objectKey(pod.metadata));
-    nodes.push(virtualNode(node, plan, [...waiting, ...(byNode.get(name) ?? [])]));
-  }
-  const pendingPods = [...state.pods.values()].filter((p) => isProvisionable(p) && !planned.has(objectKey(p.metadata)));
+export interface SimulationRequest {
+  readonly pods: readonly Pod[];
+  readonly instanceTypes: readonly InstanceType[];
+  readonly unavailable: ReadonlySet<string>;
+  readonly without?: ReadonlySet<string>;
+}
+
+/** Everything the simulation needs for these pods, from memory. */
+export function simulationInputFor(state: ClusterState, request: SimulationRequest): SimulationInput {
   return {
-    nodes,
+    nodes: snapshotNodes(state, request.without === undefined ? {} : { without: request.without }),
     daemonSets: [...state.daemonSets.values()],
-    pendingPods,
-    volumeRequirements: volumeRequirementsOf(state, pendingPods),
+    pendingPods: request.pods,
+    volumeRequirements: volumeRequirementsOf(state, request.pods),
     nodePools: usableNodePools(state),
-    instanceTypes,
-    unavailableOfferings: unavailable,
+    instanceTypes: request.instanceTypes,
+    unavailableOfferings: request.unavailable,
   };
+}
+
+/** The planning pass's input: the pending pods no plan holds, against every node and plan there is. */
+export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>): SimulationInput {
+  return simulationInputFor(state, { pods: unplannedPendingPods(state), instanceTypes, unavailable });
 }

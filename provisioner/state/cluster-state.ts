@@ -3,59 +3,85 @@ import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
+import type { PodDisruptionBudget } from '../../domain/core/pod-disruption-budget.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
-import type { ClusterEvent, ClusterWatch, VirtualNodePlan } from '../index.js';
+import { objectKey, podKey } from '../../domain/core/object-key.js';
+import { podRequests } from '../../domain/pod-requests.js';
+import type { PodRequestsFn } from '../../domain/resource-sums.js';
+import type { Amounts, ClusterEvent, ClusterModel, ModelNode, ModelPlan, VirtualNodePlan } from '../index.js';
 import { planOfNode } from '../provisioning/virtual-node.js';
+import { digestNode, type NodeDigest } from './node-entry.js';
+import { NodeMarks } from './node-marks.js';
+import { NodeClaimIndex } from './nodeclaim-index.js';
+import { PdbIndex } from './pdb-index.js';
+import { PlanIndex } from './plan-index.js';
+import { PodAccounting } from './pod-accounting.js';
+import { RoomCalculator } from './room.js';
 
-/** Kinds kept only for planning; the extender does not watch them. */
-export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'nodeclaim' | 'daemonset' | 'pvc' | 'pv' | 'storageclass';
-export type ObjectKind = 'pod' | 'node' | StoredKind;
+export { objectKey };
 
-/** "namespace/name" for namespaced objects, "name" for cluster-scoped ones. */
-export function objectKey(meta: { readonly namespace?: string; readonly name?: string }): string {
-  return meta.namespace === undefined ? (meta.name ?? '') : `${meta.namespace}/${meta.name ?? ''}`;
-}
-
-type Listener = (event: ClusterEvent) => void;
+/** Kinds kept as objects only (no per-node accounting). */
+export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass';
+export type ObjectKind = 'pod' | 'node' | 'nodeclaim' | 'pdb' | StoredKind;
 type ChangeListener = (kind: ObjectKind | 'plan', key: string) => void;
+interface Meta { readonly metadata: { readonly namespace?: string; readonly name?: string } }
 
 /**
- * The provisioner's in-memory view of the cluster, fed by informers and by the plan. It answers every read
- * from memory, and it is the extender's ClusterWatch: subscribers get the current state replayed, then deltas.
+ * The one picture of the cluster that every component reads: planner, extender, lifecycle, GC and disruption.
+ * Fed by the informers (one trimmed copy of each object) and by the provisioner's own plans and marks. Per-node
+ * usage, the pods on each node and the pending pods are kept current on every delta, so no reader recomputes
+ * them. Writes go through the API server; what comes back through the watch lands here.
  */
-export class ClusterState implements ClusterWatch {
+export class ClusterState implements ClusterModel {
   readonly pods = new Map<string, Pod>();
   readonly nodes = new Map<string, Node>();
   readonly nodePools = new Map<string, NodePool>();
   readonly nodeClasses = new Map<string, EC2NodeClass>();
-  readonly nodeClaims = new Map<string, NodeClaim>();
   readonly daemonSets = new Map<string, DaemonSet>();
   /** By "namespace/name". */
   readonly claims = new Map<string, PersistentVolumeClaim>();
   readonly volumes = new Map<string, PersistentVolume>();
   readonly storageClasses = new Map<string, StorageClass>();
-  readonly plans = new Map<string, VirtualNodePlan>();
-  #listeners = new Set<Listener>();
-  #changeListeners = new Set<ChangeListener>();
+  readonly marks = new NodeMarks();
+  readonly pdbs = new PdbIndex();
+  readonly #claims = new NodeClaimIndex();
+  readonly #plans = new PlanIndex();
+  readonly #accounting: PodAccounting;
+  readonly #digests = new Map<string, NodeDigest>();
+  readonly #room: RoomCalculator;
+  readonly #changeListeners = new Set<ChangeListener>();
   #synced = false;
+
+  constructor(requestsOf: PodRequestsFn = podRequests) {
+    this.#accounting = new PodAccounting(requestsOf);
+    this.#room = new RoomCalculator(this.#accounting, this.#plans, (name) => this.#digests.get(name)?.allocatable);
+  }
 
   get isSynced(): boolean {
     return this.#synced;
   }
 
-  markSynced(): void {
-    this.#synced = true;
-    this.#emit({ kind: 'synced' });
+  get nodeCount(): number {
+    return this.nodes.size;
   }
 
-  subscribe(listener: Listener): () => void {
-    for (const node of this.nodes.values()) listener({ kind: 'node-upserted', node });
-    for (const pod of this.pods.values()) listener({ kind: 'pod-upserted', pod });
-    for (const plan of this.plans.values()) listener({ kind: 'plan-upserted', plan });
-    if (this.#synced) listener({ kind: 'synced' });
-    this.#listeners.add(listener);
-    return () => { this.#listeners.delete(listener); };
+  get podCount(): number {
+    return this.#accounting.size;
+  }
+
+  /** The plans behind the virtual nodes, by virtual node name. */
+  get plans(): ReadonlyMap<string, VirtualNodePlan> {
+    return this.#plans.plans;
+  }
+
+  /** NodeClaims by name. */
+  get nodeClaims(): ReadonlyMap<string, NodeClaim> {
+    return this.#claims.byName;
+  }
+
+  markSynced(): void {
+    this.#synced = true;
   }
 
   /** Called on every change of any kind; the provisioner uses it to trigger batches and wake loops. */
@@ -64,77 +90,206 @@ export class ClusterState implements ClusterWatch {
     return () => { this.#changeListeners.delete(listener); };
   }
 
+  /** Applies one delta as an informer would deliver it (tests and replays). */
+  apply(event: ClusterEvent): void {
+    switch (event.kind) {
+      case 'node-upserted': this.upsertNode(event.node); return;
+      case 'node-deleted': this.removeNode({ metadata: { name: event.name } }); return;
+      case 'pod-upserted': this.upsertPod(event.pod); return;
+      case 'pod-deleted': this.removePod({ metadata: { namespace: event.namespace, name: event.name } }); return;
+      case 'plan-upserted': this.upsertPlan(event.plan); return;
+      case 'plan-deleted': this.removePlan(event.nodeName); return;
+      case 'synced': this.markSynced(); return;
+    }
+  }
+
   upsertPod(pod: Pod): void {
-    const key = objectKey(pod.metadata);
+    const key = podKey(pod.metadata.namespace, pod.metadata.name);
     this.pods.set(key, pod);
-    this.#emit({ kind: 'pod-upserted', pod });
+    this.#accounting.upsert(key, pod);
     this.#changed('pod', key);
   }
 
-  removePod(pod: Pod): void {
-    const key = objectKey(pod.metadata);
+  removePod(pod: Meta): void {
+    const key = podKey(pod.metadata.namespace, pod.metadata.name);
     this.pods.delete(key);
-    this.#emit({ kind: 'pod-deleted', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '' });
+    this.#accounting.release(key);
+    this.#accounting.remove(key);
     this.#changed('pod', key);
   }
 
   upsertNode(node: Node): void {
     const name = node.metadata.name ?? '';
+    const previous = this.#digests.get(name);
+    if (previous !== undefined) this.#plans.forgetLaunched(name, previous.launchedFor);
     this.nodes.set(name, node);
-    this.#emit({ kind: 'node-upserted', node });
+    const digest = digestNode(node);
+    if (digest !== undefined) {
+      this.#digests.set(name, digest);
+      this.#plans.noteLaunched(name, digest.launchedFor);
+    }
     this.#changed('node', name);
     // The plan lives on the virtual node, so every process that watches nodes knows every plan.
     const plan = planOfNode(node);
     if (plan !== undefined) this.upsertPlan(plan);
   }
 
-  removeNode(node: Node): void {
+  removeNode(node: Meta): void {
     const name = node.metadata.name ?? '';
+    this.#plans.forgetLaunched(name, this.#digests.get(name)?.launchedFor);
     this.nodes.delete(name);
-    this.#emit({ kind: 'node-deleted', name });
+    this.#digests.delete(name);
+    this.marks.forget(name);
     this.#changed('node', name);
     this.removePlan(name);
   }
 
   upsertPlan(plan: VirtualNodePlan): void {
-    this.plans.set(plan.nodeName, plan);
-    this.#emit({ kind: 'plan-upserted', plan });
+    this.#plans.upsert(plan);
     this.#changed('plan', plan.nodeName);
   }
 
   removePlan(nodeName: string): void {
-    if (!this.plans.delete(nodeName)) return;
-    this.#emit({ kind: 'plan-deleted', nodeName });
-    this.#changed('plan', nodeName);
+    if (this.#plans.remove(nodeName)) this.#changed('plan', nodeName);
   }
 
-  /** For kinds the extender does not watch: NodePools, EC2NodeClasses, NodeClaims, DaemonSets. */
-  upsertObject(kind: StoredKind, object: NodePool | EC2NodeClass | NodeClaim | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass): void {
+  upsertNodeClaim(claim: NodeClaim): void {
+    this.#claims.upsert(claim);
+    this.#changed('nodeclaim', claim.metadata.name ?? '');
+  }
+
+  removeNodeClaim(claim: Meta): void {
+    this.#claims.remove(claim.metadata.name ?? '');
+    this.#changed('nodeclaim', claim.metadata.name ?? '');
+  }
+
+  upsertPdb(pdb: PodDisruptionBudget): void {
+    this.pdbs.upsert(pdb);
+    this.#changed('pdb', objectKey(pdb.metadata));
+  }
+
+  removePdb(pdb: Meta): void {
+    this.pdbs.remove(pdb.metadata);
+    this.#changed('pdb', objectKey(pdb.metadata));
+  }
+
+  upsertObject(kind: StoredKind, object: NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass): void {
     const key = objectKey(object.metadata);
     this.#mapOf(kind).set(key, object);
     this.#changed(kind, key);
   }
 
-  removeObject(kind: StoredKind, object: { readonly metadata: { readonly namespace?: string; readonly name?: string } }): void {
+  removeObject(kind: StoredKind, object: Meta): void {
     const key = objectKey(object.metadata);
     this.#mapOf(kind).delete(key);
     this.#changed(kind, key);
+  }
+
+  // ---- queries -------------------------------------------------------------------------------------------
+
+  node(name: string): ModelNode | undefined {
+    const digest = this.#digests.get(name);
+    if (digest === undefined) return undefined;
+    return { ...digest, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name) };
+  }
+
+  plan(nodeName: string): ModelPlan | undefined {
+    return this.#plans.entry(nodeName);
+  }
+
+  /** The virtual node whose plan holds the pod, if any. */
+  planOfPod(key: string): string | undefined {
+    return this.#plans.planOfPod(key);
+  }
+
+  boundNodeOf(key: string): string | undefined {
+    return this.#accounting.boundNodeOf(key);
+  }
+
+  usage(nodeName: string): Amounts {
+    return this.#accounting.usage(nodeName);
+  }
+
+  requestsOf(key: string): Amounts | undefined {
+    return this.#accounting.requestsOf(key);
+  }
+
+  requestsFor(pod: Pod): Amounts {
+    return this.#accounting.requestsFor(pod);
+  }
+
+  /** The running pods bound to the node (not finished), from memory. */
+  podsOn(nodeName: string): Pod[] {
+    const out: Pod[] = [];
+    for (const key of this.#accounting.podsOn(nodeName)) {
+      const pod = this.pods.get(key);
+      if (pod !== undefined) out.push(pod);
+    }
+    return out;
+  }
+
+  /** Names of the nodes running pods are bound to (Node objects or not). */
+  nodesWithPods(): IterableIterator<string> {
+    return this.#accounting.nodesWithPods();
+  }
+
+  /** Pods kube-scheduler found no node for (PodScheduled=False/Unschedulable), from memory. */
+  pendingPods(): Pod[] {
+    const out: Pod[] = [];
+    for (const key of this.#accounting.pending()) {
+      const pod = this.pods.get(key);
+      if (pod !== undefined) out.push(pod);
+    }
+    return out;
+  }
+
+  isPending(key: string): boolean {
+    return this.#accounting.pending().has(key);
+  }
+
+  nodeClaimByProviderId(providerId: string): NodeClaim | undefined {
+    return this.#claims.byProviderId(providerId);
+  }
+
+  /** The NodeClaim behind a Node (by providerID, then by status.nodeName), if any. */
+  nodeClaimOfNode(nodeName: string): NodeClaim | undefined {
+    const node = this.nodes.get(nodeName);
+    return this.#claims.forNode(nodeName, node?.spec?.providerID);
+  }
+
+  roomLeft(entry: ModelPlan, nodeName: string): Record<string, number> {
+    return this.#room.roomLeft(entry, nodeName);
+  }
+
+  roomLeftOnLaunched(realName: string, virtualName: string, entry: ModelPlan): Record<string, number> {
+    return this.#room.roomLeftOnLaunched(realName, virtualName, entry);
+  }
+
+  materializationOf(realName: string): readonly [string, ModelPlan] | undefined {
+    // The Node's own annotation first: it is there from the moment kube-scheduler can see the node, while the
+    // plan records the launch only after the Node is created.
+    const virtualName = this.#digests.get(realName)?.launchedFor ?? this.#plans.materializedAs(realName);
+    const entry = virtualName === undefined ? undefined : this.#plans.entry(virtualName);
+    return virtualName === undefined || entry === undefined ? undefined : [virtualName, entry];
+  }
+
+  reserve(key: string, nodeName: string, requests: Amounts): void {
+    this.#accounting.reserve(key, nodeName, requests);
+  }
+
+  release(key: string): void {
+    this.#accounting.release(key);
   }
 
   #mapOf(kind: StoredKind): Map<string, unknown> {
     switch (kind) {
       case 'nodepool': return this.nodePools;
       case 'ec2nodeclass': return this.nodeClasses;
-      case 'nodeclaim': return this.nodeClaims;
       case 'daemonset': return this.daemonSets;
       case 'pvc': return this.claims;
       case 'pv': return this.volumes;
       case 'storageclass': return this.storageClasses;
     }
-  }
-
-  #emit(event: ClusterEvent): void {
-    for (const listener of this.#listeners) listener(event);
   }
 
   #changed(kind: ObjectKind | 'plan', key: string): void {

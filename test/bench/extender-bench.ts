@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { Worker } from 'node:worker_threads';
 import { build } from '../../extender/app.js';
-import { ClusterView } from '../../extender/cluster-view.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { filterNodes } from '../../extender/filter.js';
 import { prioritizeNodes } from '../../extender/prioritize.js';
 import type { PodBinder } from '../../provisioner/index.js';
@@ -40,7 +40,7 @@ export interface ExtenderBenchFigure {
 
 const noBinder: PodBinder = { bind: () => Promise.resolve() };
 
-function fillView(view: ClusterView, counts: { nodes: number; pods: number; virtualNodes: number }): string[] {
+function fillView(view: ClusterState, counts: { nodes: number; pods: number; virtualNodes: number }): string[] {
   const names: string[] = [];
   const real = counts.nodes - counts.virtualNodes;
   for (let i = 0; i < real; i++) {
@@ -109,7 +109,7 @@ async function measure(url: string, m: Measurement, serverTimes: number[]): Prom
 }
 
 /** The decision alone (no HTTP, no JSON): what the in-memory view costs per call. */
-function measureDecisions(view: ClusterView, names: readonly string[], candidates: number, print: (line: string) => void): void {
+function measureDecisions(view: ClusterState, names: readonly string[], candidates: number, print: (line: string) => void): void {
   const incoming = pod({ namespace: 'bench', name: 'incoming' });
   const requests = view.requestsFor(incoming);
   const slice = names.slice(names.length - candidates);
@@ -130,7 +130,7 @@ function measureDecisions(view: ClusterView, names: readonly string[], candidate
 export async function runExtenderBench(options: ExtenderBenchOptions = {}): Promise<ExtenderBenchFigure[]> {
   const print = options.print ?? ((line: string) => { process.stdout.write(`${line}\n`); });
   const counts = { nodes: options.nodes ?? 5_000, pods: options.pods ?? 50_000, virtualNodes: options.virtualNodes ?? 100 };
-  const view = new ClusterView();
+  const view = new ClusterState();
   const fillStarted = performance.now();
   const names = fillView(view, counts);
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);

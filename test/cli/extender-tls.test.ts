@@ -7,11 +7,15 @@ import t from 'tap';
 import { reloadExtenderTls } from '../../cli/extender-tls.js';
 import { readTlsFiles } from '../../webhooks/tls-reloader.js';
 import { serve } from '../../extender/serve.js';
-import type { ClusterWatch } from '../../provisioner/index.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { healthzStatus, issueLocalCertificates } from '../webhooks/tls-fixture.js';
 import { FakeBinder, node } from '../extender/builders.js';
 
-const syncedWatch: ClusterWatch = { subscribe: (listener) => { listener({ kind: 'synced' }); return () => undefined; } };
+function syncedModel(): ClusterState {
+  const state = new ClusterState();
+  state.markSynced();
+  return state;
+}
 
 /** GET /healthz over HTTP/2, as kube-scheduler's Go transport does against a TLS extender. */
 function http2(url: string, ca: string): Promise<{ status: number; protocol: string }> {
@@ -36,7 +40,7 @@ void t.test('an HTTPS extender speaks HTTP/2 and still HTTP/1.1, and takes a rot
   const first = await issueLocalCertificates();
   await writeFile(files.certFile, first.serving.cert);
   await writeFile(files.keyFile, first.serving.key);
-  const running = await serve({ watch: syncedWatch, binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: readTlsFiles(files) });
+  const running = await serve({ view: syncedModel(), binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: readTlsFiles(files) });
   const stopReload = reloadExtenderTls(running.app, files, 50);
   t.teardown(async () => { stopReload(); await running.close(); });
 
@@ -61,8 +65,8 @@ void t.test('closing an HTTPS extender waits for a bind in flight until its conn
   const started = new Promise<void>((resolve) => { bindStarted = resolve; });
   // A bind that waits on a launch which never finishes within the shutdown's grace period.
   const binder = { bind: (): Promise<void> => { bindStarted(); return new Promise<void>(() => undefined); } };
-  const running = await serve({ watch: syncedWatch, binder, registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: { cert: serving.cert, key: serving.key } });
-  running.view.apply({ kind: 'node-upserted', node: node('real-a') });
+  const running = await serve({ view: syncedModel(), binder, registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: { cert: serving.cert, key: serving.key } });
+  (running.view as ClusterState).apply({ kind: 'node-upserted', node: node('real-a') });
   const session = connect(running.url, { ca: ca.cert });
   session.on('error', () => undefined);
   const stream = session.request({ ':method': 'POST', ':path': '/bind', 'content-type': 'application/json' });

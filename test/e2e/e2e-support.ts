@@ -4,7 +4,8 @@ import { EC2Client, paginateDescribeInstances } from '@aws-sdk/client-ec2';
 import { podRequests } from '../../domain/pod-requests.js';
 import { formatAmount } from '../../domain/quantity.js';
 import { parseResourceList } from '../../domain/resource-list.js';
-import { toDomainPod } from '../../extender/kube/domain-objects.js';
+import { projectPod } from '../../provisioner/kube/projection.js';
+import { toWire } from '../../provisioner/kube/wire.js';
 import { waitFor } from '../stack/wait-for.js';
 import type { ProductStack, ProductStackOptions } from './product-stack.js';
 import { clusterName, startProductStack } from './product-stack.js';
@@ -122,7 +123,7 @@ function requestsByNode(pods: readonly k8s.V1Pod[]): Map<string, Record<string, 
     const nodeName = pod.spec?.nodeName;
     if (nodeName === undefined || nodeName === '' || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue;
     const sums = requested.get(nodeName) ?? {};
-    for (const [resource, amount] of Object.entries(podRequests(toDomainPod(pod)))) sums[resource] = (sums[resource] ?? 0) + amount;
+    for (const [resource, amount] of Object.entries(podRequests(projectPod(toWire(pod))))) sums[resource] = (sums[resource] ?? 0) + amount;
     requested.set(nodeName, sums);
   }
   return requested;

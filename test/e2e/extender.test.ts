@@ -8,10 +8,11 @@ import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { Registry } from 'prom-client';
 import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
-import { InformerClusterWatch } from '../../extender/kube/informer-watch.js';
 import { serve } from '../../extender/serve.js';
 import { KubePodBinder } from '../../provisioner/kube/binder.js';
-import type { ClusterEvent, ClusterWatch, Materializer, VirtualNodePlan } from '../../provisioner/index.js';
+import { startClusterInformers } from '../../provisioner/kube/cluster-informers.js';
+import type { Materializer } from '../../provisioner/index.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { freePort } from '../stack/free-port.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
@@ -31,18 +32,6 @@ const podBody = (name: string, cpu: string, tolerations: k8s.V1Toleration[] = []
     containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu, memory: '256Mi' } } }],
   },
 });
-
-/** Plans come from the provisioner in production; here the test publishes them. */
-class PlanFeed implements ClusterWatch {
-  readonly #listeners = new Set<(event: ClusterEvent) => void>();
-  subscribe(listener: (event: ClusterEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => { this.#listeners.delete(listener); };
-  }
-  publish(plan: VirtualNodePlan): void {
-    for (const listener of this.#listeners) listener({ kind: 'plan-upserted', plan });
-  }
-}
 
 /** Stands in for the provisioner's launch: creates the real Node (kwok makes it Ready) and drops the virtual one. */
 class NodeCreatingMaterializer implements Materializer {
@@ -78,9 +67,10 @@ async function markReady(core: k8s.CoreV1Api, name: string): Promise<void> {
   }
 }
 
-async function publishVirtualNode(core: k8s.CoreV1Api, plans: PlanFeed, planned: { name: string; assignedPods: string[]; labels?: Record<string, string> }): Promise<void> {
+async function publishVirtualNode(core: k8s.CoreV1Api, model: ClusterState, planned: { name: string; assignedPods: string[]; labels?: Record<string, string> }): Promise<void> {
   const { name, assignedPods, labels = {} } = planned;
-  plans.publish({ nodeName: name, nodePool: 'default', instanceTypes: ['m7i.2xlarge'], pricePerHour: 0.4032, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods, room: { cpu: '7800m', memory: '30Gi', pods: '58' } });
+  // Plans come from the provisioner in production; here the test puts them into the model as the planner does.
+  model.upsertPlan({ nodeName: name, nodePool: 'default', instanceTypes: ['m7i.2xlarge'], pricePerHour: 0.4032, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods, room: { cpu: '7800m', memory: '30Gi', pods: '58' } });
   await core.createNode({ body: nodeBody(name, '8', { [launchableLabel]: 'true', 'karpenter.sh/nodepool': 'default', ...labels }, [{ ...launchableTaint }]) });
   await markReady(core, name);
 }
@@ -112,21 +102,16 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   const certs = await issueLocalCertificates();
   const caFile = join(await mkdtemp(join(tmpdir(), 'nodesmith-extender-ca-')), 'ca.crt');
   await writeFile(caFile, certs.ca.cert);
-  const { core, stack } = await withStack(t, {
+  const { core, stack, kc } = await withStack(t, {
     scheduler: { extenders: [{ urlPrefix: `https://127.0.0.1:${port}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false, enableHTTPS: true, tlsConfig: { caFile } }] },
   });
-  const plans = new PlanFeed();
-  const informers = InformerClusterWatch.fromKubeconfig(stack.kubeconfigPath);
-  const watch: ClusterWatch = {
-    subscribe(listener) {
-      const stopInformers = informers.subscribe(listener);
-      const stopPlans = plans.subscribe(listener);
-      return () => { stopInformers(); stopPlans(); };
-    },
-  };
+  // The standalone extender's model: node and pod watches, as `nodesmith extender` builds it.
+  const model = new ClusterState();
+  const informers = startClusterInformers(kc, model, { kinds: 'extender', onError: () => undefined });
+  t.teardown(() => informers.stop());
   const materializer = new NodeCreatingMaterializer(core);
   const extender = await serve({
-    watch, materializer, binder: KubePodBinder.fromKubeconfig(stack.kubeconfigPath), registry: new Registry(), host: '127.0.0.1', port, logger: false,
+    view: model, materializer, binder: KubePodBinder.fromKubeconfig(stack.kubeconfigPath), registry: new Registry(), host: '127.0.0.1', port, logger: false,
     https: { cert: certs.serving.cert, key: certs.serving.key },
   });
   t.teardown(() => extender.close());
@@ -150,7 +135,7 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   await t.test('a pod that fits only a virtual node is bound to the real node it became, after one launch', async (t) => {
     await core.createNamespacedPod({ namespace: 'default', body: podBody('needs-launch', '4', launchTolerations) });
     await waitUnschedulable(core, 'needs-launch');
-    await publishVirtualNode(core, plans, { name: 'launchable-default-e2e1', assignedPods: ['default/needs-launch'] });
+    await publishVirtualNode(core, model, { name: 'launchable-default-e2e1', assignedPods: ['default/needs-launch'] });
     t.equal(await waitBound(core, 'needs-launch'), 'ip-10-0-0-1.ec2.internal', 'bound to the materialised node, not the virtual one');
     t.same(materializer.calls, ['launchable-default-e2e1'], 'one launch');
     const running = await waitFor('kwok to run needs-launch', async () => {
@@ -166,7 +151,7 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
     // Only the planned node will carry team=batch, so no existing node takes these pods.
     for (const name of names) await core.createNamespacedPod({ namespace: 'default', body: podBody(name, '2', launchTolerations, { team: 'batch' }) });
     for (const name of names) await waitUnschedulable(core, name);
-    await publishVirtualNode(core, plans, { name: 'launchable-default-e2e2', assignedPods: names.map((name) => `default/${name}`), labels: { team: 'batch' } });
+    await publishVirtualNode(core, model, { name: 'launchable-default-e2e2', assignedPods: names.map((name) => `default/${name}`), labels: { team: 'batch' } });
     const nodes = await Promise.all(names.map((name) => waitBound(core, name)));
     t.same(nodes, ['ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal', 'ip-10-0-0-2.ec2.internal'], 'all three on the one new node');
     t.same(materializer.calls, ['launchable-default-e2e1', 'launchable-default-e2e2'], 'one launch for the three pods');

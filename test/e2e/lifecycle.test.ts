@@ -4,13 +4,17 @@ import { systemClock } from '../../domain/clock.js';
 import { FakeCloudProvider } from '../../domain/cloud/fake-cloud-provider.js';
 import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
 import { VirtualNodePodGc } from '../../provisioner/gc/virtual-node-pods.js';
+import { startClusterInformers } from '../../provisioner/kube/cluster-informers.js';
 import { KubeLifecycleClient } from '../../provisioner/kube/lifecycle-client.js';
 import { LeaderElector } from '../../provisioner/kube/leader-election.js';
 import { KubeNodeClaimClient } from '../../provisioner/kube/nodeclaim-client.js';
 import { conditionTypes, findCondition } from '../../provisioner/lifecycle/conditions.js';
+import type { NodeApi, PodApi } from '../../provisioner/lifecycle/cluster-ports.js';
+import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../../provisioner/lifecycle/model-ports.js';
 import { RegistrationController } from '../../provisioner/lifecycle/registration.js';
 import { TerminationController } from '../../provisioner/lifecycle/termination.js';
 import { isStoreConflictError, terminationFinalizer } from '../../provisioner/nodeclaim-store.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { condition, instance, nodeClaim } from '../fakes/builders.js';
 import { FakeEventRecorder } from '../fakes/fake-cluster.js';
 import type { Stack } from '../stack/stack.js';
@@ -108,25 +112,34 @@ async function nodeClaimCrud(t: Test, kc: k8s.KubeConfig): Promise<void> {
   t.pass('deleting a nodeclaim that is gone is not an error');
 }
 
-async function virtualNodePodGc(t: Test, core: k8s.CoreV1Api, kube: KubeLifecycleClient): Promise<void> {
+/** The controllers' ports as the product wires them: reads from the model the informers feed, writes to the API. */
+interface Model {
+  readonly state: ClusterState;
+  readonly nodes: NodeApi;
+  readonly pods: PodApi;
+  readonly writes: KubeLifecycleClient;
+}
+
+async function virtualNodePodGc(t: Test, core: k8s.CoreV1Api, kube: Model): Promise<void> {
   await core.createNode({
     body: { metadata: { name: 'launchable-e2e-1', labels: { [launchableLabel]: 'true' } }, spec: { taints: [{ ...launchableTaint }] } },
   });
   await core.createNamespacedPod({ namespace: 'default', body: podOn('stranded', 'launchable-e2e-1') });
   const recorder = new FakeEventRecorder();
-  await new VirtualNodePodGc({ pods: kube, recorder }).reconcile();
-  await waitFor('the stranded pod to be deleted', () => podGone(core, 'stranded'), { timeoutMs: 10_000 });
+  const gc = new VirtualNodePodGc({ pods: kube.pods, recorder });
+  // The GC sees the pod once the watch has brought it into the model.
+  await waitFor('the stranded pod to be deleted', async () => { await gc.reconcile(); return podGone(core, 'stranded'); }, { timeoutMs: 10_000 });
   t.pass('the pod bound to a virtual node is gone');
   t.match(recorder.events, [{ reason: 'DeletedFromVirtualNode', object: { name: 'stranded', namespace: 'default' } }]);
 }
 
-async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: KubeLifecycleClient): Promise<void> {
+async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: Model): Promise<void> {
   const store = KubeNodeClaimClient.fromKubeConfig(kc);
   const providerID = 'aws:///us-east-1a/i-0000000000000e2e1';
   await store.create(nodeClaim({ name: 'reg-1', startupTaints: [{ key: 'example.com/agent', effect: 'NoSchedule' }] }));
   await store.patchStatus('reg-1', { providerID, conditions: [condition('Launched', 'True', Date.now())] });
   await core.createNode({ body: realNode('ip-10-0-0-91', providerID, [{ key: 'example.com/agent', effect: 'NoSchedule' }]) });
-  const controller = new RegistrationController({ store, nodes: kube, clock: systemClock });
+  const controller = new RegistrationController({ store: new ModelNodeClaimStore(kube.state, store), nodes: kube.nodes, clock: systemClock });
   const status = async (type: string): Promise<string | undefined> => {
     await controller.reconcile();
     const claim = await store.get('reg-1');
@@ -134,7 +147,7 @@ async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, ku
   };
   await waitFor('kwok to make the node Ready and registration to see it', async () => ((await status(conditionTypes.registered)) === 'True' ? true : undefined));
   t.not(await status(conditionTypes.initialized), 'True', 'the startup taint holds initialization');
-  await kube.removeTaint('ip-10-0-0-91', 'example.com/agent');
+  await kube.writes.removeTaint('ip-10-0-0-91', 'example.com/agent');
   await waitFor('initialization', async () => ((await status(conditionTypes.initialized)) === 'True' ? true : undefined), { timeoutMs: 20_000 });
   const claim = await store.get('reg-1');
   t.equal(claim?.status?.nodeName, 'ip-10-0-0-91');
@@ -144,7 +157,7 @@ async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, ku
   t.equal(labels['karpenter.sh/initialized'], 'true');
 }
 
-async function termination(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: KubeLifecycleClient): Promise<void> {
+async function termination(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: Model): Promise<void> {
   const store = KubeNodeClaimClient.fromKubeConfig(kc);
   const policy = kc.makeApiClient(k8s.PolicyV1Api);
   const cloud = new FakeCloudProvider(systemClock);
@@ -161,7 +174,9 @@ async function termination(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kub
   await waitFor('kwok to run the pod', async () => ((await core.readNamespacedPod({ name: 'evictee', namespace: 'default' })).status?.phase === 'Running' ? true : undefined));
 
   await store.delete('term-1');
-  const controller = new TerminationController({ store, nodes: kube, pods: kube, cloud, clock: systemClock });
+  const controller = new TerminationController({ store: new ModelNodeClaimStore(kube.state, store), nodes: kube.nodes, pods: kube.pods, cloud, clock: systemClock });
+  await waitFor('the model to see the deleted nodeclaim and the running pod', () => Promise.resolve(
+    kube.state.nodeClaims.get('term-1')?.metadata.deletionTimestamp !== undefined && kube.state.podsOn('ip-10-0-0-92').length === 1 ? true : undefined));
   for (let n = 0; n < 3; n++) await controller.reconcile();
   const held = await core.readNode({ name: 'ip-10-0-0-92' });
   t.ok(held.spec?.taints?.some((x) => x.key === 'karpenter.sh/disrupted' && x.effect === 'NoSchedule'), 'the node carries the disrupted taint');
@@ -185,7 +200,12 @@ void t.test('the lifecycle controllers work against the real API server, kcm and
   const { stack, kc, core } = await withStack(t, { scheduler: false });
   await ok(stack, ['apply', '-f', 'manifests/crds']);
   await ok(stack, ['wait', '--for=condition=established', '--timeout=60s', 'crd/nodeclaims.karpenter.sh']);
-  const kube = KubeLifecycleClient.fromKubeConfig(kc);
+  const state = new ClusterState();
+  const informers = startClusterInformers(kc, state, { onError: () => undefined });
+  t.teardown(() => informers.stop());
+  await informers.synced;
+  const writes = KubeLifecycleClient.fromKubeConfig(kc);
+  const kube: Model = { state, writes, nodes: modelNodeApi(state, writes), pods: modelPodApi(state, writes) };
 
   await t.test('two electors on one Lease: one leads, the other takes over when it stops', (t) => leaderElection(t, kc));
   await t.test('the nodeclaim client creates, reads, patches status, finalizes and deletes nodeclaims', (t) => nodeClaimCrud(t, kc));

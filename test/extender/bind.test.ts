@@ -87,9 +87,9 @@ void t.test('a failed launch is reported and the next bind tries again', async (
 
 void t.test('a bind to a virtual node without a materializer fails clearly', async (t) => {
   const { build } = await import('../../extender/app.js');
-  const { ClusterView } = await import('../../extender/cluster-view.js');
+  const { ClusterState } = await import('../../provisioner/state/cluster-state.js');
   const { Registry } = await import('prom-client');
-  const view = new ClusterView();
+  const view = new ClusterState();
   view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
   const h = harness();
   const app = build({ view, binder: h.binder, registry: new Registry(), logger: false });

@@ -5,7 +5,7 @@ import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
 import { Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../../extender/app.js';
-import { ClusterView } from '../../extender/cluster-view.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import type { BindTarget, Materializer, PodBinder, VirtualNodePlan } from '../../provisioner/index.js';
 
 export interface PodOptions {
@@ -138,7 +138,7 @@ export class FakeMaterializer implements Materializer {
 
 export interface Harness {
   app: FastifyInstance;
-  view: ClusterView;
+  view: ClusterState;
   binder: FakeBinder;
   materializer: FakeMaterializer;
   registry: Registry;
@@ -146,7 +146,7 @@ export interface Harness {
 
 /** A built (never listening) extender over a view the test fills directly. */
 export function harness(): Harness {
-  const view = new ClusterView();
+  const view = new ClusterState();
   view.apply({ kind: 'synced' });
   const binder = new FakeBinder();
   const materializer = new FakeMaterializer();

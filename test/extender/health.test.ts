@@ -1,11 +1,11 @@
 import t from 'tap';
 import { Registry } from 'prom-client';
 import { build } from '../../extender/app.js';
-import { ClusterView } from '../../extender/cluster-view.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { extenderArgs, FakeBinder, harness, node, pod } from './builders.js';
 
 void t.test('readyz waits for the view to sync while healthz answers at once', async (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   const app = build({ view, binder: new FakeBinder(), registry: new Registry(), logger: false });
   t.equal((await app.inject('/healthz')).statusCode, 200);
   t.equal((await app.inject('/readyz')).statusCode, 503);
@@ -27,7 +27,7 @@ void t.test('metrics count calls and durations by verb and outcome', async (t) =
 });
 
 void t.test('readyz also honours the injected gate, such as leadership', async (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   view.apply({ kind: 'synced' });
   let leader = false;
   const app = build({ view, binder: new FakeBinder(), registry: new Registry(), logger: false, notReadyReason: () => (leader ? undefined : 'not the leader') });

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { ClusterView } from '../../extender/cluster-view.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { node, plan, pod, virtualNode } from './builders.js';
 
 void t.test('usage follows pods as they are bound, moved, finished and deleted', (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   view.apply({ kind: 'pod-upserted', pod: pod({ name: 'a', cpu: '1', memory: '1Gi', nodeName: 'n1' }) });
   view.apply({ kind: 'pod-upserted', pod: pod({ name: 'b', cpu: '500m', memory: '1Gi', nodeName: 'n1' }) });
   t.same(view.usage('n1'), { cpu: 1500, memory: 2 * 2 ** 30, pods: 2 }, 'pods count before their node arrives');
@@ -19,7 +19,7 @@ void t.test('usage follows pods as they are bound, moved, finished and deleted',
 });
 
 void t.test('nodes are classified once, on arrival', (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   view.apply({ kind: 'node-upserted', node: node('real', { labels: { 'node.kubernetes.io/instance-type': 'm7i.large', 'karpenter.sh/capacity-type': 'spot' } }) });
   view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
   t.match(view.node('real'), { isVirtual: false, instanceFamily: 'm7i', capacityType: 'spot', closedReason: undefined, allocatable: { cpu: 4000 } });
@@ -33,7 +33,7 @@ void t.test('nodes are classified once, on arrival', (t) => {
 });
 
 void t.test('a node with an unreadable quantity counts as having no capacity', (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   const broken = node('broken');
   view.apply({ kind: 'node-upserted', node: { ...broken, status: { allocatable: { cpu: 'lots' } } } });
   t.same(view.node('broken')?.allocatable, {});
@@ -41,7 +41,7 @@ void t.test('a node with an unreadable quantity counts as having no capacity', (
 });
 
 void t.test('room left subtracts pods bound there, pods binding there and assigned pods still pending', (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/pending', 'default/bound-elsewhere', 'default/unknown'], room: { cpu: '4', memory: '8Gi' } }) });
   view.apply({ kind: 'pod-upserted', pod: pod({ name: 'pending', cpu: '1', memory: '1Gi' }) });
   view.apply({ kind: 'pod-upserted', pod: pod({ name: 'bound-elsewhere', cpu: '1', memory: '1Gi', nodeName: 'other' }) });
@@ -60,7 +60,7 @@ void t.test('room left subtracts pods bound there, pods binding there and assign
 });
 
 void t.test('readiness waits for the synced event', (t) => {
-  const view = new ClusterView();
+  const view = new ClusterState();
   t.notOk(view.isSynced);
   view.apply({ kind: 'synced' });
   t.ok(view.isSynced);

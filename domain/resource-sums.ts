@@ -1,5 +1,5 @@
-import type { Pod } from '../domain/core/pod.js';
-import type { ResourceList } from '../domain/resource-list.js';
+import type { Pod } from './core/pod.js';
+import type { ResourceList } from './resource-list.js';
 
 /** Computes what a pod takes from a node (domain's podRequests); injected so tests and benches can swap it. */
 export type PodRequestsFn = (pod: Pod) => ResourceList;
@@ -18,4 +18,14 @@ export function addInto(into: ResourceSums, amounts: ResourceList, sign: 1 | -1)
 export function isEmpty(sums: ResourceSums): boolean {
   for (const name in sums) if (sums[name] !== 0) return false;
   return true;
+}
+
+/** The sums kept under `key`, created empty on first use. */
+export function sumsFor(outer: Map<string, ResourceSums>, key: string): ResourceSums {
+  let inner = outer.get(key);
+  if (inner === undefined) {
+    inner = {};
+    outer.set(key, inner);
+  }
+  return inner;
 }

@@ -1,0 +1,208 @@
+import { objectKey } from '../../domain/core/object-key.js';
+import type { ApiConnection } from './api-connection.js';
+
+/** Which object a delete names. */
+export interface ObjectRef {
+  readonly metadata: { readonly namespace?: string; readonly name?: string };
+}
+
+/** What a reflector tells its consumer: the object as the API server last reported it, or that it is gone. */
+export interface ReflectorHandlers<T> {
+  upsert(object: T): void;
+  remove(ref: ObjectRef): void;
+}
+
+export interface ReflectorSpec<T> {
+  /** The resource's plural, for logs and errors. */
+  readonly resource: string;
+  /** The collection's path, e.g. `/api/v1/pods`. */
+  readonly path: string;
+  /** Trims a wire object to what the model keeps; the trimmed copy is the only one retained. */
+  readonly project: (raw: unknown) => T;
+  readonly onError?: (error: unknown) => void;
+  /** Items per LIST page (client-go's pager uses 500). */
+  readonly pageSize?: number;
+}
+
+/** A running list+watch on one resource; `synced` resolves after the initial list was delivered. */
+export interface InformerSource {
+  readonly resource: string;
+  readonly synced: Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface WatchEvent {
+  readonly type: string;
+  readonly object: { readonly metadata?: { readonly resourceVersion?: string; readonly namespace?: string; readonly name?: string }; readonly code?: number; readonly message?: string };
+}
+
+interface ListPage {
+  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
+  readonly items?: unknown[];
+}
+
+/** The resourceVersion is too old to watch from (410 Gone): list again. */
+class Expired extends Error {}
+
+const maxBackoffMs = 30_000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}
+
+function describe(resource: string, status: number, body: string): Error {
+  let message = body;
+  try {
+    message = (JSON.parse(body) as { message?: string }).message ?? body;
+  } catch { /* not a Status: keep the text */ }
+  return new Error(`watching ${resource}: ${String(status)} ${message.slice(0, 300)}`);
+}
+
+/**
+ * client-go's reflector, on our pooled connection: LIST in pages, then WATCH from the list's resourceVersion with
+ * bookmarks; a watch that ends is resumed from the last version seen, a 410 Gone lists again (and removes what
+ * vanished meanwhile), and errors back off. Objects are projected as they arrive, so the whole wire object is
+ * never kept: client-node's informer keeps its own cache of full objects beside ours, converted to classes.
+ */
+class Reflector<T> {
+  readonly #api: ApiConnection;
+  readonly #spec: ReflectorSpec<T>;
+  readonly #handlers: ReflectorHandlers<T>;
+  readonly abort = new AbortController();
+  /** Keys of the objects delivered, so a relist can tell what was deleted during the gap. */
+  readonly #known = new Set<string>();
+
+  constructor(api: ApiConnection, spec: ReflectorSpec<T>, handlers: ReflectorHandlers<T>) {
+    this.#api = api;
+    this.#spec = spec;
+    this.#handlers = handlers;
+  }
+
+  async run(markSynced: () => void): Promise<void> {
+    let backoffMs = 250;
+    while (!this.#stopped()) {
+      try {
+        const version = await this.#list();
+        markSynced();
+        backoffMs = 250;
+        await this.#watchFrom(version);
+      } catch (error) {
+        if (this.#stopped()) return;
+        if (error instanceof Expired) continue;
+        this.#spec.onError?.(error);
+        await sleep(backoffMs, this.abort.signal);
+        backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+      }
+    }
+  }
+
+  #stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  async #page(continueToken: string | undefined): Promise<ListPage> {
+    const query = `limit=${String(this.#spec.pageSize ?? 500)}${continueToken === undefined ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
+    const response = await this.#api.request('GET', `${this.#spec.path}?${query}`);
+    if (response.status !== 200) throw describe(this.#spec.resource, response.status, response.body);
+    return JSON.parse(response.body) as ListPage;
+  }
+
+  async #list(): Promise<string> {
+    const seen = new Set<string>();
+    let continueToken: string | undefined;
+    let version = '';
+    do {
+      const page = await this.#page(continueToken);
+      for (const raw of page.items ?? []) seen.add(this.#upsert(raw));
+      version = page.metadata?.resourceVersion ?? version;
+      continueToken = page.metadata?.continue === '' ? undefined : page.metadata?.continue;
+    } while (continueToken !== undefined);
+    // A relist after a gap: whatever was deleted meanwhile is not in the list.
+    for (const key of this.#known) if (!seen.has(key)) this.#handlers.remove(refOf(key));
+    this.#known.clear();
+    for (const key of seen) this.#known.add(key);
+    return version;
+  }
+
+  async #watchFrom(listed: string): Promise<void> {
+    let version = listed;
+    while (!this.#stopped()) {
+      const started = Date.now();
+      version = await this.#watch(version);
+      // A watch the server ends at once, over and over, must not become a busy loop of requests.
+      if (Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
+    }
+  }
+
+  #upsert(raw: unknown): string {
+    const object = this.#spec.project(raw);
+    const key = objectKey((object as ObjectRef).metadata);
+    this.#known.add(key);
+    this.#handlers.upsert(object);
+    return key;
+  }
+
+  #apply(event: WatchEvent): string | undefined {
+    if (event.type === 'ERROR') {
+      if (event.object.code === 410) throw new Expired();
+      throw new Error(`watching ${this.#spec.resource}: ${String(event.object.code)} ${event.object.message ?? ''}`);
+    }
+    if (event.type === 'ADDED' || event.type === 'MODIFIED') this.#upsert(event.object);
+    else if (event.type === 'DELETED') {
+      this.#known.delete(objectKey(event.object.metadata ?? {}));
+      this.#handlers.remove({ metadata: event.object.metadata ?? {} });
+    }
+    return event.object.metadata?.resourceVersion;
+  }
+
+  async #watch(from: string): Promise<string> {
+    // Spread the watches' ends (client-go: 5–10 min) so every resource does not re-watch at once.
+    const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+    const path = `${this.#spec.path}?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(from)}&timeoutSeconds=${String(timeoutSeconds)}`;
+    const response = await this.#api.stream(path, { signal: this.abort.signal, idleTimeoutMs: (timeoutSeconds + 60) * 1000 });
+    if (response.status === 410) throw new Expired();
+    if (response.status !== 200) throw describe(this.#spec.resource, response.status, await response.body.text());
+    let version = from;
+    const lines = new LineSplitter();
+    for await (const chunk of response.body) {
+      for (const line of lines.push(chunk)) version = this.#apply(JSON.parse(line) as WatchEvent) ?? version;
+    }
+    return version;
+  }
+}
+
+/** Splits a stream of chunks into its complete, non-empty lines (watch events are one JSON object a line). */
+class LineSplitter {
+  #buffered = '';
+
+  push(chunk: Buffer): string[] {
+    this.#buffered += chunk.toString('utf8');
+    const parts = this.#buffered.split('\n');
+    this.#buffered = parts.pop() ?? '';
+    return parts.map((line) => line.trim()).filter((line) => line !== '');
+  }
+}
+
+/** Starts a reflector; `synced` resolves once its first list is delivered. */
+export function startReflector<T>(api: ApiConnection, spec: ReflectorSpec<T>, handlers: ReflectorHandlers<T>): InformerSource {
+  const reflector = new Reflector(api, spec, handlers);
+  let markSynced: () => void = () => undefined;
+  const synced = new Promise<void>((resolve) => { markSynced = resolve; });
+  const running = reflector.run(markSynced);
+  return {
+    resource: spec.resource,
+    synced,
+    stop: async () => {
+      reflector.abort.abort();
+      await running;
+    },
+  };
+}
+
+function refOf(key: string): ObjectRef {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { metadata: { name: key } } : { metadata: { namespace: key.slice(0, slash), name: key.slice(slash + 1) } };
+}

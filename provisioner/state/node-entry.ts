@@ -1,0 +1,59 @@
+import type { Node } from '../../domain/core/node.js';
+import { instanceFamilyOf } from '../../domain/instance-types/instance-family.js';
+import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
+import { launchableLabel } from '../../domain/product-keys.js';
+import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
+import { noResources } from '../../domain/resource-sums.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import type { ModelNode } from '../index.js';
+
+/** Karpenter's taint on a node that is being disrupted or terminated. */
+export const disruptedTaintKey = 'karpenter.sh/disrupted';
+/** The NodeClaim a launched Node belongs to (Karpenter's annotation; nodesmith sets it on every Node it creates). */
+export const nodeClaimAnnotation = 'karpenter.sh/nodeclaim';
+
+/** What the model keeps of a Node for the extender: only the fields filter and prioritize read, pre-digested. */
+export interface NodeDigest extends Omit<ModelNode, 'closedReason'> {
+  /** Why the Node object itself says no new pod may go there; a mark in-process may close it too. */
+  readonly ownClosedReason: string | undefined;
+}
+
+function closedReasonOf(node: Node): string | undefined {
+  if (node.metadata.deletionTimestamp !== undefined) return 'node is being deleted';
+  if (node.spec?.taints?.some((taint) => taint.key === disruptedTaintKey) === true) {
+    return `node is being disrupted (${disruptedTaintKey} taint)`;
+  }
+  if (node.spec?.unschedulable === true) return 'node is cordoned (spec.unschedulable)';
+  return undefined;
+}
+
+function allocatableOf(node: Node): ResourceList {
+  try {
+    return parseResourceList(node.status?.allocatable ?? node.status?.capacity);
+  } catch {
+    // The API server validated these quantities; a value we cannot read counts as no capacity.
+    return noResources;
+  }
+}
+
+export function digestNode(node: Node): NodeDigest | undefined {
+  const name = node.metadata.name;
+  if (name === undefined) return undefined;
+  const labels = node.metadata.labels ?? {};
+  const instanceType = labels[wellKnown.instanceType];
+  return {
+    name,
+    isVirtual: labels[launchableLabel] !== undefined,
+    ownClosedReason: closedReasonOf(node),
+    allocatable: allocatableOf(node),
+    capacityType: labels[wellKnown.capacityType],
+    nodePool: labels[wellKnown.nodePool],
+    instanceFamily: instanceType === undefined ? undefined : instanceFamilyOf(instanceType),
+    launchedFor: launchedFor(node, labels),
+  };
+}
+
+function launchedFor(node: Node, labels: Readonly<Record<string, string>>): string | undefined {
+  const claim = node.metadata.annotations?.[nodeClaimAnnotation];
+  return labels[launchableLabel] !== undefined || claim === undefined || claim === '' ? undefined : virtualNodeName(claim);
+}
