@@ -32,7 +32,7 @@ function annotationsOf(value: unknown): Record<string, string> | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const out: Record<string, string> = {};
   for (const [key, text] of Object.entries(value as Record<string, string>)) if (!droppedAnnotations.has(key)) out[key] = text;
-  return out;
+  return Object.keys(out).length === 0 ? undefined : out;
 }
 
 const metadata = {

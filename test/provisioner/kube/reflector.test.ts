@@ -1,0 +1,95 @@
+// The reflector's protocol, against a local server that answers as the API server does: paged LIST, then
+// newline-delimited WATCH events, a 410 Gone that forces a relist. The real API server is in test/e2e.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as k8s from '@kubernetes/client-node';
+import t from 'tap';
+import { ApiConnection } from '../../../provisioner/kube/api-connection.js';
+import { startReflector } from '../../../provisioner/kube/reflector.js';
+
+interface Obj { metadata: { name: string; resourceVersion?: string; managedFields?: unknown } }
+
+/** Scripted answers: each LIST gets the next list script, each WATCH the next watch script. */
+interface Script {
+  lists: Obj[][];
+  watches: ((res: ServerResponse) => void)[];
+  requests: string[];
+}
+
+async function apiServer(script: Script): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    script.requests.push(`${url.searchParams.has('watch') ? 'WATCH' : 'LIST'} ${url.search}`);
+    if (url.searchParams.has('watch')) {
+      const next = script.watches.shift();
+      // Past the script the watch stays open and silent, as a quiet resource's would.
+      if (next === undefined) res.writeHead(200).write('');
+      else next(res);
+      return;
+    }
+    const items = script.lists[0] ?? [];
+    const cont = url.searchParams.get('continue');
+    const page = cont === null ? items.slice(0, 2) : items.slice(2);
+    if (cont !== null || items.length <= 2) script.lists.shift();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+      metadata: { resourceVersion: '10', ...(cont === null && items.length > 2 ? { continue: 'page-2' } : {}) }, items: page,
+    }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }) };
+}
+
+function connection(url: string): ApiConnection {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  return new ApiConnection(kc);
+}
+
+const event = (type: string, name: string, rv: string): string => `${JSON.stringify({ type, object: { metadata: { name, resourceVersion: rv } } })}\n`;
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+void t.test('lists every page, then applies watch events from the list version, and relists after 410 Gone', async (t) => {
+  const script: Script = {
+    lists: [[{ metadata: { name: 'a', managedFields: [1] } }, { metadata: { name: 'b' } }, { metadata: { name: 'c' } }], [{ metadata: { name: 'a' } }, { metadata: { name: 'd' } }]],
+    watches: [
+      (res) => { res.writeHead(200); res.write(event('ADDED', 'e', '11') + event('DELETED', 'b', '12')); res.end(event('BOOKMARK', '', '13')); },
+      (res) => { res.writeHead(200); res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old' } })}\n`); },
+    ],
+    requests: [],
+  };
+  const server = await apiServer(script);
+  t.teardown(server.close);
+  const api = connection(server.url);
+  const objects = new Map<string, Obj>();
+  const reflector = startReflector<Obj>(api, { resource: 'things', path: '/api/v1/things', project: (raw) => raw as Obj, pageSize: 2 },
+    { upsert: (o) => objects.set(o.metadata.name, o), remove: (ref) => objects.delete(ref.metadata.name ?? '') });
+  t.teardown(async () => { await reflector.stop(); await api.close(); });
+  await reflector.synced;
+  await until(() => script.lists.length === 0 && objects.has('d'));
+  t.same([...objects.keys()].sort(), ['a', 'd'], 'after the relist, what vanished during the gap (c, e) is removed');
+  t.match(script.requests, [/^LIST \?limit=2$/, /^LIST \?limit=2&continue=page-2$/, /^WATCH .*resourceVersion=10/, /^WATCH .*resourceVersion=13/, /^LIST \?limit=2$/]);
+  t.match(script.requests[2], /allowWatchBookmarks=true/, 'bookmarks keep the resume point fresh');
+});
+
+void t.test('an error from the API server is reported and retried with backoff, not thrown', async (t) => {
+  let calls = 0;
+  const server = createServer((_req, res) => {
+    calls += 1;
+    if (calls === 1) return void res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'Status', message: 'storage is (re)initializing' }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ metadata: { resourceVersion: '1' }, items: [{ metadata: { name: 'x' } }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
+  const api = connection(`http://127.0.0.1:${String((server.address() as AddressInfo).port)}`);
+  const errors: string[] = [];
+  const seen: string[] = [];
+  const reflector = startReflector<Obj>(api, { resource: 'things', path: '/api/v1/things', project: (raw) => raw as Obj, onError: (e) => errors.push(String(e)) },
+    { upsert: (o) => seen.push(o.metadata.name), remove: () => undefined });
+  t.teardown(async () => { await reflector.stop(); await api.close(); });
+  await reflector.synced;
+  t.match(errors, [/watching things: 429 storage is \(re\)initializing/]);
+  t.same(seen, ['x']);
+});

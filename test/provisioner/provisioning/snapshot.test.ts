@@ -1,0 +1,51 @@
+// The planner's view of the cluster, built from the model: nodes (optionally without some) and pending pods apart.
+import t from 'tap';
+import { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { snapshotNodes, unplannedPendingPods } from '../../../provisioner/provisioning/snapshot.js';
+import { node, plan, pod, virtualNode } from '../../extender/builders.js';
+
+const unschedulable = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] };
+const pending = (name: string): ReturnType<typeof pod> => ({ ...pod({ name }), status: unschedulable });
+
+function cluster(): ClusterState {
+  const state = new ClusterState();
+  state.upsertNode(node('ip-1'));
+  state.upsertNode(node('ip-2'));
+  state.upsertPod(pod({ name: 'a', nodeName: 'ip-1' }));
+  state.upsertPod(pod({ name: 'b', nodeName: 'ip-2' }));
+  state.upsertPod(pending('waiting'));
+  state.upsertPod(pending('planned'));
+  state.upsertNode(virtualNode('launchable-x'));
+  state.upsertPlan(plan('launchable-x', { assignedPods: ['default/planned'] }));
+  return state;
+}
+
+void t.test('the snapshot holds each real node with its pods, and a virtual node with the pods its plan holds', (t) => {
+  const nodes = snapshotNodes(cluster());
+  t.same(nodes.map((n) => [n.name, n.pods.map((p) => p.metadata.name), n.inFlight === true]), [
+    ['ip-1', ['a'], false], ['ip-2', ['b'], false], ['launchable-x', ['planned'], true],
+  ]);
+  t.end();
+});
+
+void t.test('"the cluster without these nodes" leaves them out and keeps the rest', (t) => {
+  const nodes = snapshotNodes(cluster(), { without: new Set(['ip-1']) });
+  t.same(nodes.map((n) => n.name), ['ip-2', 'launchable-x']);
+  t.end();
+});
+
+void t.test('the pending pods to plan are those no plan holds', (t) => {
+  t.same(unplannedPendingPods(cluster()).map((p) => p.metadata.name), ['waiting']);
+  t.end();
+});
+
+void t.test('a deleting node is not offered, and pods of a launched plan count on the real node they are bound for', (t) => {
+  const state = cluster();
+  state.upsertNode({ ...node('ip-2'), metadata: { ...node('ip-2').metadata, deletionTimestamp: '2026-11-23T00:00:00Z' } });
+  state.upsertNode(node('i-0launched'));
+  state.upsertPlan(plan('launchable-x', { assignedPods: ['default/planned'], materializedNode: 'i-0launched', room: {} }));
+  const nodes = snapshotNodes(state);
+  t.same(nodes.map((n) => [n.name, n.pods.map((p) => p.metadata.name)]), [['ip-1', ['a']], ['i-0launched', ['planned']]]);
+  t.same(unplannedPendingPods(state).map((p) => p.metadata.name), ['waiting'], 'the launched plan still holds its pod');
+  t.end();
+});
