@@ -1,6 +1,7 @@
 // `npm run bench [-- --only simulation] [--max-pods 5000] [--extender-verbs filter,bind]` (e2e-burst caps at 1,000 pods on the real stack): runs each benchmark module and prints its figures.
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
+import { apiIdleBench } from './api-idle-bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
 import { extenderBench } from './extender-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
@@ -8,7 +9,7 @@ import { simulationBench } from './simulation-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench];
+const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

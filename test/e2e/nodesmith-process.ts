@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NodesmithConfig } from '../../cli/app-config.js';
 import { waitFor } from '../stack/wait-for.js';
@@ -26,7 +26,11 @@ export function runFlags(c: NodesmithConfig): string[] {
 export class NodesmithProcess {
   #child: ChildProcess | undefined;
 
-  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }) {}
+  /**
+   * `compiled` runs the build in dist/ (as the image does) instead of the sources through tsx, whose
+   * transpiler and source maps add some 140 MiB to the process: memory figures must be taken that way.
+   */
+  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }, private readonly compiled = false) {}
 
   /** The running process's pid, for memory readings. */
   get pid(): number | undefined {
@@ -35,7 +39,9 @@ export class NodesmithProcess {
 
   async start(): Promise<void> {
     const log = createWriteStream(this.logPath, { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...runFlags(this.config)], {
+    if (this.compiled && !existsSync(`${repoRoot}dist/cli/main.js`)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
+    const entry = this.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
+    const child = spawn(process.execPath, [...entry, ...runFlags(this.config)], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region },
     });

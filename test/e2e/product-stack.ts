@@ -10,6 +10,7 @@ import { NodesmithProcess } from './nodesmith-process.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
 import { freePort } from '../stack/free-port.js';
 import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
+import { writeKubeconfig } from '../stack/kubeconfig.js';
 import { issueCertificate } from '../stack/pki.js';
 import { startStack, type Stack } from '../stack/stack.js';
 
@@ -52,6 +53,15 @@ export interface ProductStackOptions {
   readonly dir?: string;
   /** Run `nodesmith run` as a child process (needed to test a real crash); default in-process. */
   readonly childProcess?: boolean;
+  /** In child-process mode, run the build in dist/ rather than the sources through tsx (memory figures). */
+  readonly compiled?: boolean;
+  /** Have the API server keep an audit log (see StackOptions.audit). */
+  readonly audit?: boolean;
+  /**
+   * The user name nodesmith authenticates as (its own client certificate, in system:masters), so its requests
+   * can be told apart from everyone else's in the audit log. Default: the admin's kubeconfig.
+   */
+  readonly identity?: string;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -59,7 +69,7 @@ interface Runner { readonly inProcess: RunningNodesmith | undefined; readonly pi
 
 async function startRunner(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<Runner> {
   if (options.childProcess === true) {
-    const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials);
+    const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials, options.compiled === true);
     await child.start();
     return { inProcess: undefined, get pid() { return child.pid; }, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop: () => child.stop() };
   }
@@ -91,7 +101,7 @@ async function localWebhookConfigurations(url: string, caBundle: string): Promis
 }
 
 export async function startProductStack(options: ProductStackOptions = {}): Promise<ProductStack> {
-  const stack = await startStack({ scheduler: false, ...(options.dir === undefined ? {} : { dir: options.dir }) });
+  const stack = await startStack({ scheduler: false, audit: options.audit === true, ...(options.dir === undefined ? {} : { dir: options.dir }) });
   let moto: Moto | undefined;
   try {
     moto = await startMoto({ logDir: stack.dir });
@@ -113,7 +123,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
   const caBundle = (await readFile(stack.pki.caCert)).toString('base64');
   const [extenderPort, webhookPort, healthPort] = [await freePort(), await freePort(), await freePort()];
   const config: NodesmithConfig = {
-    kubeconfig: stack.kubeconfigPath,
+    kubeconfig: options.identity === undefined ? stack.kubeconfigPath : await identityKubeconfig(stack, options.identity),
     components: { provisioner: true, extender: true, webhooks: true },
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
     kubernetesVersion: vpc.kubernetesVersion,
@@ -149,6 +159,14 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     },
   };
   return product;
+}
+
+/** A kubeconfig for a user of its own, in system:masters like the admin. */
+async function identityKubeconfig(stack: Stack, user: string): Promise<string> {
+  const cert = await issueCertificate(stack.dir, user, { subject: `/O=system:masters/CN=${user}`, caCert: stack.pki.caCert, caKey: stack.pki.caKey });
+  const path = join(stack.dir, `${user}.kubeconfig`);
+  await writeKubeconfig(path, { server: stack.server, caCert: stack.pki.caCert, clientCert: cert.cert, clientKey: cert.key, user });
+  return path;
 }
 
 function nodePoolYaml(name: string, vpc: SeededVpc, extra: { extraRequirements: string; extraSpec: string }): string {

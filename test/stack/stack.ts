@@ -22,6 +22,11 @@ export interface StackOptions {
   kwok?: boolean;
   /** Where to keep certificates, configs and logs (default: a fresh temp dir). */
   dir?: string;
+  /**
+   * Have the API server write an audit log (`<dir>/audit.log`, JSON, metadata level): who made which request,
+   * for figures that must attribute API traffic to one client.
+   */
+  audit?: boolean;
 }
 
 export interface KubectlResult { stdout: string; stderr: string; code: number }
@@ -52,7 +57,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const bin = await stackBinaries();
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'nodesmith-stack-')));
   const components = new Map<string, Component>();
-  const stack = await bootControlPlane({ bin, dir, components });
+  const stack = await bootControlPlane({ bin, dir, components, audit: options.audit === true });
   try {
     if (options.controllerManager !== false) await stack.startControllerManager();
     if (options.kwok !== false) await stack.startKwok();
@@ -68,7 +73,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
-interface BootContext { bin: string; dir: string; components: Map<string, Component> }
+interface BootContext { bin: string; dir: string; components: Map<string, Component>; audit?: boolean }
+
+/** Every request at metadata level (user, verb, resource, code), except the health probes' noise. */
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: None
+  nonResourceURLs: ["/healthz*", "/readyz*", "/livez*"]
+- level: Metadata
+`;
+
+async function auditFlags(ctx: BootContext): Promise<string[]> {
+  if (ctx.audit !== true) return [];
+  const policy = join(ctx.dir, 'audit-policy.yaml');
+  await writeFile(policy, auditPolicy);
+  return ['--audit-policy-file', policy, '--audit-log-path', join(ctx.dir, 'audit.log'), '--audit-log-format', 'json', '--audit-log-mode', 'batch', '--audit-log-batch-max-wait', '1s'];
+}
 
 async function start(ctx: BootContext, name: string, args: readonly string[], ready: () => Promise<boolean>): Promise<Component> {
   await ctx.components.get(name)?.stop();
@@ -104,6 +126,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     '--service-account-signing-key-file', pki.serviceAccountKey, '--service-cluster-ip-range', '10.96.0.0/16',
     '--authorization-mode', 'Node,RBAC', '--allow-privileged', '--cert-dir', join(ctx.dir, 'apiserver-certs'),
     '--endpoint-reconciler-type', 'none', '--max-requests-inflight', '1000', '--max-mutating-requests-inflight', '500', '--profiling=false',
+    ...(await auditFlags(ctx)),
   ], async () => (await httpsStatus(`${server}/readyz`, tls)) === 200);
   const kubeconfigPath = join(ctx.dir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, { server, caCert: pki.caCert, clientCert: pki.adminCert, clientKey: pki.adminKey, user: 'admin' });
