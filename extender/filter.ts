@@ -2,7 +2,7 @@ import type { Pod } from '../domain/core/pod.js';
 import type { ClusterView, PlanEntry } from './cluster-view.js';
 import { podKey } from './cluster-view.js';
 import { instanceFamilyOf, type NodeEntry } from './node-entry.js';
-import { familyRejection, readPodSteering, type PodSteering } from './pod-steering.js';
+import { familyRejection, readPodSteering, type PodSteering } from '../domain/pod-steering.js';
 import { formatAmount } from '../domain/quantity.js';
 import type { ResourceSums } from './resource-amounts.js';
 import type { ResourceList } from '../domain/resource-list.js';

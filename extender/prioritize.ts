@@ -2,7 +2,7 @@ import type { Pod } from '../domain/core/pod.js';
 import type { ClusterView, PlanEntry } from './cluster-view.js';
 import { podKey } from './cluster-view.js';
 import type { NodeEntry } from './node-entry.js';
-import { readPodSteering, type PodSteering } from './pod-steering.js';
+import { readPodSteering, type PodSteering } from '../domain/pod-steering.js';
 import type { ResourceList } from '../domain/resource-list.js';
 
 /** kube-scheduler's extender/v1 HostPriority. */
