@@ -1,16 +1,18 @@
 import type { Node } from '../domain/core/node.js';
 import { virtualNodeName } from '../domain/api/virtual-node-name.js';
+import { disruptedTaint, nodeClaimKey } from '../domain/karpenter-keys.js';
 import { launchableLabel } from '../domain/product-keys.js';
+import { labels as wellKnown } from '../domain/well-known-labels.js';
 import { parseResourceList, type ResourceList } from '../domain/resource-list.js';
 import { noResources } from './resource-amounts.js';
 
 /** Karpenter's taint on a node that is being disrupted or terminated. */
-export const disruptedTaintKey = 'karpenter.sh/disrupted';
-export const capacityTypeLabel = 'karpenter.sh/capacity-type';
-export const nodePoolLabel = 'karpenter.sh/nodepool';
-export const instanceTypeLabel = 'node.kubernetes.io/instance-type';
+const disruptedTaintKey = disruptedTaint.key;
+const capacityTypeLabel = wellKnown.capacityType;
+const nodePoolLabel = wellKnown.nodePool;
+const instanceTypeLabel = wellKnown.instanceType;
 /** The NodeClaim a launched Node belongs to (Karpenter's annotation; nodesmith sets it on every Node it creates). */
-export const nodeClaimAnnotation = 'karpenter.sh/nodeclaim';
+const nodeClaimAnnotation = nodeClaimKey;
 
 /** What the extender keeps of a Node: only the fields filter and prioritize read, pre-digested. */
 export interface NodeEntry {

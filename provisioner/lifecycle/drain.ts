@@ -2,9 +2,8 @@ import type { Pod } from '../../domain/core/pod.js';
 import { toleratesTaint } from '../../domain/taints.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { EvictionOutcome, PodApi } from './cluster-ports.js';
+import { disruptedTaint } from '../../domain/karpenter-keys.js';
 
-/** The taint termination puts on a node before draining it (Karpenter's disrupted taint). */
-export const disruptedTaint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
 
 const criticalPriorityClasses = new Set(['system-cluster-critical', 'system-node-critical']);
 

@@ -10,7 +10,8 @@ import { KubeNodeClaimClient } from '../../provisioner/kube/nodeclaim-client.js'
 import { conditionTypes, findCondition } from '../../provisioner/lifecycle/conditions.js';
 import { RegistrationController } from '../../provisioner/lifecycle/registration.js';
 import { TerminationController } from '../../provisioner/lifecycle/termination.js';
-import { isStoreConflictError, terminationFinalizer } from '../../provisioner/nodeclaim-store.js';
+import { terminationFinalizer } from '../../domain/karpenter-keys.js';
+import { isStoreConflictError } from '../../provisioner/nodeclaim-store.js';
 import { condition, instance, nodeClaim } from '../fakes/builders.js';
 import { FakeEventRecorder } from '../fakes/fake-cluster.js';
 import type { Stack } from '../stack/stack.js';
