@@ -2,6 +2,10 @@
 export const labels = {
   nodePool: 'karpenter.sh/nodepool',
   capacityType: 'karpenter.sh/capacity-type',
+  registered: 'karpenter.sh/registered',
+  initialized: 'karpenter.sh/initialized',
+  doNotSyncTaints: 'karpenter.sh/do-not-sync-taints',
+  ec2NodeClass: 'karpenter.k8s.aws/ec2nodeclass',
   zone: 'topology.kubernetes.io/zone',
   region: 'topology.kubernetes.io/region',
   hostname: 'kubernetes.io/hostname',

@@ -2,7 +2,7 @@ import type { Pod } from '../domain/core/pod.js';
 import type { ClusterModel, ModelNode, ModelPlan } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
 import { instanceFamilyOf } from '../domain/instance-types/instance-family.js';
-import { familyRejection, readPodSteering, type PodSteering } from './pod-steering.js';
+import { familyRejection, readPodSteering, type PodSteering } from '../domain/pod-steering.js';
 import { formatAmount } from '../domain/quantity.js';
 import type { ResourceSums } from '../domain/resource-sums.js';
 import type { ResourceList } from '../domain/resource-list.js';

@@ -1,7 +1,7 @@
 import type { Pod } from '../domain/core/pod.js';
 import type { ClusterModel, ModelNode, ModelPlan } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
-import { readPodSteering, type PodSteering } from './pod-steering.js';
+import { readPodSteering, type PodSteering } from '../domain/pod-steering.js';
 import type { ResourceList } from '../domain/resource-list.js';
 
 /** kube-scheduler's extender/v1 HostPriority. */

@@ -1,7 +1,6 @@
 import type { NodeClaim, NodeClaimStatus } from '../domain/api/nodeclaim-schema.js';
 
 /** Karpenter's finalizer: the NodeClaim stays until its node is drained and its instance is gone. */
-export const terminationFinalizer = 'karpenter.sh/termination';
 
 export interface PatchStatusOptions {
   /**

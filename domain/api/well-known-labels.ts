@@ -1,19 +1,9 @@
+import { labels } from '../well-known-labels.js';
+
 /** Karpenter's label keys and restricted domains (facts §1b); kept exact so existing manifests keep working. */
 export const karpenterDomain = 'karpenter.sh';
 export const awsDomain = 'karpenter.k8s.aws';
 
-export const labels = {
-  nodePool: 'karpenter.sh/nodepool',
-  capacityType: 'karpenter.sh/capacity-type',
-  registered: 'karpenter.sh/registered',
-  initialized: 'karpenter.sh/initialized',
-  doNotSyncTaints: 'karpenter.sh/do-not-sync-taints',
-  ec2NodeClass: 'karpenter.k8s.aws/ec2nodeclass',
-  hostname: 'kubernetes.io/hostname',
-  instanceType: 'node.kubernetes.io/instance-type',
-  zone: 'topology.kubernetes.io/zone',
-  arch: 'kubernetes.io/arch',
-} as const;
 
 /** kubernetes.io keys a NodePool may set or require (the well-known node labels and their aliases). */
 const allowedKubernetesKeys: readonly string[] = [

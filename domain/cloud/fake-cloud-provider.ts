@@ -9,6 +9,8 @@ import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
 import { byPrice, offeringKey, type OfferingKey } from './offering.js';
 import { formatProviderId } from './provider-id.js';
 import { UnavailableOfferings } from './unavailable-offerings.js';
+import { nodeClaimKey } from '../karpenter-keys.js';
+import { labels } from '../well-known-labels.js';
 
 /**
  * An in-memory CloudProvider for loop tests (Karpenter's fake/cloudprovider.go): it launches
@@ -100,8 +102,8 @@ export class FakeCloudProvider implements CloudProvider {
       nodeClaimName: request.nodeClaimName,
       nodePoolName: request.nodePoolName,
       tags: {
-        'karpenter.sh/nodeclaim': request.nodeClaimName,
-        'karpenter.sh/nodepool': request.nodePoolName,
+        [nodeClaimKey]: request.nodeClaimName,
+        [labels.nodePool]: request.nodePoolName,
       },
     };
     this.instances.set(instanceId, instance);

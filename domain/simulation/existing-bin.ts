@@ -42,6 +42,9 @@ export class ExistingBin implements Bin {
     const resources = this.resourceRejection(shape);
     if (resources !== undefined) return resources;
     if (this.node.labels['node.kubernetes.io/unschedulable'] === 'true') return 'unschedulable';
+    // The extender's filter refuses a pod a planned node dearer than its cap, so the plan must not put it there.
+    const cap = shape.steering.maxPricePerHour;
+    if (cap !== undefined && (this.node.pricePerHour ?? 0) > cap) return `price ${String(this.node.pricePerHour)}/h above the pod's maximum`;
     const taint = firstUntoleratedTaint(shape.tolerations, this.node.taints, variant.allowPreferNoSchedule);
     if (taint !== undefined) return `taint ${describeTaint(taint)} not tolerated`;
     const key = firstUnmetKey(variant.requirements, (k) => this.node.labels[k]);

@@ -2,6 +2,7 @@ import type { Node } from '../core/node.js';
 import type { Pod, PodTemplateSpec } from '../core/pod.js';
 import type { DaemonSet } from '../core/workloads.js';
 import { parseResourceList } from '../resource-list.js';
+import { labels as wellKnown } from '../well-known-labels.js';
 import type { SimulationNodePool, SnapshotNode } from './simulation-input.js';
 
 /** A manifest object that does not have the shape its kind needs. */
@@ -130,7 +131,7 @@ export function snapshotFrom(set: ManifestSet): { nodes: SnapshotNode[]; pending
   const nodes = set.nodes.map((node) => {
     const name = node.metadata.name ?? '';
     return {
-      name, labels: { 'kubernetes.io/hostname': name, ...(node.metadata.labels ?? {}) }, taints: node.spec?.taints ?? [],
+      name, labels: { [wellKnown.hostname]: name, ...(node.metadata.labels ?? {}) }, taints: node.spec?.taints ?? [],
       allocatable: parseResourceList(node.status?.allocatable ?? node.status?.capacity),
       capacity: parseResourceList(node.status?.capacity ?? node.status?.allocatable), pods: byNode.get(name) ?? [],
     };

@@ -4,7 +4,7 @@ import type { NodeSelectorRequirement } from '../core/node-selector.js';
 import { podRequests } from '../pod-requests.js';
 import type { ResourceList } from '../resource-list.js';
 import { buildVariants, type ShapeVariant } from './relaxation.js';
-import { readSteering, type Steering } from './steering.js';
+import { readPodSteering, type PodSteering } from '../pod-steering.js';
 
 /**
  * Everything about a pod that placement depends on. Pods of one Deployment share a shape, so requests,
@@ -22,7 +22,7 @@ export interface PodShape {
   readonly tolerations: readonly Toleration[];
   /** "protocol/port" for every hostPort. */
   readonly hostPorts: readonly string[];
-  readonly steering: Steering;
+  readonly steering: PodSteering;
   /** Relaxation ladder: variants[0] honours every preference; later ones drop them in Karpenter's order. */
   readonly variants: readonly ShapeVariant[];
 }
@@ -57,7 +57,7 @@ export class ShapeCache {
   shapeOf(pod: Pod): PodShape {
     const namespace = pod.metadata.namespace ?? 'default';
     const volumes = this.volumeRequirements?.get(`${namespace}/${pod.metadata.name ?? ''}`) ?? [];
-    const steering = readSteering(pod);
+    const steering = readPodSteering(pod);
     const quickKey = volumes.length === 0 ? JSON.stringify([namespace, pod.metadata.labels, steering]) : undefined;
     const sameSpec = quickKey === undefined ? undefined : this.bySpec.get(pod.spec)?.get(quickKey);
     if (sameSpec !== undefined) return sameSpec;
@@ -70,7 +70,7 @@ export class ShapeCache {
     return shape;
   }
 
-  private shapeBySignature(pod: Pod, namespace: string, volumes: readonly NodeSelectorRequirement[], steering: Steering): PodShape {
+  private shapeBySignature(pod: Pod, namespace: string, volumes: readonly NodeSelectorRequirement[], steering: PodSteering): PodShape {
     const signature = JSON.stringify([namespace, pod.metadata.labels, steering, volumes, pod.spec.containers, pod.spec.initContainers,
       pod.spec.overhead, pod.spec.nodeSelector, pod.spec.affinity, pod.spec.tolerations, pod.spec.topologySpreadConstraints]);
     const cached = this.bySignature.get(signature);

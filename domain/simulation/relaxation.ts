@@ -5,7 +5,8 @@ import type { Pod } from '../core/pod.js';
 import { withMatchLabelKeys } from '../label-selector.js';
 import { intersectRequirements, requirementsFromExpressions, requirementsFromLabels, requirementsSignature, type Requirements } from '../requirements/requirements.js';
 import { labels as wellKnown } from '../well-known-labels.js';
-import { steeringRequirements, type Steering } from './steering.js';
+import type { PodSteering } from '../pod-steering.js';
+import { steeringRequirements } from './steering.js';
 
 /** One topology constraint of a pod, normalised: spread, affinity or anti-affinity on any label key. */
 export interface TopologyTermSpec {
@@ -33,7 +34,7 @@ export interface ShapeVariant {
 
 interface RelaxState { requiredTerm: number; prefAffinity: number; prefAnti: number; prefNode: number; dropAnyway: boolean; dropCapacityPreference: boolean; tolerateSoft: boolean }
 
-interface VariantContext { readonly ignorePreferences: boolean; readonly anyPreferNoScheduleTaint: boolean; readonly volumes: readonly NodeSelectorRequirement[]; readonly steering: Steering }
+interface VariantContext { readonly ignorePreferences: boolean; readonly anyPreferNoScheduleTaint: boolean; readonly volumes: readonly NodeSelectorRequirement[]; readonly steering: PodSteering }
 
 function byWeight<T extends { weight: number }>(items: readonly T[] | undefined): T[] {
   return [...(items ?? [])].sort((a, b) => b.weight - a.weight);

@@ -1,10 +1,12 @@
 import type { Tag } from '@aws-sdk/client-ec2';
 import { managedByTag } from '../../domain/product-keys.js';
+import { nodeClaimKey } from '../../domain/karpenter-keys.js';
+import { labels } from '../../domain/well-known-labels.js';
 
 export const tagKeys = {
-  nodePool: 'karpenter.sh/nodepool',
-  nodeClaim: 'karpenter.sh/nodeclaim',
-  nodeClass: 'karpenter.k8s.aws/ec2nodeclass',
+  nodePool: labels.nodePool,
+  nodeClaim: nodeClaimKey,
+  nodeClass: labels.ec2NodeClass,
   eksClusterName: 'eks:eks-cluster-name',
   managedBy: managedByTag.key,
   cluster: (clusterName: string) => `kubernetes.io/cluster/${clusterName}`,

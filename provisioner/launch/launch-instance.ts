@@ -8,6 +8,7 @@ import type { VirtualNodePlan } from '../index.js';
 import { chooseOfferings } from './launch-offerings.js';
 import type { MaterializerDeps } from './materializer.js';
 import { nodeClassSpecOf } from './node-class-spec.js';
+import { nodeClaimKey } from '../../domain/karpenter-keys.js';
 
 const maxAttempts = 5;
 
@@ -19,7 +20,7 @@ async function resolveNodeClass(deps: MaterializerDeps, pool: NodePool, claimNam
 }
 
 async function findOrphan(deps: MaterializerDeps, claimName: string): Promise<LaunchedInstance | undefined> {
-  return (await deps.cloud.list()).find((i) => i.nodeClaimName === claimName || i.tags['karpenter.sh/nodeclaim'] === claimName);
+  return (await deps.cloud.list()).find((i) => i.nodeClaimName === claimName || i.tags[nodeClaimKey] === claimName);
 }
 
 /**

@@ -4,6 +4,7 @@ import { virtualNodePrefix } from '../../domain/api/virtual-node-name.js';
 import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { nodeClaimKey, terminationFinalizer } from '../../domain/karpenter-keys.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
 import { toQuantities } from '../provisioning/virtual-node.js';
@@ -32,7 +33,7 @@ export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Re
       labels: { ...(template.metadata?.labels ?? {}), [wellKnown.nodePool]: plan.nodePool },
       annotations: { ...(template.metadata?.annotations ?? {}), [virtualNodeAnnotation]: plan.nodeName },
       // The finalizer from the start: the instance is never without an owner that termination respects.
-      finalizers: ['karpenter.sh/termination'],
+      finalizers: [terminationFinalizer],
       ownerReferences: [{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: pool.metadata.name ?? '', uid: pool.metadata.uid ?? '', blockOwnerDeletion: true }],
     },
     spec: {
@@ -64,9 +65,9 @@ export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: 
         [wellKnown.instanceType]: instance.instanceType,
         [wellKnown.zone]: instance.zone,
         [wellKnown.capacityType]: instance.capacityType,
-        'kubernetes.io/os': 'linux',
+        [wellKnown.os]: 'linux',
       },
-      annotations: { 'karpenter.sh/nodeclaim': claim.metadata.name ?? '' },
+      annotations: { [nodeClaimKey]: claim.metadata.name ?? '' },
     },
     spec: { providerID: instance.providerID, taints: [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])] },
     status: { capacity, allocatable },

@@ -1,4 +1,5 @@
 import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
+import { labels } from '../../domain/well-known-labels.js';
 
 /** Karpenter's NodeClaim condition types that make up Ready. */
 export const conditionTypes = {
@@ -67,5 +68,5 @@ export function timestampMs(value: string | null | undefined): number | undefine
 
 /** The NodePool a NodeClaim belongs to (Karpenter's label), for metric labels. */
 export function nodePoolOf(claim: NodeClaim): string {
-  return claim.metadata.labels?.['karpenter.sh/nodepool'] ?? '';
+  return claim.metadata.labels?.[labels.nodePool] ?? '';
 }

@@ -1,18 +1,11 @@
 import type { Pod } from '../../domain/core/pod.js';
-import type { Toleration } from '../../domain/core/taint.js';
+import { toleratesTaint } from '../../domain/taints.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { EvictionOutcome, PodApi } from './cluster-ports.js';
+import { disruptedTaint } from '../../domain/karpenter-keys.js';
 
-/** The taint termination puts on a node before draining it (Karpenter's disrupted taint). */
-export const disruptedTaint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
 
 const criticalPriorityClasses = new Set(['system-cluster-critical', 'system-node-critical']);
-
-function tolerates(t: Toleration): boolean {
-  if (t.effect !== undefined && t.effect !== '' && t.effect !== disruptedTaint.effect) return false;
-  if (t.operator === 'Exists') return t.key === undefined || t.key === '' || t.key === disruptedTaint.key;
-  return t.key === disruptedTaint.key;
-}
 
 /**
  * Pods that would schedule straight back onto the tainted node (they tolerate the disrupted taint,
@@ -22,7 +15,7 @@ function tolerates(t: Toleration): boolean {
 function needsDrain(pod: Pod): boolean {
   if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return false;
   if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return false;
-  return !(pod.spec.tolerations ?? []).some(tolerates);
+  return !(pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, disruptedTaint));
 }
 
 function isCritical(pod: Pod): boolean {

@@ -2,11 +2,8 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
 import { launchableLabel } from '../../domain/product-keys.js';
+import { unregisteredTaintKey } from '../../domain/karpenter-keys.js';
 
-export const registeredLabel = 'karpenter.sh/registered';
-export const initializedLabel = 'karpenter.sh/initialized';
-/** Karpenter registers nodes with this taint; registration removes it. */
-export const unregisteredTaintKey = 'karpenter.sh/unregistered';
 
 /**
  * Taints that a healthy node loses by itself once its agents start (Karpenter's initialization

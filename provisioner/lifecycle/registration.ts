@@ -1,20 +1,15 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Node } from '../../domain/core/node.js';
+import { terminationFinalizer, unregisteredTaintKey } from '../../domain/karpenter-keys.js';
+import { labels } from '../../domain/well-known-labels.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import { terminationFinalizer, type NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi } from './cluster-ports.js';
 import { conditionTypes, isConditionTrue, nodePoolOf, withCondition, type Condition } from './conditions.js';
-import {
-  initializationBlocker,
-  initializedLabel,
-  isNodeReady,
-  nodesByProviderId,
-  registeredLabel,
-  unregisteredTaintKey,
-} from './node-readiness.js';
+import { initializationBlocker, isNodeReady, nodesByProviderId } from './node-readiness.js';
 
 export interface RegistrationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addFinalizer'>;
@@ -67,7 +62,7 @@ export class RegistrationController implements Controller {
     const nodeName = node.metadata.name ?? '';
     await this.#registerNode(claim, node);
     const blocker = initializationBlocker(claim, withoutUnregisteredTaint(node));
-    if (blocker === undefined) await this.#o.nodes.labelNode(nodeName, { [initializedLabel]: 'true' });
+    if (blocker === undefined) await this.#o.nodes.labelNode(nodeName, { [labels.initialized]: 'true' });
     const conditions = nextConditions(claim, blocker, this.#o.clock.now());
     const unchanged =
       claim.status?.nodeName === nodeName && JSON.stringify(claim.status.conditions) === JSON.stringify(conditions);
@@ -99,7 +94,7 @@ export class RegistrationController implements Controller {
   async #registerNode(claim: NodeClaim, node: Node): Promise<void> {
     const nodeName = node.metadata.name ?? '';
     // Karpenter copies the NodeClaim's labels onto the Node at registration.
-    await this.#o.nodes.labelNode(nodeName, { ...(claim.metadata.labels ?? {}), [registeredLabel]: 'true' });
+    await this.#o.nodes.labelNode(nodeName, { ...(claim.metadata.labels ?? {}), [labels.registered]: 'true' });
     if ((node.spec?.taints ?? []).some((t) => t.key === unregisteredTaintKey)) {
       await this.#o.nodes.removeTaint(nodeName, unregisteredTaintKey);
     }

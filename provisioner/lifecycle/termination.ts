@@ -6,11 +6,13 @@ import type { Node } from '../../domain/core/node.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import { terminationFinalizer, type NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi, PodApi } from './cluster-ports.js';
 import { nodePoolOf, timestampMs } from './conditions.js';
-import { disruptedTaint, drainStep } from './drain.js';
+import { drainStep } from './drain.js';
 import { isVirtualNode } from './node-readiness.js';
+import { disruptedTaint, terminationFinalizer } from '../../domain/karpenter-keys.js';
+import { labels } from '../../domain/well-known-labels.js';
 
 export interface TerminationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer'>;
@@ -82,7 +84,7 @@ export class TerminationController implements Controller {
 
   #recordDone(claim: NodeClaim): void {
     const nodepool = nodePoolOf(claim);
-    const capacityType = claim.metadata.labels?.['karpenter.sh/capacity-type'] ?? '';
+    const capacityType = claim.metadata.labels?.[labels.capacityType] ?? '';
     this.#o.metrics?.terminated.inc({ nodepool, capacity_type: capacityType });
     const deleted = timestampMs(claim.metadata.deletionTimestamp);
     if (deleted !== undefined) {

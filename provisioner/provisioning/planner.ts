@@ -3,6 +3,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { launchableTaint } from '../../domain/product-keys.js';
 import { simulate } from '../../domain/simulation/simulate.js';
+import { toleratesTaint } from '../../domain/taints.js';
 import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
 import type { EventRecorder } from '../events.js';
 import type { NodeWriter } from '../kube/node-client.js';
@@ -38,8 +39,7 @@ function defaultSuffix(): string {
   return Math.random().toString(36).slice(2, 7).padEnd(5, '0');
 }
 
-const toleratesLaunchable = (pod: Pod): boolean =>
-  (pod.spec.tolerations ?? []).some((t) => (t.key === launchableTaint.key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === '' || t.effect === launchableTaint.effect));
+const toleratesLaunchable = (pod: Pod): boolean => (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 
 /**
  * One planning pass: simulate the pending pods against real and virtual nodes, publish each new NodeClaim as a

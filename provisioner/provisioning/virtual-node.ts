@@ -58,7 +58,7 @@ export function virtualNodeFor(plan: VirtualNodePlan, claim: PlannedNodeClaim, o
         ...claim.labels,
         [wellKnown.hostname]: plan.nodeName,
         [wellKnown.nodePool]: plan.nodePool,
-        'kubernetes.io/os': claim.labels['kubernetes.io/os'] ?? 'linux',
+        [wellKnown.os]: claim.labels[wellKnown.os] ?? 'linux',
         [launchableLabel]: 'true',
       },
       annotations: { [planNodeAnnotation]: JSON.stringify(plan) },

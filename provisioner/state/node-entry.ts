@@ -1,16 +1,13 @@
 import type { Node } from '../../domain/core/node.js';
 import { instanceFamilyOf } from '../../domain/instance-types/instance-family.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
+import { disruptedTaint, nodeClaimKey } from '../../domain/karpenter-keys.js';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
 import { noResources } from '../../domain/resource-sums.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { ModelNode } from '../index.js';
 
-/** Karpenter's taint on a node that is being disrupted or terminated. */
-export const disruptedTaintKey = 'karpenter.sh/disrupted';
-/** The NodeClaim a launched Node belongs to (Karpenter's annotation; nodesmith sets it on every Node it creates). */
-export const nodeClaimAnnotation = 'karpenter.sh/nodeclaim';
 
 /** What the model keeps of a Node for the extender: only the fields filter and prioritize read, pre-digested. */
 export interface NodeDigest extends Omit<ModelNode, 'closedReason'> {
@@ -20,8 +17,8 @@ export interface NodeDigest extends Omit<ModelNode, 'closedReason'> {
 
 function closedReasonOf(node: Node): string | undefined {
   if (node.metadata.deletionTimestamp !== undefined) return 'node is being deleted';
-  if (node.spec?.taints?.some((taint) => taint.key === disruptedTaintKey) === true) {
-    return `node is being disrupted (${disruptedTaintKey} taint)`;
+  if (node.spec?.taints?.some((taint) => taint.key === disruptedTaint.key) === true) {
+    return `node is being disrupted (${disruptedTaint.key} taint)`;
   }
   if (node.spec?.unschedulable === true) return 'node is cordoned (spec.unschedulable)';
   return undefined;
@@ -54,6 +51,6 @@ export function digestNode(node: Node): NodeDigest | undefined {
 }
 
 function launchedFor(node: Node, labels: Readonly<Record<string, string>>): string | undefined {
-  const claim = node.metadata.annotations?.[nodeClaimAnnotation];
+  const claim = node.metadata.annotations?.[nodeClaimKey];
   return labels[launchableLabel] !== undefined || claim === undefined || claim === '' ? undefined : virtualNodeName(claim);
 }

@@ -8,7 +8,7 @@ import {
   retryThrottled,
   type RetryPolicy,
 } from '../../provisioner/aws/retry-throttled.js';
-import { RecordingClock } from './moto-fixture.js';
+import { RecordingClock } from '../fakes/recording-clock.js';
 
 const throttle = (): EC2ServiceException =>
   new EC2ServiceException({

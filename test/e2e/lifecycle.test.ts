@@ -13,7 +13,8 @@ import type { NodeApi, PodApi } from '../../provisioner/lifecycle/cluster-ports.
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../../provisioner/lifecycle/model-ports.js';
 import { RegistrationController } from '../../provisioner/lifecycle/registration.js';
 import { TerminationController } from '../../provisioner/lifecycle/termination.js';
-import { isStoreConflictError, terminationFinalizer } from '../../provisioner/nodeclaim-store.js';
+import { terminationFinalizer } from '../../domain/karpenter-keys.js';
+import { isStoreConflictError } from '../../provisioner/nodeclaim-store.js';
 import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { condition, instance, nodeClaim } from '../fakes/builders.js';
 import { FakeEventRecorder } from '../fakes/fake-cluster.js';

@@ -1,6 +1,5 @@
 import t from 'tap';
 import { buildWebhookServer } from '../../webhooks/app.js';
-import { toleratesLaunchable } from '../../webhooks/processors/pod-processors.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { decodePatch, review } from './review-fixture.js';
@@ -48,13 +47,11 @@ void t.test('the toleration is not added when opted out, excluded, already toler
   }
 });
 
-void t.test('toleration matching follows the core/v1 rules', (t) => {
-  t.ok(toleratesLaunchable({ operator: 'Exists' }));
-  t.ok(toleratesLaunchable({ key: launchableTaint.key, value: 'true' }));
-  t.notOk(toleratesLaunchable({ key: launchableTaint.key, value: 'false' }));
-  t.notOk(toleratesLaunchable({ key: launchableTaint.key, operator: 'Exists', effect: 'NoExecute' }));
-  t.notOk(toleratesLaunchable({ key: 'other', operator: 'Exists' }));
-  t.end();
+void t.test('a toleration that does not match the launchable taint does not stop the webhook adding one', async (t) => {
+  for (const other of [{ key: launchableTaint.key, value: 'false' }, { key: launchableTaint.key, operator: 'Exists', effect: 'NoExecute' }]) {
+    const response = await post('/mutate/pods', review(pod({}, [other]), { namespace: 'apps' }));
+    t.same(decodePatch(response.patch), [{ op: 'add', path: '/spec/tolerations/1', value: toleration }], JSON.stringify(other));
+  }
 });
 
 void t.test('bad steering annotations are denied with 422 and a clear message', async (t) => {

@@ -43,30 +43,5 @@ export function decodePatch(patch: string | undefined): unknown {
   return patch === undefined ? undefined : JSON.parse(Buffer.from(patch, 'base64').toString('utf8'));
 }
 
-export const nodePool = (spec: Record<string, unknown> = {}, name = 'default'): { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> } => ({
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  metadata: { name },
-  spec: {
-    template: {
-      spec: {
-        requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
-        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-      },
-    },
-    ...spec,
-  },
-});
-
-export const ec2NodeClass = (spec: Record<string, unknown> = {}, name = 'default'): { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> } => ({
-  apiVersion: 'karpenter.k8s.aws/v1',
-  kind: 'EC2NodeClass',
-  metadata: { name },
-  spec: {
-    role: 'KarpenterNodeRole-demo',
-    amiSelectorTerms: [{ alias: 'al2023@latest' }],
-    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
-    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
-    ...spec,
-  },
-});
+/** Manifests as a user writes them (no defaults); the typed, defaulted forms are in test/fakes. */
+export { nodePoolManifest as nodePool, ec2NodeClassManifest as ec2NodeClass } from '../fakes/provisioning-builders.js';

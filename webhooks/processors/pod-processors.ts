@@ -1,22 +1,15 @@
 import { checkPodSteeringAnnotations } from '../../domain/api/pod-steering-rules.js';
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
+import type { Toleration } from '../../domain/core/taint.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
+import { toleratesTaint } from '../../domain/taints.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
 import { allow, allowWithPatch, deny, denyProblems, forbiddenCode } from '../admission-response.js';
 import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
 
-interface Toleration { key?: string; operator?: string; value?: string; effect?: string }
 interface PodLike {
   metadata?: { annotations?: Record<string, string>; ownerReferences?: { kind?: string; controller?: boolean }[] };
   spec?: { tolerations?: Toleration[]; nodeName?: string };
-}
-
-/** The core/v1 toleration-matches-taint rule, for the one taint we care about. */
-export function toleratesLaunchable(t: Toleration): boolean {
-  const effectMatches = t.effect === undefined || t.effect === '' || t.effect === launchableTaint.effect;
-  if (!effectMatches) return false;
-  if (t.operator === 'Exists') return t.key === undefined || t.key === '' || t.key === launchableTaint.key;
-  return t.key === launchableTaint.key && (t.value ?? '') === launchableTaint.value;
 }
 
 /** DaemonSet and mirror pods follow their node; they never cause or take a launch (as in Karpenter). */
@@ -30,7 +23,7 @@ function skipReason(request: AdmissionRequest, pod: PodLike, config: AdmissionCo
   if (request.namespace !== undefined && config.excludedNamespaces.includes(request.namespace)) return 'namespace excluded';
   if (isNodeBound(pod)) return 'bound to a node already';
   if (pod.metadata?.annotations?.[podAnnotations.skipLaunchableToleration] === 'true') return 'opted out';
-  if ((pod.spec?.tolerations ?? []).some(toleratesLaunchable)) return 'already tolerated';
+  if ((pod.spec?.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint))) return 'already tolerated';
   return undefined;
 }
 

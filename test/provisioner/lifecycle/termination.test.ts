@@ -4,7 +4,7 @@ import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
 import { TerminationController } from '../../../provisioner/lifecycle/termination.js';
 import { LifecycleMetrics } from '../../../provisioner/metrics.js';
-import { terminationFinalizer } from '../../../provisioner/nodeclaim-store.js';
+import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
 import { instance, iso, node, nodeClaim, pod } from '../../fakes/builders.js';
 import { FakeCluster } from '../../fakes/fake-cluster.js';
 import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';

@@ -10,8 +10,8 @@ import {
   isNodeClaimNotFoundError,
   isNodeClassNotReadyError,
   isThrottledError,
-} from '../../domain/cloud/errors.js';
-import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
+} from '../../../domain/cloud/errors.js';
+import type { ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import { launchRequest, nodeClassSpec, offering, startMotoWorld } from './moto-fixture.js';
 
 void t.test('the EC2 adapter against moto', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
-import { startMoto } from '../stack/moto.js';
+import { startMoto } from '../moto.js';
 
 function alive(port: number): Promise<boolean> {
   return fetch(`http://127.0.0.1:${port}/moto-api/`, { signal: AbortSignal.timeout(1_000) }).then(

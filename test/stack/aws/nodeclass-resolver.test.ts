@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import { isNodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import { nodeClassSpec, startMotoWorld } from './moto-fixture.js';
 
 void t.test('nodeclass resolution against moto', async (t) => {

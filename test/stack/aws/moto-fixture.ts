@@ -1,31 +1,15 @@
 import type { Test } from 'tap';
-import type { Clock } from '../../domain/clock.js';
-import type { LaunchRequest } from '../../domain/cloud/cloud-provider.js';
-import type { NodeClassSpec, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
-import type { CapacityType, LaunchOffering } from '../../domain/cloud/offering.js';
-import { eksAliasParameterName } from '../../provisioner/aws/ami-alias.js';
-import { createAwsClients, type AwsClients } from '../../provisioner/aws/aws-clients.js';
-import { AwsCloudProvider } from '../../provisioner/aws/aws-cloud-provider.js';
-import { AwsNodeClassResolver } from '../../provisioner/aws/nodeclass-resolver.js';
-import type { RetryPolicy } from '../../provisioner/aws/retry-throttled.js';
-import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
-import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
-
-/** A clock whose sleeps return at once but are recorded, so backoff is visible without waiting. */
-export class RecordingClock implements Clock {
-  readonly sleeps: number[] = [];
-  #now = 1_700_000_000_000;
-
-  now(): number {
-    return this.#now;
-  }
-
-  sleep(ms: number): Promise<void> {
-    this.sleeps.push(ms);
-    this.#now += ms;
-    return Promise.resolve();
-  }
-}
+import type { LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
+import type { NodeClassSpec, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import type { CapacityType, LaunchOffering } from '../../../domain/cloud/offering.js';
+import { eksAliasParameterName } from '../../../provisioner/aws/ami-alias.js';
+import { createAwsClients, type AwsClients } from '../../../provisioner/aws/aws-clients.js';
+import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
+import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
+import type { RetryPolicy } from '../../../provisioner/aws/retry-throttled.js';
+import { RecordingClock } from '../../fakes/recording-clock.js';
+import { startFaultProxy, type FaultProxy } from '../fault-proxy.js';
+import { seedVpc, startMoto, type Moto, type SeededVpc } from '../moto.js';
 
 export interface MotoWorld {
   readonly moto: Moto;

@@ -1,16 +1,11 @@
 import t from 'tap';
 import { Registry } from 'prom-client';
 import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
-import { createAwsProvider, type AwsProvider } from '../../provisioner/aws/aws-provider.js';
-import { startFaultProxy } from '../stack/fault-proxy.js';
-import { motoClients, seedVpc, startMoto } from '../stack/moto.js';
-import {
-  clusterName,
-  launchRequest,
-  nodeClassSpec,
-  offering,
-  RecordingClock,
-} from './moto-fixture.js';
+import { createAwsProvider, type AwsProvider } from '../../../provisioner/aws/aws-provider.js';
+import { startFaultProxy } from '../fault-proxy.js';
+import { motoClients, seedVpc, startMoto } from '../moto.js';
+import { RecordingClock } from '../../fakes/recording-clock.js';
+import { clusterName, launchRequest, nodeClassSpec, offering } from './moto-fixture.js';
 
 void t.test('the CreateFleet request on the wire, through the provider factory', async (t) => {
   const moto = await startMoto();
