@@ -43,12 +43,14 @@ export class ClusterState implements ClusterModel {
   readonly claims = new Map<string, PersistentVolumeClaim>();
   readonly volumes = new Map<string, PersistentVolume>();
   readonly storageClasses = new Map<string, StorageClass>();
-  readonly marks = new NodeMarks();
+  readonly marks = new NodeMarks((name) => { this.#refreshNode(name); });
   readonly pdbs = new PdbIndex();
   readonly #claims = new NodeClaimIndex();
   readonly #plans = new PlanIndex();
   readonly #accounting: PodAccounting;
   readonly #digests = new Map<string, NodeDigest>();
+  /** What the extender reads of each node, built once per node or mark change (filter asks for hundreds a call). */
+  readonly #modelNodes = new Map<string, ModelNode>();
   readonly #room: RoomCalculator;
   readonly #changeListeners = new Set<ChangeListener>();
   #synced = false;
@@ -128,6 +130,7 @@ export class ClusterState implements ClusterModel {
       this.#digests.set(name, digest);
       this.#plans.noteLaunched(name, digest.launchedFor);
     }
+    this.#refreshNode(name);
     this.#changed('node', name);
     // The plan lives on the virtual node, so every process that watches nodes knows every plan.
     const plan = planOfNode(node);
@@ -139,6 +142,7 @@ export class ClusterState implements ClusterModel {
     this.#plans.forgetLaunched(name, this.#digests.get(name)?.launchedFor);
     this.nodes.delete(name);
     this.#digests.delete(name);
+    this.#modelNodes.delete(name);
     this.marks.forget(name);
     this.#changed('node', name);
     this.removePlan(name);
@@ -188,9 +192,13 @@ export class ClusterState implements ClusterModel {
   // ---- queries -------------------------------------------------------------------------------------------
 
   node(name: string): ModelNode | undefined {
+    return this.#modelNodes.get(name);
+  }
+
+  #refreshNode(name: string): void {
     const digest = this.#digests.get(name);
-    if (digest === undefined) return undefined;
-    return { ...digest, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name) };
+    if (digest === undefined) return;
+    this.#modelNodes.set(name, { ...digest, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name) });
   }
 
   plan(nodeName: string): ModelPlan | undefined {

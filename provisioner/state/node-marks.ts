@@ -16,13 +16,20 @@ export class NodeMarks {
   readonly #deleting = new Set<string>();
   /** Node → pods nominated to it, and until when (ms) the nomination holds. */
   readonly #nominated = new Map<string, { readonly pods: ReadonlySet<string>; readonly untilMs: number }>();
+  readonly #onChange: (nodeName: string) => void;
+
+  /** `onChange` hears of every mark set or removed, so the model can refresh what the extender reads. */
+  constructor(onChange: (nodeName: string) => void = () => undefined) {
+    this.#onChange = onChange;
+  }
 
   markForDisruption(nodeName: string, mark: DisruptionMark): void {
     this.#disruption.set(nodeName, mark);
+    this.#onChange(nodeName);
   }
 
   unmarkDisruption(nodeName: string): void {
-    this.#disruption.delete(nodeName);
+    if (this.#disruption.delete(nodeName)) this.#onChange(nodeName);
   }
 
   disruptionOf(nodeName: string): DisruptionMark | undefined {
@@ -31,6 +38,7 @@ export class NodeMarks {
 
   markDeleting(nodeName: string): void {
     this.#deleting.add(nodeName);
+    this.#onChange(nodeName);
   }
 
   isMarkedDeleting(nodeName: string): boolean {
