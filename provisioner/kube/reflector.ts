@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { objectKey } from '../../domain/core/object-key.js';
 import type { ApiConnection } from './api-connection.js';
 
@@ -180,12 +181,17 @@ class Reflector<T> {
   }
 }
 
-/** Splits a stream of chunks into its complete, non-empty lines (watch events are one JSON object a line). */
-class LineSplitter {
+/**
+ * Splits a stream of chunks into its complete, non-empty lines (watch events are one JSON object a line). A
+ * chunk may end inside a multi-byte character (a label value, an annotation); the decoder keeps those bytes for
+ * the next chunk instead of turning them into replacement characters.
+ */
+export class LineSplitter {
+  readonly #decoder = new StringDecoder('utf8');
   #buffered = '';
 
   push(chunk: Buffer): string[] {
-    this.#buffered += chunk.toString('utf8');
+    this.#buffered += this.#decoder.write(chunk);
     const parts = this.#buffered.split('\n');
     this.#buffered = parts.pop() ?? '';
     return parts.map((line) => line.trim()).filter((line) => line !== '');

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { ApiConnection } from '../../../provisioner/kube/api-connection.js';
-import { startReflector } from '../../../provisioner/kube/reflector.js';
+import { LineSplitter, startReflector } from '../../../provisioner/kube/reflector.js';
 
 interface Obj { metadata: { name: string; resourceVersion?: string; managedFields?: unknown } }
 
@@ -92,4 +92,13 @@ void t.test('an error from the API server is reported and retried with backoff, 
   await reflector.synced;
   t.match(errors, [/watching things: 429 storage is \(re\)initializing/]);
   t.same(seen, ['x']);
+});
+
+void t.test('a multi-byte character split across two chunks arrives whole', (t) => {
+  const bytes = Buffer.from('{"label":"größe"}\n{"n":2}\n', 'utf8');
+  const cut = bytes.indexOf(0xc3) + 1; // inside "ö"
+  const lines = new LineSplitter();
+  t.same(lines.push(bytes.subarray(0, cut)), []);
+  t.same(lines.push(bytes.subarray(cut)).map((line) => JSON.parse(line) as unknown), [{ label: 'größe' }, { n: 2 }]);
+  t.end();
 });
