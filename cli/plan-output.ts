@@ -1,4 +1,4 @@
-import type { Pod } from '../domain/core/pod.js';
+import { podKeyOf } from '../domain/core/object-key.js';
 import type { SimulationResult } from '../domain/simulation/simulation-input.js';
 
 /** The `plan --output json` document. */
@@ -15,10 +15,6 @@ export interface PlanReport {
   readonly unschedulable: readonly { readonly pod: string; readonly reason: string }[];
   readonly existing: readonly { readonly node: string; readonly pods: readonly string[] }[];
   readonly totals: { readonly pricePerHour: number; readonly nodes: number; readonly cpuUtilization: number; readonly memoryUtilization: number };
-}
-
-function podName(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
 }
 
 function round(value: number, digits: number): number {
@@ -41,10 +37,10 @@ export function planReport(result: SimulationResult): PlanReport {
   return {
     nodeClaims: result.nodeClaims.map((c) => ({
       name: c.name, nodePool: c.nodePool, instanceTypes: c.instanceTypes, zone: c.zone ?? null,
-      capacityType: c.capacityType ?? null, pods: c.pods.map(podName), pricePerHour: round(c.pricePerHour, 5),
+      capacityType: c.capacityType ?? null, pods: c.pods.map(podKeyOf), pricePerHour: round(c.pricePerHour, 5),
     })),
-    unschedulable: result.unschedulable.map((u) => ({ pod: podName(u.pod), reason: u.reason })),
-    existing: result.existing.map((e) => ({ node: e.node, pods: e.pods.map(podName) })),
+    unschedulable: result.unschedulable.map((u) => ({ pod: podKeyOf(u.pod), reason: u.reason })),
+    existing: result.existing.map((e) => ({ node: e.node, pods: e.pods.map(podKeyOf) })),
     totals: {
       pricePerHour: round(price, 5), nodes: result.nodeClaims.length,
       cpuUtilization: allocatable.cpu === 0 ? 0 : round(used.cpu / allocatable.cpu, 4),

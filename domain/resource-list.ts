@@ -50,3 +50,13 @@ export function firstShortfall(requests: ResourceList, available: ResourceList):
   }
   return undefined;
 }
+
+/** Back to Kubernetes quantities: millicores for `cpu`, whole units otherwise; negatives become 0. */
+export function toQuantities(resources: ResourceList): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(resources)) {
+    const amount = String(Math.max(0, Math.floor(value)));
+    out[name] = name === resourceNames.cpu ? `${amount}m` : amount;
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import { podRequests } from '../pod-requests.js';
 import type { ResourceList } from '../resource-list.js';
 import { buildVariants, type ShapeVariant } from './relaxation.js';
 import { readPodSteering, type PodSteering } from '../pod-steering.js';
+import { podKeyOf } from '../core/object-key.js';
 
 /**
  * Everything about a pod that placement depends on. Pods of one Deployment share a shape, so requests,
@@ -56,7 +57,7 @@ export class ShapeCache {
   /** The shape of a pod; throws QuantityError or RequirementError on bad input. */
   shapeOf(pod: Pod): PodShape {
     const namespace = pod.metadata.namespace ?? 'default';
-    const volumes = this.volumeRequirements?.get(`${namespace}/${pod.metadata.name ?? ''}`) ?? [];
+    const volumes = this.volumeRequirements?.get(podKeyOf(pod)) ?? [];
     const steering = readPodSteering(pod);
     const quickKey = volumes.length === 0 ? JSON.stringify([namespace, pod.metadata.labels, steering]) : undefined;
     const sameSpec = quickKey === undefined ? undefined : this.bySpec.get(pod.spec)?.get(quickKey);

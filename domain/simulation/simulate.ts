@@ -1,4 +1,5 @@
 import type { Pod } from '../core/pod.js';
+import { podKeyOf } from '../core/object-key.js';
 import type { ClaimBin } from './claim-bin.js';
 import { buildVariants } from './relaxation.js';
 import { compileNodePool, orderNodePools, typeLevelKeys } from './nodepool-view.js';
@@ -13,10 +14,6 @@ import { TypeTable } from './type-table.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
 
-function podKey(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
-}
-
 /**
  * Queue order: largest first by CPU and memory each normalised by the batch average (Karpenter sorts by CPU,
  * then memory; normalising mixes CPU-heavy and memory-heavy pods into the first claims, which packs them better),
@@ -25,7 +22,7 @@ function podKey(pod: Pod): string {
 function byKarpenterOrder(a: Pending, b: Pending, size: (p: Pending) => number): number {
   return size(b) - size(a) || b.shape.cpu - a.shape.cpu || b.shape.memory - a.shape.memory
     || (a.pod.metadata.creationTimestamp ?? '').localeCompare(b.pod.metadata.creationTimestamp ?? '')
-    || podKey(a.pod).localeCompare(podKey(b.pod));
+    || podKeyOf(a.pod).localeCompare(podKeyOf(b.pod));
 }
 
 function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: { pod: Pod; reason: string }[]): Pending[] {

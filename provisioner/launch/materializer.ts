@@ -2,6 +2,7 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { toQuantities } from '../../domain/resource-list.js';
 import type { EventRecorder } from '../events.js';
 import type { Materializer, VirtualNodePlan } from '../index.js';
 import type { NodeWriter } from '../kube/node-client.js';
@@ -119,11 +120,7 @@ function launchedStatus(instance: LaunchedInstance, type: InstanceType | undefin
     providerID: instance.providerID,
     imageID: instance.imageId,
     nodeName: instance.instanceId,
-    ...(type === undefined ? {} : { capacity: quantities(type.capacity), allocatable: quantities(type.allocatable) }),
+    ...(type === undefined ? {} : { capacity: toQuantities(type.capacity), allocatable: toQuantities(type.allocatable) }),
     conditions: [{ type: 'Launched', status: 'True', reason: 'Launched', message: '', lastTransitionTime: time }],
   };
-}
-
-function quantities(list: Readonly<Record<string, number>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(list).map(([k, v]) => [k, k === 'cpu' ? `${String(Math.floor(v))}m` : String(Math.floor(v))]));
 }

@@ -5,9 +5,9 @@ import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { nodeClaimKey, terminationFinalizer } from '../../domain/karpenter-keys.js';
+import { toQuantities } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
-import { toQuantities } from '../provisioning/virtual-node.js';
 
 /** The NodeClaim behind a virtual node is named after it, so either one finds the other after a restart. */
 export function nodeClaimNameOf(virtualNodeName: string): string {

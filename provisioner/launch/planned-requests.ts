@@ -1,7 +1,6 @@
 import { podRequests } from '../../domain/pod-requests.js';
-import { addResources, type ResourceList } from '../../domain/resource-list.js';
+import { addResources, toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import type { VirtualNodePlan } from '../index.js';
-import { toQuantities } from '../provisioning/virtual-node.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
 /** Sum of the requests of the pods a plan was made for (those still known), for NodeClaim.spec.resources. */
@@ -11,5 +10,5 @@ export function plannedRequests(state: ClusterState, plan: VirtualNodePlan): Rea
     const pod = state.pods.get(key);
     if (pod !== undefined) total = addResources(total, podRequests(pod));
   }
-  return toQuantities(total) as Readonly<Record<string, string>>;
+  return toQuantities(total);
 }

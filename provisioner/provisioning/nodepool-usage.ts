@@ -1,10 +1,9 @@
 import type { NodePoolStatus } from '../../domain/api/nodepool-schema.js';
 import { launchableLabel } from '../../domain/product-keys.js';
-import { addResources, parseResourceList, type ResourceList } from '../../domain/resource-list.js';
+import { addResources, parseResourceList, toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
 import type { ClusterState } from '../state/cluster-state.js';
-import { toQuantities } from './virtual-node.js';
 
 /** Writes a NodePool's status subresource (merge patch). */
 export interface NodePoolStatusWriter {
@@ -42,7 +41,7 @@ export class NodePoolUsageController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     for (const [name, use] of nodePoolUsage(this.#state)) {
-      const status = { resources: toQuantities(use.resources) as Record<string, string>, nodes: use.nodes };
+      const status = { resources: toQuantities(use.resources), nodes: use.nodes };
       const text = JSON.stringify(status);
       const stored = this.#state.nodePools.get(name)?.status;
       if (this.#written.get(name) === text || JSON.stringify({ resources: stored?.resources ?? {}, nodes: stored?.nodes ?? 0 }) === text) continue;

@@ -3,21 +3,11 @@ import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
 import { launchableLabel, launchableTaint, planNodeAnnotation } from '../../domain/product-keys.js';
 import { podRequests } from '../../domain/pod-requests.js';
-import { resourceNames, subtractResources, type ResourceList } from '../../domain/resource-list.js';
+import { podKeyOf } from '../../domain/core/object-key.js';
+import { subtractResources, toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { ResourceList as WireResources, VirtualNodePlan } from '../index.js';
-
-/** Integer-scale resources (millicores, bytes) back to Kubernetes quantities. */
-export function toQuantities(resources: ResourceList): WireResources {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(resources)) {
-    out[name] = name === resourceNames.cpu ? `${Math.max(0, Math.floor(value))}m` : String(Math.max(0, Math.floor(value)));
-  }
-  return out;
-}
-
-const podKey = (p: { metadata: { namespace?: string; name?: string } }): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`;
+import type { VirtualNodePlan } from '../index.js';
 
 /**
  * The extender-facing plan of one planned NodeClaim. `room` is what pods may use: the planned type's
@@ -36,7 +26,7 @@ export function planFor(claim: PlannedNodeClaim, nodeClaimName: string): Virtual
     pricePerHour: claim.pricePerHour,
     ...(claim.capacityType === undefined ? {} : { capacityType: claim.capacityType }),
     ...(claim.zone === undefined ? {} : { zone: claim.zone }),
-    assignedPods: claim.pods.map(podKey),
+    assignedPods: claim.pods.map(podKeyOf),
     room: toQuantities(subtractResources(claim.allocatable, daemonOverhead)),
   };
 }

@@ -55,3 +55,15 @@ for (const c of tolerationCases) {
     t.same(p.launchedNow, c.direct ? ['launchable-default-s0000'] : []);
   });
 }
+
+void t.test('a pod read without a namespace keeps the plan made for it on the next pass', async (t) => {
+  const bare = pendingPod('web', { tolerations: [launchable] });
+  const withoutNamespace = { ...bare, metadata: { name: 'web', uid: 'uid-web' } };
+  const state = stateWith({ ...pools, pods: [withoutNamespace] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  t.same([...state.plans.values()].map((plan) => plan.assignedPods), [['default/web']]);
+  const again = await planOnce(p.deps);
+  t.same(p.nodes.deleted, [], 'the plan is not pruned as if its pod were gone');
+  t.equal(again.pods, 0, 'and the pod is not planned twice');
+});
