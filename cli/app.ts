@@ -167,7 +167,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => { metrics.planned(s); planLog.info(s, 'planned pending pods'); },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader }) : undefined;
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, ...(aws.interruptionQueue === undefined ? {} : { interruption: { queue: aws.interruptionQueue, unavailableOfferings: aws.unavailableOfferings } }) }) : undefined;
   if (config.components.provisioner) provisioner.start();
   return {
     materializer,

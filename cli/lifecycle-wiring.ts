@@ -13,6 +13,8 @@ import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-us
 import { LifecycleMetrics } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
+import { nodePoolOf } from '../provisioner/lifecycle/conditions.js';
+import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
 
 export interface LifecycleWiring {
   readonly kc: k8s.KubeConfig;
@@ -23,6 +25,8 @@ export interface LifecycleWiring {
   readonly registry: Registry;
   readonly log: Logger;
   readonly isLeader: () => boolean;
+  /** Set when an interruption queue is configured. */
+  readonly interruption?: InterruptionSource;
 }
 
 /**
@@ -48,8 +52,13 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
   });
   const running = runner.run();
+  const interruption = w.interruption === undefined ? undefined : startInterruption({
+    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: client, events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    wakeTermination: () => { runner.wake('nodeclaim.termination'); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
+  });
   return {
     stop: async () => {
+      await interruption?.stop();
       runner.stop();
       await running;
     },

@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
@@ -8,6 +9,7 @@ import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { withCloudProviderMetrics } from './metrics.js';
 import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
+import { SqsInterruptionQueue } from './sqs-queue.js';
 import type { ClusterBootstrap } from './user-data.js';
 
 export interface AwsProviderOptions extends AwsClientOptions {
@@ -20,6 +22,8 @@ export interface AwsProviderOptions extends AwsClientOptions {
   readonly retry?: Partial<Omit<RetryPolicy, 'clock'>>;
   /** Only for emulators that reserve `/aws/…` (moto); defaults to the public EKS prefix. */
   readonly amiParameterPrefix?: string;
+  /** Karpenter's INTERRUPTION_QUEUE: an SQS queue name or URL; unset turns interruption handling off. */
+  readonly interruptionQueue?: string;
 }
 
 /** Everything the provisioner needs from AWS, built from one options object. */
@@ -28,6 +32,8 @@ export interface AwsProvider {
   readonly nodeClassResolver: NodeClassResolver;
   /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
   readonly unavailableOfferings: UnavailableOfferings;
+  /** Set when an interruption queue was configured. */
+  readonly interruptionQueue?: InterruptionQueue;
   /** Releases the SDK clients' sockets. */
   close(): void;
 }
@@ -58,6 +64,9 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     cloudProvider,
     nodeClassResolver,
     unavailableOfferings: provider.unavailableOfferings,
+    ...(options.interruptionQueue === undefined || options.interruptionQueue === ''
+      ? {}
+      : { interruptionQueue: new SqsInterruptionQueue(clients.sqs, options.interruptionQueue) }),
     close: () => {
       clients.destroy();
     },
