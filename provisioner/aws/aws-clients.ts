@@ -1,4 +1,5 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { IAMClient } from '@aws-sdk/client-iam';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 
@@ -19,6 +20,7 @@ export interface AwsClients {
   readonly ec2: EC2Client;
   readonly ssm: SSMClient;
   readonly sqs: SQSClient;
+  readonly iam: IAMClient;
   destroy(): void;
 }
 
@@ -36,11 +38,14 @@ export function createAwsClients(options: AwsClientOptions): AwsClients {
   const ec2 = new EC2Client(config);
   const ssm = new SSMClient(config);
   const sqs = new SQSClient(config);
+  const iam = new IAMClient(config);
   return {
     ec2,
     ssm,
     sqs,
+    iam,
     destroy: () => {
+      iam.destroy();
       ec2.destroy();
       ssm.destroy();
       sqs.destroy();

@@ -1,11 +1,13 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { InstanceProfileProvider } from '../../domain/cloud/instance-profiles.js';
 import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { IamInstanceProfiles } from './iam-instance-profiles.js';
 import { withCloudProviderMetrics } from './metrics.js';
 import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
@@ -32,6 +34,8 @@ export interface AwsProvider {
   readonly nodeClassResolver: NodeClassResolver;
   /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
   readonly unavailableOfferings: UnavailableOfferings;
+  /** IAM instance profiles for EC2NodeClasses with `role`. */
+  readonly instanceProfiles: InstanceProfileProvider;
   /** Set when an interruption queue was configured. */
   readonly interruptionQueue?: InterruptionQueue;
   /** Releases the SDK clients' sockets. */
@@ -64,6 +68,7 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     cloudProvider,
     nodeClassResolver,
     unavailableOfferings: provider.unavailableOfferings,
+    instanceProfiles: new IamInstanceProfiles(clients.iam, retry),
     ...(options.interruptionQueue === undefined || options.interruptionQueue === ''
       ? {}
       : { interruptionQueue: new SqsInterruptionQueue(clients.sqs, options.interruptionQueue) }),

@@ -99,9 +99,15 @@ function isAbort(e: unknown): boolean {
   return e instanceof Error && e.name === 'AbortError';
 }
 
+/** True when SQS answered at all: the SDK also tags network errors with $metadata, but no HTTP status. */
+function hasHttpStatus(e: unknown): boolean {
+  const metadata = (e as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata;
+  return typeof metadata?.httpStatusCode === 'number';
+}
+
 function queueFailure(e: unknown): QueueFailure {
   const code = errorCode(e);
-  if (code === undefined) return 'unreachable'; // no AWS answer at all: DNS, refused, reset
+  if (code === undefined || !hasHttpStatus(e)) return 'unreachable'; // no answer at all: DNS, refused, reset
   if (missingQueueCodes.has(code)) return 'not_found';
   if (authCodes.has(code)) return 'access_denied';
   return 'other';
