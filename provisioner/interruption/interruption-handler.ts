@@ -103,8 +103,13 @@ export class InterruptionHandler {
     // Already terminating: a duplicate or a later message about the same instance changes nothing.
     if (nodeClaim.metadata.deletionTimestamp !== undefined) return;
     const name = nodeClaim.metadata.name ?? '';
-    await this.#o.store.delete(name);
-    if (node?.metadata.name !== undefined) await this.#o.nodes.cordonAndTaint(node.metadata.name, disruptedTaint);
+    const nodeName = node?.metadata.name;
+    // Independent writes, sent together: measured on the real stack, ten parallel messages made each
+    // call wait 0.3-0.6 s for the API server, and the cordon is what stops new pods landing.
+    await Promise.all([
+      this.#o.store.delete(name),
+      nodeName === undefined ? undefined : this.#o.nodes.cordonAndTaint(nodeName, disruptedTaint),
+    ]);
     for (const target of targets({ nodeClaim, ...(node === undefined ? {} : { node }) })) {
       this.#o.recorder.record(target, 'Normal', 'TerminatingOnInterruption', `Interruption triggered termination for the ${target.kind}`);
     }

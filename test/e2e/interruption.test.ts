@@ -1,6 +1,9 @@
+import { DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type * as k8s from '@kubernetes/client-node';
 import t from 'tap';
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import {
   capacityReservationInterruption,
@@ -11,6 +14,7 @@ import {
 } from '../fixtures/interruption/eventbridge-events.js';
 import { waitFor } from '../stack/wait-for.js';
 import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
+import { clusterName } from './product-stack.js';
 
 const queueName = 'nodesmith-interruptions';
 const product = await withProduct(t, { interruptionQueue: queueName, faultProxy: true });
@@ -161,4 +165,34 @@ await t.test('a throttled queue is retried with backoff and reported, and provis
   await send(rebalanceRecommendation(node));
   await waitFor('the queue read again after the throttling', async () => ((await metrics()).includes('received_messages_total{message_type="rebalance_recommendation",actionable="true"} 2') ? true : undefined), { timeoutMs: 90_000 });
   t.pass('the reader recovered by itself');
+});
+
+await t.test('role: gets an instance profile the launch template uses, and deleting the EC2NodeClass removes it', async (t) => {
+  const iam = new IAMClient({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
+  const ec2 = new EC2Client({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
+  t.teardown(() => { iam.destroy(); ec2.destroy(); });
+  const nodeClass = JSON.parse((await product.stack.kubectl(['get', 'ec2nodeclass', 'spot', '-o', 'json'])).stdout) as EC2NodeClass;
+  const profile = nodeClass.status?.instanceProfile ?? '';
+  t.match(profile, new RegExp(`^${clusterName}_\\d+$`), 'named <cluster>_<hash> as Karpenter does');
+  t.match(nodeClass.status?.conditions, [{ type: 'InstanceProfileReady', status: 'True' }]);
+  t.ok(nodeClass.metadata.finalizers?.includes('karpenter.k8s.aws/termination'), 'the EC2NodeClass carries the termination finalizer');
+  const inIam = await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: profile }));
+  t.same(inIam.InstanceProfile?.Roles?.map((r) => r.RoleName), [product.vpc.nodeRole], 'the role is attached');
+  t.equal(inIam.InstanceProfile?.Path, `/karpenter/${product.moto.region}/${clusterName}/${nodeClass.metadata.uid ?? ''}/`);
+  const all = [];
+  for (const lt of (await ec2.send(new DescribeLaunchTemplatesCommand({}))).LaunchTemplates ?? []) {
+    all.push(...((await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: lt.LaunchTemplateId, Versions: ['$Latest'] }))).LaunchTemplateVersions ?? []));
+  }
+  t.ok(all.length > 0, 'launch templates exist');
+  t.ok(all.every((v) => v.LaunchTemplateData?.IamInstanceProfile?.Name === profile), `every launch template names the profile: ${all.map((v) => v.LaunchTemplateData?.IamInstanceProfile?.Name ?? '').join(', ')}`);
+
+  await product.stack.kubectl(['delete', 'deployment', '--all', '--wait=false']);
+  await product.stack.kubectl(['delete', 'nodepool', 'spot', '--wait=false']);
+  await product.stack.kubectl(['delete', 'ec2nodeclass', 'spot', '--wait=false']);
+  const stillThere = await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: profile })).then(() => true, () => false);
+  t.ok(stillThere, 'the profile stays while NodeClaims of the class still terminate');
+  await waitFor('the EC2NodeClass gone', async () => ((await product.stack.kubectl(['get', 'ec2nodeclass', 'spot'])).code !== 0 ? true : undefined), { timeoutMs: 180_000, intervalMs: 1000 });
+  const gone = await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: profile })).then(() => false, (e: unknown) => (e as Error).name === 'NoSuchEntityException' || (e as Error).name === 'NoSuchEntity');
+  t.ok(gone, 'the instance profile was deleted with the EC2NodeClass');
+  t.equal((await listInstances(product)).filter((i) => i.state === 'running').length, 0, 'and its instances were terminated first');
 });
