@@ -11,6 +11,8 @@ export interface NodesmithConfig {
     readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
     /** Only for emulators that reserve the public SSM prefix (moto). */
     readonly amiParameterPrefix?: string;
+    /** Karpenter's INTERRUPTION_QUEUE (SQS name or URL); unset: interruption handling off. */
+    readonly interruptionQueue?: string;
   };
   /** Zones offered by the catalog; default <region>a, b, c. */
   readonly zones?: readonly string[];

@@ -23,6 +23,7 @@ import type { NodesmithConfig } from './app-config.js';
 import { startHealthServer } from './health-server.js';
 import { provisionerMetrics } from './provisioner-metrics.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
+import { nodeClassControllers } from './nodeclass-wiring.js';
 
 export interface RunningNodesmith {
   readonly state: ClusterState;
@@ -167,7 +168,8 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => { metrics.planned(s); planLog.info(s, 'planned pending pods'); },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader }) : undefined;
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, ...(aws.interruptionQueue === undefined ? {} : { interruption: { queue: aws.interruptionQueue, unavailableOfferings: aws.unavailableOfferings } }),
+    nodeClassControllers: nodeClassControllers({ kc, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }) }) : undefined;
   if (config.components.provisioner) provisioner.start();
   return {
     materializer,

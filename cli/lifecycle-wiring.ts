@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
 import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
-import { ControllerRunner } from '../provisioner/controller-runner.js';
+import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers } from '../provisioner/lifecycle/controllers.js';
@@ -13,6 +13,8 @@ import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-us
 import { LifecycleMetrics } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
+import { nodePoolOf } from '../provisioner/lifecycle/conditions.js';
+import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
 
 export interface LifecycleWiring {
   readonly kc: k8s.KubeConfig;
@@ -23,6 +25,10 @@ export interface LifecycleWiring {
   readonly registry: Registry;
   readonly log: Logger;
   readonly isLeader: () => boolean;
+  /** Set when an interruption queue is configured. */
+  readonly interruption?: InterruptionSource;
+  /** EC2NodeClass controllers, run beside these and woken when an EC2NodeClass changes. */
+  readonly nodeClassControllers?: readonly Controller[];
 }
 
 /**
@@ -42,14 +48,22 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
         plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
       }),
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.kc)),
+      ...(w.nodeClassControllers ?? []),
     ],
     shouldRun: w.isLeader,
     log,
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
   });
   const running = runner.run();
+  const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) runner.wake(c.name); });
+  const interruption = w.interruption === undefined ? undefined : startInterruption({
+    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: client, events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    wakeTermination: () => { runner.wake('nodeclaim.termination'); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
+  });
   return {
     stop: async () => {
+      unsubscribe();
+      await interruption?.stop();
       runner.stop();
       await running;
     },

@@ -13,6 +13,7 @@ const flagSpec = {
   region: { type: 'string', default: 'us-east-1' },
   'ec2-endpoint': { type: 'string' },
   'ami-parameter-prefix': { type: 'string' },
+  'interruption-queue': { type: 'string' },
   zones: { type: 'string' },
   'extender-host': { type: 'string', default: '0.0.0.0' },
   'extender-port': { type: 'string', default: '8444' },
@@ -77,6 +78,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
       region: v.region,
       ...optional('endpoint', v['ec2-endpoint']),
       ...optional('amiParameterPrefix', v['ami-parameter-prefix']),
+      ...optional('interruptionQueue', v['interruption-queue'] ?? env['INTERRUPTION_QUEUE']),
     },
     ...optional('zones', v.zones?.split(',').map((z) => z.trim())),
     extender: {

@@ -55,6 +55,9 @@ export class ControllerRunner {
   #stopped = false;
   #wakeStop: (() => void) | undefined;
   #stopSignal: Promise<void>;
+  #wakeSleep: (() => void) | undefined;
+  /** Woken during their own pass: that pass may have read state from before the wake. */
+  readonly #woken = new Set<string>();
 
   constructor(options: ControllerRunnerOptions) {
     this.#options = options;
@@ -73,7 +76,9 @@ export class ControllerRunner {
     for (const c of controllers) {
       if (this.#isStopped()) break;
       if ((this.#due.get(c.name) ?? 0) > clock.now()) continue;
-      this.#due.set(c.name, clock.now() + (await this.#runOne(c)));
+      this.#woken.delete(c.name);
+      const requeueMs = await this.#runOne(c);
+      this.#due.set(c.name, this.#woken.has(c.name) ? clock.now() : clock.now() + requeueMs);
     }
     if (controllers.length === 0) return this.#options.idleMs ?? 1000;
     const next = Math.min(...controllers.map((c) => this.#due.get(c.name) ?? 0));
@@ -85,8 +90,21 @@ export class ControllerRunner {
     while (!this.#isStopped()) {
       const waitMs = await this.runDue();
       if (this.#isStopped()) break;
-      await Promise.race([this.#options.clock.sleep(Math.max(waitMs, 1)), this.#stopSignal]);
+      const woken = new Promise<void>((resolve) => {
+        this.#wakeSleep = resolve;
+      });
+      await Promise.race([this.#options.clock.sleep(Math.max(waitMs, 1)), this.#stopSignal, woken]);
     }
+  }
+
+  /**
+   * Makes the named controller due now and ends the current wait, e.g. termination right after an
+   * interruption deleted a NodeClaim, so the drain does not wait for the idle requeue.
+   */
+  wake(name: string): void {
+    this.#due.set(name, 0);
+    this.#woken.add(name);
+    this.#wakeSleep?.();
   }
 
   stop(): void {

@@ -1,5 +1,8 @@
+import type { InterruptionEventReason } from './interruption/message-kinds.js';
+
 /** Reasons of the Kubernetes Events the provisioner emits, as a closed set. */
 export type EventReason =
+  | InterruptionEventReason
   | 'Nominated'
   | 'FailedProvisioning'
   | 'Launched'

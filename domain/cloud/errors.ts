@@ -51,12 +51,27 @@ export class ThrottledError extends DomainError {
   readonly code = 'Throttled' as const;
 }
 
+/** Why the interruption queue failed, as a closed set for the metric label. */
+export type QueueFailure = 'unreachable' | 'not_found' | 'access_denied' | 'other';
+
+/** The interruption queue could not be reached or refused us. */
+export class QueueUnavailableError extends DomainError {
+  readonly code = 'QueueUnavailable' as const;
+  readonly reason: QueueFailure;
+
+  constructor(message: string, reason: QueueFailure, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
 export type CloudErrorCode =
   | InsufficientCapacityError['code']
   | NodeClaimNotFoundError['code']
   | NodeClassNotReadyError['code']
   | CreateError['code']
-  | ThrottledError['code'];
+  | ThrottledError['code']
+  | QueueUnavailableError['code'];
 
 export function isDomainError(e: unknown): e is DomainError {
   return e instanceof DomainError;
@@ -80,6 +95,10 @@ export function isCreateError(e: unknown): e is CreateError {
 
 export function isThrottledError(e: unknown): e is ThrottledError {
   return e instanceof ThrottledError;
+}
+
+export function isQueueUnavailableError(e: unknown): e is QueueUnavailableError {
+  return e instanceof QueueUnavailableError;
 }
 
 /** Swallows NodeClaimNotFoundError (the goal of a delete) and rethrows anything else. */

@@ -11,7 +11,7 @@ export interface NodeClassSpec {
   readonly securityGroupSelectorTerms: readonly SelectorTerm[];
   readonly amiSelectorTerms: readonly AmiSelectorTerm[];
   readonly amiFamily?: AmiFamily;
-  /** Passed through: creating profiles from a role is IAM work we do not do yet. */
+  /** spec.instanceProfile, or the profile created for spec.role (status.instanceProfile). */
   readonly instanceProfile: string;
   readonly blockDeviceMappings?: readonly BlockDeviceMapping[];
   readonly metadataOptions?: Partial<MetadataOptions>;

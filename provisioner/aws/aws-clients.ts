@@ -1,4 +1,6 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { IAMClient } from '@aws-sdk/client-iam';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 
 /** Where and as whom to call AWS; the same shape reaches real EC2 or moto. */
@@ -17,6 +19,8 @@ export interface AwsClientOptions {
 export interface AwsClients {
   readonly ec2: EC2Client;
   readonly ssm: SSMClient;
+  readonly sqs: SQSClient;
+  readonly iam: IAMClient;
   destroy(): void;
 }
 
@@ -33,12 +37,18 @@ export function createAwsClients(options: AwsClientOptions): AwsClients {
   };
   const ec2 = new EC2Client(config);
   const ssm = new SSMClient(config);
+  const sqs = new SQSClient(config);
+  const iam = new IAMClient(config);
   return {
     ec2,
     ssm,
+    sqs,
+    iam,
     destroy: () => {
+      iam.destroy();
       ec2.destroy();
       ssm.destroy();
+      sqs.destroy();
     },
   };
 }

@@ -1,13 +1,17 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { InstanceProfileProvider } from '../../domain/cloud/instance-profiles.js';
+import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { IamInstanceProfiles } from './iam-instance-profiles.js';
 import { withCloudProviderMetrics } from './metrics.js';
 import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
+import { SqsInterruptionQueue } from './sqs-queue.js';
 import type { ClusterBootstrap } from './user-data.js';
 
 export interface AwsProviderOptions extends AwsClientOptions {
@@ -20,6 +24,8 @@ export interface AwsProviderOptions extends AwsClientOptions {
   readonly retry?: Partial<Omit<RetryPolicy, 'clock'>>;
   /** Only for emulators that reserve `/aws/…` (moto); defaults to the public EKS prefix. */
   readonly amiParameterPrefix?: string;
+  /** Karpenter's INTERRUPTION_QUEUE: an SQS queue name or URL; unset turns interruption handling off. */
+  readonly interruptionQueue?: string;
 }
 
 /** Everything the provisioner needs from AWS, built from one options object. */
@@ -28,6 +34,10 @@ export interface AwsProvider {
   readonly nodeClassResolver: NodeClassResolver;
   /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
   readonly unavailableOfferings: UnavailableOfferings;
+  /** IAM instance profiles for EC2NodeClasses with `role`. */
+  readonly instanceProfiles: InstanceProfileProvider;
+  /** Set when an interruption queue was configured. */
+  readonly interruptionQueue?: InterruptionQueue;
   /** Releases the SDK clients' sockets. */
   close(): void;
 }
@@ -58,6 +68,10 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     cloudProvider,
     nodeClassResolver,
     unavailableOfferings: provider.unavailableOfferings,
+    instanceProfiles: new IamInstanceProfiles(clients.iam, retry),
+    ...(options.interruptionQueue === undefined || options.interruptionQueue === ''
+      ? {}
+      : { interruptionQueue: new SqsInterruptionQueue(clients.sqs, options.interruptionQueue) }),
     close: () => {
       clients.destroy();
     },

@@ -51,7 +51,7 @@ export class AwsNodeClassResolver implements NodeClassResolver {
       throw notReady(spec.name, 'no security group matches securityGroupSelectorTerms');
     const amis = await resolveAmis({ ec2, ssm, retry, aliasParameterName }, spec.amiSelectorTerms);
     if (amis.length === 0) throw notReady(spec.name, 'no image matches amiSelectorTerms');
-    if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile is empty');
+    if (spec.instanceProfile === '') throw notReady(spec.name, 'no instance profile: spec.instanceProfile is empty and none was created for spec.role yet');
     return {
       name: spec.name,
       amiFamily: spec.amiFamily ?? 'AL2023',

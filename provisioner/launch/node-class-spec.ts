@@ -2,9 +2,9 @@ import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClassSpec } from '../../domain/cloud/node-class.js';
 
 /**
- * The cloud port's view of an EC2NodeClass. With `role` instead of `instanceProfile`, Karpenter creates an
- * instance profile through IAM; we do not manage IAM yet, so the role name is used as the profile name
- * (the convention of profiles created alongside their role) and the launch fails clearly if it is absent.
+ * The cloud port's view of an EC2NodeClass. With `role` instead of `instanceProfile`, the profile is the one
+ * the instance-profile controller created and recorded in status.instanceProfile; until it has, the profile
+ * is empty and the resolver refuses the launch as not ready.
  */
 export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
   const spec = nodeClass.spec as EC2NodeClass['spec'] & { role?: string; instanceProfile?: string };
@@ -14,7 +14,7 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     securityGroupSelectorTerms: spec.securityGroupSelectorTerms,
     amiSelectorTerms: spec.amiSelectorTerms,
     amiFamily: spec.amiFamily,
-    instanceProfile: spec.instanceProfile ?? spec.role ?? '',
+    instanceProfile: spec.instanceProfile ?? (spec.role === undefined ? '' : (nodeClass.status?.instanceProfile ?? '')),
     blockDeviceMappings: spec.blockDeviceMappings,
     metadataOptions: spec.metadataOptions,
     userData: spec.userData,

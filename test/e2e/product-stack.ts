@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { parseAllDocuments } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +63,8 @@ export interface ProductStackOptions {
    * can be told apart from everyone else's in the audit log. Default: the admin's kubeconfig.
    */
   readonly identity?: string;
+  /** Create this SQS queue in moto and give it to nodesmith as its interruption queue. */
+  readonly interruptionQueue?: string;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -127,7 +130,10 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     components: { provisioner: true, extender: true, webhooks: true },
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
     kubernetesVersion: vpc.kubernetesVersion,
-    aws: { region: moto.region, endpoint: proxy?.endpoint ?? moto.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.eksAmiParameterPrefix },
+    aws: {
+      region: moto.region, endpoint: proxy?.endpoint ?? moto.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.eksAmiParameterPrefix,
+      ...(options.interruptionQueue === undefined ? {} : { interruptionQueue: await createQueue(moto, options.interruptionQueue) }),
+    },
     zones: ['a', 'b', 'c'].map((z) => `${moto.region}${z}`),
     extender: { host: '127.0.0.1', port: extenderPort },
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
@@ -167,6 +173,17 @@ async function identityKubeconfig(stack: Stack, user: string): Promise<string> {
   const path = join(stack.dir, `${user}.kubeconfig`);
   await writeKubeconfig(path, { server: stack.server, caCert: stack.pki.caCert, clientCert: cert.cert, clientKey: cert.key, user });
   return path;
+}
+
+/** The queue as EventBridge's target would be (Karpenter's CloudFormation: 300 s retention). */
+async function createQueue(moto: Moto, name: string): Promise<string> {
+  const sqs = new SQSClient({ region: moto.region, endpoint: moto.endpoint, credentials: moto.credentials });
+  try {
+    await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { MessageRetentionPeriod: '300' } }));
+    return name;
+  } finally {
+    sqs.destroy();
+  }
 }
 
 function nodePoolYaml(name: string, vpc: SeededVpc, extra: { extraRequirements: string; extraSpec: string }): string {

@@ -68,3 +68,38 @@ void t.test('the runner loops on the injected clock until stopped', async (t) =>
   await done;
   t.same(c.runs, [0, 1000, 2000, 3000]);
 });
+
+void t.test('wake runs the named controller at once instead of at its requeue time', async (t) => {
+  const clock = new FakeClock(0);
+  const termination = new CountingController('test.termination', clock, 5000);
+  const runner = new ControllerRunner({ clock, controllers: [termination] });
+  const done = runner.run();
+  while (clock.pendingSleepers === 0) await new Promise((resolve) => setImmediate(resolve));
+  clock.step(100);
+  runner.wake('test.termination');
+  while (termination.runs.length < 2) await new Promise((resolve) => setImmediate(resolve));
+  runner.stop();
+  await done;
+  t.same(termination.runs, [0, 100], 'the second pass ran at the wake, not 5 s after the first');
+});
+
+void t.test('a wake during a pass runs the controller again right after it', async (t) => {
+  const clock = new FakeClock(0);
+  const holder: { runner?: ControllerRunner } = {};
+  const runs: number[] = [];
+  const termination: Controller = {
+    name: 'test.termination',
+    reconcile: () => {
+      runs.push(clock.now());
+      // The wake arrives while this pass is running, so this pass may have missed the news.
+      if (runs.length === 1) holder.runner?.wake('test.termination');
+      return Promise.resolve({ requeueAfterMs: 5000 });
+    },
+  };
+  const runner = new ControllerRunner({ clock, controllers: [termination] });
+  holder.runner = runner;
+  t.equal(await runner.runDue(), 0, 'nothing to wait for: the woken controller is due again');
+  await runner.runDue();
+  t.same(runs, [0, 0]);
+  t.equal(await runner.runDue(), 5000, 'without another wake it keeps its requeue time');
+});

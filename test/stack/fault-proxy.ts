@@ -214,16 +214,24 @@ async function handleCreateFleet(
   };
 }
 
+/** JSON-protocol services (SQS) name the operation in `X-Amz-Target: AmazonSQS.ReceiveMessage`. */
+function jsonTarget(req: IncomingMessage): string | undefined {
+  const target = req.headers['x-amz-target'];
+  return typeof target === 'string' ? target.split('.').at(-1) : undefined;
+}
+
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
   const params = new URLSearchParams(raw.toString('utf8'));
-  const action = params.get('Action') ?? '';
+  const target = jsonTarget(req);
+  const action = target ?? params.get('Action') ?? '';
   state.actions.push(action);
   state.requests.push(params);
   const throttle = state.throttles.get(action);
   if (throttle !== undefined && throttle.left > 0) {
     throttle.left--;
-    send(res, throttle.status, 'text/xml', errorBody(throttle.code));
+    if (target === undefined) send(res, throttle.status, 'text/xml', errorBody(throttle.code));
+    else send(res, throttle.status, 'application/x-amz-json-1.0', JSON.stringify({ __type: `com.amazonaws.sqs#${throttle.code}`, message: `${throttle.code} (injected by the fault proxy)` }));
     return;
   }
   const out =
@@ -236,7 +244,8 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 /**
  * A loopback proxy in front of moto for EC2 Query requests: it injects capacity errors into
  * CreateFleet (removing the failed overrides before moto sees them, then adding EC2's `errorSet`
- * to the reply) and throttling replies; everything else passes through unchanged.
+ * to the reply) and throttling replies; everything else passes through unchanged. JSON-protocol
+ * calls (SQS) can be throttled or failed too, by operation name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const state: State = { target, actions: [], requests: [], faults: [], throttles: new Map() };

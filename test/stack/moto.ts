@@ -10,6 +10,7 @@ import {
   CreateVpcCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
+import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 
 /** A running moto server on loopback; `stop()` kills its whole process group. */
@@ -189,6 +190,19 @@ export interface SeededVpc {
   readonly eksAmiParameterPrefix: string;
   readonly kubernetesVersion: string;
   readonly amis: { readonly amd64: string; readonly arm64: string };
+  /** The IAM role the test EC2NodeClasses name in `role:`. */
+  readonly nodeRole: string;
+}
+
+/** The node role, as a user creates it before applying an EC2NodeClass with `role:`. */
+async function createNodeRole(moto: Moto, name: string): Promise<void> {
+  const iam = new IAMClient({ endpoint: moto.endpoint, region: moto.region, credentials: moto.credentials, maxAttempts: 1 });
+  const trust = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }] };
+  try {
+    await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: JSON.stringify(trust) }));
+  } finally {
+    iam.destroy();
+  }
 }
 
 const subnetLayout = [
@@ -248,7 +262,10 @@ export async function seedVpc(
   }
   ec2.destroy();
   ssm.destroy();
+  const nodeRole = 'nodesmith-node-role';
+  await createNodeRole(moto, nodeRole);
   return {
+    nodeRole,
     vpcId,
     discoveryTag,
     subnets,

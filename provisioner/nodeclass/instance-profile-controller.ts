@@ -1,0 +1,137 @@
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import { isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import {
+  instanceProfileName,
+  instanceProfilePath,
+  instanceProfileTags,
+  type InstanceProfileProvider,
+} from '../../domain/cloud/instance-profiles.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { withCondition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { nodeClassFinalizer, type NodeClassWriter } from './nodeclass-writer.js';
+
+/** Karpenter's condition type for this step of EC2NodeClass readiness. */
+export const instanceProfileReady = 'InstanceProfileReady';
+
+/** The cluster state the controller reads (ClusterState satisfies it). */
+export interface NodeClassView {
+  readonly nodeClasses: ReadonlyMap<string, EC2NodeClass>;
+  readonly nodeClaims: ReadonlyMap<string, NodeClaim>;
+}
+
+export interface InstanceProfileControllerOptions {
+  readonly view: NodeClassView;
+  readonly writer: NodeClassWriter;
+  readonly profiles: InstanceProfileProvider;
+  readonly cluster: string;
+  readonly region: string;
+  readonly clock: Clock;
+  readonly log?: ControllerLogger;
+}
+
+type Spec = EC2NodeClass['spec'] & { readonly role?: string; readonly instanceProfile?: string };
+
+/** One pass's outcome per NodeClass: done, or come back soon (a deletion waiting, a failure). */
+type Outcome = 'done' | 'retry';
+
+/**
+ * Karpenter's nodeclass instance-profile step and its termination finalizer. With `role`, an
+ * instance profile is created through IAM (named, tagged and pathed as Karpenter does, the role
+ * attached) and recorded in status.instanceProfile; with `instanceProfile`, the given profile is
+ * checked to exist. A deleted EC2NodeClass keeps its finalizer until no NodeClaim refers to it;
+ * then the profile it created is deleted and the finalizer released.
+ */
+export class InstanceProfileController implements Controller {
+  readonly name = 'nodeclass.instanceprofile';
+  readonly #o: InstanceProfileControllerOptions;
+
+  constructor(options: InstanceProfileControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    let retry = false;
+    for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
+      const name = nodeClass.metadata.name ?? '';
+      try {
+        const outcome = nodeClass.metadata.deletionTimestamp === undefined ? await this.#ensure(nodeClass) : await this.#finalize(nodeClass);
+        retry ||= outcome === 'retry';
+      } catch (e: unknown) {
+        retry = true;
+        (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: name, err: e }, 'reconciling instance profile failed');
+      }
+    }
+    // The profile check itself is cached for 15 minutes by the provider, so a minute costs nothing.
+    return { requeueAfterMs: retry ? 5_000 : 60_000 };
+  }
+
+  async #ensure(nodeClass: EC2NodeClass): Promise<Outcome> {
+    const name = nodeClass.metadata.name ?? '';
+    if (!(nodeClass.metadata.finalizers ?? []).includes(nodeClassFinalizer)) await this.#o.writer.addFinalizer(name, nodeClassFinalizer);
+    const spec = nodeClass.spec as Spec;
+    const result = spec.role !== undefined ? await this.#ensureManaged(nodeClass, spec.role) : await this.#checkGiven(spec.instanceProfile ?? '');
+    await this.#writeStatus(nodeClass, result);
+    return result.condition.status === 'True' ? 'done' : 'retry';
+  }
+
+  /** Writes only a change, so a steady NodeClass costs no API call per pass. */
+  async #writeStatus(nodeClass: EC2NodeClass, { profile, condition }: { profile?: string; condition: ConditionUpdate }): Promise<void> {
+    if ((profile === undefined || nodeClass.status?.instanceProfile === profile) && sameCondition(nodeClass, condition)) return;
+    const conditions = withCondition(nodeClass.status?.conditions ?? [], condition, this.#o.clock.now());
+    await this.#o.writer.patchStatus(nodeClass.metadata.name ?? '', { ...(profile === undefined ? {} : { instanceProfile: profile }), conditions });
+  }
+
+  async #ensureManaged(nodeClass: EC2NodeClass, role: string): Promise<{ profile?: string; condition: ConditionUpdate }> {
+    const { cluster, region } = this.#o;
+    const nodeClassName = nodeClass.metadata.name ?? '';
+    const profile = instanceProfileName(cluster, region, { name: nodeClassName, uid: nodeClass.metadata.uid ?? '' });
+    const roleName = role.split('/').at(-1) ?? role;
+    const current = await this.#o.profiles.get(profile);
+    try {
+      if (current?.roles.length !== 1 || current.roles[0] !== roleName) {
+        await this.#o.profiles.ensure({
+          name: profile, role,
+          tags: instanceProfileTags(cluster, region, { name: nodeClassName, ...(nodeClass.spec.tags === undefined ? {} : { tags: nodeClass.spec.tags }) }),
+          path: instanceProfilePath(cluster, region, nodeClass.metadata.uid ?? ''),
+        });
+        (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: nodeClassName, instanceProfile: profile, role }, 'created instance profile');
+      }
+      return { profile, condition: { type: instanceProfileReady, status: 'True', reason: instanceProfileReady } };
+    } catch (e: unknown) {
+      if (!isNodeClassNotReadyError(e)) throw e;
+      return { condition: { type: instanceProfileReady, status: 'False', reason: 'InstanceProfileCreationFailed', message: e.message } };
+    }
+  }
+
+  async #checkGiven(profile: string): Promise<{ profile?: string; condition: ConditionUpdate }> {
+    if ((await this.#o.profiles.get(profile)) !== undefined) {
+      return { profile, condition: { type: instanceProfileReady, status: 'True', reason: instanceProfileReady } };
+    }
+    return { condition: { type: instanceProfileReady, status: 'False', reason: 'InstanceProfileNotFound', message: `instance profile ${profile} does not exist` } };
+  }
+
+  async #finalize(nodeClass: EC2NodeClass): Promise<Outcome> {
+    const name = nodeClass.metadata.name ?? '';
+    if (!(nodeClass.metadata.finalizers ?? []).includes(nodeClassFinalizer)) return 'done';
+    const claims = [...this.#o.view.nodeClaims.values()].filter((c) => c.spec.nodeClassRef.name === name);
+    if (claims.length > 0) {
+      (this.#o.log ?? silentLogger).debug({ component: this.name, nodeClass: name, nodeClaims: claims.length }, 'waiting for nodeclaims before deleting ec2nodeclass');
+      return 'retry';
+    }
+    // Only the profile we would have created: a profile given by the user is never ours to delete.
+    if ((nodeClass.spec as Spec).role !== undefined) {
+      const profile = instanceProfileName(this.#o.cluster, this.#o.region, { name, uid: nodeClass.metadata.uid ?? '' });
+      await this.#o.profiles.delete(profile);
+      (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: name, instanceProfile: profile }, 'deleted instance profile');
+    }
+    await this.#o.writer.removeFinalizer(name, nodeClassFinalizer);
+    return 'done';
+  }
+}
+
+function sameCondition(nodeClass: EC2NodeClass, update: ConditionUpdate): boolean {
+  const current = nodeClass.status?.conditions?.find((c) => c.type === update.type);
+  return current?.status === update.status && current.reason === update.reason && current.message === (update.message ?? '');
+}
