@@ -57,7 +57,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const running = runner.run();
   const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) runner.wake(c.name); });
   const interruption = w.interruption === undefined ? undefined : startInterruption({
-    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: client, events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { runner.wake('nodeclaim.termination'); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
   });
   return {

@@ -5,7 +5,7 @@ import type { Node } from '../../domain/core/node.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type ControllerLogger } from '../controller-runner.js';
 import type { EventRecorder, EventTarget } from '../events.js';
-import { disruptedTaint } from '../lifecycle/drain.js';
+import { disruptedTaint } from '../../domain/karpenter-keys.js';
 import type { NodeApi } from '../lifecycle/cluster-ports.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { actionFor, noticeFor, type InterruptionMessage, type MessageKind } from './message-kinds.js';

@@ -7,7 +7,7 @@ import type { Node } from '../../../domain/core/node.js';
 import { InterruptionHandler, terminationTimestampAnnotation } from '../../../provisioner/interruption/interruption-handler.js';
 import { instanceLookup } from '../../../provisioner/interruption/instance-lookup.js';
 import type { MessageKind } from '../../../provisioner/interruption/message-kinds.js';
-import { terminationFinalizer } from '../../../provisioner/nodeclaim-store.js';
+import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
 import { node, nodeClaim } from '../../fakes/builders.js';
 import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';

@@ -1,10 +1,10 @@
 import { CreateRoleCommand, GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import t from 'tap';
-import { isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import { IamInstanceProfiles } from '../../provisioner/aws/iam-instance-profiles.js';
-import { defaultRetryPolicy } from '../../provisioner/aws/retry-throttled.js';
-import { startMoto } from '../stack/moto.js';
-import { RecordingClock } from './moto-fixture.js';
+import { isNodeClassNotReadyError } from '../../../domain/cloud/errors.js';
+import { IamInstanceProfiles } from '../../../provisioner/aws/iam-instance-profiles.js';
+import { defaultRetryPolicy } from '../../../provisioner/aws/retry-throttled.js';
+import { startMoto } from '../moto.js';
+import { RecordingClock } from '../../fakes/recording-clock.js';
 
 const moto = await startMoto();
 t.teardown(() => moto.stop());
