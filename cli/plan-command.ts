@@ -5,8 +5,9 @@ import { simulate } from '../domain/simulation/simulate.js';
 import type { Command, CommandIo } from './command.js';
 import { readManifestDocuments } from './manifest-files.js';
 import { planReport, planTable } from './plan-output.js';
+import { planSpec } from './command-specs.js';
 
-const usage = '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1]';
+const { usage } = planSpec;
 
 interface PlanFlags { readonly files: string[]; readonly output: 'table' | 'json'; readonly region: string }
 
@@ -55,9 +56,7 @@ async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
 
 /** `nodesmith plan`: reads manifests and prints the NodeClaims the simulation would create, offline. */
 export const planCommand: Command = {
-  name: 'plan',
-  summary: 'show the nodes nodesmith would launch for these manifests (offline, embedded EC2 catalog)',
-  usage,
+  ...planSpec,
   async run(argv: readonly string[], io: CommandIo): Promise<number> {
     const flags = parseFlags(argv);
     if (typeof flags === 'string') {

@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { apiKindOf } from '../domain/api/api-objects.js';
 import { formatProblem, type Problem } from '../domain/api/problem.js';
 import type { Command, CommandIo } from './command.js';
+import { validateSpec } from './command-specs.js';
 
 /** One object's verdict: the problems found, or why it was not checked. */
 export interface ObjectReport {
@@ -88,9 +89,7 @@ function print(reports: readonly ObjectReport[], io: CommandIo, verbose: boolean
 }
 
 export const validateCommand: Command = {
-  name: 'validate',
-  summary: 'Validate NodePool, NodeClaim, EC2NodeClass and pod steering annotations offline, exactly as the webhooks do',
-  usage: '-f FILE_OR_DIR [-f FILE_OR_DIR ...] [--verbose]',
+  ...validateSpec,
   async run(argv, io): Promise<number> {
     let values: { filename?: string[]; verbose?: boolean };
     try {
