@@ -8,16 +8,18 @@ import { createSchemaAjv } from './schema-ajv.js';
  * applied only where its parent object exists, and a defaulted object gets its own nested defaults.
  */
 export class Defaulter {
-  private readonly apply: ValidateFunction;
+  readonly #schema: TSchema;
+  // Compiled on first use, as SchemaCheck's validator is, so importing the rules costs nothing.
+  #apply: ValidateFunction | undefined;
 
   constructor(schema: TSchema) {
-    this.apply = createSchemaAjv({ useDefaults: true }).compile(schema);
+    this.#schema = schema;
   }
 
   withDefaults<T>(object: T): T {
     const clone = structuredClone(object);
     // The validation result is irrelevant here: ajv assigns defaults while walking the object.
-    this.apply(clone);
+    (this.#apply ??= createSchemaAjv({ useDefaults: true }).compile(this.#schema))(clone);
     return clone;
   }
 }

@@ -35,18 +35,23 @@ function toProblem(error: ErrorObject, root: unknown): Problem {
   return problem(path === '' ? '<root>' : path, error.keyword, valueAt(root, error.instancePath), error.message ?? 'is invalid');
 }
 
-/** The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. */
+/**
+ * The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. The schema is
+ * compiled on first use, not at import: a CLI run that checks only NodePools never compiles the others.
+ */
 export class SchemaCheck {
-  private readonly validate: ValidateFunction;
+  readonly #schema: TSchema;
+  #validate: ValidateFunction | undefined;
 
   constructor(schema: TSchema) {
-    this.validate = createSchemaAjv().compile(schema);
+    this.#schema = schema;
   }
 
   problems(object: unknown): Problem[] {
-    if (this.validate(object)) return [];
+    const validate = (this.#validate ??= createSchemaAjv().compile(this.#schema));
+    if (validate(object)) return [];
     // anyOf on int-or-string reports each branch; the pattern or type error is the useful one.
-    const errors = (this.validate.errors ?? []).filter((e) => e.keyword !== 'anyOf');
+    const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'anyOf');
     return errors.map((e) => toProblem(e, object));
   }
 }

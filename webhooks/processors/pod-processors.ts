@@ -1,4 +1,4 @@
-import { checkPodSteeringAnnotations } from '../../domain/api/pod-steering-rules.js';
+import { admitObject } from '../../domain/api/api-objects.js';
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
@@ -69,7 +69,8 @@ export const validatePod: AdmissionProcessor = {
     if (request.operation === 'CREATE' && nodeName !== undefined && isVirtualNodeName(nodeName) && request.userInfo.username !== config.productServiceAccount) {
       return deny(request.uid, `spec.nodeName: creating a pod on virtual node "${nodeName}" is refused for user "${request.userInfo.username ?? ''}" (rule virtual-node-binding): only ${config.productServiceAccount} may place pods on a node that has not been launched yet`, forbiddenCode);
     }
-    const problems = checkPodSteeringAnnotations(pod.metadata?.annotations);
+    // The same gate as `nodesmith validate` and `plan`: steering annotations and resource quantities.
+    const problems = admitObject({ ...pod, apiVersion: 'v1', kind: 'Pod' })?.problems ?? [];
     return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
   },
 };
