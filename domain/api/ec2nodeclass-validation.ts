@@ -1,15 +1,18 @@
 import { checkBlockDevices } from './block-device-rules.js';
 import { Defaulter } from './defaults.js';
+import type { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { checkAmiFamily, checkRoleAndProfile, checkTags } from './ec2nodeclass-rules.js';
-import { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { checkKubelet } from './kubelet-rules.js';
 import { checkNetworking } from './network-rules.js';
 import type { Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkSelectorTerms } from './selector-term-rules.js';
+import * as defaulters from './schema-defaulters.generated.js';
+import * as validators from './schema-validators.generated.js';
+import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(EC2NodeClass);
-const defaulter = new Defaulter(EC2NodeClass);
+const schema = new SchemaCheck(validators.ec2NodeClass as ValidateFunction);
+const defaulter = new Defaulter(defaulters.ec2NodeClass as ValidateFunction);
 
 /** An EC2NodeClass with Karpenter's defaults (metadataOptions: IMDSv2 required, hop limit 1). */
 export function defaultEC2NodeClass<T>(object: T): T {

@@ -1,12 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Defaulter } from './defaults.js';
-import { NodeClaim } from './nodeclaim-schema.js';
+import type { NodeClaim } from './nodeclaim-schema.js';
 import { checkNodeClaimSpec } from './nodepool-validation.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
+import * as defaulters from './schema-defaulters.generated.js';
+import * as validators from './schema-validators.generated.js';
+import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(NodeClaim);
-const defaulter = new Defaulter(NodeClaim);
+const schema = new SchemaCheck(validators.nodeClaim as ValidateFunction);
+const defaulter = new Defaulter(defaulters.nodeClaim as ValidateFunction);
 
 export function defaultNodeClaim<T>(object: T): T {
   return defaulter.withDefaults(object);

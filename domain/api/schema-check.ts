@@ -1,7 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { TSchema } from '@sinclair/typebox';
 import { problem, type Problem } from './problem.js';
-import { createSchemaAjv } from './schema-ajv.js';
 
 /** "/spec/disruption/budgets/0/nodes" → "spec.disruption.budgets[0].nodes". */
 export function pointerToPath(pointer: string): string {
@@ -36,19 +34,18 @@ function toProblem(error: ErrorObject, root: unknown): Problem {
 }
 
 /**
- * The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. The schema is
- * compiled on first use, not at import: a CLI run that checks only NodePools never compiles the others.
+ * The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. The validator is
+ * ajv's code precompiled from the schema (schema-validators.generated.ts), so no run compiles a schema.
  */
 export class SchemaCheck {
-  readonly #schema: TSchema;
-  #validate: ValidateFunction | undefined;
+  readonly #validate: ValidateFunction;
 
-  constructor(schema: TSchema) {
-    this.#schema = schema;
+  constructor(validate: ValidateFunction) {
+    this.#validate = validate;
   }
 
   problems(object: unknown): Problem[] {
-    const validate = (this.#validate ??= createSchemaAjv().compile(this.#schema));
+    const validate = this.#validate;
     if (validate(object)) return [];
     // anyOf on int-or-string reports each branch; the pattern or type error is the useful one.
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'anyOf');

@@ -35,5 +35,7 @@ void t.test('validate loads the schemas but neither the AWS SDK, the Kubernetes 
   t.equal(status, 0);
   t.ok(modules.some((m) => m.endsWith('/domain/api/nodepool-validation.ts')), 'the NodePool rules were loaded');
   for (const pattern of heavy.slice(0, 4)) t.same(modules.filter((m) => pattern.test(m)), [], `nothing matching ${String(pattern)}`);
+  t.same(modules.filter((m) => /\/node_modules\/ajv\/dist\/(ajv|core)\.js$/.test(m)), [], 'the schemas are precompiled: ajv\'s compiler is not loaded');
+  t.same(modules.filter((m) => m.includes('/@sinclair/typebox/')), [], 'nor TypeBox, which only builds the schemas');
   t.end();
 });
