@@ -28,7 +28,7 @@ function asEsModule(code: string): string {
  * `nodesmith validate`'s start-up). Written by generate-validators.ts; a test fails when it is stale.
  */
 export function renderValidatorModule(useDefaults: boolean): string {
-  const ajv = createSchemaAjv({ useDefaults, code: { source: true, esm: true, lines: true } });
+  const ajv = createSchemaAjv({ useDefaults, code: { source: true, esm: true } });
   for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(schema, name);
   const code = (standalone.default as unknown as StandaloneCode)(ajv, Object.fromEntries(Object.keys(schemas).map((n) => [n, n])));
   return [
