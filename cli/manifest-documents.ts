@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import { maxNestingDepth, nestingDepth } from '../domain/api/nesting-depth.js';
 
 /**
  * The API server refuses a request body over 3 MiB, so no Kubernetes object is larger; a bigger document
@@ -7,8 +8,6 @@ import { parseAllDocuments } from 'yaml';
 export const maxDocumentBytes = 3 * 1024 * 1024;
 /** YAML aliases may not expand a document beyond this many alias nodes (the "billion laughs" guard). */
 export const maxAliasCount = 100;
-/** Deeper than any real object; deeper values would overflow the stack of the checks that walk them. */
-export const maxNestingDepth = 512;
 
 /** One parsed YAML/JSON document: where it starts (1-based document index and line) and its value. */
 export interface ManifestDocument {
@@ -53,19 +52,6 @@ export function oversizedDocument(text: string): DocumentProblem | undefined {
     }
   }
   return undefined;
-}
-
-/** How deep a value nests, counted without recursion, stopping once past the limit. */
-function nestingDepth(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0 && deepest <= maxNestingDepth) {
-    const [current, depth] = stack.pop() ?? [undefined, 0];
-    if (typeof current !== 'object' || current === null) continue;
-    deepest = Math.max(deepest, depth);
-    for (const child of Object.values(current as Record<string, unknown>)) stack.push([child, depth + 1]);
-  }
-  return deepest;
 }
 
 /** Offset → 1-based line, by binary search over the newline offsets. */

@@ -7,6 +7,7 @@ import { checkNetworking } from './network-rules.js';
 import type { Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkSelectorTerms } from './selector-term-rules.js';
+import { withRules } from './typed-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -29,8 +30,7 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
   const out = schema.problems(object);
   if (!isShaped(object)) return out;
   const spec = object.spec;
-  return [
-    ...out,
+  return withRules(out, () => [
     ...checkSelectorTerms(spec),
     ...checkAmiFamily(spec),
     ...checkRoleAndProfile(spec, isShaped(old) ? old.spec : undefined),
@@ -38,5 +38,5 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
     ...checkBlockDevices(spec.blockDeviceMappings),
     ...checkKubelet(spec.kubelet),
     ...checkNetworking(spec),
-  ];
+  ]);
 }

@@ -6,6 +6,7 @@ import type { NodePool, NodePoolSpec } from './nodepool-schema.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkTaints } from './taint-rules.js';
+import { withRules } from './typed-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -60,14 +61,13 @@ export function validateNodePool(object: unknown, old?: unknown): Problem[] {
   const spec = object.spec;
   const template = spec.template;
   const oldSpec = isNodePoolShaped(old) ? old.spec : undefined;
-  return [
-    ...structural,
+  return withRules(structural, () => [
     ...checkTemplateLabels(template.metadata?.labels, 'spec.template.metadata.labels'),
     ...checkNodeClaimSpec(template.spec, 'spec.template.spec'),
     ...checkNodeClassRefImmutable(template.spec.nodeClassRef, oldSpec?.template.spec.nodeClassRef, 'spec.template.spec.nodeClassRef'),
     ...checkBudgets(spec.disruption?.budgets, 'spec.disruption.budgets'),
     ...checkStatic(spec, oldSpec),
-  ];
+  ]);
 }
 
 /** Just enough shape for the rules to walk without crashing; the schema check reports the rest. */

@@ -25,8 +25,17 @@ function isNodeBound(pod: PodLike): boolean {
   return owner?.kind === 'DaemonSet' || owner?.kind === 'Node' || (pod.spec?.nodeName ?? '') !== '';
 }
 
+/** A spec that is not an object, or tolerations that are not a list: the API server refuses such a pod on its own, and a patch could not apply. */
+function isMalformed(pod: PodLike): boolean {
+  const spec: unknown = pod.spec;
+  if (spec === undefined) return false;
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return true;
+  return pod.spec?.tolerations !== undefined && !Array.isArray(pod.spec.tolerations);
+}
+
 function skipReason(request: AdmissionRequest, pod: PodLike, config: AdmissionConfig): string | undefined {
   if (request.operation !== 'CREATE') return 'not a create';
+  if (isMalformed(pod)) return 'not a pod spec';
   if (request.namespace !== undefined && config.excludedNamespaces.includes(request.namespace)) return 'namespace excluded';
   if (isNodeBound(pod)) return 'bound to a node already';
   if (pod.metadata?.annotations?.[podAnnotations.skipLaunchableToleration] === 'true') return 'opted out';
