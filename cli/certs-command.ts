@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { createServingCertificates, serviceDnsNames, type ServingCertificates } from '../webhooks/serving-certificates.js';
 import type { Command, CommandIo } from './command.js';
+import { certsSpec } from './command-specs.js';
 
 export const defaultWebhookConfigFile = 'manifests/webhooks/webhook-configurations.yaml';
 
@@ -77,9 +78,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 }
 
 export const certsCommand: Command = {
-  name: 'certs',
-  summary: 'Create a CA and a serving certificate for the webhooks and write the caBundle into the webhook configuration',
-  usage: '[--out-dir certs] [--service nodesmith-webhooks] [--namespace nodesmith] [--dns-name N]... [--ip IP]... [--days 365] [--webhook-config FILE|""] [--secret-out FILE]',
+  ...certsSpec,
   async run(argv, io): Promise<number> {
     try {
       return await run(argv, io);

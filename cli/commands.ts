@@ -1,15 +1,16 @@
 import type { Command } from './command.js';
-import { certsCommand } from './certs-command.js';
-import { extenderCommand } from './extender-command.js';
-import { planCommand } from './plan-command.js';
-import { validateCommand } from './validate-command.js';
-import { webhooksCommand } from './webhooks-command.js';
+import { certsSpec, extenderSpec, planSpec, validateSpec, webhooksSpec, type CommandSpec } from './command-specs.js';
+
+/** A command whose code is imported only when it runs (see command-specs.ts for why). */
+function lazyCommand(spec: CommandSpec, load: () => Promise<Command>): Command {
+  return { ...spec, run: async (argv, io) => (await load()).run(argv, io) };
+}
 
 /** Every subcommand, in the order `--help` lists them. Each issue that adds one registers it here. */
 export const commands: readonly Command[] = [
-  validateCommand,
-  certsCommand,
-  webhooksCommand,
-  extenderCommand,
-  planCommand,
+  lazyCommand(validateSpec, async () => (await import('./validate-command.js')).validateCommand),
+  lazyCommand(certsSpec, async () => (await import('./certs-command.js')).certsCommand),
+  lazyCommand(webhooksSpec, async () => (await import('./webhooks-command.js')).webhooksCommand),
+  lazyCommand(extenderSpec, async () => (await import('./extender-command.js')).extenderCommand),
+  lazyCommand(planSpec, async () => (await import('./plan-command.js')).planCommand),
 ];

@@ -8,6 +8,7 @@ import { ClusterState } from '../provisioner/state/cluster-state.js';
 import type { Command, CommandIo } from './command.js';
 import { reloadExtenderTls } from './extender-tls.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
+import { extenderSpec } from './command-specs.js';
 
 const options = {
   host: { type: 'string', default: '0.0.0.0' },
@@ -87,9 +88,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 }
 
 export const extenderCommand: Command = {
-  name: 'extender',
-  summary: 'Run the kube-scheduler extender (filter, prioritize, bind) fed by node and pod informers',
-  usage: '[--port 8444] [--host 0.0.0.0] [--kubeconfig path] [--cert-file tls.crt --key-file tls.key] [--log-level info]',
+  ...extenderSpec,
   async run(argv, io): Promise<number> {
     try {
       return await run(argv, io);

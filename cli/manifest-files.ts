@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseManifestText, type ParsedText } from './manifest-documents.js';
 
-/** A manifest file or directory that cannot be read or parsed. */
+/** A manifest file or directory that cannot be read. */
 export class ManifestFileError extends Error {
   readonly code = 'ManifestFile' as const;
   constructor(message: string, options?: { cause?: unknown }) {
@@ -18,7 +18,7 @@ async function filesUnder(path: string): Promise<string[]> {
   try {
     info = await stat(path);
   } catch (e) {
-    throw new ManifestFileError(`reading ${path}: ${e instanceof Error && 'code' in e && e.code === 'ENOENT' ? 'no such file or directory' : String(e)}`, { cause: e });
+    throw new ManifestFileError(`reading ${path}: ${e instanceof Error && 'code' in e && e.code === 'ENOENT' ? 'no such file or directory (ENOENT)' : String(e)}`, { cause: e });
   }
   if (!info.isDirectory()) return [path];
   const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
@@ -28,25 +28,16 @@ async function filesUnder(path: string): Promise<string[]> {
   return nested.flat();
 }
 
-function documentsOf(file: string, text: string): { source: string; value: unknown }[] {
-  const documents = parseAllDocuments(text);
-  return (Array.isArray(documents) ? documents : [documents]).map((doc, index) => {
-    const [error] = doc.errors;
-    if (error !== undefined) {
-      const line = error.linePos?.[0];
-      throw new ManifestFileError(`parsing ${file}${line === undefined ? '' : `:${line.line}:${line.col}`}: ${error.message.split('\n')[0] ?? ''}`);
-    }
-    return { source: `${file} (document ${index + 1})`, value: doc.toJS() as unknown };
-  });
+/** One manifest file: its documents, and those that could not be read. */
+export interface ManifestFile extends ParsedText {
+  readonly file: string;
 }
 
-/** Reads every YAML/JSON document from files and directories (recursively, sorted), naming the source of each. */
-export async function readManifestDocuments(paths: readonly string[]): Promise<{ source: string; value: unknown }[]> {
-  const out: { source: string; value: unknown }[] = [];
+/** Reads every YAML/JSON file named or under the directories named (recursively, sorted); throws ManifestFileError. */
+export async function readManifestFiles(paths: readonly string[]): Promise<ManifestFile[]> {
+  const out: ManifestFile[] = [];
   for (const path of paths) {
-    for (const file of await filesUnder(path)) {
-      out.push(...documentsOf(file, await readFile(file, 'utf8')));
-    }
+    for (const file of await filesUnder(path)) out.push({ file, ...parseManifestText(await readFile(file, 'utf8')) });
   }
   return out;
 }

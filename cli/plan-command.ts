@@ -3,19 +3,21 @@ import { catalogRegions, loadInstanceTypes } from '../domain/instance-types/cata
 import { collectManifests, snapshotFrom, type ManifestSet } from '../domain/simulation/manifest-objects.js';
 import { simulate } from '../domain/simulation/simulate.js';
 import type { Command, CommandIo } from './command.js';
-import { readManifestDocuments } from './manifest-files.js';
+import { checkManifests, printProblems, printWarnings } from './manifest-gate.js';
+import { readManifestFiles } from './manifest-files.js';
 import { planReport, planTable } from './plan-output.js';
+import { planSpec } from './command-specs.js';
 
-const usage = '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1]';
+const { usage } = planSpec;
 
-interface PlanFlags { readonly files: string[]; readonly output: 'table' | 'json'; readonly region: string }
+interface PlanFlags { readonly files: string[]; readonly output: 'table' | 'json'; readonly region: string; readonly validate: boolean }
 
 function parseFlags(argv: readonly string[]): PlanFlags | string {
   let values;
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { file: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o' }, region: { type: 'string' } },
+      options: { file: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o' }, region: { type: 'string' }, 'no-validate': { type: 'boolean' } },
       strict: true, allowPositionals: false,
     }));
   } catch (e) {
@@ -24,7 +26,7 @@ function parseFlags(argv: readonly string[]): PlanFlags | string {
   const output = values.output ?? 'table';
   if (output !== 'table' && output !== 'json') return `--output must be "table" or "json", got "${output}"`;
   if (values.file === undefined || values.file.length === 0) return 'at least one -f FILE_OR_DIR is required';
-  return { files: values.file, output, region: values.region ?? 'us-east-1' };
+  return { files: values.file, output, region: values.region ?? 'us-east-1', validate: values['no-validate'] !== true };
 }
 
 /** kubelet maxPods/podsPerCore from the EC2NodeClasses, when they all agree (the catalog is built once). */
@@ -38,8 +40,26 @@ function kubeletOptions(set: ManifestSet): { maxPods?: number; podsPerCore?: num
   };
 }
 
+/** The same gate as `validate`: invalid objects are refused with the same messages, unless --no-validate. */
+async function admittedManifests(flags: PlanFlags, io: CommandIo): Promise<ManifestSet | undefined> {
+  const gate = checkManifests(await readManifestFiles(flags.files));
+  printWarnings(gate, io, 'nodesmith plan');
+  const refused = gate.unreadable.length > 0 || (flags.validate && gate.reports.some((r) => r.problems.length > 0));
+  if (refused) {
+    const invalid = printProblems(gate, io.stderr);
+    const what = [
+      ...(invalid > 0 ? [`${String(invalid)} invalid object(s)`] : []),
+      ...(gate.unreadable.length > 0 ? [`${String(gate.unreadable.length)} unreadable document(s)`] : []),
+    ].join(' and ');
+    io.stderr(`nodesmith plan: refused: ${what}, as validate and the webhooks report them${gate.unreadable.length > 0 ? '' : ' (--no-validate plans anyway)'}\n`);
+    return undefined;
+  }
+  return collectManifests(gate.admitted);
+}
+
 async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
-  const set = collectManifests(await readManifestDocuments(flags.files));
+  const set = await admittedManifests(flags, io);
+  if (set === undefined) return 1;
   if (set.nodePools.length === 0) {
     io.stderr('nodesmith plan: no NodePool found in the manifests; a plan needs at least one\n');
     return 1;
@@ -55,9 +75,7 @@ async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
 
 /** `nodesmith plan`: reads manifests and prints the NodeClaims the simulation would create, offline. */
 export const planCommand: Command = {
-  name: 'plan',
-  summary: 'show the nodes nodesmith would launch for these manifests (offline, embedded EC2 catalog)',
-  usage,
+  ...planSpec,
   async run(argv: readonly string[], io: CommandIo): Promise<number> {
     const flags = parseFlags(argv);
     if (typeof flags === 'string') {

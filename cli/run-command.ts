@@ -1,4 +1,3 @@
-import { startNodesmith } from './app.js';
 import type { Command } from './command.js';
 import { parseRunFlags, runUsage } from './run-flags.js';
 
@@ -20,6 +19,8 @@ export function runCommand(env: Readonly<Record<string, string | undefined>>): C
         io.stderr(`run: invalid flags:\n${config.map((p) => `  ${p}`).join('\n')}\n`);
         return 2;
       }
+      // Imported here, not at the top: the whole controller (AWS SDK, Kubernetes client) loads only for `run`.
+      const { startNodesmith } = await import('./app.js');
       const running = await startNodesmith(config);
       await io.interrupted;
       await running.stop();

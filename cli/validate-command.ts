@@ -1,114 +1,67 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseAllDocuments } from 'yaml';
-import { apiKindOf } from '../domain/api/api-objects.js';
-import { formatProblem, type Problem } from '../domain/api/problem.js';
 import type { Command, CommandIo } from './command.js';
+import { validateSpec } from './command-specs.js';
+import { checkManifests, printProblems, printWarnings, type GateResult } from './manifest-gate.js';
+import { readManifestFiles } from './manifest-files.js';
+import { parseManifestText } from './manifest-documents.js';
 
-/** One object's verdict: the problems found, or why it was not checked. */
-export interface ObjectReport {
-  readonly file: string;
-  readonly object: string;
-  readonly problems: readonly Problem[];
-  readonly skipped?: string;
+export type { ObjectReport } from './manifest-gate.js';
+
+/** The gate's verdict on one YAML/JSON text (tests and callers that hold text rather than files). */
+export function validateText(text: string, file: string): GateResult {
+  return checkManifests([{ file, ...parseManifestText(text) }]);
 }
 
-const manifestExtensions = new Set(['.yaml', '.yml', '.json']);
+interface ValidateFlags { readonly paths: string[]; readonly verbose: boolean; readonly allowEmpty: boolean }
 
-async function manifestFiles(path: string): Promise<string[]> {
-  const info = await stat(path);
-  if (!info.isDirectory()) return [path];
-  const entries = await readdir(path, { withFileTypes: true });
-  const nested = await Promise.all(entries
-    .filter((e) => e.isDirectory() || manifestExtensions.has(extname(e.name)))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((e) => manifestFiles(join(path, e.name))));
-  return nested.flat();
-}
-
-function describe(object: unknown, index: number): string {
-  const o = object as { kind?: unknown; metadata?: { name?: unknown } } | null;
-  const kind = typeof o?.kind === 'string' ? o.kind : 'object';
-  const name = typeof o?.metadata?.name === 'string' ? o.metadata.name : `#${index + 1}`;
-  return `${kind}/${name}`;
-}
-
-/**
- * Validates every document of a multi-document YAML text with the webhook's own logic:
- * defaults first, then schema and rules, exactly as the API server plus our webhooks would.
- */
-export function validateText(text: string, file: string): ObjectReport[] {
-  const reports: ObjectReport[] = [];
-  parseAllDocuments(text).forEach((doc, index) => {
-    if (doc.errors.length > 0) {
-      const errors = doc.errors.map((e) => ({ path: '<document>', rule: 'yaml-syntax', value: undefined, message: e.message }));
-      reports.push({ file, object: `document #${index + 1}`, problems: errors });
-      return;
-    }
-    const object: unknown = doc.toJS();
-    if (object === null || object === undefined) return;
-    const kind = apiKindOf(object);
-    const name = describe(object, index);
-    if (kind === undefined) {
-      reports.push({ file, object: name, problems: [], skipped: 'not a kind nodesmith validates' });
-      return;
-    }
-    reports.push({ file, object: name, problems: kind.validate(kind.withDefaults(object)) });
-  });
-  return reports;
-}
-
-export async function validatePaths(paths: readonly string[]): Promise<ObjectReport[]> {
-  const reports: ObjectReport[] = [];
-  for (const path of paths) {
-    for (const file of await manifestFiles(path)) reports.push(...validateText(await readFile(file, 'utf8'), file));
+function parseFlags(argv: readonly string[]): ValidateFlags | string {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { filename: { type: 'string', short: 'f', multiple: true }, verbose: { type: 'boolean', short: 'v' }, 'allow-empty': { type: 'boolean' } } }));
+  } catch (error: unknown) {
+    return error instanceof Error ? error.message : String(error);
   }
-  return reports;
+  const paths = values.filename ?? [];
+  if (paths.length === 0) return 'at least one -f FILE_OR_DIR is required';
+  return { paths, verbose: values.verbose ?? false, allowEmpty: values['allow-empty'] ?? false };
 }
 
-function print(reports: readonly ObjectReport[], io: CommandIo, verbose: boolean): number {
-  let invalid = 0;
-  let checked = 0;
-  for (const report of reports) {
-    if (report.skipped !== undefined) {
-      if (verbose) io.stdout(`${report.file}: ${report.object}: skipped (${report.skipped})\n`);
-      continue;
+/** Prints the verdict and returns the exit code: 1 for any problem, or for nothing checked unless allowed. */
+function report(result: GateResult, io: CommandIo, flags: ValidateFlags): number {
+  printWarnings(result, io, 'validate');
+  if (flags.verbose) {
+    for (const r of result.reports) {
+      if (r.skipped !== undefined) io.stdout(`${r.file}: ${r.object}: skipped (${r.skipped})\n`);
+      else if (r.problems.length === 0) io.stdout(`${r.file}: ${r.object}: valid\n`);
     }
-    checked += 1;
-    if (report.problems.length === 0) {
-      if (verbose) io.stdout(`${report.file}: ${report.object}: valid\n`);
-      continue;
-    }
-    invalid += 1;
-    for (const p of report.problems) io.stdout(`${report.file}: ${report.object}: ${formatProblem(p)}\n`);
   }
-  io.stdout(`${checked} object(s) checked, ${invalid} invalid, ${reports.length - checked} skipped\n`);
-  return invalid;
+  const invalid = printProblems(result, io.stdout);
+  const checked = result.reports.filter((r) => r.skipped === undefined).length;
+  const unreadable = result.unreadable.length > 0 ? `, ${String(result.unreadable.length)} unreadable document(s)` : '';
+  io.stdout(`${String(checked)} object(s) checked, ${String(invalid)} invalid, ${String(result.reports.length - checked)} skipped${unreadable}\n`);
+  if (invalid > 0 || result.unreadable.length > 0) return 1;
+  if (checked === 0 && !flags.allowEmpty) {
+    io.stderr('validate: nothing was checked: no NodePool, NodeClaim, EC2NodeClass, Pod or workload in the files given (pass --allow-empty if that is expected)\n');
+    return 1;
+  }
+  return 0;
 }
 
 export const validateCommand: Command = {
-  name: 'validate',
-  summary: 'Validate NodePool, NodeClaim, EC2NodeClass and pod steering annotations offline, exactly as the webhooks do',
-  usage: '-f FILE_OR_DIR [-f FILE_OR_DIR ...] [--verbose]',
+  ...validateSpec,
   async run(argv, io): Promise<number> {
-    let values: { filename?: string[]; verbose?: boolean };
+    const flags = parseFlags(argv);
+    if (typeof flags === 'string') {
+      io.stderr(`validate: ${flags}\n`);
+      return 2;
+    }
+    let result: GateResult;
     try {
-      values = parseArgs({ args: [...argv], options: { filename: { type: 'string', short: 'f', multiple: true }, verbose: { type: 'boolean', short: 'v' } } }).values;
+      result = checkManifests(await readManifestFiles(flags.paths));
     } catch (error: unknown) {
       io.stderr(`validate: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-    const paths = values.filename ?? [];
-    if (paths.length === 0) {
-      io.stderr('validate: at least one -f FILE_OR_DIR is required\n');
-      return 2;
-    }
-    try {
-      return print(await validatePaths(paths), io, values.verbose ?? false) > 0 ? 1 : 0;
-    } catch (error: unknown) {
-      io.stderr(`validate: reading manifests: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 2;
-    }
+    return report(result, io, flags);
   },
 };

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultExcludedNamespaces, defaultProductServiceAccount } from '../webhooks/app.js';
 import { defaultWebhookPort, serveWebhooks, type ServeWebhooksOptions } from '../webhooks/serve.js';
 import type { Command, CommandIo } from './command.js';
+import { webhooksSpec } from './command-specs.js';
 
 const options = {
   host: { type: 'string', default: '0.0.0.0' },
@@ -51,9 +52,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 }
 
 export const webhooksCommand: Command = {
-  name: 'webhooks',
-  summary: 'Run the HTTPS admission webhook server (defaulting, validation, pod toleration, binding guard)',
-  usage: '--cert-file tls.crt --key-file tls.key [--port 9443] [--host 0.0.0.0] [--product-service-account system:serviceaccount:nodesmith:nodesmith] [--excluded-namespaces kube-system,nodesmith] [--log-level info]',
+  ...webhooksSpec,
   async run(argv, io): Promise<number> {
     try {
       return await run(argv, io);

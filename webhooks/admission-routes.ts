@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { maxNestingDepth, nestingDepth } from '../domain/api/nesting-depth.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AdmissionReviewRequest, AdmissionReviewResponse, kindKey,
@@ -24,6 +25,10 @@ export interface AdmissionRoutesOptions {
 }
 
 function decide(processor: AdmissionProcessor, request: AdmissionRequest, config: AdmissionConfig): AdmissionResponse {
+  // The processors (and the JSON Patch diff) walk objects recursively; no real object nests this deep.
+  for (const field of ['object', 'oldObject'] as const) {
+    if (nestingDepth(request[field]) > maxNestingDepth) return deny(request.uid, `request.${field} nests more than ${String(maxNestingDepth)} levels deep; no Kubernetes object does`, 400);
+  }
   const key = kindKey(request);
   if (!processor.kinds.includes(key)) {
     return allow(request.uid, [`nodesmith webhook ${processor.path} does not handle kind ${key}; allowed without checks`]);

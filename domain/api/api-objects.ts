@@ -1,6 +1,7 @@
 import { defaultEC2NodeClass, validateEC2NodeClass } from './ec2nodeclass-validation.js';
 import { defaultNodeClaim, validateNodeClaim } from './nodeclaim-validation.js';
 import { defaultNodePool, validateNodePool } from './nodepool-validation.js';
+import { checkPodResources } from './pod-resource-rules.js';
 import { checkPodSteeringAnnotations } from './pod-steering-rules.js';
 import type { Problem } from './problem.js';
 
@@ -12,16 +13,25 @@ export interface ApiKind {
 
 const identity = <T>(object: T): T => object;
 
-type Annotated = { metadata?: { annotations?: Record<string, string> } } | undefined;
+type PodShaped = { metadata?: { annotations?: Record<string, string> }; spec?: unknown } | null | undefined;
 
-/** Workloads carry the steering annotations on their pod template; `nodesmith validate` checks them there. */
+/** A pod's (or pod template's) steering annotations and resource quantities, under `base` ('' for a Pod). */
+function checkPodShaped(pod: PodShaped, base: string): Problem[] {
+  const at = (field: string): string => (base === '' ? field : `${base}.${field}`);
+  return [
+    ...checkPodSteeringAnnotations(pod?.metadata?.annotations, at('metadata.annotations')),
+    ...checkPodResources(pod?.spec, at('spec')),
+  ];
+}
+
+/** Workloads carry the steering annotations and requests on their pod template; they are checked there. */
 function podTemplateKind(templatePath: readonly string[]): ApiKind {
   return {
     withDefaults: identity,
     validate: (object) => {
       let template: unknown = object;
       for (const key of templatePath) template = (template as Record<string, unknown> | null | undefined)?.[key];
-      return checkPodSteeringAnnotations((template as Annotated)?.metadata?.annotations, `${templatePath.join('.')}.metadata.annotations`);
+      return checkPodShaped(template as PodShaped, templatePath.join('.'));
     },
   };
 }
@@ -33,11 +43,12 @@ export const apiKinds: Readonly<Record<string, ApiKind>> = {
   'apps/v1/Deployment': podTemplateKind(['spec', 'template']),
   'apps/v1/StatefulSet': podTemplateKind(['spec', 'template']),
   'apps/v1/ReplicaSet': podTemplateKind(['spec', 'template']),
+  'apps/v1/DaemonSet': podTemplateKind(['spec', 'template']),
   'batch/v1/Job': podTemplateKind(['spec', 'template']),
   'batch/v1/CronJob': podTemplateKind(['spec', 'jobTemplate', 'spec', 'template']),
   'v1/Pod': {
     withDefaults: identity,
-    validate: (object) => checkPodSteeringAnnotations((object as { metadata?: { annotations?: Record<string, string> } } | null)?.metadata?.annotations),
+    validate: (object) => checkPodShaped(object as PodShaped, ''),
   },
 };
 
@@ -47,11 +58,20 @@ export function apiKindOf(object: unknown): ApiKind | undefined {
   return apiKinds[`${o.apiVersion}/${o.kind}`];
 }
 
+/** An object after the admission gate: defaulted, with every problem the API server and our webhooks would report. */
+export interface AdmittedObject {
+  readonly object: unknown;
+  readonly problems: readonly Problem[];
+}
+
 /**
- * Defaults then validates, as the API server + our webhooks would on CREATE. Returns undefined
- * for kinds we don't know (the caller decides whether that is worth a note).
+ * The one gate every way in shares (webhooks, `validate`, `plan`): defaults, then validates, as the API
+ * server plus our webhooks would on CREATE. Undefined for kinds we don't know (the caller decides whether
+ * that is worth a note).
  */
-export function validateApiObject(object: unknown): Problem[] | undefined {
+export function admitObject(object: unknown): AdmittedObject | undefined {
   const kind = apiKindOf(object);
-  return kind?.validate(kind.withDefaults(object));
+  if (kind === undefined) return undefined;
+  const defaulted = kind.withDefaults(object);
+  return { object: defaulted, problems: kind.validate(defaulted) };
 }

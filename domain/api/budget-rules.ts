@@ -1,6 +1,16 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser as CronParser } from 'cron-parser';
 import type { Budget } from './nodepool-schema.js';
 import { fieldPath, problem, type Problem } from './problem.js';
+
+// cron-parser (with luxon) costs a CLI run a fifth of its start-up; it is loaded on the first schedule to
+// check, not at import, so `nodesmith validate` over NodePools without scheduled budgets never pays for it.
+// It is CommonJS, so a synchronous require keeps these rules synchronous.
+const loadCommonJs = createRequire(import.meta.url);
+let cronParser: typeof CronParser | undefined;
+function parser(): typeof CronParser {
+  return (cronParser ??= (loadCommonJs('cron-parser') as { CronExpressionParser: typeof CronParser }).CronExpressionParser);
+}
 
 const macros: Readonly<Record<string, string>> = {
   '@annually': '0 0 1 1 *', '@yearly': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0',
@@ -15,7 +25,7 @@ export function cronProblem(schedule: string): string | undefined {
   if (fields !== 5) return `a schedule needs exactly 5 cron fields (minute hour day-of-month month day-of-week), got ${fields}`;
   try {
     // A fixed currentDate keeps this pure: only the parse matters here, never "next run".
-    CronExpressionParser.parse(expression, { tz: 'UTC', currentDate: new Date(0) });
+    parser().parse(expression, { tz: 'UTC', currentDate: new Date(0) });
     return undefined;
   } catch (e: unknown) {
     return `schedule is not a valid cron expression: ${e instanceof Error ? e.message : String(e)}`;

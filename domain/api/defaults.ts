@@ -1,6 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
-import { createSchemaAjv } from './schema-ajv.js';
 
 /**
  * Fills in the CRD `default`s exactly as the schema declares them (the same schema the CRD YAML is
@@ -8,16 +6,17 @@ import { createSchemaAjv } from './schema-ajv.js';
  * applied only where its parent object exists, and a defaulted object gets its own nested defaults.
  */
 export class Defaulter {
-  private readonly apply: ValidateFunction;
+  // ajv's code precompiled with useDefaults (schema-defaulters.generated.ts): it assigns defaults as it walks.
+  readonly #apply: ValidateFunction;
 
-  constructor(schema: TSchema) {
-    this.apply = createSchemaAjv({ useDefaults: true }).compile(schema);
+  constructor(apply: ValidateFunction) {
+    this.#apply = apply;
   }
 
   withDefaults<T>(object: T): T {
     const clone = structuredClone(object);
     // The validation result is irrelevant here: ajv assigns defaults while walking the object.
-    this.apply(clone);
+    this.#apply(clone);
     return clone;
   }
 }

@@ -1,4 +1,5 @@
-import { restrictedTagKeys, restrictedTagPrefix, type EC2NodeClassSpec } from './ec2nodeclass-schema.js';
+import type { EC2NodeClassSpec } from './ec2nodeclass-schema.js';
+import { restrictedTagKeys, restrictedTagPrefix } from './schema-values.js';
 import { fieldPath, problem, type Problem } from './problem.js';
 
 /** amiFamily is required without an alias; with one it must match the alias family or be Custom. */

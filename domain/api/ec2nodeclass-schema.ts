@@ -7,16 +7,9 @@ import {
   AmiSelectorTerm, CapacityReservationSelectorTerm, PlacementGroupSelector, SecurityGroupSelectorTerm, SubnetSelectorTerm,
 } from './selector-terms-schema.js';
 import { cel, stringEnum, stringMap } from './structural-schema.js';
-import { nodeClaimKey } from '../karpenter-keys.js';
-import { labels } from '../well-known-labels.js';
+import { restrictedTagKeys, restrictedTagPrefix } from './schema-values.js';
 
 export const amiFamilies = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022', 'Windows2025'] as const;
-/** Tag keys Karpenter sets itself on every instance; a user may not override them. */
-export const restrictedTagKeys: readonly string[] = [
-  'eks:eks-cluster-name', labels.nodePool, nodeClaimKey, labels.ec2NodeClass,
-];
-/** No trailing slash, as in Karpenter: `kubernetes.io/cluster-foo` is refused too. */
-export const restrictedTagPrefix = 'kubernetes.io/cluster';
 
 const Tags = stringMap({
   ...cel(

@@ -1,15 +1,19 @@
 import { checkBlockDevices } from './block-device-rules.js';
 import { Defaulter } from './defaults.js';
+import type { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { checkAmiFamily, checkRoleAndProfile, checkTags } from './ec2nodeclass-rules.js';
-import { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { checkKubelet } from './kubelet-rules.js';
 import { checkNetworking } from './network-rules.js';
 import type { Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkSelectorTerms } from './selector-term-rules.js';
+import { withRules } from './typed-rules.js';
+import * as defaulters from './schema-defaulters.generated.js';
+import * as validators from './schema-validators.generated.js';
+import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(EC2NodeClass);
-const defaulter = new Defaulter(EC2NodeClass);
+const schema = new SchemaCheck(validators.ec2NodeClass as ValidateFunction);
+const defaulter = new Defaulter(defaulters.ec2NodeClass as ValidateFunction);
 
 /** An EC2NodeClass with Karpenter's defaults (metadataOptions: IMDSv2 required, hop limit 1). */
 export function defaultEC2NodeClass<T>(object: T): T {
@@ -26,8 +30,7 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
   const out = schema.problems(object);
   if (!isShaped(object)) return out;
   const spec = object.spec;
-  return [
-    ...out,
+  return withRules(out, () => [
     ...checkSelectorTerms(spec),
     ...checkAmiFamily(spec),
     ...checkRoleAndProfile(spec, isShaped(old) ? old.spec : undefined),
@@ -35,5 +38,5 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
     ...checkBlockDevices(spec.blockDeviceMappings),
     ...checkKubelet(spec.kubelet),
     ...checkNetworking(spec),
-  ];
+  ]);
 }

@@ -1,4 +1,5 @@
-import { evictionSignals, evictionValuePattern, reservedResources, type KubeletConfiguration } from './kubelet-schema.js';
+import type { KubeletConfiguration } from './kubelet-schema.js';
+import { evictionSignals, evictionValuePattern, reservedResources } from './schema-values.js';
 import { fieldPath, problem, type Problem } from './problem.js';
 
 const evictionValue = new RegExp(evictionValuePattern);

@@ -1,14 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { cel, mapOf, stringMap } from './structural-schema.js';
+import { evictionSignals, evictionValuePattern, reservedResources } from './schema-values.js';
 
-export const evictionSignals = [
-  'memory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'pid.available',
-] as const;
-export const reservedResources = ['cpu', 'memory', 'ephemeral-storage', 'pid'] as const;
-
-/** A percentage 0–100 (up to two decimals) or a non-negative quantity. */
-export const evictionValuePattern =
-  '^((\\d{1,2}(\\.\\d{1,2})?|100(\\.0{1,2})?)%|(\\+)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?)$';
 const reservedValuePattern = '^(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 function keysIn(values: readonly string[]): string {

@@ -1,7 +1,6 @@
 import { fieldPath, problem, type Problem } from './problem.js';
-import {
-  labelValuePattern, numericOperators, qualifiedNamePattern, type NodeSelectorRequirementWithMinValues,
-} from './requirement-schema.js';
+import type { NodeSelectorRequirementWithMinValues } from './requirement-schema.js';
+import { labelValuePattern, numericOperators, qualifiedNamePattern } from './schema-values.js';
 import { keyRestrictions } from './well-known-labels.js';
 
 const qualifiedName = new RegExp(qualifiedNamePattern);

@@ -1,12 +1,16 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Defaulter } from './defaults.js';
-import { NodeClaim } from './nodeclaim-schema.js';
+import type { NodeClaim } from './nodeclaim-schema.js';
 import { checkNodeClaimSpec } from './nodepool-validation.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
+import { withRules } from './typed-rules.js';
+import * as defaulters from './schema-defaulters.generated.js';
+import * as validators from './schema-validators.generated.js';
+import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(NodeClaim);
-const defaulter = new Defaulter(NodeClaim);
+const schema = new SchemaCheck(validators.nodeClaim as ValidateFunction);
+const defaulter = new Defaulter(defaulters.nodeClaim as ValidateFunction);
 
 export function defaultNodeClaim<T>(object: T): T {
   return defaulter.withDefaults(object);
@@ -21,10 +25,10 @@ function isNodeClaimShaped(object: unknown): object is NodeClaim {
 export function validateNodeClaim(object: unknown, old?: unknown): Problem[] {
   const out = schema.problems(object);
   if (!isNodeClaimShaped(object)) return out;
-  out.push(...checkNodeClaimSpec(object.spec, 'spec'));
+  const checked = withRules(out, () => checkNodeClaimSpec(object.spec, 'spec'));
   const oldSpec = (old as { spec?: unknown } | null | undefined)?.spec;
   if (old !== undefined && !isDeepStrictEqual(object.spec, oldSpec)) {
-    out.push(problem('spec', 'immutable', undefined, 'spec is immutable: a NodeClaim is a record of one launched node'));
+    checked.push(problem('spec', 'immutable', undefined, 'spec is immutable: a NodeClaim is a record of one launched node'));
   }
-  return out;
+  return checked;
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { labelValuePattern } from './requirement-schema.js';
+import { labelValuePattern } from './schema-values.js';
 import { NodeClaimTemplateSpec, nillableDurationPattern } from './nodeclaim-template-schema.js';
 import { Conditions, cel, resourceList, stringEnum, stringMap } from './structural-schema.js';
 import { keyRestrictions } from './well-known-labels.js';

@@ -2,13 +2,17 @@ import { checkBudgets } from './budget-rules.js';
 import { Defaulter } from './defaults.js';
 import { checkRequirements, checkTemplateLabels } from './label-rules.js';
 import type { NodeClaimTemplateSpec, NodeClassReference } from './nodeclaim-template-schema.js';
-import { NodePool, type NodePoolSpec } from './nodepool-schema.js';
+import type { NodePool, NodePoolSpec } from './nodepool-schema.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkTaints } from './taint-rules.js';
+import { withRules } from './typed-rules.js';
+import * as defaulters from './schema-defaulters.generated.js';
+import * as validators from './schema-validators.generated.js';
+import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(NodePool);
-const defaulter = new Defaulter(NodePool);
+const schema = new SchemaCheck(validators.nodePool as ValidateFunction);
+const defaulter = new Defaulter(defaulters.nodePool as ValidateFunction);
 
 /** A NodePool with Karpenter's CRD defaults filled in (a new object; the input is untouched). */
 export function defaultNodePool<T>(object: T): T {
@@ -57,14 +61,13 @@ export function validateNodePool(object: unknown, old?: unknown): Problem[] {
   const spec = object.spec;
   const template = spec.template;
   const oldSpec = isNodePoolShaped(old) ? old.spec : undefined;
-  return [
-    ...structural,
+  return withRules(structural, () => [
     ...checkTemplateLabels(template.metadata?.labels, 'spec.template.metadata.labels'),
     ...checkNodeClaimSpec(template.spec, 'spec.template.spec'),
     ...checkNodeClassRefImmutable(template.spec.nodeClassRef, oldSpec?.template.spec.nodeClassRef, 'spec.template.spec.nodeClassRef'),
     ...checkBudgets(spec.disruption?.budgets, 'spec.disruption.budgets'),
     ...checkStatic(spec, oldSpec),
-  ];
+  ]);
 }
 
 /** Just enough shape for the rules to walk without crashing; the schema check reports the rest. */

@@ -1,15 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { cel, stringEnum } from './structural-schema.js';
 import { keyRestrictions } from './well-known-labels.js';
-
-/** A Kubernetes qualified name: optional DNS-subdomain prefix, "/", then a 63-character name. */
-export const qualifiedNamePattern =
-  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
-export const labelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
-
-export const requirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
-export const numericOperators: readonly string[] = ['Gt', 'Lt', 'Gte', 'Lte'];
-
+import { labelValuePattern, qualifiedNamePattern, requirementOperators } from './schema-values.js';
 
 export const NodeSelectorRequirementWithMinValues = Type.Object(
   {

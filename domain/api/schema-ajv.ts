@@ -7,7 +7,7 @@ const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
  * An ajv that understands our schemas: the Kubernetes vendor keywords are annotations (the API
  * server evaluates CEL; our TS rules re-implement it), and formats are the ones CRDs use.
  */
-export function createSchemaAjv(options: Pick<Options, 'useDefaults'> = {}): Ajv {
+export function createSchemaAjv(options: Pick<Options, 'useDefaults' | 'code'> = {}): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     strict: true,
@@ -16,6 +16,7 @@ export function createSchemaAjv(options: Pick<Options, 'useDefaults'> = {}): Ajv
     coerceTypes: false,
     removeAdditional: false,
     useDefaults: options.useDefaults ?? false,
+    ...(options.code === undefined ? {} : { code: options.code }),
   });
   ajv.addVocabulary([
     'x-kubernetes-validations', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys',

@@ -1,7 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { TSchema } from '@sinclair/typebox';
 import { problem, type Problem } from './problem.js';
-import { createSchemaAjv } from './schema-ajv.js';
 
 /** "/spec/disruption/budgets/0/nodes" → "spec.disruption.budgets[0].nodes". */
 export function pointerToPath(pointer: string): string {
@@ -35,18 +33,22 @@ function toProblem(error: ErrorObject, root: unknown): Problem {
   return problem(path === '' ? '<root>' : path, error.keyword, valueAt(root, error.instancePath), error.message ?? 'is invalid');
 }
 
-/** The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. */
+/**
+ * The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. The validator is
+ * ajv's code precompiled from the schema (schema-validators.generated.ts), so no run compiles a schema.
+ */
 export class SchemaCheck {
-  private readonly validate: ValidateFunction;
+  readonly #validate: ValidateFunction;
 
-  constructor(schema: TSchema) {
-    this.validate = createSchemaAjv().compile(schema);
+  constructor(validate: ValidateFunction) {
+    this.#validate = validate;
   }
 
   problems(object: unknown): Problem[] {
-    if (this.validate(object)) return [];
+    const validate = this.#validate;
+    if (validate(object)) return [];
     // anyOf on int-or-string reports each branch; the pattern or type error is the useful one.
-    const errors = (this.validate.errors ?? []).filter((e) => e.keyword !== 'anyOf');
+    const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'anyOf');
     return errors.map((e) => toProblem(e, object));
   }
 }

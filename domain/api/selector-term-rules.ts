@@ -1,6 +1,6 @@
 import type { EC2NodeClassSpec } from './ec2nodeclass-schema.js';
 import { fieldPath, problem, type Problem } from './problem.js';
-import { aliasFamilies, windowsAliasFamilies } from './selector-terms-schema.js';
+import { aliasFamilies, windowsAliasFamilies } from './schema-values.js';
 
 type Term = Readonly<Record<string, unknown>>;
 

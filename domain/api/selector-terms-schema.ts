@@ -1,14 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { cel, stringEnum, stringMap } from './structural-schema.js';
+import { aliasFamilies, windowsAliasFamilies } from './schema-values.js';
 
 /** Tag maps in selector terms: `*` matches any value; empty keys or values mean nothing to EC2. */
 const SelectorTags = stringMap({
   maxProperties: 20,
   ...cel({ rule: "self.all(k, k != '' && self[k] != '')", message: "empty tag keys or values aren't supported" }),
 });
-
-export const aliasFamilies = ['al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'] as const;
-export const windowsAliasFamilies: readonly string[] = ['windows2019', 'windows2022', 'windows2025'];
 
 function familyList(values: readonly string[]): string {
   return values.map((v) => `'${v}'`).join(', ');

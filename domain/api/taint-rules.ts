@@ -1,5 +1,6 @@
 import { fieldPath, problem, type Problem } from './problem.js';
-import { labelValuePattern, qualifiedNamePattern, type Taint } from './requirement-schema.js';
+import type { Taint } from './requirement-schema.js';
+import { labelValuePattern, qualifiedNamePattern } from './schema-values.js';
 
 const qualifiedName = new RegExp(qualifiedNamePattern);
 const labelValue = new RegExp(labelValuePattern);

@@ -7,8 +7,9 @@
  */
 export const virtualNodePrefix = 'launchable-';
 
-export function isVirtualNodeName(name: string): boolean {
-  return name.startsWith(virtualNodePrefix);
+/** Takes `unknown`: admission objects reach it unchecked, and a non-string name is simply not a virtual node's. */
+export function isVirtualNodeName(name: unknown): boolean {
+  return typeof name === 'string' && name.startsWith(virtualNodePrefix);
 }
 
 /** The virtual node name for a planned NodeClaim name, e.g. `launchable-default-x7k2p`. */

@@ -6,10 +6,11 @@ import { e2eBurstBench } from './e2e-burst-bench.js';
 import { extenderBench } from './extender-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
 import { simulationBench } from './simulation-bench.js';
+import { startupBench } from './startup-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench];
+const benches: readonly Bench[] = [startupBench, simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

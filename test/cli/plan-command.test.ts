@@ -43,7 +43,7 @@ void t.test('plan prints a readable table by default', async (t) => {
 void t.test('plan explains pods that fit nothing and places pods on given nodes', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'plan-'));
   writeFileSync(join(dir, 'all.yaml'), [
-    'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: small }\nspec:\n  template:\n    spec:\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [arm64] }]',
+    'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: small }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [arm64] }]',
     'apiVersion: v1\nkind: Node\nmetadata: { name: node-a, labels: { kubernetes.io/arch: amd64 } }\nstatus: { allocatable: { cpu: "2", memory: 4Gi, pods: "10" } }',
     'apiVersion: v1\nkind: Pod\nmetadata: { name: fits-node, namespace: ns }\nspec: { containers: [{ name: c, resources: { requests: { cpu: 500m } } }] }',
     'apiVersion: v1\nkind: Pod\nmetadata: { name: too-big, namespace: ns }\nspec: { nodeSelector: { kubernetes.io/arch: arm64 }, containers: [{ name: c, resources: { requests: { memory: 9000Gi } } }] }',
@@ -64,11 +64,15 @@ void t.test('bad input gives a clear error and a non-zero exit', async (t) => {
   writeFileSync(join(dir, 'broken.yaml'), 'kind: Pod\nmetadata: { name: x\n');
   const broken = await run(['-f', dir]);
   t.equal(broken.code, 1);
-  t.match(broken.stderr, /parsing .*broken\.yaml:\d+:\d+/);
+  t.match(broken.stderr, /broken\.yaml: document 1, line \d+: Flow map/);
   writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: np }\nspec: { template: { spec: {} } }\n');
   const invalid = await run(['-f', dir]);
   t.equal(invalid.code, 1);
-  t.match(invalid.stderr, /NodePool np: spec\.template\.spec\.requirements must be a list of requirements/);
+  t.match(invalid.stderr, /broken\.yaml: NodePool\/np: spec\.template\.spec\.requirements: Required value/);
+  t.match(invalid.stderr, /plan: refused: 1 invalid object\(s\)/);
+  const planned = await run(['-f', dir, '--no-validate']);
+  t.equal(planned.code, 1, '--no-validate goes on, to the shape checks the simulation needs');
+  t.match(planned.stderr, /NodePool np: spec\.template\.spec\.requirements must be a list of requirements/);
   const usage = await run([]);
   t.equal(usage.code, 2);
   t.match(usage.stderr, /at least one -f/);

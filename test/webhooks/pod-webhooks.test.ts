@@ -91,3 +91,10 @@ void t.test('a pod created directly on a virtual node is refused unless the prod
   const real = { ...pod(), spec: { nodeName: 'ip-10-0-0-1.ec2.internal', containers: [] } };
   t.equal((await post('/validate/pods', review(real, { namespace: 'apps', username: 'alice' }))).allowed, true);
 });
+
+void t.test('the pod webhook refuses the resource quantities validate and plan refuse, with the same field path', async (t) => {
+  const negative = { ...pod(), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '-1' } } }] } };
+  const response = await post('/validate/pods', review(negative, { namespace: 'apps' }));
+  t.equal(response.allowed, false);
+  t.match(response.status?.message, /spec\.containers\[0\]\.resources\.requests\.cpu: must be greater than or equal to 0/);
+});

@@ -1,4 +1,4 @@
-import { checkPodSteeringAnnotations } from '../../domain/api/pod-steering-rules.js';
+import { admitObject } from '../../domain/api/api-objects.js';
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Toleration } from '../../domain/core/taint.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
@@ -18,8 +18,17 @@ function isNodeBound(pod: PodLike): boolean {
   return owner?.kind === 'DaemonSet' || owner?.kind === 'Node' || (pod.spec?.nodeName ?? '') !== '';
 }
 
+/** A spec that is not an object, or tolerations that are not a list: the API server refuses such a pod on its own, and a patch could not apply. */
+function isMalformed(pod: PodLike): boolean {
+  const spec: unknown = pod.spec;
+  if (spec === undefined) return false;
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return true;
+  return pod.spec?.tolerations !== undefined && !Array.isArray(pod.spec.tolerations);
+}
+
 function skipReason(request: AdmissionRequest, pod: PodLike, config: AdmissionConfig): string | undefined {
   if (request.operation !== 'CREATE') return 'not a create';
+  if (isMalformed(pod)) return 'not a pod spec';
   if (request.namespace !== undefined && config.excludedNamespaces.includes(request.namespace)) return 'namespace excluded';
   if (isNodeBound(pod)) return 'bound to a node already';
   if (pod.metadata?.annotations?.[podAnnotations.skipLaunchableToleration] === 'true') return 'opted out';
@@ -62,7 +71,8 @@ export const validatePod: AdmissionProcessor = {
     if (request.operation === 'CREATE' && nodeName !== undefined && isVirtualNodeName(nodeName) && request.userInfo.username !== config.productServiceAccount) {
       return deny(request.uid, `spec.nodeName: creating a pod on virtual node "${nodeName}" is refused for user "${request.userInfo.username ?? ''}" (rule virtual-node-binding): only ${config.productServiceAccount} may place pods on a node that has not been launched yet`, forbiddenCode);
     }
-    const problems = checkPodSteeringAnnotations(pod.metadata?.annotations);
+    // The same gate as `nodesmith validate` and `plan`: steering annotations and resource quantities.
+    const problems = admitObject({ ...pod, apiVersion: 'v1', kind: 'Pod' })?.problems ?? [];
     return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
   },
 };
