@@ -31,6 +31,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',
     'settings.logLevel': 'debug',
+    'settings.metricsNamespace': 'karpenter',
     'controller.components': '{provisioner,extender,webhooks}',
     'controller.extenderTlsSecretName': 'extender-tls',
     'controller.healthPort': '8081',
