@@ -18,8 +18,8 @@ export interface NodesmithConfig {
   readonly zones?: readonly string[];
   readonly extender: { readonly host: string; readonly port: number; readonly tls?: { readonly certFile: string; readonly keyFile: string } };
   readonly webhooks: { readonly host: string; readonly port: number; readonly certFile: string; readonly keyFile: string; readonly productServiceAccount: string };
-  /** /metrics, /healthz and /readyz of the provisioner itself. */
-  readonly health: { readonly host: string; readonly port: number };
+  /** /metrics, /healthz and /readyz of the provisioner itself; metrics served under metricsNamespace (default nodesmith). */
+  readonly health: { readonly host: string; readonly port: number; readonly metricsNamespace?: string };
   readonly batch: { readonly idleMs: number; readonly maxMs: number };
   readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
   readonly logLevel: string;

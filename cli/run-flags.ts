@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { NodesmithConfig } from './app-config.js';
+import { metricsNamespaceProblem } from './metrics-namespace.js';
 
 const flagSpec = {
   kubeconfig: { type: 'string' },
@@ -26,6 +27,7 @@ const flagSpec = {
   'service-account': { type: 'string', default: 'system:serviceaccount:nodesmith:nodesmith' },
   'health-host': { type: 'string', default: '0.0.0.0' },
   'health-port': { type: 'string', default: '8080' },
+  'metrics-namespace': { type: 'string', default: 'nodesmith' },
   'batch-idle-duration': { type: 'string', default: '1s' },
   'batch-max-duration': { type: 'string', default: '10s' },
   'leader-elect': { type: 'boolean', default: true },
@@ -56,6 +58,8 @@ function crossFlagProblems(v: Flags, components: ReadonlySet<string>, clusterNam
   if (components.has('provisioner') && (clusterName === undefined || clusterName === '')) problems.push('--cluster-name (or CLUSTER_NAME) is required: it scopes instance tags and ownership');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) problems.push(`--log-level must be fatal, error, warn, info, debug, trace or silent; got "${v['log-level']}"`);
   if ((v['extender-cert-file'] === undefined) !== (v['extender-key-file'] === undefined)) problems.push('--extender-cert-file and --extender-key-file go together');
+  const namespaceProblem = metricsNamespaceProblem(v['metrics-namespace']);
+  if (namespaceProblem !== undefined) problems.push(namespaceProblem);
   return problems;
 }
 
@@ -86,7 +90,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
       ...optional('tls', certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined),
     },
     webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },
-    health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems) },
+    health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems), metricsNamespace: v['metrics-namespace'] },
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     leaderElection: { enabled: v['leader-elect'], namespace: v['leader-election-namespace'], identity: `${env['POD_NAME'] ?? hostname()}-${Math.random().toString(36).slice(2, 8)}` },
     logLevel: v['log-level'],

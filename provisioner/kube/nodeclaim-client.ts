@@ -105,6 +105,16 @@ export class KubeNodeClaimClient implements NodeClaimStore {
     await this.#editFinalizers(name, (list) => (list.includes(finalizer) ? list.filter((f) => f !== finalizer) : undefined));
   }
 
+  async addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+    // A merge patch of a map adds and overwrites keys only: no read, no conflict with other writers' labels.
+    try {
+      await this.#api.patchClusterCustomObject({ group, version, plural, name, body: { metadata: { labels } }, fieldManager }, mergePatch);
+    } catch (e: unknown) {
+      if (statusCode(e) === 404) return;
+      throw wrap(`labelling nodeclaim ${name}`, e);
+    }
+  }
+
   /**
    * Finalizers are a plain list that other controllers edit too, so each edit is a merge patch
    * pinned to the resourceVersion it was computed from, retried on conflict.

@@ -9,7 +9,7 @@ import type { NodeWriter } from '../kube/node-client.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { launchInstance } from './launch-instance.js';
-import { nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
+import { launchedLabels, nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
 import { plannedRequests } from './planned-requests.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
 
@@ -68,6 +68,7 @@ export class PlanMaterializer implements Materializer {
     const catalog = this.#deps.catalog();
     const type = catalog.get(instance.instanceType);
     await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
+    await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
     const nodeName = await this.#createRealNode(instance, claim, type);
     this.#deps.events.record({ kind: 'NodeClaim', name: claimName, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Normal', 'Launched',
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);

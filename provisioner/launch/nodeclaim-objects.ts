@@ -49,6 +49,20 @@ export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Re
  * bound before the kubelet registers (the kubelet adopts the object). It carries the NodePool's taints and
  * startup taints, but not karpenter.sh/unregistered: that NoExecute taint would evict the pods being bound.
  */
+/**
+ * What the launch resolved, as labels: the instance type's own labels plus the type, zone and capacity type
+ * chosen. Karpenter writes the same onto the NodeClaim after launch; its printer columns (kubectl get nodeclaims:
+ * TYPE, CAPACITY, ZONE) read them.
+ */
+export function launchedLabels(instance: LaunchedInstance, type: InstanceType | undefined): Record<string, string> {
+  return {
+    ...(type?.labels ?? {}),
+    [wellKnown.instanceType]: instance.instanceType,
+    [wellKnown.zone]: instance.zone,
+    [wellKnown.capacityType]: instance.capacityType,
+  };
+}
+
 export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: InstanceType | undefined): Node {
   const name = instance.instanceId;
   const allocatable = type === undefined ? {} : toQuantities(type.allocatable);

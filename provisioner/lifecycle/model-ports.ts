@@ -82,4 +82,8 @@ export class ModelNodeClaimStore implements NodeClaimStore {
   removeFinalizer(name: string, finalizer: string): Promise<void> {
     return this.#writes.removeFinalizer(name, finalizer);
   }
+
+  addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+    return this.#writes.addLabels(name, labels);
+  }
 }

@@ -186,7 +186,8 @@ async function createQueue(moto: Moto, name: string): Promise<string> {
   }
 }
 
-function nodePoolYaml(name: string, vpc: SeededVpc, extra: { extraRequirements: string; extraSpec: string }): string {
+/** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
+export function nodePoolYaml(name: string, vpc: SeededVpc, extra: { extraRequirements: string; extraSpec: string }): string {
   return `apiVersion: karpenter.k8s.aws/v1
 kind: EC2NodeClass
 metadata: { name: ${name} }

@@ -147,7 +147,7 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
   });
 
   await t.test('every install manifest is accepted by the API server (server-side dry run)', async (t) => {
-    for (const dir of ['manifests/base', 'manifests/webhooks', 'manifests/controller']) {
+    for (const dir of ['manifests/base', 'manifests/webhooks', 'manifests/controller', 'manifests/extender', 'manifests/scheduler/second-scheduler.yaml']) {
       const r = await stack.kubectl(['apply', '--dry-run=server', '-f', dir]);
       t.equal(r.code, 0, `${dir}: ${r.stderr}`);
     }

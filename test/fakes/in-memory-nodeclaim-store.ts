@@ -66,6 +66,12 @@ export class InMemoryNodeClaimStore implements NodeClaimStore {
     return Promise.resolve(structuredClone(stored));
   }
 
+  addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+    const claim = this.#claims.get(name);
+    if (claim !== undefined) this.#put({ ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, ...labels } } });
+    return Promise.resolve();
+  }
+
   addFinalizer(name: string, finalizer: string): Promise<void> {
     const claim = this.#claims.get(name);
     const finalizers = claim?.metadata.finalizers ?? [];

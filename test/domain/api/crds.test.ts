@@ -4,10 +4,12 @@ import t from 'tap';
 import { buildCrds } from '../../../domain/api/crd-definitions.js';
 import { renderCrdFiles } from '../../../domain/api/crd-yaml.js';
 
-void t.test('manifests/crds matches the TypeBox schemas (run `npx tsx domain/api/generate-crds.ts` when this fails)', async (t) => {
-  for (const file of renderCrdFiles()) {
-    const onDisk = await readFile(join('manifests/crds', file.fileName), 'utf8').catch(() => '<missing>');
-    t.equal(onDisk, file.text, `${file.fileName} is up to date`);
+void t.test('manifests/crds and the chart crds/ match the TypeBox schemas (run `npm run crds` when this fails)', async (t) => {
+  for (const dir of ['manifests/crds', 'charts/nodesmith/crds']) {
+    for (const file of renderCrdFiles()) {
+      const onDisk = await readFile(join(dir, file.fileName), 'utf8').catch(() => '<missing>');
+      t.equal(onDisk, file.text, `${dir}/${file.fileName} is up to date`);
+    }
   }
 });
 

@@ -1,0 +1,41 @@
+# nodesmith's container image: `nodesmith run` (controller), `nodesmith webhooks`, `nodesmith extender`.
+# Multi-stage: the build stage compiles TypeScript with every dependency, then prunes to production ones;
+# the runtime stage gets only dist/, the production node_modules and package.json, and runs as a non-root
+# numeric user (65532, as the manifests' runAsUser) so runAsNonRoot can verify it without /etc/passwd.
+#
+#   docker build -t nodesmith:0.1.0 .        # the tag is package.json's version; the chart uses it
+#   test/image/build-image.sh                # the same Dockerfile, built and run here with buildah
+#
+# NODE_IMAGE: a Debian-based Node.js image with npm. Tested with Node.js 22 (default) and 24; 20 still runs.
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+# Behind a TLS-intercepting proxy, pass its CA for npm (build argument plus a bind mount); unset otherwise.
+# Build arguments stay out of the runtime stage.
+ARG NODE_EXTRA_CA_CERTS
+WORKDIR /src
+# Dependencies first, so that a source change reuses this layer. `npm install` and not `npm ci`: see .ci/run
+# (the lock file lacks other platforms' optional bindings of a dev dependency, which `npm ci` refuses).
+COPY package.json package-lock.json ./
+RUN npm install --no-fund --no-audit --loglevel=error --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY domain ./domain
+COPY cli ./cli
+COPY extender ./extender
+COPY webhooks ./webhooks
+COPY provisioner ./provisioner
+RUN npm run build \
+ && npm prune --omit=dev --no-fund --no-audit --loglevel=error \
+ && node dist/cli/main.js --version
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /src/package.json ./package.json
+COPY --from=build /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+USER 65532:65532
+# /healthz and /readyz (and /metrics) of `nodesmith run`; webhooks and extender serve theirs on their own ports.
+EXPOSE 8080 8444 9443
+ENTRYPOINT ["node", "/app/dist/cli/main.js"]
+CMD ["--help"]
