@@ -19,7 +19,6 @@ import { PlanIndex } from './plan-index.js';
 import { PodAccounting } from './pod-accounting.js';
 import { RoomCalculator } from './room.js';
 
-export { objectKey };
 
 /** Kinds kept as objects only (no per-node accounting). */
 export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass';

@@ -100,18 +100,18 @@ export const apiIdleBench: Bench = {
       const audit = join(product.stack.dir, 'audit.log');
       const offset = (await stat(audit)).size;
       const before = await requestTotalsByVerb(product);
-      write(`api-idle: ${String(nodes)} nodes, ${String(pods)} pods Running; watching nodesmith's requests for ${String(windowS)} s`);
+      write(`api-idle: ${String(nodes)} nodes, ${String(pods)} pods Running; watching nodesmith's requests for ${String(windowS)} s\n`);
       await new Promise((resolve) => setTimeout(resolve, windowS * 1000));
       await new Promise((resolve) => setTimeout(resolve, 2_000)); // the audit batch flushes every second
       const after = await requestTotalsByVerb(product);
       const mine = [...(await nodesmithRequests(audit, offset)).entries()].sort((a, b) => b[1] - a[1]);
       const total = mine.reduce((sum, [, n]) => sum + n, 0);
-      write(`  nodesmith (audit log, user ${identity}): ${String(total)} requests in ${String(windowS)} s`);
-      for (const [kind, n] of mine) write(`    ${kind.padEnd(44)} ${String(n).padStart(6)}`);
+      write(`  nodesmith (audit log, user ${identity}): ${String(total)} requests in ${String(windowS)} s\n`);
+      for (const [kind, n] of mine) write(`    ${kind.padEnd(44)} ${String(n).padStart(6)}\n`);
       const lists = mine.filter(([kind]) => kind.startsWith('list ')).reduce((sum, [, n]) => sum + n, 0);
-      write(`  nodesmith LIST requests: ${String(lists)}`);
+      write(`  nodesmith LIST requests: ${String(lists)}\n`);
       const verbs = [...after.entries()].map(([verb, n]) => `${verb} ${String(n - (before.get(verb) ?? 0))}`).join(', ');
-      write(`  apiserver_request_total over the window, all clients, by verb: ${verbs}`);
+      write(`  apiserver_request_total over the window, all clients, by verb: ${verbs}\n`);
     } finally {
       await product.stop();
     }
