@@ -27,6 +27,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.region': 'eu-west-1',
     'settings.ec2Endpoint': 'https://ec2.example.com',
     'settings.amiParameterPrefix': '/test/ami',
+    'settings.interruptionQueue': 'nodesmith-interruptions',
     'settings.zones': '{eu-west-1a,eu-west-1b}',
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',
