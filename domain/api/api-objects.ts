@@ -46,12 +46,3 @@ export function apiKindOf(object: unknown): ApiKind | undefined {
   if (typeof o?.apiVersion !== 'string' || typeof o.kind !== 'string') return undefined;
   return apiKinds[`${o.apiVersion}/${o.kind}`];
 }
-
-/**
- * Defaults then validates, as the API server + our webhooks would on CREATE. Returns undefined
- * for kinds we don't know (the caller decides whether that is worth a note).
- */
-export function validateApiObject(object: unknown): Problem[] | undefined {
-  const kind = apiKindOf(object);
-  return kind?.validate(kind.withDefaults(object));
-}
