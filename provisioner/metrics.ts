@@ -12,9 +12,6 @@ export const lifecycleMetricNames = {
   reconcileErrors: 'nodesmith_controller_reconcile_errors_total',
 } as const;
 
-/** What `nodesmith_garbage_collected_total{kind}` counts. */
-export type GarbageKind = 'virtual_node' | 'instance' | 'nodeclaim' | 'pod';
-
 /** Why liveness or GC deleted a NodeClaim (`reason` label). */
 export type DisruptionReason = 'launch_timeout' | 'registration_timeout' | 'instance_gone';
 

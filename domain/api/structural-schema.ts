@@ -62,15 +62,6 @@ export function resourceList(options: SchemaOptions = {}): TUnsafe<Record<string
   return mapOf(quantity(), options);
 }
 
-/** An object whose unknown fields are kept (the API server would otherwise prune them). */
-export function openObject(options: SchemaOptions = {}): TUnsafe<Record<string, unknown>> {
-  return Type.Unsafe<Record<string, unknown>>({
-    type: 'object',
-    'x-kubernetes-preserve-unknown-fields': true,
-    ...options,
-  });
-}
-
 /** Standard metav1.Condition, as every Karpenter status carries them. */
 export const Condition = Type.Object({
   type: Type.String({ maxLength: 316, pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),

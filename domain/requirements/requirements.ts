@@ -12,9 +12,6 @@ export interface NodeSelectorRequirementWithMinValues {
   readonly minValues?: number;
 }
 
-/** The empty set of requirements: everything is allowed. */
-export const noRequirements: Requirements = new Map();
-
 /** Adds one requirement, intersecting with any already on the same key. */
 export function addRequirement(into: Map<string, Requirement>, requirement: Requirement): void {
   const existing = into.get(requirement.key);

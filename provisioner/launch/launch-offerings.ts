@@ -26,11 +26,10 @@ export interface LaunchChoice {
  * offering exists (Karpenter's order); on-demand otherwise.
  */
 export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonly NodeSelectorRequirementWithMinValues[], catalog: ReadonlyMap<string, InstanceType>, unavailable: ReadonlySet<string>): LaunchChoice {
-  const planned = plan as VirtualNodePlan & { zones?: readonly string[]; capacityTypes?: readonly string[] };
   const all: LaunchOffering[] = [];
   const inPlan = (o: Offering): o is Offering & { capacityType: CapacityType } =>
-    (plan.zone === undefined || o.zone === plan.zone) && (planned.zones?.includes(o.zone) ?? true)
-    && (plan.capacityType === undefined || o.capacityType === plan.capacityType) && (planned.capacityTypes?.includes(o.capacityType) ?? true)
+    (plan.zone === undefined || o.zone === plan.zone)
+    && (plan.capacityType === undefined || o.capacityType === plan.capacityType)
     && (o.capacityType === 'spot' || o.capacityType === 'on-demand');
   for (const name of plan.instanceTypes) {
     const type = catalog.get(name);

@@ -14,8 +14,6 @@ export function nodeClaimNameOf(virtualNodeName: string): string {
   return virtualNodeName.startsWith(virtualNodePrefix) ? virtualNodeName.slice(virtualNodePrefix.length) : virtualNodeName;
 }
 
-export const virtualNodeAnnotation = 'nodesmith.io/virtual-node';
-
 /** A NodeClaim for a plan: the NodePool's template narrowed to the planned types, zones and capacity type. */
 export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Readonly<Record<string, string>>): NodeClaim {
   const template = pool.spec.template;
@@ -31,7 +29,7 @@ export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Re
     metadata: {
       name: nodeClaimNameOf(plan.nodeName),
       labels: { ...(template.metadata?.labels ?? {}), [wellKnown.nodePool]: plan.nodePool },
-      annotations: { ...(template.metadata?.annotations ?? {}), [virtualNodeAnnotation]: plan.nodeName },
+      ...(template.metadata?.annotations === undefined ? {} : { annotations: { ...template.metadata.annotations } }),
       // The finalizer from the start: the instance is never without an owner that termination respects.
       finalizers: [terminationFinalizer],
       ownerReferences: [{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: pool.metadata.name ?? '', uid: pool.metadata.uid ?? '', blockOwnerDeletion: true }],

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
+import { offeringKey } from '../../../domain/instance-types/instance-type.js';
+import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';
+import type { VirtualNodePlan } from '../../../provisioner/index.js';
+
+const catalog = new Map(loadInstanceTypes({ only: new Set(['m5.large', 'm6g.large']) }).map((type) => [type.name, type]));
+
+function plan(overrides: Partial<VirtualNodePlan> = {}): VirtualNodePlan {
+  return { nodeName: 'launchable-default-abcde', nodePool: 'default', instanceTypes: ['m5.large', 'm6g.large'], pricePerHour: 0.1, assignedPods: [], room: {}, ...overrides };
+}
+
+const places = (choice: ReturnType<typeof chooseOfferings>): string[] => choice.offerings.map((o) => `${o.instanceType}@${o.zone}`).sort();
+
+void t.test('spot is chosen whenever the plan allows it, every planned type in every zone, cheapest first', (t) => {
+  const choice = chooseOfferings(plan(), [], catalog, new Set());
+  t.equal(choice.capacityType, 'spot');
+  t.equal(choice.offerings.length, 6);
+  t.same(choice.offerings.map((o) => o.price), [...choice.offerings.map((o) => o.price)].sort((a, b) => a - b));
+  t.same(new Set(choice.offerings.map((o) => o.architecture)), new Set(['amd64', 'arm64']));
+  t.end();
+});
+
+void t.test("the plan's zone and capacity type narrow the offerings", (t) => {
+  const choice = chooseOfferings(plan({ zone: 'us-east-1b', capacityType: 'on-demand' }), [], catalog, new Set());
+  t.equal(choice.capacityType, 'on-demand');
+  t.same(places(choice), ['m5.large@us-east-1b', 'm6g.large@us-east-1b']);
+  t.end();
+});
+
+void t.test("the NodePool's requirements and the unavailable offerings take the rest away", (t) => {
+  const requirements = [
+    { key: 'topology.kubernetes.io/zone', operator: 'NotIn', values: ['us-east-1a'] },
+    { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+  ];
+  const unavailable = new Set([offeringKey('on-demand', 'm5.large', 'us-east-1c')]);
+  const choice = chooseOfferings(plan(), requirements, catalog, unavailable);
+  t.equal(choice.capacityType, 'on-demand');
+  t.same(places(choice), ['m5.large@us-east-1b', 'm6g.large@us-east-1b', 'm6g.large@us-east-1c']);
+  t.end();
+});
