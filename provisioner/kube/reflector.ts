@@ -45,6 +45,9 @@ interface ListPage {
 /** The resourceVersion is too old to watch from (410 Gone): list again. */
 class Expired extends Error {}
 
+/** The API server answered the watch with an error status (403, 500 …): back off and list again. */
+class Refused extends Error {}
+
 const maxBackoffMs = 30_000;
 
 /** Waits `ms`, or less if the reflector stops meanwhile. */
@@ -81,6 +84,8 @@ class Reflector<T> {
   readonly abort = new AbortController();
   /** Keys of the objects delivered, so a relist can tell what was deleted during the gap. */
   readonly #known = new Set<string>();
+  /** The last resourceVersion delivered: where the next watch starts. */
+  #version = '';
 
   constructor(api: ApiConnection, spec: ReflectorSpec<T>, handlers: ReflectorHandlers<T>) {
     this.#api = api;
@@ -134,13 +139,27 @@ class Reflector<T> {
     return version;
   }
 
+  /**
+   * Watches from `listed` on, for as long as the reflector runs. A watch that ends, or whose connection drops,
+   * is resumed from the last version it delivered (client-go does the same): only a 410 Gone, or a watch the
+   * API server refuses outright, goes back to a full LIST.
+   */
   async #watchFrom(listed: string): Promise<void> {
-    let version = listed;
+    this.#version = listed;
+    let backoffMs = 250;
     while (!this.#stopped()) {
       const started = Date.now();
-      version = await this.#watch(version);
-      // A watch the server ends at once, over and over, must not become a busy loop of requests.
-      if (Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
+      try {
+        await this.#watch();
+        backoffMs = 250;
+        // A watch the server ends at once, over and over, must not become a busy loop of requests.
+        if (Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
+      } catch (error) {
+        if (this.#stopped() || error instanceof Expired || error instanceof Refused) throw error;
+        this.#spec.onError?.(error);
+        await sleep(backoffMs, this.abort.signal);
+        backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+      }
     }
   }
 
@@ -152,32 +171,31 @@ class Reflector<T> {
     return key;
   }
 
-  #apply(event: WatchEvent): string | undefined {
+  #apply(event: WatchEvent): void {
     if (event.type === 'ERROR') {
       if (event.object.code === 410) throw new Expired();
-      throw new Error(`watching ${this.#spec.resource}: ${String(event.object.code)} ${event.object.message ?? ''}`);
+      throw new Refused(`watching ${this.#spec.resource}: ${String(event.object.code)} ${event.object.message ?? ''}`);
     }
     if (event.type === 'ADDED' || event.type === 'MODIFIED') this.#upsert(event.object);
     else if (event.type === 'DELETED') {
       this.#known.delete(objectKey(event.object.metadata ?? {}));
       this.#handlers.remove({ metadata: event.object.metadata ?? {} });
     }
-    return event.object.metadata?.resourceVersion;
+    // Every event, bookmarks included, moves the point a dropped watch resumes from.
+    this.#version = event.object.metadata?.resourceVersion ?? this.#version;
   }
 
-  async #watch(from: string): Promise<string> {
+  async #watch(): Promise<void> {
     // Spread the watches' ends (client-go: 5–10 min) so every resource does not re-watch at once.
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
-    const path = `${this.#spec.path}?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(from)}&timeoutSeconds=${String(timeoutSeconds)}`;
+    const path = `${this.#spec.path}?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(this.#version)}&timeoutSeconds=${String(timeoutSeconds)}`;
     const response = await this.#api.stream(path, { signal: this.abort.signal, idleTimeoutMs: (timeoutSeconds + 60) * 1000 });
     if (response.status === 410) throw new Expired();
-    if (response.status !== 200) throw describe(this.#spec.resource, response.status, await response.body.text());
-    let version = from;
+    if (response.status !== 200) throw new Refused(describe(this.#spec.resource, response.status, await response.body.text()).message);
     const lines = new LineSplitter();
     for await (const chunk of response.body) {
-      for (const line of lines.push(chunk)) version = this.#apply(JSON.parse(line) as WatchEvent) ?? version;
+      for (const line of lines.push(chunk)) this.#apply(JSON.parse(line) as WatchEvent);
     }
-    return version;
   }
 }
 

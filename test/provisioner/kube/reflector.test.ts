@@ -102,3 +102,27 @@ void t.test('a multi-byte character split across two chunks arrives whole', (t) 
   t.same(lines.push(bytes.subarray(cut)).map((line) => JSON.parse(line) as unknown), [{ label: 'größe' }, { n: 2 }]);
   t.end();
 });
+
+void t.test('a watch whose connection drops is resumed from the last version it delivered, without a relist', async (t) => {
+  const script: Script = {
+    lists: [[{ metadata: { name: 'a' } }]],
+    watches: [
+      (res) => { res.writeHead(200); res.write(event('ADDED', 'b', '11') + event('BOOKMARK', '', '15')); setTimeout(() => res.socket?.destroy(), 50); },
+      (res) => { res.writeHead(200); res.write(event('ADDED', 'c', '16')); },
+    ],
+    requests: [],
+  };
+  const server = await apiServer(script);
+  t.teardown(server.close);
+  const api = connection(server.url);
+  const objects = new Set<string>();
+  const errors: string[] = [];
+  const reflector = startReflector<Obj>(api, { resource: 'things', path: '/api/v1/things', project: (raw) => raw as Obj, onError: (e) => errors.push(String(e)) },
+    { upsert: (o) => objects.add(o.metadata.name), remove: (ref) => objects.delete(ref.metadata.name ?? '') });
+  t.teardown(async () => { await reflector.stop(); await api.close(); });
+  await until(() => objects.has('c'));
+  t.same([...objects].sort(), ['a', 'b', 'c']);
+  t.match(script.requests, [/^LIST/, /^WATCH .*resourceVersion=10&/, /^WATCH .*resourceVersion=15&/]);
+  t.equal(script.requests.filter((r) => r.startsWith('LIST')).length, 1, 'one LIST only');
+  t.equal(errors.length, 1, 'the dropped connection is reported once');
+});
