@@ -8,6 +8,7 @@ import type { DaemonSet } from '../../domain/core/workloads.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
 import { objectKey, podKey } from '../../domain/core/object-key.js';
 import { podRequests } from '../../domain/pod-requests.js';
+import { planNodeAnnotation } from '../../domain/product-keys.js';
 import type { PodRequestsFn } from '../../domain/resource-sums.js';
 import type { Amounts, ClusterEvent, ClusterModel, ModelNode, ModelPlan, VirtualNodePlan } from '../index.js';
 import { planOfNode } from '../provisioning/virtual-node.js';
@@ -123,6 +124,8 @@ export class ClusterState implements ClusterModel {
     const name = node.metadata.name ?? '';
     const previous = this.#digests.get(name);
     if (previous !== undefined) this.#plans.forgetLaunched(name, previous.launchedFor);
+    // Heartbeats update a virtual node every few seconds with the same plan: parse it only when it changed.
+    const samePlan = this.#plans.plans.has(name) && this.nodes.get(name)?.metadata.annotations?.[planNodeAnnotation] === node.metadata.annotations?.[planNodeAnnotation];
     this.nodes.set(name, node);
     const digest = digestNode(node);
     if (digest !== undefined) {
@@ -132,7 +135,7 @@ export class ClusterState implements ClusterModel {
     this.#refreshNode(name);
     this.#changed('node', name);
     // The plan lives on the virtual node, so every process that watches nodes knows every plan.
-    const plan = planOfNode(node);
+    const plan = samePlan ? undefined : planOfNode(node);
     if (plan !== undefined) this.upsertPlan(plan);
   }
 

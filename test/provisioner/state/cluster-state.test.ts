@@ -125,3 +125,17 @@ void t.test('every change is announced to listeners with its kind and key', (t) 
   t.same(seen, ['pod:default/a', 'nodeclaim:c1', 'pdb:shop/cart', 'plan:launchable-b']);
   t.end();
 });
+
+void t.test('a heartbeat that repeats the plan keeps the plan the model has, even one the watch has not caught up with', (t) => {
+  const state = new ClusterState();
+  const planned = plan('launchable-c', { assignedPods: ['default/web-0'] });
+  const withPlan = (p: typeof planned): ReturnType<typeof virtualNode> => ({ ...virtualNode('launchable-c'), metadata: { ...virtualNode('launchable-c').metadata, annotations: { 'nodesmith.io/plan-node': JSON.stringify(p) } } });
+  state.upsertNode(withPlan(planned));
+  // The materializer records the launch in-process before its annotation patch comes back through the watch.
+  state.upsertPlan({ ...planned, materializedNode: 'i-0abc', room: {} });
+  state.upsertNode(withPlan(planned));
+  t.equal(state.plans.get('launchable-c')?.materializedNode, 'i-0abc', 'a heartbeat with the old annotation does not undo it');
+  state.upsertNode(withPlan({ ...planned, materializedNode: 'i-0abc', room: {} }));
+  t.equal(state.plans.get('launchable-c')?.materializedNode, 'i-0abc');
+  t.end();
+});
