@@ -28,3 +28,6 @@ export const nodePoolHashVersionKey = 'karpenter.sh/nodepool-hash-version';
 /** The same for the EC2NodeClass (Karpenter's AWS provider). */
 export const ec2NodeClassHashKey = 'karpenter.k8s.aws/ec2nodeclass-hash';
 export const ec2NodeClassHashVersionKey = 'karpenter.k8s.aws/ec2nodeclass-hash-version';
+
+/** On a NodeClaim with a terminationGracePeriod: when its drain is cut short (RFC 3339, set at deletion). */
+export const terminationTimestampKey = 'karpenter.sh/nodeclaim-termination-timestamp';
