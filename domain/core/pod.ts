@@ -65,6 +65,8 @@ export interface PodStatus {
   readonly phase?: string;
   readonly conditions?: readonly PodCondition[];
   readonly nominatedNodeName?: string;
+  /** When the kubelet acknowledged the pod (RFC 3339); a do-not-disrupt duration counts from it. */
+  readonly startTime?: string;
 }
 
 /** core/v1 Pod (subset, Kubernetes field names). */

@@ -63,7 +63,8 @@ export class PlanMaterializer implements Materializer {
     if (plan === undefined) throw new Error(`materializing ${virtualNodeName}: no such virtual node in the current plan (it was pruned or already launched); kube-scheduler will retry the pod against the nodes that exist now`);
     const pool = this.#deps.state.nodePools.get(plan.nodePool);
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
-    const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan))));
+    const nodeClass = this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
+    const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan), nodeClass)));
     const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined });
     const catalog = this.#deps.catalog();
     const type = catalog.get(instance.instanceType);

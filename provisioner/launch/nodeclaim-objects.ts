@@ -1,10 +1,14 @@
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import { virtualNodePrefix } from '../../domain/api/virtual-node-name.js';
 import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import { nodeClaimKey, terminationFinalizer } from '../../domain/karpenter-keys.js';
+import { ec2NodeClassHash, ec2NodeClassHashVersion, nodePoolHash, nodePoolHashVersion } from '../../domain/disruption/drift-hashes.js';
+import {
+  ec2NodeClassHashKey, ec2NodeClassHashVersionKey, nodeClaimKey, nodePoolHashKey, nodePoolHashVersionKey, terminationFinalizer,
+} from '../../domain/karpenter-keys.js';
 import { toQuantities } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
@@ -14,8 +18,28 @@ export function nodeClaimNameOf(virtualNodeName: string): string {
   return virtualNodeName.startsWith(virtualNodePrefix) ? virtualNodeName.slice(virtualNodePrefix.length) : virtualNodeName;
 }
 
+/**
+ * What the NodeClaim was made from, for drift: the NodePool template's hash and, when the EC2NodeClass is known, its
+ * hash, each with the version of the hashing scheme (a different version is re-stamped later, never drifted).
+ */
+export function driftStamps(pool: NodePool, nodeClass: EC2NodeClass | undefined): Record<string, string> {
+  return {
+    [nodePoolHashKey]: nodePoolHash(pool),
+    [nodePoolHashVersionKey]: nodePoolHashVersion,
+    ...(nodeClass === undefined ? {} : {
+      [ec2NodeClassHashKey]: ec2NodeClassHash(nodeClass.spec),
+      [ec2NodeClassHashVersionKey]: ec2NodeClassHashVersion,
+    }),
+  };
+}
+
 /** A NodeClaim for a plan: the NodePool's template narrowed to the planned types, zones and capacity type. */
-export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Readonly<Record<string, string>>): NodeClaim {
+export function nodeClaimFor(
+  plan: VirtualNodePlan,
+  pool: NodePool,
+  requests: Readonly<Record<string, string>>,
+  nodeClass?: EC2NodeClass,
+): NodeClaim {
   const template = pool.spec.template;
   const narrowed = [
     { key: wellKnown.instanceType, operator: 'In' as const, values: [...plan.instanceTypes] },
@@ -29,7 +53,7 @@ export function nodeClaimFor(plan: VirtualNodePlan, pool: NodePool, requests: Re
     metadata: {
       name: nodeClaimNameOf(plan.nodeName),
       labels: { ...(template.metadata?.labels ?? {}), [wellKnown.nodePool]: plan.nodePool },
-      ...(template.metadata?.annotations === undefined ? {} : { annotations: { ...template.metadata.annotations } }),
+      annotations: { ...(template.metadata?.annotations ?? {}), ...driftStamps(pool, nodeClass) },
       // The finalizer from the start: the instance is never without an owner that termination respects.
       finalizers: [terminationFinalizer],
       ownerReferences: [{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: pool.metadata.name ?? '', uid: pool.metadata.uid ?? '', blockOwnerDeletion: true }],

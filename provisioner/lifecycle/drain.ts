@@ -1,26 +1,14 @@
 import type { Pod } from '../../domain/core/pod.js';
-import { toleratesTaint } from '../../domain/taints.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { EvictionOutcome, PodApi } from './cluster-ports.js';
-import { disruptedTaint } from '../../domain/karpenter-keys.js';
+import { isDaemonSetPod, isDrainedPod } from '../../domain/disruption/pod-facts.js';
 
 
 const criticalPriorityClasses = new Set(['system-cluster-critical', 'system-node-critical']);
 
-/**
- * Pods that would schedule straight back onto the tainted node (they tolerate the disrupted taint,
- * as most DaemonSet pods do) are not drained; they end with the instance. Mirror pods belong to the
- * kubelet and finished pods hold nothing.
- */
-function needsDrain(pod: Pod): boolean {
-  if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return false;
-  if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return false;
-  return !(pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, disruptedTaint));
-}
-
 function isCritical(pod: Pod): boolean {
   if (criticalPriorityClasses.has(pod.spec.priorityClassName ?? '')) return true;
-  return pod.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet') === true;
+  return isDaemonSetPod(pod);
 }
 
 /**
@@ -51,7 +39,7 @@ const outcomeCode: Record<EvictionOutcome, string> = { evicted: '200', blocked: 
  */
 export async function drainStep(nodeName: string, options: DrainOptions): Promise<number> {
   const remaining = (await options.pods.listPodsOnNode(nodeName)).filter(
-    (p) => needsDrain(p) && !isStuckTerminating(p, options.nowMs),
+    (p) => isDrainedPod(p) && !isStuckTerminating(p, options.nowMs),
   );
   const evictable = remaining.filter((p) => p.metadata.deletionTimestamp === undefined);
   const ordinary = evictable.filter((p) => !isCritical(p));

@@ -1,0 +1,48 @@
+import type { EC2NodeClassSpec } from '../api/ec2nodeclass-schema.js';
+import { amiFamilies } from '../api/ec2nodeclass-schema.js';
+import type { NodePool } from '../api/nodepool-schema.js';
+import { canonicalHash } from './canonical-hash.js';
+
+/** Bumped when what the NodePool hash covers changes (Karpenter's `NodePoolHashVersion`). */
+export const nodePoolHashVersion = 'v3';
+
+/** Bumped when what the EC2NodeClass hash covers changes (Karpenter's `EC2NodeClassHashVersion`). */
+export const ec2NodeClassHashVersion = 'v6';
+
+/**
+ * `karpenter.sh/nodepool-hash`: the NodePool's `spec.template` (labels, annotations, taints, startup taints,
+ * nodeClassRef, expireAfter, terminationGracePeriod) without `requirements`, which drift checks on their own
+ * (a NodeClaim still inside narrowed requirements has not drifted). Budgets, limits and weight are outside the
+ * template, so changing them replaces nothing.
+ */
+export function nodePoolHash(pool: NodePool): string {
+  return canonicalHash({ metadata: pool.spec.template.metadata, spec: without(pool.spec.template.spec, ['requirements']) });
+}
+
+const notHashed: readonly (keyof EC2NodeClassSpec)[] = [
+  'subnetSelectorTerms', 'securityGroupSelectorTerms', 'amiSelectorTerms', 'capacityReservationSelectorTerms',
+  'placementGroupSelector', 'ipPrefixCount', 'amiFamily',
+];
+
+function without<T extends object>(value: T, keys: readonly (keyof T)[]): Partial<T> {
+  const out: Partial<T> = { ...value };
+  for (const key of keys) Reflect.deleteProperty(out, key);
+  return out;
+}
+
+/** The AMI family launches use: the field, else the alias's family (`al2023@latest` → AL2023), else Custom. */
+export function resolvedAmiFamily(spec: EC2NodeClassSpec): string {
+  if (spec.amiFamily !== undefined) return spec.amiFamily;
+  const aliasFamily = spec.amiSelectorTerms.find((term) => term.alias !== undefined)?.alias?.split('@')[0]?.toLowerCase();
+  return amiFamilies.find((family) => family.toLowerCase() === aliasFamily) ?? 'Custom';
+}
+
+/**
+ * `karpenter.k8s.aws/ec2nodeclass-hash`: the spec without what is resolved at runtime and drifts on its own terms
+ * (subnet, security group, AMI, capacity reservation and placement group selectors: their results are compared
+ * instead) and without ipPrefixCount (Karpenter ignores it). The AMI family is hashed as resolved, not as written,
+ * so adding `amiFamily: AL2023` next to an `al2023@…` alias replaces nothing.
+ */
+export function ec2NodeClassHash(spec: EC2NodeClassSpec): string {
+  return canonicalHash({ spec: without(spec, notHashed), amiFamily: resolvedAmiFamily(spec) });
+}

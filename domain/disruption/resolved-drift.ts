@@ -1,0 +1,41 @@
+import type { DriftVerdict } from './drift.js';
+
+/** What the instance was launched with, from the cloud provider. */
+export interface LaunchedWith {
+  readonly imageId?: string;
+  readonly subnetId?: string;
+  readonly securityGroupIds?: readonly string[];
+}
+
+/** What the EC2NodeClass's selectors resolve to now (its status). Empty means "not resolved yet". */
+export interface ResolvedNow {
+  readonly amiIds: ReadonlySet<string>;
+  readonly subnetIds: ReadonlySet<string>;
+  readonly securityGroupIds: ReadonlySet<string>;
+}
+
+function sameSet(a: readonly string[], b: ReadonlySet<string>): boolean {
+  const unique = new Set(a);
+  return unique.size === b.size && [...unique].every((id) => b.has(id));
+}
+
+/**
+ * The AWS provider's resolved-set drift, in its order: the instance's AMI is no longer among those the selectors
+ * resolve to (an SSM alias now naming a newer AMI does this), its subnet is no longer selected, or its security
+ * groups are no longer exactly the selected set. A set that resolved to nothing decides nothing: replacing every
+ * node because a lookup came back empty would be worse than waiting.
+ */
+export function resolvedDrift(launched: LaunchedWith, resolved: ResolvedNow): DriftVerdict | undefined {
+  const { imageId, subnetId, securityGroupIds } = launched;
+  if (imageId !== undefined && resolved.amiIds.size > 0 && !resolved.amiIds.has(imageId)) {
+    return { reason: 'AMIDrift', message: `AMI ${imageId} is no longer selected (now ${[...resolved.amiIds].sort().join(', ')})` };
+  }
+  if (subnetId !== undefined && resolved.subnetIds.size > 0 && !resolved.subnetIds.has(subnetId)) {
+    return { reason: 'SubnetDrift', message: `subnet ${subnetId} is no longer selected` };
+  }
+  if (securityGroupIds !== undefined && resolved.securityGroupIds.size > 0 && !sameSet(securityGroupIds, resolved.securityGroupIds)) {
+    const now = [...resolved.securityGroupIds].sort().join(', ');
+    return { reason: 'SecurityGroupDrift', message: `security groups ${[...securityGroupIds].sort().join(', ')} are no longer the selected set (now ${now})` };
+  }
+  return undefined;
+}
