@@ -261,6 +261,10 @@ export class ClusterState implements ClusterModel {
     return this.#claims.byProviderId(providerId);
   }
 
+  nodeClaimByInstanceId(instanceId: string): NodeClaim | undefined {
+    return this.#claims.byInstanceId(instanceId);
+  }
+
   /** The NodeClaim behind a Node (by providerID, then by status.nodeName), if any. */
   nodeClaimOfNode(nodeName: string): NodeClaim | undefined {
     const node = this.nodes.get(nodeName);

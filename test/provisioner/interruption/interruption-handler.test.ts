@@ -2,10 +2,11 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import { formatProviderId } from '../../../domain/cloud/provider-id.js';
 import { UnavailableOfferings } from '../../../domain/cloud/unavailable-offerings.js';
-import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import type { Node } from '../../../domain/core/node.js';
 import { InterruptionHandler, terminationTimestampAnnotation } from '../../../provisioner/interruption/interruption-handler.js';
 import { instanceLookup } from '../../../provisioner/interruption/instance-lookup.js';
+import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { stateWith } from '../../fakes/cluster-state.js';
 import type { MessageKind } from '../../../provisioner/interruption/message-kinds.js';
 import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
 import { node, nodeClaim } from '../../fakes/builders.js';
@@ -18,7 +19,7 @@ const providerID = formatProviderId('us-west-2b', instanceId);
 async function setup(): Promise<{
   clock: FakeClock; store: InMemoryNodeClaimStore; cluster: FakeCluster; recorder: FakeEventRecorder;
   unavailable: UnavailableOfferings; handler: InterruptionHandler; disrupted: string[]; woken: string[]; annotated: string[];
-  claims: Map<string, NodeClaim>;
+  model: ClusterState;
 }> {
   const clock = new FakeClock(1_000_000);
   const store = new InMemoryNodeClaimStore(clock);
@@ -29,18 +30,18 @@ async function setup(): Promise<{
   await store.create(claim);
   const n: Node = node({ name: instanceId, providerID, ready: true, labels: { 'node.kubernetes.io/instance-type': 'm7i.large', 'topology.kubernetes.io/zone': 'us-west-2b' } });
   cluster.addNode(n);
-  const claims = new Map([['nc-1', { ...claim, metadata: { ...claim.metadata, uid: 'uid-nc-1' } }]]);
+  const model = stateWith({ nodes: [n], nodeClaims: [{ ...claim, metadata: { ...claim.metadata, uid: 'uid-nc-1' } }] });
   const disrupted: string[] = [];
   const woken: string[] = [];
   const annotated: string[] = [];
   const handler = new InterruptionHandler({
-    lookup: instanceLookup({ nodeClaims: claims, nodes: new Map([[instanceId, n]]) }),
+    lookup: instanceLookup(model),
     store, nodes: cluster, recorder, unavailableOfferings: unavailable, now: () => clock.now(),
     annotate: (name, annotations) => { annotated.push(`${name} ${JSON.stringify(annotations)}`); return Promise.resolve(); },
     onDisrupted: (c, kind) => { disrupted.push(`${c.metadata.name ?? ''}:${kind}`); },
     onDeleted: (name) => { woken.push(name); },
   });
-  return { clock, store, cluster, recorder, unavailable, handler, disrupted, woken, annotated, claims };
+  return { clock, store, cluster, recorder, unavailable, handler, disrupted, woken, annotated, model };
 }
 
 const message = (kind: MessageKind, ids = [instanceId]): { kind: MessageKind; id: string; instanceIds: string[]; startTimeMs: number } =>
@@ -94,9 +95,9 @@ void t.test('an instance that is not ours, and a no-op, change nothing', async (
 });
 
 void t.test('a nodeclaim already terminating is not deleted or counted again', async (t) => {
-  const { store, handler, claims, disrupted } = await setup();
-  const claim = claims.get('nc-1');
-  if (claim !== undefined) claims.set('nc-1', { ...claim, metadata: { ...claim.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
+  const { store, handler, model, disrupted } = await setup();
+  const claim = model.nodeClaims.get('nc-1');
+  if (claim !== undefined) model.upsertNodeClaim({ ...claim, metadata: { ...claim.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
   await handler.handle(message('instance_terminated'));
   t.same(store.deleteCalls, []);
   t.same(disrupted, []);
