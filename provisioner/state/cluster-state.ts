@@ -200,7 +200,12 @@ export class ClusterState implements ClusterModel {
   #refreshNode(name: string): void {
     const digest = this.#digests.get(name);
     if (digest === undefined) return;
-    this.#modelNodes.set(name, { ...digest, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name) });
+    // One literal shape for every entry: filter reads these fields for hundreds of nodes a call.
+    this.#modelNodes.set(name, {
+      name: digest.name, isVirtual: digest.isVirtual, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name),
+      allocatable: digest.allocatable, capacityType: digest.capacityType, nodePool: digest.nodePool,
+      instanceFamily: digest.instanceFamily, launchedFor: digest.launchedFor,
+    });
   }
 
   plan(nodeName: string): ModelPlan | undefined {
