@@ -53,6 +53,13 @@ export default tseslint.config(
     },
   },
   {
+    // Plain-JS module hooks node loads before any TypeScript can be (test/support/ts-lines-hooks.mjs).
+    files: ['test/support/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly' } },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/explicit-function-return-type': 'off' },
+  },
+  {
     files: ['provisioner/aws/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

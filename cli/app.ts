@@ -21,7 +21,8 @@ import { ClusterState } from '../provisioner/state/cluster-state.js';
 import { serveWebhooks, type RunningWebhooks } from '../webhooks/serve.js';
 import type { NodesmithConfig } from './app-config.js';
 import { startHealthServer } from './health-server.js';
-import { provisionerMetrics } from './provisioner-metrics.js';
+import { launchMetrics } from '../provisioner/launch/metrics.js';
+import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { nodeClassControllers } from './nodeclass-wiring.js';
 
@@ -150,7 +151,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const nodeClaims = KubeNodeClaimClient.fromKubeConfig(kc);
   const eventLog = log.child({ component: 'provisioner.events' });
   const events = new KubeEventRecorder(kc, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
-  const metrics = provisionerMetrics(registry);
+  const metrics = { planned: planningMetrics(registry), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
     state, nodeClaims, nodes, cloud: aws.cloudProvider, resolver: aws.nodeClassResolver, catalog: () => catalog, events, clock: systemClock,

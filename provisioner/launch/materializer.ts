@@ -7,6 +7,7 @@ import type { EventRecorder } from '../events.js';
 import type { Materializer, VirtualNodePlan } from '../index.js';
 import type { NodeWriter } from '../kube/node-client.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
+import { planText } from '../plan-annotation.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { launchInstance } from './launch-instance.js';
 import { launchedLabels, nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
@@ -109,7 +110,7 @@ export class PlanMaterializer implements Materializer {
     const plan = this.#deps.state.plans.get(virtualNodeName);
     if (plan !== undefined && plan.materializedNode !== nodeName) {
       const materialized: VirtualNodePlan = { ...plan, materializedNode: nodeName, room: {} };
-      await this.#deps.nodes.annotate(virtualNodeName, planNodeAnnotation, JSON.stringify(materialized));
+      await this.#deps.nodes.annotate(virtualNodeName, planNodeAnnotation, planText(materialized));
       this.#deps.state.upsertPlan(materialized);
     }
     return { nodeName };

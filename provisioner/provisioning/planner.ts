@@ -10,7 +10,8 @@ import type { NodeWriter } from '../kube/node-client.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { buildSimulationInput } from './snapshot.js';
-import { planFor, virtualNodeFor } from './virtual-node.js';
+import { planFor } from './claim-plan.js';
+import { virtualNodeFor } from './virtual-node.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
