@@ -22,8 +22,8 @@ export interface InterruptionSource {
 export interface InterruptionWiring extends InterruptionSource {
   /** The in-memory cluster state: NodeClaims and Nodes are found there, never by listing the API. */
   readonly state: OwnedObjectsView;
-  readonly store: NodeClaimStore;
-  readonly nodes: NodeApi;
+  readonly store: Pick<NodeClaimStore, 'delete'>;
+  readonly nodes: Pick<NodeApi, 'cordonAndTaint'>;
   readonly events: EventRecorder;
   readonly registry: Registry;
   readonly log: Logger;

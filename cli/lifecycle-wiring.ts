@@ -27,7 +27,7 @@ export interface LifecycleWiring {
   readonly isLeader: () => boolean;
   /** Set when an interruption queue is configured. */
   readonly interruption?: InterruptionSource;
-  /** EC2NodeClass controllers, run beside these and woken when an EC2NodeClass changes. */
+  /** EC2NodeClass and pricing controllers, run beside these; the `nodeclass.*` ones are woken when an EC2NodeClass changes. */
   readonly nodeClassControllers?: readonly Controller[];
 }
 
@@ -55,7 +55,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
   });
   const running = runner.run();
-  const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) runner.wake(c.name); });
+  const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name); });
   const interruption = w.interruption === undefined ? undefined : startInterruption({
     ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { runner.wake('nodeclaim.termination'); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
