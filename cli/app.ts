@@ -165,7 +165,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => { metrics.planned(s); planLog.info({ ...s, spotPrices: priced.origin() }, 'planned pending pods'); },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, ...(aws.interruptionQueue === undefined ? {} : { interruption: { queue: aws.interruptionQueue, unavailableOfferings: aws.unavailableOfferings } }),
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
     nodeClassControllers: [...nodeClassControllers({ kc, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }), priced] }) : undefined;
   if (config.components.provisioner) provisioner.start();
   return {
