@@ -13,6 +13,9 @@ export interface NodesmithConfig {
     readonly amiParameterPrefix?: string;
     /** Karpenter's INTERRUPTION_QUEUE (SQS name or URL); unset: interruption handling off. */
     readonly interruptionQueue?: string;
+    /** `api`: DescribeSpotPriceHistory, refreshed every `spotPriceRefreshMs`; `catalog`: the embedded estimate only. */
+    readonly spotPrices?: 'api' | 'catalog';
+    readonly spotPriceRefreshMs?: number;
   };
   /** Zones offered by the catalog; default <region>a, b, c. */
   readonly zones?: readonly string[];

@@ -2,8 +2,6 @@ import type * as k8s from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
-import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
-import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { serve as serveExtender, type RunningExtender } from '../extender/serve.js';
 import { reloadExtenderTls } from './extender-tls.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
@@ -24,7 +22,7 @@ import { startHealthServer } from './health-server.js';
 import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
-import { nodeClassControllers } from './nodeclass-wiring.js';
+import { nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
 
 export interface RunningNodesmith {
   readonly state: ClusterState;
@@ -145,8 +143,7 @@ interface ProvisioningContext {
 function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; stop: () => Promise<void> } {
   const { config, kc, state, registry, log, isLeader } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
-  const instanceTypes: readonly InstanceType[] = loadInstanceTypes({ region: config.aws.region, ...(config.zones === undefined ? {} : { zones: config.zones }) });
-  const catalog = new Map(instanceTypes.map((t) => [t.name, t]));
+  const priced = pricedInstanceTypes(config, aws.spotPrices, log);
   const nodes = new KubeNodeWriter(kc);
   const nodeClaims = KubeNodeClaimClient.fromKubeConfig(kc);
   const eventLog = log.child({ component: 'provisioner.events' });
@@ -154,7 +151,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const metrics = { planned: planningMetrics(registry), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
-    state, nodeClaims, nodes, cloud: aws.cloudProvider, resolver: aws.nodeClassResolver, catalog: () => catalog, events, clock: systemClock,
+    state, nodeClaims, nodes, cloud: aws.cloudProvider, resolver: aws.nodeClassResolver, catalog: () => priced.catalog(), events, clock: systemClock,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
     onLaunched: (instance, plan, seconds) => {
       metrics.launched(instance, plan.nodePool, seconds);
@@ -163,14 +160,14 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   });
   const planLog = log.child({ component: 'provisioner.plan' });
   const provisioner = new Provisioner({
-    state, nodes, events, clock: systemClock, instanceTypes: () => instanceTypes, windows: config.batch, isLeader,
+    state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
     launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
-    onPlanned: (s) => { metrics.planned(s); planLog.info(s, 'planned pending pods'); },
+    onPlanned: (s) => { metrics.planned(s); planLog.info({ ...s, spotPrices: priced.origin() }, 'planned pending pods'); },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, ...(aws.interruptionQueue === undefined ? {} : { interruption: { queue: aws.interruptionQueue, unavailableOfferings: aws.unavailableOfferings } }),
-    nodeClassControllers: nodeClassControllers({ kc, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }) }) : undefined;
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
+    nodeClassControllers: [...nodeClassControllers({ kc, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }), priced] }) : undefined;
   if (config.components.provisioner) provisioner.start();
   return {
     materializer,

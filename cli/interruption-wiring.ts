@@ -1,29 +1,36 @@
+import type * as k8s from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { systemClock } from '../domain/clock.js';
+import type { InstanceHealthSource } from '../domain/cloud/instance-health.js';
 import type { InterruptionQueue } from '../domain/cloud/interruption-queue.js';
 import type { UnavailableOfferings } from '../domain/cloud/unavailable-offerings.js';
+import type { Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { instanceLookup, type OwnedObjectsView } from '../provisioner/interruption/instance-lookup.js';
+import { InstanceStatusController } from '../provisioner/interruption/instance-status-controller.js';
 import { InterruptionController } from '../provisioner/interruption/interruption-controller.js';
 import { InterruptionHandler } from '../provisioner/interruption/interruption-handler.js';
 import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
+import { nodeClaimAnnotator } from '../provisioner/kube/nodeclaim-annotator.js';
 import type { NodeApi } from '../provisioner/lifecycle/cluster-ports.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 
-/** What the AWS provider hands over when an interruption queue is configured. */
+/** What the AWS provider hands over: the queue (when configured), the ICE cache and instance health. */
 export interface InterruptionSource {
-  readonly queue: InterruptionQueue;
+  readonly queue?: InterruptionQueue;
   readonly unavailableOfferings: UnavailableOfferings;
+  readonly health: InstanceHealthSource;
 }
 
 export interface InterruptionWiring extends InterruptionSource {
+  readonly kc: k8s.KubeConfig;
   /** The in-memory cluster state: NodeClaims and Nodes are found there, never by listing the API. */
   readonly state: OwnedObjectsView;
-  readonly store: NodeClaimStore;
-  readonly nodes: NodeApi;
+  readonly store: Pick<NodeClaimStore, 'delete'>;
+  readonly nodes: Pick<NodeApi, 'cordonAndTaint'>;
   readonly events: EventRecorder;
   readonly registry: Registry;
   readonly log: Logger;
@@ -33,22 +40,27 @@ export interface InterruptionWiring extends InterruptionSource {
   readonly onDisrupted: (nodeClaim: NodeClaim, kind: MessageKind) => void;
 }
 
-/** The interruption queue reader, run by the leader only, in its own loop beside the controllers. */
-export function startInterruption(w: InterruptionWiring): { stop: () => Promise<void> } {
+/**
+ * Interruption handling: the queue reader in its own loop (leader only, when a queue is configured),
+ * and the instance-status poller as a controller for the leader's runner. Both act through one handler.
+ */
+export function startInterruption(w: InterruptionWiring): { controllers: Controller[]; stop: () => Promise<void> } {
   const log = w.log.child({ component: 'provisioner.interruption' });
+  const metrics = new InterruptionMetrics(w.registry);
   const handler = new InterruptionHandler({
-    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events,
+    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: nodeClaimAnnotator(w.kc),
     unavailableOfferings: w.unavailableOfferings, now: () => systemClock.now(), log,
     onDisrupted: w.onDisrupted, onDeleted: () => { w.wakeTermination(); },
   });
-  const controller = new InterruptionController({
-    queue: w.queue, handler, clock: systemClock, metrics: new InterruptionMetrics(w.registry), isLeader: w.isLeader, log,
-  });
+  const controllers = [new InstanceStatusController({ source: w.health, handler, metrics, log })];
+  if (w.queue === undefined) return { controllers, stop: () => Promise.resolve() };
+  const reader = new InterruptionController({ queue: w.queue, handler, clock: systemClock, metrics, isLeader: w.isLeader, log });
   log.info({ queue: w.queue.name }, 'watching interruption queue');
-  const running = controller.run();
+  const running = reader.run();
   return {
+    controllers,
     stop: async () => {
-      controller.stop();
+      reader.stop();
       await running;
     },
   };

@@ -25,9 +25,9 @@ export interface LifecycleWiring {
   readonly registry: Registry;
   readonly log: Logger;
   readonly isLeader: () => boolean;
-  /** Set when an interruption queue is configured. */
+  /** The interruption queue (when configured) and instance health, acted on by the leader. */
   readonly interruption?: InterruptionSource;
-  /** EC2NodeClass controllers, run beside these and woken when an EC2NodeClass changes. */
+  /** EC2NodeClass and pricing controllers, run beside these; the `nodeclass.*` ones are woken when an EC2NodeClass changes. */
   readonly nodeClassControllers?: readonly Controller[];
 }
 
@@ -39,6 +39,11 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const client = KubeLifecycleClient.fromKubeConfig(w.kc);
   const metrics = new LifecycleMetrics(w.registry);
   const log = w.log.child({ component: 'provisioner.lifecycle' });
+  const wake = { termination: (): void => undefined };
+  const interruption = w.interruption === undefined ? undefined : startInterruption({
+    ...w.interruption, kc: w.kc, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
+  });
   const runner = new ControllerRunner({
     clock: systemClock,
     controllers: [
@@ -49,17 +54,15 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
       }),
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.kc)),
       ...(w.nodeClassControllers ?? []),
+      ...(interruption?.controllers ?? []),
     ],
     shouldRun: w.isLeader,
     log,
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
   });
+  wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
-  const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) runner.wake(c.name); });
-  const interruption = w.interruption === undefined ? undefined : startInterruption({
-    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
-    wakeTermination: () => { runner.wake('nodeclaim.termination'); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
-  });
+  const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name); });
   return {
     stop: async () => {
       unsubscribe();

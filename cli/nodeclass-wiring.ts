@@ -2,7 +2,11 @@ import type * as k8s from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { systemClock } from '../domain/clock.js';
 import type { InstanceProfileProvider } from '../domain/cloud/instance-profiles.js';
+import type { SpotPriceSource } from '../domain/cloud/spot-prices.js';
+import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
 import type { Controller } from '../provisioner/controller-runner.js';
+import { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
+import type { NodesmithConfig } from './app-config.js';
 import { KubeNodeClassClient } from '../provisioner/kube/ec2nodeclass-client.js';
 import { InstanceProfileController, type NodeClassView } from '../provisioner/nodeclass/instance-profile-controller.js';
 
@@ -21,4 +25,15 @@ export function nodeClassControllers(w: NodeClassWiring): Controller[] {
   return [
     new InstanceProfileController({ view: w.state, writer: new KubeNodeClassClient(w.kc), profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
   ];
+}
+
+/** The catalog the planner prices with: live spot prices unless `--spot-prices catalog`. */
+export function pricedInstanceTypes(config: NodesmithConfig, source: SpotPriceSource, log: Logger): PricedInstanceTypes {
+  const zones = config.zones === undefined ? {} : { zones: config.zones };
+  return new PricedInstanceTypes({
+    build: (spotPrices) => loadInstanceTypes({ region: config.aws.region, ...zones, ...(spotPrices === undefined ? {} : { spotPrices }) }),
+    ...(config.aws.spotPrices === 'catalog' ? {} : { source }),
+    ...(config.aws.spotPriceRefreshMs === undefined ? {} : { intervalMs: config.aws.spotPriceRefreshMs }),
+    log: log.child({ component: 'provisioner.pricing' }),
+  });
 }

@@ -1,4 +1,5 @@
 import { podKeyOf } from '../domain/core/object-key.js';
+import { catalogSource, defaultSpotPriceFraction } from '../domain/instance-types/catalog.js';
 import type { SimulationResult } from '../domain/simulation/simulation-input.js';
 
 /** The `plan --output json` document. */
@@ -15,7 +16,15 @@ export interface PlanReport {
   readonly unschedulable: readonly { readonly pod: string; readonly reason: string }[];
   readonly existing: readonly { readonly node: string; readonly pods: readonly string[] }[];
   readonly totals: { readonly pricePerHour: number; readonly nodes: number; readonly cpuUtilization: number; readonly memoryUtilization: number };
+  /** Which prices the plan used: offline there is no DescribeSpotPriceHistory, so spot is the catalog's estimate. */
+  readonly prices: { readonly onDemand: string; readonly spot: string };
 }
+
+/** The offline plan's price sources, as said in its output. */
+export const offlinePrices = {
+  onDemand: `embedded catalog (${catalogSource})`,
+  spot: `estimated at ${String(defaultSpotPriceFraction * 100)}% of on-demand (offline; nodesmith run prices spot from DescribeSpotPriceHistory)`,
+} as const;
 
 function round(value: number, digits: number): number {
   const scale = 10 ** digits;
@@ -46,6 +55,7 @@ export function planReport(result: SimulationResult): PlanReport {
       cpuUtilization: allocatable.cpu === 0 ? 0 : round(used.cpu / allocatable.cpu, 4),
       memoryUtilization: allocatable.memory === 0 ? 0 : round(used.memory / allocatable.memory, 4),
     },
+    prices: offlinePrices,
   };
 }
 
@@ -74,6 +84,6 @@ export function planTable(report: PlanReport): string {
     parts.push(table(['UNSCHEDULABLE POD', 'REASON'], report.unschedulable.map((u) => [u.pod, u.reason])));
   }
   const t = report.totals;
-  parts.push(`Total: ${t.nodes} new node(s), $${t.pricePerHour.toFixed(4)}/hour, CPU ${(t.cpuUtilization * 100).toFixed(1)}%, memory ${(t.memoryUtilization * 100).toFixed(1)}% of allocatable requested`);
+  parts.push(`Total: ${t.nodes} new node(s), $${t.pricePerHour.toFixed(4)}/hour, CPU ${(t.cpuUtilization * 100).toFixed(1)}%, memory ${(t.memoryUtilization * 100).toFixed(1)}% of allocatable requested\nPrices: on-demand from the ${report.prices.onDemand}; spot ${report.prices.spot}`);
   return `${parts.join('\n\n')}\n`;
 }

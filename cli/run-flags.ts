@@ -15,6 +15,8 @@ const flagSpec = {
   'ec2-endpoint': { type: 'string' },
   'ami-parameter-prefix': { type: 'string' },
   'interruption-queue': { type: 'string' },
+  'spot-prices': { type: 'string', default: 'api' },
+  'spot-price-refresh': { type: 'string', default: '5m' },
   zones: { type: 'string' },
   'extender-host': { type: 'string', default: '0.0.0.0' },
   'extender-port': { type: 'string', default: '8444' },
@@ -60,6 +62,7 @@ function crossFlagProblems(v: Flags, components: ReadonlySet<string>, clusterNam
   if ((v['extender-cert-file'] === undefined) !== (v['extender-key-file'] === undefined)) problems.push('--extender-cert-file and --extender-key-file go together');
   const namespaceProblem = metricsNamespaceProblem(v['metrics-namespace']);
   if (namespaceProblem !== undefined) problems.push(namespaceProblem);
+  if (!['api', 'catalog'].includes(v['spot-prices'])) problems.push(`--spot-prices must be api or catalog; got "${v['spot-prices']}"`);
   return problems;
 }
 
@@ -83,6 +86,8 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
       ...optional('endpoint', v['ec2-endpoint']),
       ...optional('amiParameterPrefix', v['ami-parameter-prefix']),
       ...optional('interruptionQueue', v['interruption-queue'] ?? env['INTERRUPTION_QUEUE']),
+      spotPrices: v['spot-prices'] === 'catalog' ? 'catalog' : 'api',
+      spotPriceRefreshMs: durationMs(v['spot-price-refresh'], 'spot-price-refresh', problems),
     },
     ...optional('zones', v.zones?.split(',').map((z) => z.trim())),
     extender: {

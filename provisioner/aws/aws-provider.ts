@@ -1,16 +1,20 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { InstanceHealthSource } from '../../domain/cloud/instance-health.js';
 import type { InstanceProfileProvider } from '../../domain/cloud/instance-profiles.js';
 import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
+import type { SpotPriceSource } from '../../domain/cloud/spot-prices.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { IamInstanceProfiles } from './iam-instance-profiles.js';
+import { Ec2InstanceHealth } from './instance-status.js';
 import { withCloudProviderMetrics } from './metrics.js';
 import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
+import { Ec2SpotPrices } from './spot-prices.js';
 import { SqsInterruptionQueue } from './sqs-queue.js';
 import type { ClusterBootstrap } from './user-data.js';
 
@@ -34,6 +38,10 @@ export interface AwsProvider {
   readonly nodeClassResolver: NodeClassResolver;
   /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
   readonly unavailableOfferings: UnavailableOfferings;
+  /** DescribeInstanceStatus, for the instance-health poller. */
+  readonly instanceHealth: InstanceHealthSource;
+  /** DescribeSpotPriceHistory, for the periodic spot price refresh. */
+  readonly spotPrices: SpotPriceSource;
   /** IAM instance profiles for EC2NodeClasses with `role`. */
   readonly instanceProfiles: InstanceProfileProvider;
   /** Set when an interruption queue was configured. */
@@ -69,6 +77,8 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     nodeClassResolver,
     unavailableOfferings: provider.unavailableOfferings,
     instanceProfiles: new IamInstanceProfiles(clients.iam, retry),
+    spotPrices: new Ec2SpotPrices(clients.ec2, retry),
+    instanceHealth: new Ec2InstanceHealth(clients.ec2, retry),
     ...(options.interruptionQueue === undefined || options.interruptionQueue === ''
       ? {}
       : { interruptionQueue: new SqsInterruptionQueue(clients.sqs, options.interruptionQueue) }),

@@ -1,7 +1,6 @@
 import {
   paginateDescribeInstanceTypeOfferings,
   paginateDescribeInstanceTypes,
-  paginateDescribeSpotPriceHistory,
   type EC2Client,
   type InstanceTypeInfo as Ec2InstanceTypeInfo,
 } from '@aws-sdk/client-ec2';
@@ -10,6 +9,7 @@ import type { InstanceTypeInfo } from '../../domain/cloud/cloud-provider.js';
 import type { CapacityType } from '../../domain/cloud/offering.js';
 import { toArchitecture } from './ami-alias.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+import { describeSpotPrices } from './spot-prices.js';
 
 /**
  * The describe-based catalog: shapes from DescribeInstanceTypes (hvm, x86_64 or arm64, as
@@ -54,60 +54,6 @@ async function describeZones(ec2: EC2Client): Promise<Map<string, string[]>> {
   return zones;
 }
 
-interface SpotRecord {
-  readonly type: string;
-  readonly zone: string;
-  readonly price: number;
-  readonly at: number;
-}
-
-/** type → zone → price, keeping the newest record when history holds several. */
-async function describeSpotPrices(
-  ec2: EC2Client,
-  clock: Clock,
-): Promise<Map<string, Map<string, number>>> {
-  const input = {
-    ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
-    StartTime: new Date(clock.now()),
-  };
-  const records: SpotRecord[] = [];
-  for await (const page of paginateDescribeSpotPriceHistory(
-    { client: ec2, pageSize: 1000 },
-    input,
-  )) {
-    for (const p of page.SpotPriceHistory ?? []) {
-      if (
-        p.InstanceType === undefined ||
-        p.AvailabilityZone === undefined ||
-        p.SpotPrice === undefined
-      )
-        continue;
-      records.push({
-        type: p.InstanceType,
-        zone: p.AvailabilityZone,
-        price: Number(p.SpotPrice),
-        at: p.Timestamp?.getTime() ?? 0,
-      });
-    }
-  }
-  return newestPrices(records);
-}
-
-function newestPrices(records: readonly SpotRecord[]): Map<string, Map<string, number>> {
-  const newest = new Map<string, Map<string, SpotRecord>>();
-  for (const r of records) {
-    const perZone = newest.get(r.type) ?? new Map<string, SpotRecord>();
-    const current = perZone.get(r.zone);
-    if (current === undefined || r.at >= current.at) perZone.set(r.zone, r);
-    newest.set(r.type, perZone);
-  }
-  return new Map(
-    [...newest].map(([type, perZone]) => [
-      type,
-      new Map([...perZone].map(([z, r]) => [z, r.price])),
-    ]),
-  );
-}
 
 function toInfo(
   t: Ec2InstanceTypeInfo,

@@ -88,3 +88,10 @@ void t.test('plan needs a NodePool', async (t) => {
   t.equal(code, 1);
   t.match(stderr, /no NodePool found/);
 });
+
+void t.test('the plan says which prices it used', async (t) => {
+  const { stdout } = await run(['-f', fixtures]);
+  t.match(stdout, /^Prices: on-demand from the embedded catalog \(.+\); spot estimated at 40% of on-demand \(offline; nodesmith run prices spot from DescribeSpotPriceHistory\)$/m);
+  const json = JSON.parse((await run(['-f', fixtures, '--output', 'json'])).stdout) as PlanReport;
+  t.match(json.prices.spot, /^estimated at 40% of on-demand/);
+});

@@ -65,6 +65,11 @@ export interface ProductStackOptions {
   readonly identity?: string;
   /** Create this SQS queue in moto and give it to nodesmith as its interruption queue. */
   readonly interruptionQueue?: string;
+  /**
+   * Price spot from DescribeSpotPriceHistory, refreshed at this period. moto answers a constant placeholder for every
+   * type (docs/moto-differences.md), so only tests that set prices through the fault proxy turn this on.
+   */
+  readonly liveSpotPricesEveryMs?: number;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -133,6 +138,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     aws: {
       region: moto.region, endpoint: proxy?.endpoint ?? moto.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.eksAmiParameterPrefix,
       ...(options.interruptionQueue === undefined ? {} : { interruptionQueue: await createQueue(moto, options.interruptionQueue) }),
+      ...(options.liveSpotPricesEveryMs === undefined ? { spotPrices: 'catalog' as const } : { spotPrices: 'api' as const, spotPriceRefreshMs: options.liveSpotPricesEveryMs }),
     },
     zones: ['a', 'b', 'c'].map((z) => `${moto.region}${z}`),
     extender: { host: '127.0.0.1', port: extenderPort },

@@ -28,6 +28,8 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.ec2Endpoint': 'https://ec2.example.com',
     'settings.amiParameterPrefix': '/test/ami',
     'settings.interruptionQueue': 'nodesmith-interruptions',
+    'settings.spotPrices': 'api',
+    'settings.spotPriceRefresh': '10m',
     'settings.zones': '{eu-west-1a,eu-west-1b}',
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',

@@ -21,6 +21,11 @@ export interface FaultProxy {
   failCapacity(fault: CapacityFault): void;
   /** Answer the next `times` requests for `action` with HTTP 503 RequestLimitExceeded (or `code`). */
   throttle(action: string, times: number, code?: string): void;
+  /**
+   * Rewrite DescribeSpotPriceHistory answers: each record's price becomes `price(type, zone)`, and
+   * records it returns undefined for are dropped (moto answers one constant price for every type).
+   */
+  setSpotPrices(price: ((instanceType: string, zone: string) => number | undefined) | undefined): void;
   /** Answer the next `times` requests for `action` with this error, e.g. 403 UnauthorizedOperation. */
   failAction(action: string, fault: { times: number; code: string; status: number }): void;
   clear(): void;
@@ -150,6 +155,7 @@ interface State {
   readonly actions: string[];
   readonly requests: URLSearchParams[];
   faults: CapacityFault[];
+  spotPrice: ((instanceType: string, zone: string) => number | undefined) | undefined;
   throttles: Map<string, { left: number; code: string; status: number }>;
 }
 
@@ -220,6 +226,18 @@ function jsonTarget(req: IncomingMessage): string | undefined {
   return typeof target === 'string' ? target.split('.').at(-1) : undefined;
 }
 
+const spotItem = /<item>((?:(?!<\/item>)[\s\S])*?<spotPrice>[^<]*<\/spotPrice>(?:(?!<\/item>)[\s\S])*?)<\/item>/g;
+
+/** Replaces each history record's price, dropping the records `price` has no value for. */
+function repriced(xml: string, price: (instanceType: string, zone: string) => number | undefined): string {
+  return xml.replace(spotItem, (item: string, body: string) => {
+    const type = /<instanceType>([^<]*)<\/instanceType>/.exec(body)?.[1] ?? '';
+    const zone = /<availabilityZone>([^<]*)<\/availabilityZone>/.exec(body)?.[1] ?? '';
+    const value = price(type, zone);
+    return value === undefined ? '' : item.replace(/<spotPrice>[^<]*<\/spotPrice>/, `<spotPrice>${String(value)}</spotPrice>`);
+  });
+}
+
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
   const params = new URLSearchParams(raw.toString('utf8'));
@@ -238,7 +256,9 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     action === 'CreateFleet' && state.faults.length > 0
       ? await handleCreateFleet(state, req, params)
       : await forward(state, req, raw);
-  send(res, out.status, out.type, out.text);
+  const price = state.spotPrice;
+  const text = action === 'DescribeSpotPriceHistory' && price !== undefined ? repriced(out.text, price) : out.text;
+  send(res, out.status, out.type, text);
 }
 
 /**
@@ -248,7 +268,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * calls (SQS) can be throttled or failed too, by operation name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], throttles: new Map() };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, throttles: new Map() };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -265,6 +285,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     throttle: (action, times, code = 'RequestLimitExceeded') => {
       state.throttles.set(action, { left: times, code, status: 503 });
+    },
+    setSpotPrices: (price) => {
+      state.spotPrice = price;
     },
     failAction: (action, fault) => {
       state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status });

@@ -1,10 +1,10 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import t from 'tap';
-import { isQueueUnavailableError, isThrottledError } from '../../domain/cloud/errors.js';
-import { SqsInterruptionQueue } from '../../provisioner/aws/sqs-queue.js';
-import { startFaultProxy } from '../stack/fault-proxy.js';
-import { freePort } from '../stack/free-port.js';
-import { startMoto } from '../stack/moto.js';
+import { isQueueUnavailableError, isThrottledError } from '../../../domain/cloud/errors.js';
+import { SqsInterruptionQueue } from '../../../provisioner/aws/sqs-queue.js';
+import { startFaultProxy } from '../fault-proxy.js';
+import { freePort } from '../free-port.js';
+import { startMoto } from '../moto.js';
 
 const moto = await startMoto();
 t.teardown(() => moto.stop());

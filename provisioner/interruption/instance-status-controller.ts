@@ -1,0 +1,46 @@
+import type { InstanceHealthSource } from '../../domain/cloud/instance-health.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import type { InterruptionHandler } from './interruption-handler.js';
+import type { InterruptionMetrics } from './metrics.js';
+
+export interface InstanceStatusControllerOptions {
+  readonly source: InstanceHealthSource;
+  readonly handler: Pick<InterruptionHandler, 'handle'>;
+  readonly metrics: InterruptionMetrics;
+  /** Karpenter's InstanceStatusInterval: 1 minute. */
+  readonly intervalMs?: number;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * Karpenter's instance-status controller: every minute, instances with an impaired instance or
+ * system check are terminated forcefully and those with a scheduled event drained gracefully,
+ * through the same handler as queue messages. Each unhealthy (instance, category) is counted once
+ * while it lasts, and again if it recurs after recovering.
+ */
+export class InstanceStatusController implements Controller {
+  readonly name = 'interruption.instancestatus';
+  readonly #o: InstanceStatusControllerOptions;
+  #seen = new Set<string>();
+
+  constructor(options: InstanceStatusControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const current = new Set<string>();
+    for (const health of await this.#o.source.unhealthy()) {
+      for (const kind of health.categories) {
+        const found = await this.#o.handler.handle({ kind, id: '', instanceIds: [health.instanceId], startTimeMs: health.impairedSinceMs });
+        if (!found) continue;
+        const key = `${health.instanceId}/${kind}`;
+        current.add(key);
+        if (this.#seen.has(key)) continue;
+        this.#o.metrics.unhealthy.inc({ category: kind });
+        (this.#o.log ?? silentLogger).info({ component: this.name, instanceId: health.instanceId, category: kind }, 'detected unhealthy instance owned by cluster');
+      }
+    }
+    this.#seen = current;
+    return { requeueAfterMs: this.#o.intervalMs ?? 60_000 };
+  }
+}

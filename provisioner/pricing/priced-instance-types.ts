@@ -1,0 +1,63 @@
+import { sameSpotPrices, type SpotPriceOrigin, type SpotPriceSource, type SpotPriceTable } from '../../domain/cloud/spot-prices.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+
+export interface PricedInstanceTypesOptions {
+  /** Builds the catalog; without prices it estimates spot from on-demand (the embedded fallback). */
+  readonly build: (spotPrices?: SpotPriceTable) => readonly InstanceType[];
+  /** Unset: prices stay the catalog's estimate (offline, or turned off by a flag). */
+  readonly source?: SpotPriceSource;
+  /** How often to ask for prices again (default 5 minutes). */
+  readonly intervalMs?: number;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * The instance types the planner and launches price offerings with. Spot prices come from the
+ * cloud per type and zone, refreshed periodically; the embedded catalog's estimate is used only
+ * until the first answer and whenever the cloud reports no prices at all. The catalog is rebuilt
+ * only when a price changed, so a steady market costs one API call per interval and nothing else.
+ */
+export class PricedInstanceTypes implements Controller {
+  readonly name = 'pricing.spot';
+  readonly #o: PricedInstanceTypesOptions;
+  #prices: SpotPriceTable | undefined;
+  #types: readonly InstanceType[];
+  #byName: ReadonlyMap<string, InstanceType>;
+
+  constructor(options: PricedInstanceTypesOptions) {
+    this.#o = options;
+    this.#types = options.build();
+    this.#byName = byName(this.#types);
+  }
+
+  instanceTypes(): readonly InstanceType[] {
+    return this.#types;
+  }
+
+  catalog(): ReadonlyMap<string, InstanceType> {
+    return this.#byName;
+  }
+
+  origin(): SpotPriceOrigin {
+    return this.#prices === undefined ? 'catalog-estimate' : 'ec2-spot-price-history';
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const intervalMs = this.#o.intervalMs ?? 5 * 60_000;
+    if (this.#o.source === undefined) return { requeueAfterMs: intervalMs };
+    const table = await this.#o.source.current();
+    const next = table.size === 0 ? undefined : table;
+    if (!sameSpotPrices(next, this.#prices)) {
+      this.#prices = next;
+      this.#types = this.#o.build(next);
+      this.#byName = byName(this.#types);
+      (this.#o.log ?? silentLogger).info({ component: this.name, origin: this.origin(), types: next?.size ?? 0 }, 'updated spot prices');
+    }
+    return { requeueAfterMs: intervalMs };
+  }
+}
+
+function byName(types: readonly InstanceType[]): ReadonlyMap<string, InstanceType> {
+  return new Map(types.map((t) => [t.name, t]));
+}
