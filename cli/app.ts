@@ -21,6 +21,7 @@ import type { NodesmithConfig } from './app-config.js';
 import { startHealthServer } from './health-server.js';
 import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
+import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
 
@@ -71,6 +72,7 @@ async function startComponents(config: NodesmithConfig, log: Logger, stops: (() 
   const provisioning = config.components.provisioner || config.components.extender ? startProvisioning({ config, kc, state, registry, log, isLeader }) : undefined;
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers({ config, kc, state, registry, log, isLeader }, provisioning?.materializer, stops);
+  registerClusterGauges(registry, state);
   const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
   stops.unshift(health.close);
   log.info({ extender: extender?.url, webhooks: webhooks?.url, health: health.url, components: config.components }, 'started nodesmith');

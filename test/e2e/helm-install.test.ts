@@ -47,7 +47,7 @@ function installValues(stack: Stack, moto: Moto, vpc: SeededVpc, ports: Ports): 
     'settings.clusterName': clusterName, 'settings.clusterEndpoint': stack.server, 'settings.serviceCIDR': '10.96.0.0/16',
     'settings.kubernetesVersion': vpc.kubernetesVersion, 'settings.region': moto.region, 'settings.ec2Endpoint': moto.endpoint,
     'settings.amiParameterPrefix': vpc.eksAmiParameterPrefix, 'settings.zones': `{${['a', 'b', 'c'].map((z) => moto.region + z).join(',')}}`,
-    'settings.batchIdleDuration': '500ms', 'settings.logLevel': 'warn',
+    'settings.batchIdleDuration': '500ms', 'settings.logLevel': 'warn', 'settings.metricsNamespace': 'karpenter',
     // The image is replaced by local processes: no pods, and the API server calls the webhooks on loopback.
     'controller.replicas': '0', 'webhooks.replicas': '0',
     'controller.healthHost': '127.0.0.1', 'controller.healthPort': String(ports.health),
@@ -109,8 +109,20 @@ async function expectKarpenterColumns(t: Test, stack: Stack, nodeName: string): 
   t.match(pools[0], /^NAME\s+NODECLASS\s+NODES\s+READY\s+AGE$/, 'kubectl get nodepools has Karpenter\'s columns');
 }
 
+/** /metrics under the karpenter namespace: Karpenter's gauges describe the launched node, its NodePool and the pod. */
+async function expectKarpenterMetrics(t: Test, healthPort: number, nodeName: string): Promise<void> {
+  const text = await (await fetch(`http://127.0.0.1:${String(healthPort)}/metrics`)).text();
+  const allocatable = text.split('\n').find((l) => l.startsWith('karpenter_nodes_allocatable{') && l.includes(`node_name="${nodeName}"`) && l.includes('resource_type="cpu"'));
+  t.match(allocatable, /nodepool="default".* \d+(\.\d+)?$/, `karpenter_nodes_allocatable for the launched node: ${allocatable ?? 'none'}`);
+  t.match(text, new RegExp(`^karpenter_nodes_total_pod_requests\\{[^}]*node_name="${nodeName}"[^}]*resource_type="cpu"[^}]*\\} 1$`, 'm'), "the pod's 1 CPU request");
+  t.match(text, /^karpenter_nodepools_usage\{nodepool="default",resource_type="cpu"\} [1-9]/m, 'karpenter_nodepools_usage');
+  t.match(text, /^karpenter_pods_state\{name="web",namespace="default",[^}]*phase="Running"\} 1$/m, 'karpenter_pods_state');
+  t.match(text, /^karpenter_cluster_state_synced 1$/m);
+  t.notMatch(text, /^nodesmith_/m, 'no metric keeps the nodesmith namespace');
+}
+
 /** Pod web runs on a launched (not virtual) node that a NodeClaim of the controller describes. */
-async function expectPodOnLaunchedNode(t: Test, stack: Stack): Promise<void> {
+async function expectPodOnLaunchedNode(t: Test, stack: Stack): Promise<string> {
   const pod = await waitFor('pod web Running on a launched node', async () => {
     const p = await kubectlJson<k8s.V1Pod>(stack, ['get', 'pod', 'web', '-n', 'default']);
     return p.status?.phase === 'Running' ? p : undefined;
@@ -121,7 +133,7 @@ async function expectPodOnLaunchedNode(t: Test, stack: Stack): Promise<void> {
   t.notOk(node.metadata?.labels?.['nodesmith.io/launchable'], 'a real node, not a virtual one');
   const claims = await kubectlJson<{ items: unknown[] }>(stack, ['get', 'nodeclaims']);
   t.equal(claims.items.length, 1, "one NodeClaim, written with the chart's RBAC");
-  await expectKarpenterColumns(t, stack, node.metadata?.name ?? '-');
+  return node.metadata?.name ?? '-';
 }
 
 void t.test('helm installs the chart, and the components it describes provision a pod', async (t) => {
@@ -151,5 +163,7 @@ void t.test('helm installs the chart, and the components it describes provision 
   const created = await stack.kubectl(['apply', '-f', '-'], podYaml);
   t.equal(created.code, 0, created.stderr);
 
-  await expectPodOnLaunchedNode(t, stack);
+  const nodeName = await expectPodOnLaunchedNode(t, stack);
+  await expectKarpenterColumns(t, stack, nodeName);
+  await expectKarpenterMetrics(t, ports.health, nodeName);
 });
