@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import t from 'tap';
 import { serve } from '../../extender/serve.js';
-import type { ClusterEvent, ClusterWatch } from '../../provisioner/index.js';
+import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { serveWebhooks } from '../../webhooks/serve.js';
 import { extenderArgs, FakeBinder, node, pod } from '../extender/builders.js';
 import { nodePool, review } from '../webhooks/review-fixture.js';
@@ -18,12 +18,12 @@ import { normalClient, oversizedBody, slowLoris, targetOf } from './slow-clients
 const slowConnections = Number(process.env['NODESMITH_SLOW_CLIENTS'] ?? 300);
 const calls = 150;
 
-class OneNodeWatch implements ClusterWatch {
-  subscribe(listener: (event: ClusterEvent) => void): () => void {
-    listener({ kind: 'node-upserted', node: node('a') });
-    listener({ kind: 'synced' });
-    return () => undefined;
-  }
+/** The cluster model the extender answers from, built as test/extender/serve.test.ts builds it: one synced node. */
+function oneNodeModel(): ClusterState {
+  const state = new ClusterState();
+  state.apply({ kind: 'node-upserted', node: node('a') });
+  state.markSynced();
+  return state;
 }
 
 async function servers(): Promise<{ ca: string; targets: { name: string; url: string; path: string; body: string; limit: number; close: () => Promise<void> }[] }> {
@@ -34,7 +34,7 @@ async function servers(): Promise<{ ca: string; targets: { name: string; url: st
   const webhooks = await serveWebhooks({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), host: '127.0.0.1', port: 0, logger: false });
   // The extender's own limit (128 MiB) would make this test push gigabytes; a 1 MiB limit exercises the same path.
   const extenderLimit = 1024 * 1024;
-  const extender = await serve({ watch: new OneNodeWatch(), binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: { cert: serving.cert, key: serving.key }, bodyLimit: extenderLimit });
+  const extender = await serve({ view: oneNodeModel(), binder: new FakeBinder(), registry: new Registry(), logger: false, host: '127.0.0.1', port: 0, https: { cert: serving.cert, key: serving.key }, bodyLimit: extenderLimit });
   return {
     ca: ca.cert,
     targets: [
