@@ -50,6 +50,8 @@ export interface PodSpec {
   readonly schedulerName?: string;
   readonly volumes?: readonly Volume[];
   readonly hostNetwork?: boolean;
+  /** How long the pod's containers get to stop; a bounded drain deletes the pod this long before its deadline. */
+  readonly terminationGracePeriodSeconds?: number;
 }
 
 /** core/v1 PodCondition (subset). */

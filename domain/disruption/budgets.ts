@@ -38,9 +38,11 @@ function unavailableWords(counts: BudgetNodeCounts): string {
   return parts.length === 0 ? '' : ` while ${parts.join(' and ')}`;
 }
 
+const nodesFormat = new RegExp(budgetNodesPattern);
+
 /** `nodes` as a count, or a percentage of the NodePool's nodes rounded up (as Kubernetes rounds maxUnavailable). */
 function nodesLimit(nodes: string, total: number): number | undefined {
-  if (!new RegExp(budgetNodesPattern).test(nodes)) return undefined;
+  if (!nodesFormat.test(nodes)) return undefined;
   return nodes.endsWith('%') ? Math.ceil((Number(nodes.slice(0, -1)) * total) / 100) : Number(nodes);
 }
 

@@ -70,7 +70,8 @@ function requirementsDrift(facts: DriftFacts): DriftVerdict | undefined {
  * the NodePool template hash, the NodePool requirements against the NodeClaim's labels, the instance type (only once
  * the NodeClaim is an hour old), then the EC2NodeClass hash. AMI, subnet and security group drift need the resolved
  * sets and are in `resolvedDrift`. Undefined when nothing has drifted. A requirement the API would have refused
- * throws RequirementError.
+ * throws RequirementError. Only for launched NodeClaims (as Karpenter): before launch the instance's labels are not
+ * on the NodeClaim yet, and every requirement on them would look unmet.
  */
 export function driftOf(facts: DriftFacts): DriftVerdict | undefined {
   const { annotations } = facts.nodeClaim;

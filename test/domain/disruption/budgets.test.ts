@@ -78,6 +78,9 @@ void t.test('macros and combined durations are understood', (t) => {
   t.same(scheduleState('@daily', '1h30m', midnight + 90 * 60_000), { kind: 'window', active: false });
   t.same(scheduleState('@hourly', '10m0s', midnight + 9 * 60_000), { kind: 'window', active: true });
   t.same(scheduleState(undefined, undefined, midnight), { kind: 'always' });
+  const tuesdayFirst = Date.UTC(2026, 11, 1, 9, 0, 0);
+  t.same(scheduleState('0 9 1 * 1', '1h', tuesdayFirst), { kind: 'window', active: true }, 'day-of-month or day-of-week, as cron has it');
+  t.same(scheduleState('0 9 1 * 1', '1h', tuesdayFirst + 24 * hour), { kind: 'window', active: false });
   t.end();
 });
 

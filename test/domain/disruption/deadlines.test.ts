@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { Pod } from '../../../domain/core/pod.js';
 import { FakeClock } from '../../../domain/clock.js';
 import { consolidatability } from '../../../domain/disruption/consolidatable.js';
 import { expiresAtMs, podDeleteAtMs, terminationDeadlineMs, terminationTimestampValue } from '../../../domain/disruption/node-deadlines.js';
@@ -48,7 +49,8 @@ void t.test('a terminationGracePeriod bounds the drain, and each pod is deleted 
   t.equal(deadline, start + 60 * minute);
   t.equal(terminationDeadlineMs(start, undefined), undefined, 'without one the drain waits');
   t.equal(terminationTimestampValue(start + 60 * minute + 250), '2026-11-23T13:00:00Z');
-  t.equal(podDeleteAtMs(start + 60 * minute, 120), start + 58 * minute);
+  const pod: Pod = { metadata: { name: 'cart-0' }, spec: { containers: [], terminationGracePeriodSeconds: 120 } };
+  t.equal(podDeleteAtMs(start + 60 * minute, pod.spec.terminationGracePeriodSeconds), start + 58 * minute);
   t.equal(podDeleteAtMs(start + 60 * minute, undefined), start + 60 * minute - 30_000, 'the default 30 s');
   t.end();
 });
