@@ -1,0 +1,118 @@
+import t from 'tap';
+import { FakeClock } from '../../../domain/clock.js';
+import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js';
+import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
+import type { ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import { launchableLabel, planNodeAnnotation } from '../../../domain/product-keys.js';
+import type { VirtualNodePlan } from '../../../provisioner/index.js';
+import { PlanMaterializer } from '../../../provisioner/launch/materializer.js';
+import { planText } from '../../../provisioner/plan-annotation.js';
+import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { instance, nodeClaim } from '../../fakes/builders.js';
+import { stateWith } from '../../fakes/cluster-state.js';
+import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
+import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
+import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';
+import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
+
+const resolved: ResolvedNodeClass = {
+  name: 'default', amiFamily: 'AL2023', subnets: [], securityGroups: [], amis: [{ id: 'ami-123', name: 'al2023', architecture: 'amd64' }],
+  instanceProfile: 'node', blockDeviceMappings: [], tags: {},
+  metadataOptions: { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'required' },
+};
+const resolver: NodeClassResolver = { resolve: () => Promise.resolve(resolved) };
+
+const virtualName = 'launchable-default-abcde';
+const plan: VirtualNodePlan = {
+  nodeName: virtualName, nodePool: 'default', instanceTypes: ['m5.large', 'm5.xlarge'], pricePerHour: 0.096,
+  capacityType: 'on-demand', zone: 'us-east-1a', assignedPods: ['default/web'], room: { cpu: '1930m', memory: '7Gi', pods: '29' },
+};
+
+/** The virtual Node the planner published, carrying its plan, as the node informer delivers it. */
+function virtualNode(): Parameters<FakeNodeWriter['create']>[0] {
+  return { metadata: { name: virtualName, labels: { [launchableLabel]: 'true' }, annotations: { [planNodeAnnotation]: planText(plan) } } };
+}
+
+interface World {
+  readonly state: ClusterState;
+  readonly clock: FakeClock;
+  readonly cloud: FakeCloudProvider;
+  readonly claims: InMemoryNodeClaimStore;
+  readonly nodes: FakeNodeWriter;
+  readonly materializer: PlanMaterializer;
+}
+
+async function world(): Promise<World> {
+  const clock = new FakeClock(1_700_000_000_000);
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('web')] });
+  const nodes = new FakeNodeWriter(state);
+  await nodes.create(virtualNode());
+  const cloud = new FakeCloudProvider(clock);
+  const claims = new InMemoryNodeClaimStore(clock);
+  const catalog = new Map(fewInstanceTypes.map((type) => [type.name, type]));
+  const materializer = new PlanMaterializer({
+    state, nodeClaims: claims, nodes, cloud, resolver, catalog: () => catalog,
+    unavailableOfferings: () => new Set(cloud.unavailableOfferings.keys()), events: new FakeEventRecorder(), clock,
+  });
+  return { state, clock, cloud, claims, nodes, materializer };
+}
+
+void t.test('a virtual node becomes one NodeClaim, one instance and its real Node, and the plan records it', async (t) => {
+  const w = await world();
+  const { nodeName } = await w.materializer.materialize(virtualName);
+  const [instance] = [...w.cloud.instances.values()];
+  t.equal(nodeName, instance?.instanceId);
+  t.equal(instance?.instanceType, 'm5.large', 'the cheapest planned type');
+  t.match(await w.claims.get('default-abcde'), { status: { providerID: instance?.providerID, nodeName } });
+  t.ok(w.nodes.nodes.has(nodeName), 'the real Node exists at once');
+  t.equal(w.state.plans.get(virtualName)?.materializedNode, nodeName);
+});
+
+void t.test('concurrent and repeated binds share one launch', async (t) => {
+  const w = await world();
+  const results = await Promise.all([w.materializer.materialize(virtualName), w.materializer.materialize(virtualName)]);
+  const again = await w.materializer.materialize(virtualName);
+  t.equal(w.cloud.createRequests.length, 1);
+  t.same(new Set([...results, again].map((r) => r.nodeName)).size, 1);
+});
+
+void t.test('after a crash that lost the launch result, the tagged instance is adopted, not launched again', async (t) => {
+  const w = await world();
+  // The crashed process created the NodeClaim and the instance, but never wrote the claim's status.
+  const orphan = instance({ id: 1, launchTime: w.clock.now(), nodeClaimName: 'default-abcde' });
+  w.cloud.instances.set(orphan.instanceId, orphan);
+  await w.claims.create(nodeClaim({ name: 'default-abcde' }));
+  const { nodeName } = await w.materializer.materialize(virtualName);
+  t.equal(w.cloud.createRequests.length, 0, 'no second CreateFleet');
+  t.equal(nodeName, orphan.instanceId);
+  t.match(await w.claims.get('default-abcde'), { status: { providerID: orphan.providerID } });
+});
+
+void t.test('a NodeClaim that already launched is re-bound to its real Node without touching the cloud', async (t) => {
+  const w = await world();
+  const launched = instance({ id: 2, launchTime: w.clock.now(), nodeClaimName: 'default-abcde' });
+  w.cloud.instances.set(launched.instanceId, launched);
+  await w.claims.create(nodeClaim({ name: 'default-abcde', providerID: launched.providerID }));
+  const first = await w.materializer.materialize(virtualName);
+  t.equal(first.nodeName, launched.instanceId);
+  t.equal(w.cloud.createRequests.length, 0);
+  t.same(w.nodes.created.filter((n) => n === launched.instanceId), [launched.instanceId], 'the real Node is created once');
+});
+
+void t.test('insufficient capacity falls through to the next cheapest planned offering at once', async (t) => {
+  const w = await world();
+  w.cloud.insufficientCapacity.add('on-demand:m5.large:us-east-1a');
+  const { nodeName } = await w.materializer.materialize(virtualName);
+  t.equal(w.cloud.instances.get(nodeName)?.instanceType, 'm5.xlarge');
+  t.same(w.cloud.createRequests[0]?.offerings.map((o) => o.instanceType), ['m5.large', 'm5.xlarge'], 'one flexible request over the planned types');
+  t.ok(w.cloud.unavailableOfferings.keys().some((key) => key.includes('m5.large')), 'the failed offering is remembered as unavailable');
+});
+
+void t.test('when no planned offering has capacity the NodeClaim is deleted and the error says the pods are planned again', async (t) => {
+  const w = await world();
+  w.cloud.insufficientCapacity.add('on-demand:m5.large:us-east-1a');
+  w.cloud.insufficientCapacity.add('on-demand:m5.xlarge:us-east-1a');
+  await t.rejects(w.materializer.materialize(virtualName), /no capacity for any of 2 planned instance types .* the pods will be planned again/);
+  t.same(w.claims.deleteCalls, ['default-abcde']);
+  t.equal(w.cloud.instances.size, 0);
+});

@@ -1,0 +1,60 @@
+import t from 'tap';
+import { FakeClock } from '../../../domain/clock.js';
+import { Batcher } from '../../../provisioner/provisioning/batcher.js';
+
+const never = new Promise<void>(() => undefined);
+const windows = { idleMs: 1_000, maxMs: 10_000 };
+
+/** Lets the batcher run until it sleeps on the clock (or settles). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Watches a wait(): whether and how it ended. */
+function watch(batcher: Batcher, stopped: Promise<void> = never): { outcome: () => string | undefined } {
+  let outcome: string | undefined;
+  void batcher.wait(stopped).then((o) => { outcome = o; });
+  return { outcome: () => outcome };
+}
+
+void t.test('a batch closes after one idle window with no new trigger', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, windows);
+  const wait = watch(batcher);
+  batcher.trigger();
+  await settle();
+  clock.step(999);
+  await settle();
+  t.equal(wait.outcome(), undefined, 'still open just before the idle window ends');
+  clock.step(1);
+  await settle();
+  t.equal(wait.outcome(), 'batch');
+});
+
+void t.test('each trigger extends the batch, but never past the max window', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, windows);
+  const wait = watch(batcher);
+  batcher.trigger();
+  for (let elapsed = 0; elapsed < 9_500; elapsed += 500) {
+    await settle();
+    clock.step(500);
+    batcher.trigger();
+  }
+  await settle();
+  t.equal(wait.outcome(), undefined, 'a steady stream of pods keeps it open');
+  clock.step(500);
+  await settle();
+  t.equal(wait.outcome(), 'batch', 'closed 10 s after the first trigger');
+});
+
+void t.test('a wait with nothing pending ends when the caller stops', async (t) => {
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => { stop = resolve; });
+  const wait = watch(new Batcher(new FakeClock(), windows), stopped);
+  await settle();
+  t.equal(wait.outcome(), undefined);
+  stop();
+  await settle();
+  t.equal(wait.outcome(), 'stopped');
+});
