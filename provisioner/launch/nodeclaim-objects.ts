@@ -67,11 +67,6 @@ export function nodeClaimFor(
 }
 
 /**
- * The real Node, created the moment the instance exists, under its name and providerID, so that pods can be
- * bound before the kubelet registers (the kubelet adopts the object). It carries the NodePool's taints and
- * startup taints, but not karpenter.sh/unregistered: that NoExecute taint would evict the pods being bound.
- */
-/**
  * What the launch resolved, as labels: the instance type's own labels plus the type, zone and capacity type
  * chosen. Karpenter writes the same onto the NodeClaim after launch; its printer columns (kubectl get nodeclaims:
  * TYPE, CAPACITY, ZONE) read them.
@@ -85,6 +80,11 @@ export function launchedLabels(instance: LaunchedInstance, type: InstanceType | 
   };
 }
 
+/**
+ * The real Node, created the moment the instance exists, under its name and providerID, so that pods can be
+ * bound before the kubelet registers (the kubelet adopts the object). It carries the NodePool's taints and
+ * startup taints, but not karpenter.sh/unregistered: that NoExecute taint would evict the pods being bound.
+ */
 export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: InstanceType | undefined): Node {
   const name = instance.instanceId;
   const allocatable = type === undefined ? {} : toQuantities(type.allocatable);
