@@ -2,6 +2,8 @@
 export interface NodesmithConfig {
   /** Undefined: in-cluster service account, else ~/.kube/config. */
   readonly kubeconfig?: string;
+  /** The environment the kubeconfig is looked up in (KUBECONFIG, HOME, the in-cluster service address). */
+  readonly kubeEnv: Readonly<Record<string, string | undefined>>;
   readonly components: { readonly provisioner: boolean; readonly extender: boolean; readonly webhooks: boolean };
   readonly cluster: { readonly name: string; readonly endpoint: string; readonly certificateAuthority: string; readonly serviceCidr: string };
   readonly kubernetesVersion: string;

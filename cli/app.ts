@@ -1,4 +1,3 @@
-import type * as k8s from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
@@ -9,7 +8,9 @@ import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
 import { KubeEventRecorder } from '../provisioner/kube/events.js';
-import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
+import { ApiConnection } from '../provisioner/kube/api-connection.js';
+import { loadKubeConfig, type KubeTarget } from '../provisioner/kube/kube-config.js';
+import { KubeRest } from '../provisioner/kube/kube-rest.js';
 import { LeaderElector } from '../provisioner/kube/leader-election.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
@@ -40,15 +41,18 @@ export interface RunningNodesmith {
 export async function startNodesmith(config: NodesmithConfig): Promise<RunningNodesmith> {
   const log: Logger = pino({ level: config.logLevel, base: { app: 'nodesmith' } });
   const stops: (() => Promise<void>)[] = [];
+  const target = loadKubeConfig(config.kubeconfig, { env: config.kubeEnv });
+  // One pooled connection for every controller write; it closes after everything that writes has stopped.
+  const api = new KubeRest(new ApiConnection(target));
   const stopAll = async (): Promise<void> => {
-    for (const [index, stop] of stops.entries()) {
+    for (const [index, stop] of [...stops, () => api.close()].entries()) {
       const started = Date.now();
       await stop().catch((e: unknown) => { log.warn({ err: e }, 'stopping a component failed'); });
       log.debug({ step: index, ms: Date.now() - started }, 'stopped a component');
     }
   };
   try {
-    return await startComponents(config, log, stops, stopAll);
+    return await startComponents({ config, target, api, log }, stops, stopAll);
   } catch (error) {
     // A half-started process must not keep informers, leases or servers alive behind the error.
     await stopAll();
@@ -56,22 +60,30 @@ export async function startNodesmith(config: NodesmithConfig): Promise<RunningNo
   }
 }
 
-async function startComponents(config: NodesmithConfig, log: Logger, stops: (() => Promise<void>)[], stopAll: () => Promise<void>): Promise<RunningNodesmith> {
-  const kc = loadKubeConfig(config.kubeconfig);
+interface Connections {
+  readonly config: NodesmithConfig;
+  readonly target: KubeTarget;
+  readonly api: KubeRest;
+  readonly log: Logger;
+}
+
+async function startComponents(connections: Connections, stops: (() => Promise<void>)[], stopAll: () => Promise<void>): Promise<RunningNodesmith> {
+  const { config, target, api, log } = connections;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'nodesmith_' });
   const state = new ClusterState();
   const informerLog = log.child({ component: 'provisioner.state' });
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
-  const informers = startClusterInformers(kc, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
+  const informers = startClusterInformers(target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
   stops.push(() => informers.stop());
   await informers.synced;
 
-  const isLeader = startLeaderElection(config, kc, log, stops);
+  const isLeader = startLeaderElection(config, api, log, stops);
 
-  const provisioning = config.components.provisioner || config.components.extender ? startProvisioning({ config, kc, state, registry, log, isLeader }) : undefined;
+  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader };
+  const provisioning = config.components.provisioner || config.components.extender ? startProvisioning(ctx) : undefined;
   if (provisioning !== undefined) stops.push(provisioning.stop);
-  const { extender, webhooks } = await startServers({ config, kc, state, registry, log, isLeader }, provisioning?.materializer, stops);
+  const { extender, webhooks } = await startServers(ctx, provisioning?.materializer, stops);
   registerClusterGauges(registry, state);
   const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
   stops.unshift(health.close);
@@ -89,8 +101,9 @@ async function startComponents(config: NodesmithConfig, log: Logger, stops: (() 
 
 /** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
 async function startServers(ctx: ProvisioningContext, materializer: PlanMaterializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
-  const { config, kc, state, registry, log } = ctx;
-  const binder = config.components.extender ? KubePodBinder.fromKubeConfig(kc) : undefined;
+  const { config, target, state, registry, log } = ctx;
+  // Binds get a pool of their own: the extender's hot path never queues behind controller writes.
+  const binder = config.components.extender ? KubePodBinder.fromKubeConfig(target) : undefined;
   const extender = binder !== undefined
     ? await serveExtender({
       view: state, binder, materializer, registry,
@@ -117,9 +130,9 @@ async function startServers(ctx: ProvisioningContext, materializer: PlanMaterial
 }
 
 /** Only the leader plans, launches and garbage-collects; without election this process always leads. */
-function startLeaderElection(config: NodesmithConfig, kc: k8s.KubeConfig, log: Logger, stops: (() => Promise<void>)[]): () => boolean {
+function startLeaderElection(config: NodesmithConfig, api: KubeRest, log: Logger, stops: (() => Promise<void>)[]): () => boolean {
   if (!config.leaderElection.enabled) return () => true;
-  const elector = LeaderElector.fromKubeConfig(kc, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, log: log.child({ component: 'provisioner.leader' }) });
+  const elector = LeaderElector.overApi(api, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, log: log.child({ component: 'provisioner.leader' }) });
   elector.start();
   stops.push(() => elector.stop());
   return () => elector.isLeader();
@@ -139,17 +152,17 @@ async function closeWithin(server: { closeAllConnections(): void }, close: () =>
 }
 
 interface ProvisioningContext {
-  config: NodesmithConfig; kc: k8s.KubeConfig; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean;
+  config: NodesmithConfig; target: KubeTarget; api: KubeRest; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean;
 }
 
 function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; stop: () => Promise<void> } {
-  const { config, kc, state, registry, log, isLeader } = ctx;
+  const { config, api, state, registry, log, isLeader } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
-  const nodes = new KubeNodeWriter(kc);
-  const nodeClaims = KubeNodeClaimClient.fromKubeConfig(kc);
+  const nodes = new KubeNodeWriter(api);
+  const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
-  const events = new KubeEventRecorder(kc, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
+  const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
   const metrics = { planned: planningMetrics(registry), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
@@ -168,8 +181,8 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => { metrics.planned(s); planLog.info({ ...s, spotPrices: priced.origin() }, 'planned pending pods'); },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ kc, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
-    nodeClassControllers: [...nodeClassControllers({ kc, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }), priced] }) : undefined;
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
+    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }), priced] }) : undefined;
   if (config.components.provisioner) provisioner.start();
   return {
     materializer,

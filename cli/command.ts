@@ -13,4 +13,6 @@ export interface CommandIo {
   readonly stderr: (text: string) => void;
   /** Resolves when the user asks the command to stop (Ctrl-C, SIGTERM). */
   readonly interrupted: Promise<void>;
+  /** The process environment, read once in main.ts (KUBECONFIG, the in-cluster service address); none in tests. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }

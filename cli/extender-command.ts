@@ -55,12 +55,18 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     io.stderr(`extender: invalid flags:\n${flags.map((p) => `  ${p}`).join('\n')}\n`);
     return 2;
   }
-  const kc = loadKubeConfig(flags.kubeconfig);
-  const binder = KubePodBinder.fromKubeConfig(kc);
+  let target;
+  try {
+    target = loadKubeConfig(flags.kubeconfig, { env: io.env ?? {} });
+  } catch (error) {
+    io.stderr(`extender: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const binder = KubePodBinder.fromKubeConfig(target);
   // The same model the provisioner keeps, fed by node and pod watches only: plans ride on the virtual nodes.
   // It answers /readyz with 503 until the initial lists are in.
   const state = new ClusterState();
-  const informers = startClusterInformers(kc, state, { kinds: 'extender', onError: (resource, e) => { io.stderr(`extender: watching ${resource} failed, retrying: ${e instanceof Error ? e.message.split('\n')[0] ?? '' : String(e)}\n`); } });
+  const informers = startClusterInformers(target, state, { kinds: 'extender', onError: (resource, e) => { io.stderr(`extender: watching ${resource} failed, retrying: ${e instanceof Error ? e.message.split('\n')[0] ?? '' : String(e)}\n`); } });
   const running = await serve({
     view: state,
     binder,

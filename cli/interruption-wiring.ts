@@ -1,4 +1,4 @@
-import type * as k8s from '@kubernetes/client-node';
+import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
@@ -26,7 +26,7 @@ export interface InterruptionSource {
 }
 
 export interface InterruptionWiring extends InterruptionSource {
-  readonly kc: k8s.KubeConfig;
+  readonly api: KubeRest;
   /** The in-memory cluster state: NodeClaims and Nodes are found there, never by listing the API. */
   readonly state: OwnedObjectsView;
   readonly store: Pick<NodeClaimStore, 'delete'>;
@@ -48,7 +48,7 @@ export function startInterruption(w: InterruptionWiring): { controllers: Control
   const log = w.log.child({ component: 'provisioner.interruption' });
   const metrics = new InterruptionMetrics(w.registry);
   const handler = new InterruptionHandler({
-    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: nodeClaimAnnotator(w.kc),
+    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: nodeClaimAnnotator(w.api),
     unavailableOfferings: w.unavailableOfferings, now: () => systemClock.now(), log,
     onDisrupted: w.onDisrupted, onDeleted: () => { w.wakeTermination(); },
   });

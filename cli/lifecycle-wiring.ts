@@ -1,4 +1,4 @@
-import type * as k8s from '@kubernetes/client-node';
+import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
@@ -17,7 +17,7 @@ import { nodePoolOf } from '../provisioner/lifecycle/conditions.js';
 import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
 
 export interface LifecycleWiring {
-  readonly kc: k8s.KubeConfig;
+  readonly api: KubeRest;
   readonly state: ClusterState;
   readonly cloud: CloudProvider;
   readonly nodeClaims: NodeClaimStore;
@@ -36,12 +36,12 @@ export interface LifecycleWiring {
  * cluster model and write through the API server.
  */
 export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Promise<void> } {
-  const client = KubeLifecycleClient.fromKubeConfig(w.kc);
+  const client = new KubeLifecycleClient(w.api);
   const metrics = new LifecycleMetrics(w.registry);
   const log = w.log.child({ component: 'provisioner.lifecycle' });
   const wake = { termination: (): void => undefined };
   const interruption = w.interruption === undefined ? undefined : startInterruption({
-    ...w.interruption, kc: w.kc, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    ...w.interruption, api: w.api, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
   });
   const runner = new ControllerRunner({
@@ -52,7 +52,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
         cloud: w.cloud, clock: systemClock, recorder: w.events,
         plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
       }),
-      new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.kc)),
+      new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
     ],

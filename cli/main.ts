@@ -15,6 +15,7 @@ const code = await dispatch(process.argv.slice(2), [runCommand(process.env), ...
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     interrupted,
+    env: process.env,
   },
 });
 process.exitCode = code;

@@ -1,4 +1,4 @@
-import type * as k8s from '@kubernetes/client-node';
+import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import { systemClock } from '../domain/clock.js';
 import type { InstanceProfileProvider } from '../domain/cloud/instance-profiles.js';
@@ -11,7 +11,7 @@ import { KubeNodeClassClient } from '../provisioner/kube/ec2nodeclass-client.js'
 import { InstanceProfileController, type NodeClassView } from '../provisioner/nodeclass/instance-profile-controller.js';
 
 export interface NodeClassWiring {
-  readonly kc: k8s.KubeConfig;
+  readonly api: KubeRest;
   readonly state: NodeClassView;
   readonly profiles: InstanceProfileProvider;
   readonly cluster: string;
@@ -23,7 +23,7 @@ export interface NodeClassWiring {
 export function nodeClassControllers(w: NodeClassWiring): Controller[] {
   const log = w.log.child({ component: 'provisioner.nodeclass' });
   return [
-    new InstanceProfileController({ view: w.state, writer: new KubeNodeClassClient(w.kc), profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
+    new InstanceProfileController({ view: w.state, writer: new KubeNodeClassClient(w.api), profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
   ];
 }
 

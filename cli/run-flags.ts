@@ -78,6 +78,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
   const keyFile = v['extender-key-file'];
   const config: NodesmithConfig = {
     ...optional('kubeconfig', v.kubeconfig),
+    kubeEnv: env,
     components: { provisioner: components.has('provisioner'), extender: components.has('extender'), webhooks: components.has('webhooks') },
     cluster: { name: clusterName ?? '', endpoint: v['cluster-endpoint'] ?? env['CLUSTER_ENDPOINT'] ?? '', certificateAuthority: v['cluster-ca-bundle'], serviceCidr: v['service-cidr'] },
     kubernetesVersion: v['kubernetes-version'],

@@ -1,8 +1,7 @@
-import type { RequestOptions } from 'node:https';
 import { createSecureContext } from 'node:tls';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../domain/clock.js';
+import type { KubeTarget } from './kube-config.js';
 
 /** What came back: the status and the raw body, which for an error is usually a metav1.Status. */
 export interface ApiResponse {
@@ -26,9 +25,9 @@ export interface ApiConnectionOptions {
 
 /** The TLS settings a kubeconfig can carry. */
 interface TlsSettings {
-  ca?: RequestOptions['ca'];
-  cert?: RequestOptions['cert'];
-  key?: RequestOptions['key'];
+  ca?: string;
+  cert?: string;
+  key?: string;
   rejectUnauthorized?: boolean;
   servername?: string;
 }
@@ -41,41 +40,13 @@ interface Credentials {
   readonly readAt: number;
 }
 
-/** TLS material as text for comparison (PEM strings or Buffers, possibly lists). */
-function materialText(value: RequestOptions['ca'] | RequestOptions['key']): string {
-  const list: unknown[] = Array.isArray(value) ? value : [value];
-  return list.map((v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('base64') : JSON.stringify(v ?? null))).join('|');
-}
-
-function tlsSettings(options: RequestOptions, cluster: ReturnType<KubeConfig['getCurrentCluster']>): TlsSettings {
-  return {
-    ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.cert === undefined ? {} : { cert: options.cert }),
-    ...(options.key === undefined ? {} : { key: options.key }),
-    ...(cluster?.skipTLSVerify === true ? { rejectUnauthorized: false } : {}),
-    ...(cluster?.tlsServerName === undefined ? {} : { servername: cluster.tlsServerName }),
-  };
-}
-
-function headersOf(options: RequestOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (typeof value === 'string' || typeof value === 'number') headers[name.toLowerCase()] = String(value);
-    else if (Array.isArray(value)) headers[name.toLowerCase()] = value.join(', ');
-  }
-  // Basic auth comes back as `auth`, not as a header.
-  if (typeof options.auth === 'string' && options.auth !== '') headers['authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
-  return headers;
-}
-
 /**
- * A keep-alive connection pool to the API server for the hot paths that client-node makes expensive: its
- * generated clients read the kubeconfig's certificate files, build agents and run ObjectSerializer on every
- * call, about a millisecond of CPU per bind. Credentials still come from client-node's KubeConfig (files,
- * in-cluster tokens, exec plugins), read again every `refreshMs` and at once after a 401, so rotated tokens
- * and certificates are picked up without a restart.
+ * A keep-alive connection pool to the API server: every API call nodesmith makes goes through one of these.
+ * Credentials come from the KubeTarget (kubeconfig files, the pod's service account, exec plugins), read again
+ * every `refreshMs` and at once after a 401, so rotated tokens and certificates are picked up without a restart.
  */
 export class ApiConnection {
-  readonly #kc: KubeConfig;
+  readonly #target: KubeTarget;
   readonly #origin: string;
   readonly #basePath: string;
   readonly #refreshMs: number;
@@ -83,11 +54,14 @@ export class ApiConnection {
   readonly #clock: Clock;
   #credentials: Promise<Credentials> | undefined;
 
-  constructor(kc: KubeConfig, options: ApiConnectionOptions = {}) {
-    const cluster = kc.getCurrentCluster();
-    if (cluster === null) throw new Error('the kubeconfig has no current cluster');
-    const server = new URL(cluster.server);
-    this.#kc = kc;
+  constructor(target: KubeTarget, options: ApiConnectionOptions = {}) {
+    let server: URL;
+    try {
+      server = new URL(target.server);
+    } catch {
+      throw new Error(`${target.source}: server ${target.server} is not a URL`);
+    }
+    this.#target = target;
     this.#origin = server.origin;
     // A server URL may carry a path prefix (API gateways, Rancher); API paths go below it.
     this.#basePath = server.pathname.replace(/\/+$/, '');
@@ -96,12 +70,16 @@ export class ApiConnection {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** Sends one request; a JSON body is serialised here. Resolves with any status; rejects only on transport errors. */
-  async request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
-    const first = await this.#send(await this.#current(), method, path, body);
+  /**
+   * Sends one request; a JSON body is serialised here (`contentType` for patches). Resolves with any status;
+   * rejects only on transport errors.
+   */
+  async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
+    const first = await this.#send(await this.#current(), { method, path, body, contentType });
     if (first.status !== 401) return first;
     // An expired token or rotated certificate: read the credentials again and try once more.
-    return this.#send(await this.#refresh(), method, path, body);
+    this.#target.invalidate();
+    return this.#send(await this.#refresh(), { method, path, body, contentType });
   }
 
   /**
@@ -120,6 +98,7 @@ export class ApiConnection {
     const first = await open(await this.#current());
     if (first.status !== 401) return first;
     await first.body.text().catch(() => undefined);
+    this.#target.invalidate();
     return open(await this.#refresh());
   }
 
@@ -131,11 +110,12 @@ export class ApiConnection {
     await credentials?.dispatcher.close();
   }
 
-  async #send(credentials: Credentials, method: string, path: string, body: unknown): Promise<ApiResponse> {
+  async #send(credentials: Credentials, call: { method: string; path: string; body: unknown; contentType: string }): Promise<ApiResponse> {
+    const { method, path, body, contentType } = call;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const response = await credentials.dispatcher.request({
       origin: this.#origin, path: `${this.#basePath}${path}`, method,
-      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...credentials.headers },
+      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': contentType }), ...credentials.headers },
       ...(payload === undefined ? {} : { body: payload }),
       headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs,
     });
@@ -164,13 +144,14 @@ export class ApiConnection {
   }
 
   async #read(previous: Promise<Credentials> | undefined): Promise<Credentials> {
-    const options: RequestOptions = {};
-    await this.#kc.applyToHTTPSOptions(options);
-    const cluster = this.#kc.getCurrentCluster();
-    const proxyUrl = cluster?.proxyUrl;
-    const tls = tlsSettings(options, cluster);
-    const tlsKey = JSON.stringify([materialText(tls.ca), materialText(tls.cert), materialText(tls.key), tls.rejectUnauthorized, tls.servername, proxyUrl]);
-    const headers = headersOf(options);
+    const target = this.#target;
+    const { headers, ...material } = await target.credentials();
+    const proxyUrl = target.proxyUrl;
+    const tls: TlsSettings = {
+      ...material, ...(target.insecureSkipTlsVerify ? { rejectUnauthorized: false } : {}),
+      ...(target.tlsServerName === undefined ? {} : { servername: target.tlsServerName }),
+    };
+    const tlsKey = JSON.stringify([tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, tls.servername, proxyUrl]);
     const readAt = this.#clock.now();
     const old = await previous?.catch(() => undefined);
     if (old?.tlsKey === tlsKey) return { ...old, headers, readAt };

@@ -1,14 +1,13 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiConnection } from './api-connection.js';
-import { loadKubeConfig } from './kube-config.js';
+import type { KubeTarget } from './kube-config.js';
 import type { BindTarget, PodBinder } from '../index.js';
 
 /** Field manager recorded on every Binding we create. */
 const fieldManager = 'nodesmith';
 
 /**
- * Creates pods/binding through the API server: the extender's hot path, one call per pod, so it goes through
- * a pooled ApiConnection rather than client-node's generated client. `metadata.uid` makes the API server
+ * Creates pods/binding through the API server: the extender's hot path, one call per pod, so it has a pooled
+ * ApiConnection of its own, apart from the controllers' writes. `metadata.uid` makes the API server
  * refuse the Binding if the pod was deleted and re-created under the same name since kube-scheduler picked
  * it. A 409 on a pod that is already bound to the same node is the echo of an earlier attempt (a retried bind)
  * and counts as success.
@@ -20,13 +19,8 @@ export class KubePodBinder implements PodBinder {
     this.#api = api;
   }
 
-  static fromKubeConfig(kc: KubeConfig): KubePodBinder {
-    return new KubePodBinder(new ApiConnection(kc));
-  }
-
-  /** Loads a kubeconfig file, or the in-cluster / default configuration when no path is given. */
-  static fromKubeconfig(path: string | undefined): KubePodBinder {
-    return KubePodBinder.fromKubeConfig(loadKubeConfig(path));
+  static fromKubeConfig(target: KubeTarget): KubePodBinder {
+    return new KubePodBinder(new ApiConnection(target));
   }
 
   async bind(target: BindTarget): Promise<void> {

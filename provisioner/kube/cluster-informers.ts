@@ -1,4 +1,3 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
@@ -7,6 +6,7 @@ import type { DaemonSet } from '../../domain/core/workloads.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
 import type { ClusterState, StoredKind } from '../state/cluster-state.js';
 import { ApiConnection } from './api-connection.js';
+import type { KubeTarget } from './kube-config.js';
 import { projectDaemonSet, projectNode, projectPod, projectWhole } from './projection.js';
 import { startReflector, type InformerSource, type ReflectorHandlers } from './reflector.js';
 
@@ -61,9 +61,9 @@ export interface ClusterInformers {
  * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look like it
  * needs nodes it already has). After that, nothing here LISTs again unless a watch falls too far behind (410).
  */
-export function startClusterInformers(kc: KubeConfig, state: ClusterState, options: { readonly onError: ErrorSink; readonly kinds?: InformerSet }): ClusterInformers {
+export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly kinds?: InformerSet }): ClusterInformers {
   // Watches hold their connections open, so they get a pool of their own, apart from binds and writes.
-  const api = new ApiConnection(kc, { timeoutMs: 60_000 });
+  const api = new ApiConnection(target, { timeoutMs: 60_000 });
   const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, options.onError))];
   const stop = async (): Promise<void> => {
     await Promise.all(sources.map((s) => s.stop()));

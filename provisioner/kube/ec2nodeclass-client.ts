@@ -1,12 +1,10 @@
-import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
 import type { NodeClassWriter } from '../nodeclass/nodeclass-writer.js';
 import { statusCode } from './api-status.js';
+import type { KubeRest } from './kube-rest.js';
 
 const resource = { group: 'karpenter.k8s.aws', version: 'v1', plural: 'ec2nodeclasses' } as const;
-const fieldManager = 'nodesmith';
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /**
  * EC2NodeClass writes over the API server. Finalizer edits are JSON patches whose `test` op pins
@@ -15,15 +13,15 @@ const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
  * caller retries on its next pass.
  */
 export class KubeNodeClassClient implements NodeClassWriter {
-  readonly #api: CustomObjectsApi;
+  readonly #api: KubeRest;
 
-  constructor(kc: KubeConfig) {
-    this.#api = kc.makeApiClient(CustomObjectsApi);
+  constructor(api: KubeRest) {
+    this.#api = api;
   }
 
   async patchStatus(name: string, status: Partial<EC2NodeClassStatus>): Promise<void> {
     await this.#ignoreGone(`patching status of ec2nodeclass ${name}`, () =>
-      this.#api.patchClusterCustomObjectStatus({ ...resource, name, body: { status }, fieldManager }, mergePatch));
+      this.#api.mergePatch({ ...resource, name, subresource: 'status' }, { status }));
   }
 
   async addFinalizer(name: string, finalizer: string): Promise<void> {
@@ -34,7 +32,7 @@ export class KubeNodeClassClient implements NodeClassWriter {
       { op: 'test', path: '/metadata/resourceVersion', value: current.metadata.resourceVersion },
       { op: 'add', path: '/metadata/finalizers', value: [...(list ?? []), finalizer] },
     ];
-    await this.#ignoreGone(`adding finalizer to ec2nodeclass ${name}`, () => this.#api.patchClusterCustomObject({ ...resource, name, body, fieldManager }));
+    await this.#ignoreGone(`adding finalizer to ec2nodeclass ${name}`, () => this.#api.jsonPatch({ ...resource, name }, body));
   }
 
   async removeFinalizer(name: string, finalizer: string): Promise<void> {
@@ -42,12 +40,12 @@ export class KubeNodeClassClient implements NodeClassWriter {
     if (index < 0) return;
     const path = `/metadata/finalizers/${String(index)}`;
     const body = [{ op: 'test', path, value: finalizer }, { op: 'remove', path }];
-    await this.#ignoreGone(`removing finalizer from ec2nodeclass ${name}`, () => this.#api.patchClusterCustomObject({ ...resource, name, body, fieldManager }));
+    await this.#ignoreGone(`removing finalizer from ec2nodeclass ${name}`, () => this.#api.jsonPatch({ ...resource, name }, body));
   }
 
   async #read(name: string): Promise<EC2NodeClass | undefined> {
     try {
-      return (await this.#api.getClusterCustomObject({ ...resource, name })) as EC2NodeClass;
+      return await this.#api.get<EC2NodeClass>({ ...resource, name });
     } catch (e: unknown) {
       if (statusCode(e) === 404) return undefined;
       throw new Error(`reading ec2nodeclass ${name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });

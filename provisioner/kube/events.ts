@@ -1,6 +1,6 @@
-import * as k8s from '@kubernetes/client-node';
 import type { Clock } from '../../domain/clock.js';
 import type { EventReason, EventRecorder, EventTarget } from '../events.js';
+import type { KubeRest } from './kube-rest.js';
 
 const dedupeWindowMs = 60_000;
 
@@ -10,14 +10,14 @@ const dedupeWindowMs = 60_000;
  * Writes are fire-and-forget: an Event that cannot be written is logged, never a reason to fail a plan.
  */
 export class KubeEventRecorder implements EventRecorder {
-  readonly #core: k8s.CoreV1Api;
+  readonly #api: KubeRest;
   readonly #clock: Clock;
   readonly #component: string;
   readonly #onError: (error: unknown) => void;
   readonly #recent = new Map<string, number>();
 
-  constructor(kc: k8s.KubeConfig, options: { clock: Clock; component: string; onError: (error: unknown) => void }) {
-    this.#core = kc.makeApiClient(k8s.CoreV1Api);
+  constructor(api: KubeRest, options: { clock: Clock; component: string; onError: (error: unknown) => void }) {
+    this.#api = api;
     this.#clock = options.clock;
     this.#component = options.component;
     this.#onError = options.onError;
@@ -31,15 +31,15 @@ export class KubeEventRecorder implements EventRecorder {
     this.#recent.set(key, now);
     if (this.#recent.size > 10_000) this.#forgetOlderThan(now - dedupeWindowMs);
     const namespace = target.namespace ?? 'default';
-    const time = new Date(now);
-    const body: k8s.CoreV1Event = {
+    const time = new Date(now).toISOString();
+    const body = {
       metadata: { generateName: `${target.name}.`, namespace },
       involvedObject: { kind: target.kind, name: target.name, apiVersion: target.apiVersion ?? 'v1', ...(target.namespace === undefined ? {} : { namespace: target.namespace }), ...(target.uid === undefined ? {} : { uid: target.uid }) },
       type, reason, message: message.slice(0, 1024),
       source: { component: this.#component }, reportingComponent: this.#component, reportingInstance: this.#component,
       firstTimestamp: time, lastTimestamp: time, count: 1,
     };
-    this.#core.createNamespacedEvent({ namespace, body }).catch(this.#onError);
+    this.#api.create({ version: 'v1', plural: 'events', namespace }, body).catch(this.#onError);
   }
 
   #forgetOlderThan(cutoff: number): void {

@@ -1,5 +1,5 @@
-import { ApiException, type CoreV1Api } from '@kubernetes/client-node';
 import type { EvictionOutcome } from '../lifecycle/cluster-ports.js';
+import { KubeApiError, type KubeRest } from './kube-rest.js';
 
 /**
  * Evicts a pod through the policy/v1 Eviction subresource, which is where PodDisruptionBudgets are
@@ -7,19 +7,15 @@ import type { EvictionOutcome } from '../lifecycle/cluster-ports.js';
  * covered by more than one, which the API server refuses to resolve. Both are "try again later"
  * for the drain, as in Karpenter's eviction queue.
  */
-export async function evictPod(core: CoreV1Api, namespace: string, name: string): Promise<EvictionOutcome> {
+export async function evictPod(api: KubeRest, namespace: string, name: string): Promise<EvictionOutcome> {
   try {
-    await core.createNamespacedPodEviction({
-      name,
-      namespace,
-      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
-    });
+    await api.create({ version: 'v1', plural: 'pods', namespace, name, subresource: 'eviction' }, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } });
     return 'evicted';
   } catch (e: unknown) {
-    if (!(e instanceof ApiException)) throw e;
+    if (!(e instanceof KubeApiError)) throw e;
     if (e.code === 404) return 'gone';
     if (e.code === 429) return 'blocked';
-    if (e.code === 500 && String(e.body).includes('more than one PodDisruptionBudget')) return 'blocked';
-    throw new Error(`evicting pod ${namespace}/${name}: ${e.code} ${String(e.body)}`, { cause: e });
+    if (e.code === 500 && e.body.includes('more than one PodDisruptionBudget')) return 'blocked';
+    throw new Error(`evicting pod ${namespace}/${name}: ${e.message}`, { cause: e });
   }
 }

@@ -1,11 +1,39 @@
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { Clock } from '../../domain/clock.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import { statusCode } from './api-status.js';
+import type { KubeRest } from './kube-rest.js';
+
+/** A coordination.k8s.io/v1 Lease as the elector reads and writes it (times are MicroTime strings). */
+export interface Lease {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
 
 /** The three Lease calls the elector makes (a narrow port, so tests can fake the API server). */
-export type LeaseApi = Pick<CoordinationV1Api, 'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'>;
+export interface LeaseApi {
+  readNamespacedLease(param: { name: string; namespace: string }): Promise<Lease>;
+  createNamespacedLease(param: { namespace: string; body: Lease }): Promise<Lease>;
+  replaceNamespacedLease(param: { name: string; namespace: string; body: Lease }): Promise<Lease>;
+}
+
+/** LeaseApi over the API server. */
+export function kubeLeaseApi(api: KubeRest): LeaseApi {
+  const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' } as const;
+  return {
+    readNamespacedLease: ({ name, namespace }) => api.get<Lease>({ ...leases, namespace, name }),
+    createNamespacedLease: ({ namespace, body }) => api.create<Lease>({ ...leases, namespace }, body),
+    replaceNamespacedLease: ({ name, namespace, body }) => api.replace<Lease>({ ...leases, namespace, name }, body),
+  };
+}
 
 export interface LeaderElectorOptions {
   readonly api: LeaseApi;
@@ -28,11 +56,10 @@ export interface LeaderElectorOptions {
 
 /**
  * The API server stores Lease times as MicroTime, which must carry exactly six fractional digits;
- * client-node would send a Date as toISOString() (three digits) and be refused. Strings pass its
- * serializer untouched, hence the cast.
+ * toISOString() gives three and would be refused.
  */
-function microTime(ms: number): Date {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') as unknown as Date;
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 const component = 'leader.election';
@@ -60,8 +87,8 @@ export class LeaderElector {
     this.#o = options;
   }
 
-  static fromKubeConfig(kc: KubeConfig, options: Omit<LeaderElectorOptions, 'api'>): LeaderElector {
-    return new LeaderElector({ ...options, api: kc.makeApiClient(CoordinationV1Api) });
+  static overApi(api: KubeRest, options: Omit<LeaderElectorOptions, 'api'>): LeaderElector {
+    return new LeaderElector({ ...options, api: kubeLeaseApi(api) });
   }
 
   isLeader(): boolean {
@@ -116,7 +143,7 @@ export class LeaderElector {
 
   async #attempt(now: number): Promise<boolean> {
     const { api, namespace, name } = this.#o;
-    let lease: V1Lease;
+    let lease: Lease;
     try {
       lease = await api.readNamespacedLease({ name, namespace });
     } catch (e: unknown) {
@@ -157,11 +184,11 @@ export class LeaderElector {
     }
   }
 
-  async #update(lease: V1Lease, now: number): Promise<boolean> {
+  async #update(lease: Lease, now: number): Promise<boolean> {
     const { api, namespace, name } = this.#o;
     const spec = lease.spec ?? {};
     const changed = spec.holderIdentity !== this.#o.identity;
-    const body: V1Lease = {
+    const body: Lease = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: lease.metadata ?? { name, namespace },
@@ -180,7 +207,7 @@ export class LeaderElector {
     }
   }
 
-  #spec(now: number): { holderIdentity: string; leaseDurationSeconds: number; renewTime: Date } {
+  #spec(now: number): { holderIdentity: string; leaseDurationSeconds: number; renewTime: string } {
     return {
       holderIdentity: this.#o.identity,
       leaseDurationSeconds: Math.ceil((this.#o.leaseDurationMs ?? 15_000) / 1000),
@@ -200,7 +227,7 @@ export class LeaderElector {
       renewTime: microTime(now),
       leaseTransitions: lease.spec.leaseTransitions ?? 0,
     };
-    const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: lease.metadata ?? { name, namespace }, spec };
+    const body: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: lease.metadata ?? { name, namespace }, spec };
     await api.replaceNamespacedLease({ name, namespace, body });
   }
 

@@ -1,14 +1,12 @@
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
 import type { EvictionOutcome, PodDeletion } from '../lifecycle/cluster-ports.js';
 import type { NodeWrites, PodWrites } from '../lifecycle/model-ports.js';
 import { evictPod } from './eviction.js';
 import { statusCode } from './api-status.js';
-import { toWire } from './wire.js';
+import type { KubeRest } from './kube-rest.js';
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const fieldManager = 'nodesmith';
+const nodes = { version: 'v1', plural: 'nodes' } as const;
 
 
 function ignore404(e: unknown): void {
@@ -21,19 +19,15 @@ function ignore404(e: unknown): void {
  * from the cluster model (lifecycle/model-ports.ts), so nothing here lists.
  */
 export class KubeLifecycleClient implements NodeWrites, PodWrites {
-  readonly #core: CoreV1Api;
+  readonly #api: KubeRest;
 
-  constructor(core: CoreV1Api) {
-    this.#core = core;
-  }
-
-  static fromKubeConfig(kc: KubeConfig): KubeLifecycleClient {
-    return new KubeLifecycleClient(kc.makeApiClient(CoreV1Api));
+  constructor(api: KubeRest) {
+    this.#api = api;
   }
 
   async labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
     try {
-      await this.#core.patchNode({ name, body: { metadata: { labels } }, fieldManager }, mergePatch);
+      await this.#api.mergePatch({ ...nodes, name }, { metadata: { labels } });
     } catch (e: unknown) {
       ignore404(e);
     }
@@ -58,14 +52,14 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
 
   async deleteNode(name: string): Promise<void> {
     try {
-      await this.#core.deleteNode({ name });
+      await this.#api.delete({ ...nodes, name });
     } catch (e: unknown) {
       ignore404(e);
     }
   }
 
   evictPod(namespace: string, name: string): Promise<EvictionOutcome> {
-    return evictPod(this.#core, namespace, name);
+    return evictPod(this.#api, namespace, name);
   }
 
   async deletePod(target: PodDeletion): Promise<void> {
@@ -75,7 +69,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
       ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
     };
     try {
-      await this.#core.deleteNamespacedPod({ name, namespace, body });
+      await this.#api.delete({ version: 'v1', plural: 'pods', namespace, name }, body);
     } catch (e: unknown) {
       // 409: the uid precondition failed, so the pod under this name is a newer one; leave it be.
       if (statusCode(e) === 409) return;
@@ -91,7 +85,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
   async #editNode(name: string, edit: (node: Node) => Record<string, unknown> | undefined): Promise<void> {
     let node: Node & { metadata: { resourceVersion?: string } };
     try {
-      node = toWire(await this.#core.readNode({ name })) as typeof node;
+      node = await this.#api.get<typeof node>({ ...nodes, name });
     } catch (e: unknown) {
       ignore404(e);
       return;
@@ -99,10 +93,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
     const spec = edit(node);
     if (spec === undefined) return;
     try {
-      await this.#core.patchNode(
-        { name, body: { metadata: { resourceVersion: node.metadata.resourceVersion }, spec }, fieldManager },
-        mergePatch,
-      );
+      await this.#api.mergePatch({ ...nodes, name }, { metadata: { resourceVersion: node.metadata.resourceVersion }, spec });
     } catch (e: unknown) {
       ignore404(e);
     }

@@ -1,6 +1,8 @@
-import * as k8s from '@kubernetes/client-node';
 import type { Node } from '../../domain/core/node.js';
 import { statusCode } from './api-status.js';
+import type { KubeRest } from './kube-rest.js';
+
+const nodes = { version: 'v1', plural: 'nodes' } as const;
 
 /** The Node writes the provisioner makes: virtual nodes, their heartbeats, and the real node of a launch. */
 export interface NodeWriter {
@@ -17,16 +19,16 @@ export interface NodeWriter {
 
 
 export class KubeNodeWriter implements NodeWriter {
-  readonly #core: k8s.CoreV1Api;
+  readonly #api: KubeRest;
 
-  constructor(kc: k8s.KubeConfig) {
-    this.#core = kc.makeApiClient(k8s.CoreV1Api);
+  constructor(api: KubeRest) {
+    this.#api = api;
   }
 
   async create(node: Node): Promise<void> {
     // Node status is kept on create (the kubelet registers that way), so capacity and the Ready condition
     // are in place the moment kube-scheduler sees the node.
-    await this.#core.createNode({ body: node as unknown as k8s.V1Node });
+    await this.#api.create({ ...nodes }, node);
   }
 
   async createIfAbsent(node: Node): Promise<boolean> {
@@ -41,7 +43,7 @@ export class KubeNodeWriter implements NodeWriter {
 
   async delete(name: string): Promise<void> {
     try {
-      await this.#core.deleteNode({ name });
+      await this.#api.delete({ ...nodes, name });
     } catch (error) {
       if (statusCode(error) !== 404) throw error;
     }
@@ -49,13 +51,13 @@ export class KubeNodeWriter implements NodeWriter {
 
   async annotate(name: string, key: string, value: string): Promise<void> {
     try {
-      await this.#core.patchNode({ name, body: { metadata: { annotations: { [key]: value } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+      await this.#api.mergePatch({ ...nodes, name }, { metadata: { annotations: { [key]: value } } });
     } catch (error) {
       if (statusCode(error) !== 404) throw error;
     }
   }
 
   async setConditions(name: string, conditions: readonly object[]): Promise<void> {
-    await this.#core.patchNodeStatus({ name, body: { status: { conditions } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await this.#api.mergePatch({ ...nodes, name, subresource: 'status' }, { status: { conditions } });
   }
 }

@@ -1,10 +1,3 @@
-import {
-  ApiException,
-  CustomObjectsApi,
-  PatchStrategy,
-  setHeaderOptions,
-  type KubeConfig,
-} from '@kubernetes/client-node';
 import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
 import {
   StoreConflictError,
@@ -12,17 +5,9 @@ import {
   type PatchStatusOptions,
 } from '../nodeclaim-store.js';
 import { statusCode } from './api-status.js';
+import type { KubeRest } from './kube-rest.js';
 
-const group = 'karpenter.sh';
-const version = 'v1';
-const plural = 'nodeclaims';
-const fieldManager = 'nodesmith';
-
-/**
- * client-node 1.x sends every patch as application/json-patch+json unless told otherwise; merge
- * patches need the header set through middleware.
- */
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const nodeClaims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' } as const;
 
 /** How many times a finalizer edit re-reads after losing an optimistic-concurrency race. */
 const finalizerAttempts = 5;
@@ -30,26 +15,21 @@ const finalizerAttempts = 5;
 
 function wrap(action: string, e: unknown): Error {
   if (statusCode(e) === 409) return new StoreConflictError(`${action}: conflict`, { cause: e });
-  const detail = e instanceof ApiException ? `${e.code} ${String(e.body)}` : e instanceof Error ? e.message : String(e);
+  const detail = e instanceof Error ? e.message : String(e);
   return new Error(`${action}: ${detail}`, { cause: e });
 }
 
 /** NodeClaimStore over the API server (`karpenter.sh/v1` nodeclaims, cluster-scoped). */
 export class KubeNodeClaimClient implements NodeClaimStore {
-  readonly #api: CustomObjectsApi;
+  readonly #api: KubeRest;
 
-  constructor(api: CustomObjectsApi) {
+  constructor(api: KubeRest) {
     this.#api = api;
-  }
-
-  static fromKubeConfig(kc: KubeConfig): KubeNodeClaimClient {
-    return new KubeNodeClaimClient(kc.makeApiClient(CustomObjectsApi));
   }
 
   async create(claim: NodeClaim): Promise<NodeClaim> {
     try {
-      const body: unknown = await this.#api.createClusterCustomObject({ group, version, plural, body: claim, fieldManager });
-      return body as NodeClaim;
+      return await this.#api.create<NodeClaim>(nodeClaims, claim);
     } catch (e: unknown) {
       throw wrap(`creating nodeclaim ${claim.metadata.name ?? ''}`, e);
     }
@@ -57,8 +37,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
 
   async get(name: string): Promise<NodeClaim | undefined> {
     try {
-      const body: unknown = await this.#api.getClusterCustomObject({ group, version, plural, name });
-      return body as NodeClaim;
+      return await this.#api.get<NodeClaim>({ ...nodeClaims, name });
     } catch (e: unknown) {
       if (statusCode(e) === 404) return undefined;
       throw wrap(`reading nodeclaim ${name}`, e);
@@ -67,7 +46,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
 
   async list(): Promise<NodeClaim[]> {
     try {
-      const body = (await this.#api.listClusterCustomObject({ group, version, plural })) as { items?: NodeClaim[] };
+      const body = await this.#api.get<{ items?: NodeClaim[] }>(nodeClaims);
       return body.items ?? [];
     } catch (e: unknown) {
       throw wrap('listing nodeclaims', e);
@@ -76,7 +55,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
 
   async delete(name: string): Promise<void> {
     try {
-      await this.#api.deleteClusterCustomObject({ group, version, plural, name });
+      await this.#api.delete({ ...nodeClaims, name });
     } catch (e: unknown) {
       if (statusCode(e) === 404) return;
       throw wrap(`deleting nodeclaim ${name}`, e);
@@ -87,11 +66,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
     // A resourceVersion in a merge patch makes the API server refuse it (409) if the object moved on.
     const metadata = options.resourceVersion === undefined ? {} : { metadata: { resourceVersion: options.resourceVersion } };
     try {
-      const body: unknown = await this.#api.patchClusterCustomObjectStatus(
-        { group, version, plural, name, body: { ...metadata, status }, fieldManager },
-        mergePatch,
-      );
-      return body as NodeClaim;
+      return await this.#api.mergePatch<NodeClaim>({ ...nodeClaims, name, subresource: 'status' }, { ...metadata, status });
     } catch (e: unknown) {
       throw wrap(`patching status of nodeclaim ${name}`, e);
     }
@@ -108,7 +83,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
   async addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
     // A merge patch of a map adds and overwrites keys only: no read, no conflict with other writers' labels.
     try {
-      await this.#api.patchClusterCustomObject({ group, version, plural, name, body: { metadata: { labels } }, fieldManager }, mergePatch);
+      await this.#api.mergePatch({ ...nodeClaims, name }, { metadata: { labels } });
     } catch (e: unknown) {
       if (statusCode(e) === 404) return;
       throw wrap(`labelling nodeclaim ${name}`, e);
@@ -126,10 +101,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
       const next = edit(claim.metadata.finalizers ?? []);
       if (next === undefined) return;
       try {
-        await this.#api.patchClusterCustomObject(
-          { group, version, plural, name, body: { metadata: { finalizers: next, resourceVersion: claim.metadata.resourceVersion } }, fieldManager },
-          mergePatch,
-        );
+        await this.#api.mergePatch({ ...nodeClaims, name }, { metadata: { finalizers: next, resourceVersion: claim.metadata.resourceVersion } });
         return;
       } catch (e: unknown) {
         if (statusCode(e) === 404) return;

@@ -75,7 +75,7 @@ function describe(resource: string, status: number, body: string): Error {
  * client-go's reflector, on our pooled connection: LIST in pages, then WATCH from the list's resourceVersion with
  * bookmarks; a watch that ends is resumed from the last version seen, a 410 Gone lists again (and removes what
  * vanished meanwhile), and errors back off. Objects are projected as they arrive, so the whole wire object is
- * never kept: client-node's informer keeps its own cache of full objects beside ours, converted to classes.
+ * never kept (client-node's informer, which this replaced, kept its own cache of full objects beside ours, as classes).
  */
 class Reflector<T> {
   readonly #api: ApiConnection;

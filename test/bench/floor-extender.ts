@@ -7,10 +7,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { parseArgs } from 'node:util';
+import { loadKubeConfig } from '../../provisioner/kube/kube-config.js';
 import { KubePodBinder } from '../../provisioner/kube/binder.js';
 
 const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '0' }, 'cert-file': { type: 'string' }, 'key-file': { type: 'string' } } });
-const binder = KubePodBinder.fromKubeconfig(values.kubeconfig);
+const binder = KubePodBinder.fromKubeConfig(loadKubeConfig(values.kubeconfig, { env: process.env }));
 
 interface Call { NodeNames?: string[]; PodName?: string; PodNamespace?: string; PodUID?: string; Node?: string }
 

@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
-import { loadKubeConfig } from '../../provisioner/kube/kube-config.js';
 import { freePort } from '../stack/free-port.js';
 import { issueCertificate } from '../stack/pki.js';
 import type { ExtenderEntry } from '../stack/scheduler-config.js';
@@ -149,7 +148,8 @@ export const schedulerThroughputBench: Bench = {
     if (unknown.length > 0) throw new Error(`--extender-verbs: unknown verb(s) ${unknown.join(', ')}; known: ${allVerbs.join(', ')}`);
     const stack = await startStack({ scheduler: false });
     const tls = flag('--extender-tls') === undefined ? undefined : { ...(await issueCertificate(stack.dir, 'extender', { subject: '/CN=extender', caCert: stack.pki.caCert, caKey: stack.pki.caKey, altNames: ['IP:127.0.0.1'] })), ca: stack.pki.caCert };
-    const kc = loadKubeConfig(stack.kubeconfigPath);
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(stack.kubeconfigPath);
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const children = new Map<string, ChildProcess>();
     try {

@@ -5,7 +5,7 @@ import { podRequests } from '../../domain/pod-requests.js';
 import { formatAmount } from '../../domain/quantity.js';
 import { parseResourceList } from '../../domain/resource-list.js';
 import { projectPod } from '../../provisioner/kube/projection.js';
-import { toWire } from '../../provisioner/kube/wire.js';
+import { toWire } from '../support/wire.js';
 import { waitFor } from '../stack/wait-for.js';
 import type { ProductStack, ProductStackOptions } from './product-stack.js';
 import { clusterName, startProductStack } from './product-stack.js';

@@ -102,16 +102,16 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   const certs = await issueLocalCertificates();
   const caFile = join(await mkdtemp(join(tmpdir(), 'nodesmith-extender-ca-')), 'ca.crt');
   await writeFile(caFile, certs.ca.cert);
-  const { core, stack, kc } = await withStack(t, {
+  const { core, target } = await withStack(t, {
     scheduler: { extenders: [{ urlPrefix: `https://127.0.0.1:${port}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false, enableHTTPS: true, tlsConfig: { caFile } }] },
   });
   // The standalone extender's model: node and pod watches, as `nodesmith extender` builds it.
   const model = new ClusterState();
-  const informers = startClusterInformers(kc, model, { kinds: 'extender', onError: () => undefined });
+  const informers = startClusterInformers(target, model, { kinds: 'extender', onError: () => undefined });
   t.teardown(() => informers.stop());
   const materializer = new NodeCreatingMaterializer(core);
   const extender = await serve({
-    view: model, materializer, binder: KubePodBinder.fromKubeconfig(stack.kubeconfigPath), registry: new Registry(), host: '127.0.0.1', port, logger: false,
+    view: model, materializer, binder: KubePodBinder.fromKubeConfig(target), registry: new Registry(), host: '127.0.0.1', port, logger: false,
     https: { cert: certs.serving.cert, key: certs.serving.key },
   });
   t.teardown(() => extender.close());
@@ -163,7 +163,7 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   });
 
   await t.test('the kube binder treats a repeated bind as success and refuses a stale UID or another node', async (t) => {
-    const binder = KubePodBinder.fromKubeconfig(stack.kubeconfigPath);
+    const binder = KubePodBinder.fromKubeConfig(target);
     const bound = await core.readNamespacedPod({ name: 'fits-real', namespace: 'default' });
     const uid = bound.metadata?.uid ?? '';
     await binder.bind({ namespace: 'default', name: 'fits-real', uid, nodeName: 'kwok-small' });

@@ -5,6 +5,7 @@ import { FakeCloudProvider } from '../../domain/cloud/fake-cloud-provider.js';
 import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
 import { VirtualNodePodGc } from '../../provisioner/gc/virtual-node-pods.js';
 import { startClusterInformers } from '../../provisioner/kube/cluster-informers.js';
+import type { KubeRest } from '../../provisioner/kube/kube-rest.js';
 import { KubeLifecycleClient } from '../../provisioner/kube/lifecycle-client.js';
 import { LeaderElector } from '../../provisioner/kube/leader-election.js';
 import { KubeNodeClaimClient } from '../../provisioner/kube/nodeclaim-client.js';
@@ -20,7 +21,7 @@ import { condition, instance, nodeClaim } from '../fakes/builders.js';
 import { FakeEventRecorder } from '../fakes/fake-cluster.js';
 import type { Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
-import { withStack } from '../stack/with-stack.js';
+import { withStack, type StackFixture } from '../stack/with-stack.js';
 
 async function ok(stack: Stack, args: readonly string[]): Promise<string> {
   const r = await stack.kubectl(args);
@@ -50,10 +51,10 @@ async function podGone(core: k8s.CoreV1Api, name: string): Promise<true | undefi
   }
 }
 
-async function leaderElection(t: Test, kc: k8s.KubeConfig): Promise<void> {
+async function leaderElection(t: Test, kc: k8s.KubeConfig, api: KubeRest): Promise<void> {
   const events: string[] = [];
   const elector = (identity: string): LeaderElector =>
-    LeaderElector.fromKubeConfig(kc, {
+    LeaderElector.overApi(api, {
       clock: systemClock, namespace: 'default', name: 'nodesmith-e2e', identity,
       leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 200,
       onStartedLeading: () => events.push(`${identity} started`),
@@ -82,8 +83,8 @@ async function leaderElection(t: Test, kc: k8s.KubeConfig): Promise<void> {
   t.same(events, [`${firstId} started`, `${firstId} stopped`, `${secondId} started`, `${secondId} stopped`]);
 }
 
-async function nodeClaimCrud(t: Test, kc: k8s.KubeConfig): Promise<void> {
-  const store = KubeNodeClaimClient.fromKubeConfig(kc);
+async function nodeClaimCrud(t: Test, api: KubeRest): Promise<void> {
+  const store = new KubeNodeClaimClient(api);
   const created = await store.create(nodeClaim({ name: 'crud-1' }));
   t.ok(created.metadata.uid, 'the API server assigned a uid');
   t.equal((await store.get('crud-1'))?.spec.nodeClassRef.name, 'default');
@@ -134,8 +135,8 @@ async function virtualNodePodGc(t: Test, core: k8s.CoreV1Api, kube: Model): Prom
   t.match(recorder.events, [{ reason: 'DeletedFromVirtualNode', object: { name: 'stranded', namespace: 'default' } }]);
 }
 
-async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: Model): Promise<void> {
-  const store = KubeNodeClaimClient.fromKubeConfig(kc);
+async function registration(t: Test, api: KubeRest, core: k8s.CoreV1Api, kube: Model): Promise<void> {
+  const store = new KubeNodeClaimClient(api);
   const providerID = 'aws:///us-east-1a/i-0000000000000e2e1';
   await store.create(nodeClaim({ name: 'reg-1', startupTaints: [{ key: 'example.com/agent', effect: 'NoSchedule' }] }));
   await store.patchStatus('reg-1', { providerID, conditions: [condition('Launched', 'True', Date.now())] });
@@ -158,8 +159,8 @@ async function registration(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, ku
   t.equal(labels['karpenter.sh/initialized'], 'true');
 }
 
-async function termination(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kube: Model): Promise<void> {
-  const store = KubeNodeClaimClient.fromKubeConfig(kc);
+async function termination(t: Test, { kc, api, core }: StackFixture, kube: Model): Promise<void> {
+  const store = new KubeNodeClaimClient(api);
   const policy = kc.makeApiClient(k8s.PolicyV1Api);
   const cloud = new FakeCloudProvider(systemClock);
   const i = instance({ id: 0xe2e2, launchTime: Date.now(), nodeClaimName: 'term-1' });
@@ -198,19 +199,20 @@ async function termination(t: Test, kc: k8s.KubeConfig, core: k8s.CoreV1Api, kub
 }
 
 void t.test('the lifecycle controllers work against the real API server, kcm and kwok', async (t) => {
-  const { stack, kc, core } = await withStack(t, { scheduler: false });
+  const fixture = await withStack(t, { scheduler: false });
+  const { stack, kc, core, target, api } = fixture;
   await ok(stack, ['apply', '-f', 'manifests/crds']);
   await ok(stack, ['wait', '--for=condition=established', '--timeout=60s', 'crd/nodeclaims.karpenter.sh']);
   const state = new ClusterState();
-  const informers = startClusterInformers(kc, state, { onError: () => undefined });
+  const informers = startClusterInformers(target, state, { onError: () => undefined });
   t.teardown(() => informers.stop());
   await informers.synced;
-  const writes = KubeLifecycleClient.fromKubeConfig(kc);
+  const writes = new KubeLifecycleClient(api);
   const kube: Model = { state, writes, nodes: modelNodeApi(state, writes), pods: modelPodApi(state, writes) };
 
-  await t.test('two electors on one Lease: one leads, the other takes over when it stops', (t) => leaderElection(t, kc));
-  await t.test('the nodeclaim client creates, reads, patches status, finalizes and deletes nodeclaims', (t) => nodeClaimCrud(t, kc));
+  await t.test('two electors on one Lease: one leads, the other takes over when it stops', (t) => leaderElection(t, kc, api));
+  await t.test('the nodeclaim client creates, reads, patches status, finalizes and deletes nodeclaims', (t) => nodeClaimCrud(t, api));
   await t.test('gc deletes a pod bound to a virtual node', (t) => virtualNodePodGc(t, core, kube));
-  await t.test('registration marks a nodeclaim registered and initialized once kwok makes its node ready', (t) => registration(t, kc, core, kube));
-  await t.test('termination waits out a disruption budget, then evicts, deletes the node and terminates the instance before releasing the finalizer', (t) => termination(t, kc, core, kube));
+  await t.test('registration marks a nodeclaim registered and initialized once kwok makes its node ready', (t) => registration(t, api, core, kube));
+  await t.test('termination waits out a disruption budget, then evicts, deletes the node and terminates the instance before releasing the finalizer', (t) => termination(t, fixture, kube));
 });

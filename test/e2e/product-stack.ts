@@ -132,6 +132,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
   const [extenderPort, webhookPort, healthPort] = [await freePort(), await freePort(), await freePort()];
   const config: NodesmithConfig = {
     kubeconfig: options.identity === undefined ? stack.kubeconfigPath : await identityKubeconfig(stack, options.identity),
+    kubeEnv: {},
     components: { provisioner: true, extender: true, webhooks: true },
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
     kubernetesVersion: vpc.kubernetesVersion,

@@ -1,5 +1,5 @@
-import { ApiException, type V1Lease } from '@kubernetes/client-node';
-import type { LeaseApi } from '../../provisioner/kube/leader-election.js';
+import { KubeApiError } from '../../provisioner/kube/kube-rest.js';
+import type { Lease, LeaseApi } from '../../provisioner/kube/leader-election.js';
 
 type Params<M extends keyof LeaseApi> = Parameters<LeaseApi[M]>[0];
 
@@ -8,40 +8,40 @@ type Params<M extends keyof LeaseApi> = Parameters<LeaseApi[M]>[0];
  * replace with a stale resourceVersion fail with 409, reads of a missing Lease with 404.
  */
 export class FakeLeaseApi implements LeaseApi {
-  readonly leases = new Map<string, V1Lease>();
+  readonly leases = new Map<string, Lease>();
   /** While true every call fails as if the API server were unreachable. */
   down = false;
   #version = 0;
 
-  readNamespacedLease(param: Params<'readNamespacedLease'>): Promise<V1Lease> {
+  readNamespacedLease(param: Params<'readNamespacedLease'>): Promise<Lease> {
     return this.#call(() => {
       const lease = this.leases.get(`${param.namespace}/${param.name}`);
-      if (lease === undefined) throw new ApiException(404, 'not found', '{}', {});
+      if (lease === undefined) throw new KubeApiError(404, '{"message":"not found"}', 'lease');
       return structuredClone(lease);
     });
   }
 
-  createNamespacedLease(param: Params<'createNamespacedLease'>): Promise<V1Lease> {
+  createNamespacedLease(param: Params<'createNamespacedLease'>): Promise<Lease> {
     return this.#call(() => {
       const key = `${param.namespace}/${param.body.metadata?.name ?? ''}`;
-      if (this.leases.has(key)) throw new ApiException(409, 'already exists', '{}', {});
+      if (this.leases.has(key)) throw new KubeApiError(409, '{"message":"already exists"}', 'lease');
       return this.#store(key, param.body);
     });
   }
 
-  replaceNamespacedLease(param: Params<'replaceNamespacedLease'>): Promise<V1Lease> {
+  replaceNamespacedLease(param: Params<'replaceNamespacedLease'>): Promise<Lease> {
     return this.#call(() => {
       const key = `${param.namespace}/${param.name}`;
       const current = this.leases.get(key);
-      if (current === undefined) throw new ApiException(404, 'not found', '{}', {});
+      if (current === undefined) throw new KubeApiError(404, '{"message":"not found"}', 'lease');
       if (param.body.metadata?.resourceVersion !== current.metadata?.resourceVersion) {
-        throw new ApiException(409, 'conflict', '{}', {});
+        throw new KubeApiError(409, '{"message":"conflict"}', 'lease');
       }
       return this.#store(key, param.body);
     });
   }
 
-  #store(key: string, body: V1Lease): V1Lease {
+  #store(key: string, body: Lease): Lease {
     this.#version += 1;
     const stored = structuredClone(body);
     stored.metadata ??= {};
@@ -52,7 +52,7 @@ export class FakeLeaseApi implements LeaseApi {
 
   #call<T>(work: () => T): Promise<T> {
     try {
-      if (this.down) throw new ApiException(503, 'unavailable', '{}', {});
+      if (this.down) throw new KubeApiError(503, '{"message":"unavailable"}', 'lease');
       return Promise.resolve(work());
     } catch (e: unknown) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));

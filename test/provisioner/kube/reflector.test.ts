@@ -2,9 +2,9 @@
 // newline-delimited WATCH events, a 410 Gone that forces a relist. The real API server is in test/e2e.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { ApiConnection } from '../../../provisioner/kube/api-connection.js';
+import { staticTarget } from '../../fakes/kube-targets.js';
 import { LineSplitter, startReflector } from '../../../provisioner/kube/reflector.js';
 
 interface Obj { metadata: { name: string; resourceVersion?: string; managedFields?: unknown } }
@@ -40,9 +40,7 @@ async function apiServer(script: Script): Promise<{ url: string; close: () => Pr
 }
 
 function connection(url: string): ApiConnection {
-  const kc = new k8s.KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
-  return new ApiConnection(kc);
+  return new ApiConnection(staticTarget(url, 't'));
 }
 
 const event = (type: string, name: string, rv: string): string => `${JSON.stringify({ type, object: { metadata: { name, resourceVersion: rv } } })}\n`;
