@@ -14,7 +14,6 @@ import { InterruptionController } from '../provisioner/interruption/interruption
 import { InterruptionHandler } from '../provisioner/interruption/interruption-handler.js';
 import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
-import { nodeClaimAnnotator } from '../provisioner/kube/nodeclaim-annotator.js';
 import type { NodeApi } from '../provisioner/lifecycle/cluster-ports.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 
@@ -29,7 +28,7 @@ export interface InterruptionWiring extends InterruptionSource {
   readonly kc: k8s.KubeConfig;
   /** The in-memory cluster state: NodeClaims and Nodes are found there, never by listing the API. */
   readonly state: OwnedObjectsView;
-  readonly store: Pick<NodeClaimStore, 'delete'>;
+  readonly store: Pick<NodeClaimStore, 'delete' | 'addAnnotations'>;
   readonly nodes: Pick<NodeApi, 'cordonAndTaint'>;
   readonly events: EventRecorder;
   readonly registry: Registry;
@@ -48,7 +47,7 @@ export function startInterruption(w: InterruptionWiring): { controllers: Control
   const log = w.log.child({ component: 'provisioner.interruption' });
   const metrics = new InterruptionMetrics(w.registry);
   const handler = new InterruptionHandler({
-    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: nodeClaimAnnotator(w.kc),
+    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: (name, annotations) => w.store.addAnnotations(name, annotations),
     unavailableOfferings: w.unavailableOfferings, now: () => systemClock.now(), log,
     onDisrupted: w.onDisrupted, onDeleted: () => { w.wakeTermination(); },
   });
