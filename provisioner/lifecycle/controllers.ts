@@ -44,7 +44,7 @@ export function lifecycleControllers(deps: LifecycleDependencies): Controller[] 
   return [
     new RegistrationController({ store, nodes, ...common }),
     new LivenessController({ store, ...common }),
-    new TerminationController({ store, nodes, pods, cloud, ...common }),
+    new TerminationController({ store, nodes, pods, cloud, recorder, ...common }),
     new ExpirationController({ store, recorder, ...common }),
     ...(deps.drift === undefined ? [] : [new DriftController({ store, recorder, ...deps.drift, ...common })]),
     new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
