@@ -1,4 +1,3 @@
-import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
@@ -14,7 +13,6 @@ import { InterruptionController } from '../provisioner/interruption/interruption
 import { InterruptionHandler } from '../provisioner/interruption/interruption-handler.js';
 import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
-import { nodeClaimAnnotator } from '../provisioner/kube/nodeclaim-annotator.js';
 import type { NodeApi } from '../provisioner/lifecycle/cluster-ports.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 
@@ -26,10 +24,9 @@ export interface InterruptionSource {
 }
 
 export interface InterruptionWiring extends InterruptionSource {
-  readonly api: KubeRest;
   /** The in-memory cluster state: NodeClaims and Nodes are found there, never by listing the API. */
   readonly state: OwnedObjectsView;
-  readonly store: Pick<NodeClaimStore, 'delete'>;
+  readonly store: Pick<NodeClaimStore, 'delete' | 'addAnnotations'>;
   readonly nodes: Pick<NodeApi, 'cordonAndTaint'>;
   readonly events: EventRecorder;
   readonly registry: Registry;
@@ -48,7 +45,7 @@ export function startInterruption(w: InterruptionWiring): { controllers: Control
   const log = w.log.child({ component: 'provisioner.interruption' });
   const metrics = new InterruptionMetrics(w.registry);
   const handler = new InterruptionHandler({
-    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: nodeClaimAnnotator(w.api),
+    lookup: instanceLookup(w.state), store: w.store, nodes: w.nodes, recorder: w.events, annotate: (name, annotations) => w.store.addAnnotations(name, annotations),
     unavailableOfferings: w.unavailableOfferings, now: () => systemClock.now(), log,
     onDisrupted: w.onDisrupted, onDeleted: () => { w.wakeTermination(); },
   });

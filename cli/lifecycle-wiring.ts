@@ -2,11 +2,14 @@ import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
-import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
+import type { CloudProvider, NodeClassResolver } from '../domain/cloud/cloud-provider.js';
+import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
-import { lifecycleControllers } from '../provisioner/lifecycle/controllers.js';
+import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
+import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
+
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
@@ -29,6 +32,15 @@ export interface LifecycleWiring {
   readonly interruption?: InterruptionSource;
   /** EC2NodeClass and pricing controllers, run beside these; the `nodeclass.*` ones are woken when an EC2NodeClass changes. */
   readonly nodeClassControllers?: readonly Controller[];
+  /** The launch path's EC2NodeClass resolver and priced catalog, for drift (AMI, subnet, security groups, instance type). */
+  readonly drift?: { readonly resolver: NodeClassResolver; readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
+}
+
+/** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
+function wakeOnChange(kind: string): readonly string[] {
+  if (kind === 'nodeclaim') return ['nodeclaim.disruption.drift', 'nodeclaim.expiration'];
+  if (kind === 'nodepool' || kind === 'ec2nodeclass') return ['nodeclaim.disruption.drift'];
+  return [];
 }
 
 /**
@@ -41,7 +53,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const log = w.log.child({ component: 'provisioner.lifecycle' });
   const wake = { termination: (): void => undefined };
   const interruption = w.interruption === undefined ? undefined : startInterruption({
-    ...w.interruption, api: w.api, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
   });
   const runner = new ControllerRunner({
@@ -51,6 +63,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
         store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
         cloud: w.cloud, clock: systemClock, recorder: w.events,
         plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
+        ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
       }),
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
@@ -62,7 +75,10 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
-  const unsubscribe = w.state.onChange((kind) => { if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name); });
+  const unsubscribe = w.state.onChange((kind) => {
+    if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
+    for (const name of wakeOnChange(kind)) runner.wake(name);
+  });
   return {
     stop: async () => {
       unsubscribe();
@@ -70,5 +86,14 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
       runner.stop();
       await running;
     },
+  };
+}
+
+function driftDependencies(state: ClusterState, cloud: CloudProvider, drift: NonNullable<LifecycleWiring['drift']>): NonNullable<LifecycleDependencies['drift']> {
+  const recheck = drift.recheckMs === undefined ? {} : { recheckMs: drift.recheckMs };
+  return {
+    reads: { nodePool: (name) => state.nodePools.get(name), nodeClass: (name) => state.nodeClasses.get(name), catalog: drift.catalog },
+    facts: new CloudDriftFacts({ resolver: drift.resolver, cloud, clock: systemClock, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
+    ...recheck,
   };
 }

@@ -8,7 +8,11 @@ export type EventReason =
   | 'Launched'
   | 'LaunchFailed'
   | 'NodePoolLimitReached'
-  | 'DeletedFromVirtualNode';
+  | 'DeletedFromVirtualNode'
+  | 'Drifted'
+  | 'DriftCheckFailed'
+  | 'Expired'
+  | 'TerminationGracePeriodExpiring';
 
 /** What an Event is about: enough of an object reference for involvedObject. */
 export interface EventTarget {

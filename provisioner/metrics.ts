@@ -3,6 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 /** Metric names of the lifecycle and GC controllers (Karpenter's names, `nodesmith_` prefix). */
 export const lifecycleMetricNames = {
   nodeClaimsDisrupted: 'nodesmith_nodeclaims_disrupted_total',
+  nodeClaimsDrifted: 'nodesmith_nodeclaims_drifted_total',
   nodeClaimsTerminated: 'nodesmith_nodeclaims_terminated_total',
   nodeClaimsRegistered: 'nodesmith_nodeclaims_registered_total',
   nodeClaimsInitialized: 'nodesmith_nodeclaims_initialized_total',
@@ -13,7 +14,7 @@ export const lifecycleMetricNames = {
 } as const;
 
 /** Why liveness or GC deleted a NodeClaim (`reason` label). */
-export type DisruptionReason = 'launch_timeout' | 'registration_timeout' | 'instance_gone';
+export type DisruptionReason = 'launch_timeout' | 'registration_timeout' | 'instance_gone' | 'expired';
 
 /**
  * The instruments the lifecycle and GC controllers emit, on an injected Registry (main.ts owns the
@@ -21,6 +22,7 @@ export type DisruptionReason = 'launch_timeout' | 'registration_timeout' | 'inst
  */
 export class LifecycleMetrics {
   readonly disrupted: Counter<'nodepool' | 'reason'>;
+  readonly drifted: Counter<'type' | 'nodepool'>;
   readonly terminated: Counter<'nodepool' | 'capacity_type'>;
   readonly registered: Counter<'nodepool'>;
   readonly initialized: Counter<'nodepool'>;
@@ -33,6 +35,7 @@ export class LifecycleMetrics {
     const registers = [registry];
     const n = lifecycleMetricNames;
     this.disrupted = new Counter({ name: n.nodeClaimsDisrupted, help: 'NodeClaims deleted by a controller, by nodepool and reason.', labelNames: ['nodepool', 'reason'] as const, registers });
+    this.drifted = new Counter({ name: n.nodeClaimsDrifted, help: 'NodeClaims that became Drifted, by drift reason (type) and nodepool.', labelNames: ['type', 'nodepool'] as const, registers });
     this.terminated = new Counter({ name: n.nodeClaimsTerminated, help: 'NodeClaims whose termination finished (finalizer removed).', labelNames: ['nodepool', 'capacity_type'] as const, registers });
     this.registered = new Counter({ name: n.nodeClaimsRegistered, help: 'NodeClaims that became Registered.', labelNames: ['nodepool'] as const, registers });
     this.initialized = new Counter({ name: n.nodeClaimsInitialized, help: 'NodeClaims that became Initialized.', labelNames: ['nodepool'] as const, registers });

@@ -47,4 +47,6 @@ export interface NodeClaimStore {
   removeFinalizer(name: string, finalizer: string): Promise<void>;
   /** Adds or overwrites these labels, leaving the others alone; no-op when the NodeClaim is gone. */
   addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void>;
+  /** Adds or overwrites these annotations, leaving the others alone; no-op when the NodeClaim is gone. */
+  addAnnotations(name: string, annotations: Readonly<Record<string, string>>): Promise<void>;
 }

@@ -33,6 +33,9 @@ export interface LaunchedInstance {
   readonly zone: string;
   readonly capacityType: CapacityType;
   readonly imageId: string;
+  /** What the instance runs in, as EC2 reports it (for subnet and security-group drift); absent when unknown. */
+  readonly subnetId?: string;
+  readonly securityGroupIds?: readonly string[];
   /** Milliseconds since the Unix epoch. */
   readonly launchTime: number;
   readonly state: InstanceState;

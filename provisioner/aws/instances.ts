@@ -26,10 +26,19 @@ export function toLaunchedInstance(i: Instance): LaunchedInstance | undefined {
     zone,
     capacityType: i.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand',
     imageId: i.ImageId ?? '',
+    ...networkFields(i),
     launchTime: i.LaunchTime?.getTime() ?? 0,
     state: i.State?.Name ?? 'pending',
     tags,
     ...ownerFields(tags),
+  };
+}
+
+/** Where the instance runs, for subnet and security-group drift. */
+function networkFields(i: Instance): Pick<LaunchedInstance, 'subnetId' | 'securityGroupIds'> {
+  return {
+    ...(i.SubnetId === undefined ? {} : { subnetId: i.SubnetId }),
+    ...(i.SecurityGroups === undefined ? {} : { securityGroupIds: i.SecurityGroups.flatMap((g) => (g.GroupId === undefined ? [] : [g.GroupId])) }),
   };
 }
 

@@ -5,7 +5,8 @@ import type { Node } from '../../domain/core/node.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type ControllerLogger } from '../controller-runner.js';
 import type { EventRecorder, EventTarget } from '../events.js';
-import { disruptedTaint } from '../../domain/karpenter-keys.js';
+import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
+import { disruptedTaint, terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import type { NodeApi } from '../lifecycle/cluster-ports.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { actionFor, noticeFor, type InterruptionMessage, type MessageKind } from './message-kinds.js';
@@ -18,9 +19,6 @@ export interface InstanceOwner {
 
 /** Reads the in-memory cluster state; never lists the API per message. */
 export type InstanceLookup = (instanceId: string) => InstanceOwner | undefined;
-
-/** Karpenter's annotation: termination skips the graceful drain once this time has passed. */
-export const terminationTimestampAnnotation = 'karpenter.sh/nodeclaim-termination-timestamp';
 
 export interface InterruptionHandlerOptions {
   readonly lookup: InstanceLookup;
@@ -94,9 +92,10 @@ export class InterruptionHandler {
   }
 
   async #annotateTermination(nodeClaim: NodeClaim): Promise<void> {
-    if (nodeClaim.metadata.annotations?.[terminationTimestampAnnotation] !== undefined) return;
-    const at = new Date(this.#o.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    await this.#o.annotate?.(nodeClaim.metadata.name ?? '', { [terminationTimestampAnnotation]: at });
+    // The deadline is now: termination deletes every pod at once (each keeps its own grace period) instead of
+    // waiting on PDBs, and terminates the instance without waiting for a graceful drain.
+    if (nodeClaim.metadata.annotations?.[terminationTimestampKey] !== undefined) return;
+    await this.#o.annotate?.(nodeClaim.metadata.name ?? '', { [terminationTimestampKey]: terminationTimestampValue(this.#o.now()) });
   }
 
   async #deleteNodeClaim(kind: MessageKind, { nodeClaim, node }: InstanceOwner): Promise<void> {

@@ -81,12 +81,20 @@ export class KubeNodeClaimClient implements NodeClaimStore {
   }
 
   async addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
-    // A merge patch of a map adds and overwrites keys only: no read, no conflict with other writers' labels.
+    await this.#mergeMetadata(name, { labels }, 'labelling');
+  }
+
+  async addAnnotations(name: string, annotations: Readonly<Record<string, string>>): Promise<void> {
+    await this.#mergeMetadata(name, { annotations }, 'annotating');
+  }
+
+  /** A merge patch of a map adds and overwrites keys only: no read, no conflict with other writers' keys. */
+  async #mergeMetadata(name: string, metadata: { labels?: Readonly<Record<string, string>>; annotations?: Readonly<Record<string, string>> }, verb: string): Promise<void> {
     try {
-      await this.#api.mergePatch({ ...nodeClaims, name }, { metadata: { labels } });
+      await this.#api.mergePatch({ ...nodeClaims, name }, { metadata });
     } catch (e: unknown) {
       if (statusCode(e) === 404) return;
-      throw wrap(`labelling nodeclaim ${name}`, e);
+      throw wrap(`${verb} nodeclaim ${name}`, e);
     }
   }
 

@@ -8,6 +8,9 @@ import { VirtualNodeGc } from '../gc/virtual-nodes.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { EventRecorder, NodeApi, PodApi } from './cluster-ports.js';
+import { DriftController, type DriftReads } from './drift.js';
+import type { ResolvedDriftFacts } from './drift-facts.js';
+import { ExpirationController } from './expiration.js';
 import { LivenessController } from './liveness.js';
 import { RegistrationController } from './registration.js';
 import { TerminationController } from './termination.js';
@@ -23,6 +26,8 @@ export interface LifecycleDependencies {
   readonly plannedNodeNames: () => ReadonlySet<string>;
   readonly metrics?: LifecycleMetrics;
   readonly log?: ControllerLogger;
+  /** What the drift check reads beyond the NodeClaims; without it no Drifted condition is written. */
+  readonly drift?: { readonly reads: DriftReads; readonly facts: ResolvedDriftFacts; readonly recheckMs?: number };
 }
 
 /**
@@ -39,7 +44,9 @@ export function lifecycleControllers(deps: LifecycleDependencies): Controller[] 
   return [
     new RegistrationController({ store, nodes, ...common }),
     new LivenessController({ store, ...common }),
-    new TerminationController({ store, nodes, pods, cloud, ...common }),
+    new TerminationController({ store, nodes, pods, cloud, recorder, ...common }),
+    new ExpirationController({ store, recorder, ...common }),
+    ...(deps.drift === undefined ? [] : [new DriftController({ store, recorder, ...deps.drift, ...common })]),
     new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
     new VirtualNodePodGc({ pods, recorder, ...common }),
     new OrphanInstanceGc({ cloud, store, ...common }),

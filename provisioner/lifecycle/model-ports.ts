@@ -86,4 +86,8 @@ export class ModelNodeClaimStore implements NodeClaimStore {
   addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
     return this.#writes.addLabels(name, labels);
   }
+
+  addAnnotations(name: string, annotations: Readonly<Record<string, string>>): Promise<void> {
+    return this.#writes.addAnnotations(name, annotations);
+  }
 }

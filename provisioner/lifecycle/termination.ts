@@ -9,17 +9,21 @@ import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi, PodApi } from './cluster-ports.js';
 import { nodePoolOf, timestampMs } from './conditions.js';
-import { drainStep } from './drain.js';
+import { drainStep, type ForcedDeletion } from './drain.js';
+import type { EventRecorder } from '../events.js';
+import { defaultPodGraceSeconds, terminationDeadlineMs, terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
 import { isVirtualNode } from './node-readiness.js';
-import { disruptedTaint, terminationFinalizer } from '../../domain/karpenter-keys.js';
+import { disruptedTaint, terminationFinalizer, terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import { labels } from '../../domain/well-known-labels.js';
 
 export interface TerminationControllerOptions {
-  readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer'>;
+  readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer' | 'addAnnotations'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'deleteNode'>;
-  readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod'>;
+  readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod' | 'deletePod'>;
   readonly cloud: Pick<CloudProvider, 'delete'>;
   readonly clock: Clock;
+  /** Events on pods deleted at the termination deadline; none without it. */
+  readonly recorder?: EventRecorder;
   readonly metrics?: LifecycleMetrics;
   readonly log?: ControllerLogger;
   /** Requeue while a termination is in progress (default 2 s). */
@@ -34,7 +38,9 @@ type Step = 'waiting' | 'done';
  * Karpenter's termination, driven by the NodeClaim's finalizer: taint and cordon the node, drain
  * it through the Eviction API, delete the Node, call the cloud's delete until it reports the
  * instance gone, and only then release the finalizer, so a NodeClaim never disappears while
- * its instance may still be billed.
+ * its instance may still be billed. A terminationGracePeriod bounds the drain: the deadline (deletion + period)
+ * is written to `karpenter.sh/nodeclaim-termination-timestamp` on the first pass and read back on every later one
+ * (so a restart keeps it), pods are deleted as it nears, and at the deadline the node goes whatever is left on it.
  */
 export class TerminationController implements Controller {
   readonly name = 'nodeclaim.termination';
@@ -56,17 +62,47 @@ export class TerminationController implements Controller {
   }
 
   async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {
+    const deadline = await this.#deadline(claim);
     if (node !== undefined) {
       const nodeName = node.metadata.name ?? '';
       await this.#o.nodes.cordonAndTaint(nodeName, disruptedTaint);
-      const remaining = await drainStep(nodeName, { pods: this.#o.pods, nowMs: this.#o.clock.now(), ...this.#metrics() });
-      if (remaining > 0) return 'waiting';
+      const nowMs = this.#o.clock.now();
+      const remaining = await drainStep(nodeName, {
+        pods: this.#o.pods, nowMs, ...this.#metrics(),
+        ...(deadline === undefined ? {} : { deadlineMs: deadline, onForcedDeletion: (d: ForcedDeletion) => { this.#reportForced(d, deadline); } }),
+      });
+      if (remaining > 0 && (deadline === undefined || nowMs < deadline)) return 'waiting';
       await this.#o.nodes.deleteNode(nodeName);
     }
     if (!(await this.#instanceGone(claim))) return 'waiting';
     await this.#o.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
     this.#recordDone(claim);
     return 'done';
+  }
+
+  /**
+   * The drain's deadline: the annotation when present (written by an earlier pass, another replica before a restart,
+   * or forceful interruption), else deletion + spec.terminationGracePeriod, stamped on the NodeClaim now.
+   */
+  async #deadline(claim: NodeClaim): Promise<number | undefined> {
+    const stamped = timestampMs(claim.metadata.annotations?.[terminationTimestampKey]);
+    if (stamped !== undefined) return stamped;
+    const deleted = timestampMs(claim.metadata.deletionTimestamp);
+    const at = deleted === undefined ? undefined : terminationDeadlineMs(deleted, claim.spec.terminationGracePeriod);
+    if (at === undefined) return undefined;
+    const value = terminationTimestampValue(at);
+    await this.#o.store.addAnnotations(claim.metadata.name ?? '', { [terminationTimestampKey]: value });
+    return Date.parse(value);
+  }
+
+  #reportForced({ pod, gracePeriodSeconds }: ForcedDeletion, deadline: number): void {
+    const { namespace = '', name = '', uid } = pod.metadata;
+    const own = pod.spec.terminationGracePeriodSeconds ?? defaultPodGraceSeconds;
+    this.#o.recorder?.record(
+      { kind: 'Pod', apiVersion: 'v1', namespace, name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'TerminationGracePeriodExpiring',
+      `deleting the pod to meet its node's termination deadline ${terminationTimestampValue(deadline)}: granted ${String(gracePeriodSeconds)}s of its ${String(own)}s grace period; this bypasses its PodDisruptionBudgets and karpenter.sh/do-not-disrupt`,
+    );
+    (this.#o.log ?? silentLogger).info({ component: this.name, pod: `${namespace}/${name}`, gracePeriodSeconds }, 'deleted pod at the termination deadline');
   }
 
   /** Cloud delete is repeated until the provider reports NodeClaimNotFoundError (Karpenter's contract). */

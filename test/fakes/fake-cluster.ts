@@ -27,6 +27,8 @@ export class FakeCluster implements NodeApi, PodApi {
   readonly pdbBlocked = new Set<string>();
   readonly evictions: string[] = [];
   readonly deletedPods: string[] = [];
+  /** Every deletePod call as made, with its grace period. */
+  readonly podDeletions: PodDeletion[] = [];
   readonly deletedNodes: string[] = [];
 
   addNode(node: Node): void {
@@ -83,6 +85,7 @@ export class FakeCluster implements NodeApi, PodApi {
   }
 
   deletePod(target: PodDeletion): Promise<void> {
+    this.podDeletions.push(target);
     const { namespace, name, uid } = target;
     const key = podKey(namespace, name);
     const pod = this.pods.get(key);

@@ -72,6 +72,12 @@ export class InMemoryNodeClaimStore implements NodeClaimStore {
     return Promise.resolve();
   }
 
+  addAnnotations(name: string, annotations: Readonly<Record<string, string>>): Promise<void> {
+    const claim = this.#claims.get(name);
+    if (claim !== undefined) this.#put({ ...claim, metadata: { ...claim.metadata, annotations: { ...claim.metadata.annotations, ...annotations } } });
+    return Promise.resolve();
+  }
+
   addFinalizer(name: string, finalizer: string): Promise<void> {
     const claim = this.#claims.get(name);
     const finalizers = claim?.metadata.finalizers ?? [];

@@ -17,7 +17,7 @@ void t.test('the lifecycle controllers take a nodeclaim from launch to registere
     store, nodes: cluster, pods: cluster, cloud, clock, recorder: new FakeEventRecorder(), plannedNodeNames: () => new Set(),
   });
   t.same(controllers.map((c) => c.name), [
-    'nodeclaim.registration', 'nodeclaim.liveness', 'nodeclaim.termination',
+    'nodeclaim.registration', 'nodeclaim.liveness', 'nodeclaim.termination', 'nodeclaim.expiration',
     'gc.virtual_nodes', 'gc.virtual_node_pods', 'gc.instances', 'gc.nodeclaims',
   ]);
   const runner = new ControllerRunner({ clock, controllers });

@@ -6,7 +6,7 @@ import { TerminationController } from '../../../provisioner/lifecycle/terminatio
 import { LifecycleMetrics } from '../../../provisioner/metrics.js';
 import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
 import { instance, iso, node, nodeClaim, pod } from '../../fakes/builders.js';
-import { FakeCluster } from '../../fakes/fake-cluster.js';
+import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';
 
 interface Fixture {
@@ -18,7 +18,7 @@ interface Fixture {
   registry: Registry;
 }
 
-async function setup(): Promise<Fixture> {
+async function setup(options: { terminationGracePeriod?: string } = {}): Promise<Fixture> {
   const clock = new FakeClock(1_000_000);
   const store = new InMemoryNodeClaimStore(clock);
   const cluster = new FakeCluster();
@@ -27,7 +27,9 @@ async function setup(): Promise<Fixture> {
   const controller = new TerminationController({ store, nodes: cluster, pods: cluster, cloud, clock, metrics: new LifecycleMetrics(registry) });
   const i = instance({ id: 1, launchTime: 0, nodeClaimName: 'nc-1' });
   cloud.instances.set(i.instanceId, i);
-  await store.create(nodeClaim({ name: 'nc-1', providerID: i.providerID, nodeName: 'ip-10-0-0-1', finalizers: [terminationFinalizer] }));
+  const claim = nodeClaim({ name: 'nc-1', providerID: i.providerID, nodeName: 'ip-10-0-0-1', finalizers: [terminationFinalizer] });
+  const period = options.terminationGracePeriod;
+  await store.create(period === undefined ? claim : { ...claim, spec: { ...claim.spec, terminationGracePeriod: period } });
   cluster.addNode(node({ name: 'ip-10-0-0-1', providerID: i.providerID, ready: true }));
   return { clock, store, cluster, cloud, controller, registry };
 }
@@ -122,4 +124,110 @@ void t.test('termination surfaces cloud errors other than not-found and keeps th
     (e: unknown) => t.match(e, /throttled/),
   );
   t.ok(await store.get('nc-1'));
+});
+
+const minute = 60_000;
+
+function guardedPod(name: string, extra: { doNotDisrupt?: boolean; graceSeconds?: number } = {}): ReturnType<typeof pod> {
+  const base = pod({ name, nodeName: 'ip-10-0-0-1' });
+  return {
+    ...base,
+    metadata: { ...base.metadata, ...(extra.doNotDisrupt === true ? { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } : {}) },
+    spec: { ...base.spec, ...(extra.graceSeconds === undefined ? {} : { terminationGracePeriodSeconds: extra.graceSeconds }) },
+  };
+}
+
+void t.test('a do-not-disrupt pod holds its node until the terminationGracePeriod forces it out', async (t) => {
+  const fixture = await setup({ terminationGracePeriod: '5m' });
+  const { clock, store, cluster, cloud, controller } = fixture;
+  const recorder = new FakeEventRecorder();
+  const bounded = new TerminationController({ store, nodes: cluster, pods: cluster, cloud, clock, recorder });
+  cluster.addPod(guardedPod('cart-0', { doNotDisrupt: true }));
+  cluster.addPod(guardedPod('db-0'));
+  cluster.pdbBlocked.add('default/db-0');
+  await store.delete('nc-1');
+  const deletedAt = clock.now();
+
+  await bounded.reconcile();
+  t.equal((await store.get('nc-1'))?.metadata.annotations?.['karpenter.sh/nodeclaim-termination-timestamp'], iso(deletedAt + 5 * minute).replace('.000Z', 'Z'), 'the deadline is stamped on the NodeClaim');
+  t.same(cluster.evictions, ['default/db-0'], 'the do-not-disrupt pod is not evicted; the PDB-guarded one is tried');
+
+  clock.step(5 * minute - 30_001);
+  await bounded.reconcile();
+  t.same(cluster.podDeletions, [], 'no pod is deleted before deadline minus its grace period');
+  t.same(cluster.deletedNodes, []);
+
+  clock.step(1);
+  await bounded.reconcile();
+  t.same(cluster.podDeletions.map((d) => `${d.name} ${String(d.gracePeriodSeconds)}`), ['cart-0 30', 'db-0 30'], 'each pod is deleted with its whole 30 s grace period left');
+  t.match(recorder.events[0], { object: { kind: 'Pod', name: 'cart-0' }, reason: 'TerminationGracePeriodExpiring', message: /bypasses its PodDisruptionBudgets and karpenter.sh\/do-not-disrupt/ });
+  await controller.reconcile();
+  t.same(cluster.deletedNodes, ['ip-10-0-0-1'], 'with the pods gone the node goes');
+});
+
+void t.test('at the deadline the node is terminated even while pods are still on it', async (t) => {
+  const fixture = await setup({ terminationGracePeriod: '2m' });
+  const { clock, store, cluster, cloud, controller } = fixture;
+  cluster.addPod({ ...guardedPod('stuck'), metadata: { ...guardedPod('stuck').metadata, deletionTimestamp: iso(clock.now()) } });
+  await store.delete('nc-1');
+  await controller.reconcile();
+  t.same(cluster.deletedNodes, []);
+  clock.step(59_000);
+  await controller.reconcile();
+  t.same(cluster.deletedNodes, [], 'a pod within its grace period still holds the node before the deadline');
+  clock.step(2 * minute);
+  await controller.reconcile();
+  t.same(cluster.deletedNodes, ['ip-10-0-0-1']);
+  t.equal(cloud.deleted.length, 1, 'the instance is terminated');
+});
+
+void t.test('a pod whose grace period is longer than the time left is deleted at once with the time left', async (t) => {
+  const fixture = await setup({ terminationGracePeriod: '1m' });
+  const { store, cluster, controller } = fixture;
+  cluster.addPod(guardedPod('slow-shutdown', { graceSeconds: 600 }));
+  await store.delete('nc-1');
+  await controller.reconcile();
+  t.same(cluster.podDeletions.map((d) => d.gracePeriodSeconds), [60]);
+  t.same(cluster.evictions, []);
+});
+
+void t.test('an existing termination timestamp is honoured after a restart, not recomputed', async (t) => {
+  const fixture = await setup({ terminationGracePeriod: '1h' });
+  const { clock, store, cluster, cloud } = fixture;
+  cluster.addPod(guardedPod('cart-0', { doNotDisrupt: true }));
+  await store.delete('nc-1');
+  const stamped = iso(clock.now() + minute).replace('.000Z', 'Z');
+  await store.addAnnotations('nc-1', { 'karpenter.sh/nodeclaim-termination-timestamp': stamped });
+  const restarted = new TerminationController({ store, nodes: cluster, pods: cluster, cloud, clock });
+  await restarted.reconcile();
+  t.equal((await store.get('nc-1'))?.metadata.annotations?.['karpenter.sh/nodeclaim-termination-timestamp'], stamped);
+  clock.step(30_000);
+  await restarted.reconcile();
+  t.same(cluster.deletedPods, ['default/cart-0'], 'the pod goes 30 s before the stamped deadline, not 30 s before deletion + 1h');
+});
+
+void t.test('without a terminationGracePeriod a do-not-disrupt pod holds the node indefinitely', async (t) => {
+  const { clock, store, cluster, controller } = await setup();
+  cluster.addPod(guardedPod('cart-0', { doNotDisrupt: true }));
+  cluster.addPod(pod({ name: 'agent', nodeName: 'ip-10-0-0-1', daemon: true }));
+  await store.delete('nc-1');
+  for (let pass = 0; pass < 5; pass++) {
+    await controller.reconcile();
+    clock.step(24 * 60 * minute);
+  }
+  t.same(cluster.evictions, [], 'neither the pod nor the daemon it may depend on is evicted');
+  t.same(cluster.deletedNodes, []);
+  t.equal((await store.get('nc-1'))?.metadata.annotations?.['karpenter.sh/nodeclaim-termination-timestamp'], undefined);
+});
+
+void t.test('a forceful termination stamped now deletes every pod at once and terminates the instance in the same pass', async (t) => {
+  const { clock, store, cluster, cloud, controller } = await setup();
+  cluster.addPod(guardedPod('web-0'));
+  cluster.addPod(guardedPod('cart-0', { doNotDisrupt: true }));
+  await store.addAnnotations('nc-1', { 'karpenter.sh/nodeclaim-termination-timestamp': iso(clock.now()).replace('.000Z', 'Z') });
+  await store.delete('nc-1');
+  await controller.reconcile();
+  t.same(cluster.podDeletions.map((d) => `${d.name} ${String(d.gracePeriodSeconds)}`), ['web-0 0', 'cart-0 0']);
+  t.same(cluster.deletedNodes, ['ip-10-0-0-1']);
+  t.equal(cloud.deleted.length, 1);
 });

@@ -1,0 +1,184 @@
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { NodePool } from '../../domain/api/nodepool-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import { driftOf, staleHashStamps, type DriftVerdict } from '../../domain/disruption/drift.js';
+import { ec2NodeClassHash, nodePoolHash } from '../../domain/disruption/drift-hashes.js';
+import { resolvedDrift } from '../../domain/disruption/resolved-drift.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { RequirementError } from '../../domain/requirements/requirement.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { EventRecorder } from '../events.js';
+import type { LifecycleMetrics } from '../metrics.js';
+import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
+import { conditionTypes, findCondition, type Condition, isConditionTrue, nodePoolOf, timestampMs, withCondition } from './conditions.js';
+import type { ResolvedDriftFacts } from './drift-facts.js';
+
+/** Karpenter's NodeClaim condition the disruption controller's drift method reads. */
+export const driftedCondition = 'Drifted';
+
+/** The objects the drift check reads besides the NodeClaims (the cluster model in production). */
+export interface DriftReads {
+  nodePool(name: string): NodePool | undefined;
+  nodeClass(name: string): EC2NodeClass | undefined;
+  /** The priced catalog; empty before the first load (then no instance type counts as gone). */
+  catalog(): ReadonlyMap<string, InstanceType>;
+}
+
+export interface DriftControllerOptions {
+  readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addAnnotations'>;
+  readonly reads: DriftReads;
+  readonly facts: ResolvedDriftFacts;
+  readonly clock: Clock;
+  readonly recorder: EventRecorder;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+  /** Karpenter rechecks every NodeClaim every 5 minutes besides on changes (default 300 000). */
+  readonly recheckMs?: number;
+}
+
+type Outcome = 'settled' | 'conflict';
+
+/** One pass's view: each NodePool's and EC2NodeClass's hash is computed once, not once per NodeClaim. */
+class PassHashes {
+  readonly #pools = new Map<NodePool, string>();
+  readonly #classes = new Map<EC2NodeClass, string>();
+
+  pool(pool: NodePool): string {
+    const hash = this.#pools.get(pool) ?? nodePoolHash(pool);
+    this.#pools.set(pool, hash);
+    return hash;
+  }
+
+  nodeClass(nodeClass: EC2NodeClass | undefined): string | undefined {
+    if (nodeClass === undefined) return undefined;
+    const hash = this.#classes.get(nodeClass) ?? ec2NodeClassHash(nodeClass.spec);
+    this.#classes.set(nodeClass, hash);
+    return hash;
+  }
+}
+
+/**
+ * Karpenter's nodeclaim disruption/drift controller: sets `Drifted=True` with the reason on each launched NodeClaim
+ * that no longer matches its NodePool, its EC2NodeClass or what they resolve to, and clears it when that stops
+ * being so. It replaces nothing itself; the disruption controller's drift method does, under budgets. Stamps of
+ * another hashing version are re-written instead of drifting. Runs on every change of a NodeClaim, NodePool or
+ * EC2NodeClass (the wiring wakes it) and every `recheckMs`.
+ */
+export class DriftController implements Controller {
+  readonly name = 'nodeclaim.disruption.drift';
+  readonly #o: DriftControllerOptions;
+
+  constructor(options: DriftControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const hashes = new PassHashes();
+    let conflicts = 0;
+    for (const claim of await this.#o.store.list()) {
+      if (claim.metadata.deletionTimestamp !== undefined) continue;
+      if ((await this.#check(claim, hashes)) === 'conflict') conflicts += 1;
+    }
+    // A conflict means another writer moved the NodeClaim on; its new version is in the model within moments.
+    return { requeueAfterMs: conflicts > 0 ? 1000 : (this.#o.recheckMs ?? 300_000) };
+  }
+
+  async #check(claim: NodeClaim, hashes: PassHashes): Promise<Outcome> {
+    const pool = this.#o.reads.nodePool(nodePoolOf(claim));
+    if (pool === undefined) return 'settled';
+    // Karpenter asks only about launched NodeClaims: before launch the instance's labels are not there yet.
+    if (!isConditionTrue(claim, conditionTypes.launched)) return this.#write(claim, undefined);
+    const nodeClass = this.#o.reads.nodeClass(pool.spec.template.spec.nodeClassRef.name);
+    const current = { nodePool: hashes.pool(pool), ...optional('nodeClass', hashes.nodeClass(nodeClass)) };
+    const annotations = await this.#restamp(claim, current);
+    let verdict: DriftVerdict | undefined;
+    try {
+      verdict = driftOf({
+        nodeClaim: { labels: claim.metadata.labels ?? {}, annotations, createdMs: timestampMs(claim.metadata.creationTimestamp) ?? this.#o.clock.now() },
+        nodePool: { hash: current.nodePool, requirements: pool.spec.template.spec.requirements },
+        ...optional('nodeClassHash', current.nodeClass),
+        instanceTypeOffered: this.#offered(claim),
+        nowMs: this.#o.clock.now(),
+      });
+    } catch (e: unknown) {
+      if (!(e instanceof RequirementError)) throw e;
+      this.#record(claim, 'Warning', 'DriftCheckFailed', `drift not checked: NodePool ${pool.metadata.name ?? ''} has a requirement the API should have refused: ${e.message}`);
+      return 'settled';
+    }
+    return this.#write(claim, verdict ?? (nodeClass === undefined ? undefined : await this.#resolvedDrift(claim, nodeClass)));
+  }
+
+  /** Re-stamps hash annotations that cannot be compared; returns the annotations as they are after that. */
+  async #restamp(claim: NodeClaim, current: { nodePool: string; nodeClass?: string }): Promise<Readonly<Record<string, string>>> {
+    const annotations = claim.metadata.annotations ?? {};
+    const stale = staleHashStamps(annotations, current);
+    if (Object.keys(stale).length === 0) return annotations;
+    await this.#o.store.addAnnotations(claim.metadata.name ?? '', stale);
+    (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name, stamps: Object.keys(stale) }, 're-stamped nodeclaim hashes');
+    return { ...annotations, ...stale };
+  }
+
+  #offered(claim: NodeClaim): boolean {
+    const catalog = this.#o.reads.catalog();
+    if (catalog.size === 0) return true;
+    const label = (key: string): string | undefined => claim.metadata.labels?.[key];
+    const type = catalog.get(label(wellKnown.instanceType) ?? '');
+    return type?.offerings.some((o) => o.zone === label(wellKnown.zone) && o.capacityType === label(wellKnown.capacityType)) ?? false;
+  }
+
+  async #resolvedDrift(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<DriftVerdict | undefined> {
+    const resolved = await this.#o.facts.resolved(nodeClass);
+    if (resolved === undefined) return undefined;
+    const launched = (await this.#o.facts.launched()).get(claim.status?.providerID ?? '') ?? {};
+    const imageId = claim.status?.imageID ?? launched.imageId;
+    return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, resolved);
+  }
+
+  async #write(claim: NodeClaim, verdict: DriftVerdict | undefined): Promise<Outcome> {
+    const existing = findCondition(claim, driftedCondition);
+    if (sameDrift(existing, verdict)) return 'settled';
+    const conditions = claim.status?.conditions ?? [];
+    const next = verdict === undefined
+      ? conditions.filter((c) => c.type !== driftedCondition)
+      : withCondition(conditions, { type: driftedCondition, status: 'True', reason: verdict.reason, message: verdict.message }, this.#o.clock.now());
+    try {
+      await this.#o.store.patchStatus(claim.metadata.name ?? '', { conditions: next }, optional('resourceVersion', claim.metadata.resourceVersion));
+    } catch (e: unknown) {
+      if (isStoreConflictError(e)) return 'conflict';
+      throw e;
+    }
+    this.#report(claim, verdict, existing?.status === 'True');
+    return 'settled';
+  }
+
+  #report(claim: NodeClaim, verdict: DriftVerdict | undefined, wasDrifted: boolean): void {
+    const log = this.#o.log ?? silentLogger;
+    if (verdict === undefined) {
+      log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'nodeclaim no longer drifted');
+      return;
+    }
+    if (!wasDrifted) this.#o.metrics?.drifted.inc({ type: verdict.reason, nodepool: nodePoolOf(claim) });
+    this.#record(claim, 'Normal', 'Drifted', `${verdict.reason}: ${verdict.message}`);
+    log.info({ component: this.name, nodeClaim: claim.metadata.name, reason: verdict.reason }, 'marked nodeclaim drifted');
+  }
+
+  #record(claim: NodeClaim, type: 'Normal' | 'Warning', reason: 'Drifted' | 'DriftCheckFailed', message: string): void {
+    this.#o.recorder.record(
+      { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name: claim.metadata.name ?? '', ...optional('uid', claim.metadata.uid) },
+      type, reason, message,
+    );
+  }
+}
+
+/** Whether the NodeClaim's Drifted condition already says what the check found (absent when nothing drifted). */
+function sameDrift(existing: Condition | undefined, verdict: DriftVerdict | undefined): boolean {
+  if (verdict === undefined) return existing === undefined;
+  return existing?.status === 'True' && existing.reason === verdict.reason && existing.message === verdict.message;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
