@@ -14,9 +14,12 @@ export class ExistingBin implements Bin {
   readonly pods: Pod[] = [];
   private readonly free: Record<string, number>;
   private readonly hostPorts = new Set<string>();
+  /** The label keys whose value depends on which instance type the planned node launches as. */
+  private readonly launchVarying: ReadonlySet<string>;
 
   constructor(readonly node: SnapshotNode) {
     this.name = node.name;
+    this.launchVarying = varyingKeys(node.launchLabels ?? []);
     this.free = { ...node.allocatable };
     for (const pod of node.pods) {
       for (const [k, v] of Object.entries(podRequests(pod))) this.free[k] = (this.free[k] ?? 0) - v;
@@ -47,10 +50,20 @@ export class ExistingBin implements Bin {
     if (cap !== undefined && (this.node.pricePerHour ?? 0) > cap) return `price ${String(this.node.pricePerHour)}/h above the pod's maximum`;
     const taint = firstUntoleratedTaint(shape.tolerations, this.node.taints, variant.allowPreferNoSchedule);
     if (taint !== undefined) return `taint ${describeTaint(taint)} not tolerated`;
-    const key = firstUnmetKey(variant.requirements, (k) => this.node.labels[k]);
+    const key = firstUnmetKey(variant.requirements, (k) => this.node.labels[k]) ?? this.unmetAtLaunch(variant);
     if (key !== undefined) return `node label ${key} does not match`;
     const port = hostPortConflict(this.hostPorts, shape.hostPorts);
     return port === undefined ? undefined : `host port ${port} in use`;
+  }
+
+  /** A requirement on a label the launch decides must hold for every type the planned node may launch as. */
+  private unmetAtLaunch(variant: ShapeVariant): string | undefined {
+    if (!someKeyIn(variant.requirements, this.launchVarying)) return undefined;
+    for (const labels of this.node.launchLabels ?? []) {
+      const key = firstUnmetKey(variant.requirements, (k) => labels[k] ?? this.node.labels[k]);
+      if (key !== undefined) return `${key} (at launch)`;
+    }
+    return undefined;
   }
 
   tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined {
@@ -69,4 +82,21 @@ export class ExistingBin implements Bin {
     for (const p of shape.hostPorts) this.hostPorts.add(p);
     return undefined;
   }
+}
+
+function someKeyIn(requirements: ShapeVariant['requirements'], keys: ReadonlySet<string>): boolean {
+  if (keys.size === 0) return false;
+  for (const key of requirements.keys()) if (keys.has(key)) return true;
+  return false;
+}
+
+function varyingKeys(labelSets: readonly Readonly<Record<string, string>>[]): ReadonlySet<string> {
+  const first = labelSets[0];
+  const keys = new Set<string>();
+  if (first === undefined) return keys;
+  for (const labels of labelSets) {
+    for (const [k, v] of Object.entries(labels)) if (first[k] !== v) keys.add(k);
+    for (const k of Object.keys(first)) if (labels[k] === undefined) keys.add(k);
+  }
+  return keys;
 }

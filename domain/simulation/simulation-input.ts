@@ -38,6 +38,12 @@ export interface SnapshotNode {
   /** A NodeClaim launched but not yet registered. */
   readonly inFlight?: boolean;
   readonly pricePerHour?: number;
+  /**
+   * A planned node whose instance type is chosen only at launch: the labels of each type it may launch as. A pod
+   * joins it only if every one would satisfy the pod, because the launch may pick any of them (and the extender's
+   * filter refuses the pod otherwise).
+   */
+  readonly launchLabels?: readonly Readonly<Record<string, string>>[];
 }
 
 /** Everything the solver needs, already fetched: it performs no I/O. */

@@ -22,10 +22,17 @@ function realNode(node: Node, pods: readonly Pod[]): SnapshotNode {
   };
 }
 
-function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[]): SnapshotNode {
+type TypeLabels = (instanceType: string) => Readonly<Record<string, string>> | undefined;
+
+function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[], typeLabels: TypeLabels | undefined): SnapshotNode {
+  const labels = node.metadata.labels ?? {};
+  // The virtual node shows the cheapest type's labels, but the launch may pick any planned type.
+  const launchLabels = typeLabels === undefined || plan.instanceTypes.length < 2 ? undefined
+    : plan.instanceTypes.flatMap((name) => { const own = typeLabels(name); return own === undefined ? [] : [{ ...labels, ...own }]; });
   return {
     name: plan.nodeName,
-    labels: node.metadata.labels ?? {},
+    labels,
+    ...(launchLabels === undefined ? {} : { launchLabels }),
     taints: node.spec?.taints ?? [],
     // room already leaves out the DaemonSet overhead that a real node would show as daemon pods
     allocatable: parseResourceList(plan.room),
@@ -63,6 +70,8 @@ function plannedPods(state: ClusterState): Set<string> {
 /** What the snapshot leaves out: nodes a caller imagines gone (consolidation asks "the cluster without X"). */
 export interface SnapshotOptions {
   readonly without?: ReadonlySet<string>;
+  /** The labels each instance type launches with, so a planned node shows every type it may become. */
+  readonly typeLabels?: TypeLabels;
 }
 
 /**
@@ -78,7 +87,7 @@ export function snapshotNodes(state: ClusterState, options: SnapshotOptions = {}
     if (node.metadata.deletionTimestamp !== undefined || without.has(name)) continue;
     const plan = state.plans.get(name);
     if (plan === undefined) nodes.push(realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])]));
-    else if (!isLaunched(state, plan)) nodes.push(virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)]));
+    else if (!isLaunched(state, plan)) nodes.push(virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)], options.typeLabels));
   }
   return nodes;
 }
@@ -138,8 +147,10 @@ export interface SimulationRequest {
 
 /** Everything the simulation needs for these pods, from memory. */
 export function simulationInputFor(state: ClusterState, request: SimulationRequest): SimulationInput {
+  const byName = new Map(request.instanceTypes.map((type) => [type.name, type.labels]));
+  const typeLabels: TypeLabels = (name) => byName.get(name);
   return {
-    nodes: snapshotNodes(state, request.without === undefined ? {} : { without: request.without }),
+    nodes: snapshotNodes(state, { typeLabels, ...(request.without === undefined ? {} : { without: request.without }) }),
     daemonSets: [...state.daemonSets.values()],
     pendingPods: request.pods,
     volumeRequirements: volumeRequirementsOf(state, request.pods),

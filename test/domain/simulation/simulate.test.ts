@@ -101,6 +101,15 @@ const cases: Case[] = [
   { name: 'instance family annotations allow and exclude families', input: input([pod('fam', { annotations: { [podAnnotations.instanceFamilies]: 'm5,c7a', [podAnnotations.excludedInstanceFamilies]: 'c7a' } })]), expect: (t, r) => {
     t.ok(r.nodeClaims[0]?.instanceTypes.every((n) => n.startsWith('m5.')));
   } },
+  { name: 'a pod excluding a family the planned node may still launch as does not join it', input: input([pod('picky', { annotations: { [podAnnotations.excludedInstanceFamilies]: 't3' } }), pod('easy')], { nodes: [node('launchable-1', {
+    labels: { ...typeOf('c7a.large'), 'kubernetes.io/hostname': 'launchable-1', 'topology.kubernetes.io/zone': 'us-east-1a' }, inFlight: true, pricePerHour: 0.07,
+    launchLabels: [typeOf('c7a.large'), { ...typeOf('c7a.large'), 'node.kubernetes.io/instance-type': 't3.large', 'karpenter.k8s.aws/instance-family': 't3' }],
+  })] }), expect: (t, r) => {
+    const onPlanned = r.existing.find((e) => e.node === 'launchable-1')?.pods.map((p) => p.metadata.name) ?? [];
+    t.same(onPlanned, ['easy'], 'the pod without the exclusion joins the planned node');
+    t.equal(r.nodeClaims.length, 1, 'the picky pod gets a node of its own');
+    t.ok(r.nodeClaims[0]?.instanceTypes.every((n) => typeOf(n)['karpenter.k8s.aws/instance-family'] !== 't3'), 'which can never be a t3');
+  } },
   { name: 'the max price annotation caps the options', input: input([pod('cheap', { annotations: { [podAnnotations.maxPricePerHour]: '0.02' } })]), expect: (t, r) => {
     t.ok((r.nodeClaims[0]?.pricePerHour ?? 1) <= 0.02);
   } },

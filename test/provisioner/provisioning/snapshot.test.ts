@@ -49,3 +49,13 @@ void t.test('a deleting node is not offered, and pods of a launched plan count o
   t.same(unplannedPendingPods(state).map((p) => p.metadata.name), ['waiting'], 'the launched plan still holds its pod');
   t.end();
 });
+
+void t.test('a planned node shows the labels of every instance type its launch may pick', (t) => {
+  const state = cluster();
+  state.upsertPlan(plan('launchable-x', { assignedPods: ['default/planned'], instanceTypes: ['c7g.large', 't3.large'] }));
+  const typeLabels = (name: string): Record<string, string> => ({ 'node.kubernetes.io/instance-type': name, 'karpenter.k8s.aws/instance-family': name.split('.')[0] ?? '' });
+  const planned = snapshotNodes(state, { typeLabels }).find((n) => n.name === 'launchable-x');
+  t.same(planned?.launchLabels?.map((l) => l['karpenter.k8s.aws/instance-family']), ['c7g', 't3']);
+  t.equal(planned?.launchLabels?.[1]?.['kubernetes.io/hostname'], planned?.labels['kubernetes.io/hostname'], 'the node\'s own labels stay under the type\'s');
+  t.end();
+});
