@@ -182,7 +182,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
-    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, cluster: config.cluster.name, region: config.aws.region, log }), priced],
+    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced],
     drift: { resolver: aws.nodeClassResolver, catalog: () => priced.catalog() } }) : undefined;
   if (config.components.provisioner) provisioner.start();
   return {

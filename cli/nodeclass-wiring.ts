@@ -9,11 +9,16 @@ import { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-type
 import type { NodesmithConfig } from './app-config.js';
 import { KubeNodeClassClient } from '../provisioner/kube/ec2nodeclass-client.js';
 import { InstanceProfileController, type NodeClassView } from '../provisioner/nodeclass/instance-profile-controller.js';
+import { NodeClassStatusController } from '../provisioner/nodeclass/nodeclass-status-controller.js';
+import type { NodeClassResolver } from '../domain/cloud/cloud-provider.js';
+import type { EventRecorder } from '../provisioner/events.js';
 
 export interface NodeClassWiring {
   readonly api: KubeRest;
   readonly state: NodeClassView;
   readonly profiles: InstanceProfileProvider;
+  readonly resolver: NodeClassResolver;
+  readonly events: EventRecorder;
   readonly cluster: string;
   readonly region: string;
   readonly log: Logger;
@@ -22,8 +27,10 @@ export interface NodeClassWiring {
 /** The EC2NodeClass controllers, for the leader's ControllerRunner; woken when an EC2NodeClass changes. */
 export function nodeClassControllers(w: NodeClassWiring): Controller[] {
   const log = w.log.child({ component: 'provisioner.nodeclass' });
+  const writer = new KubeNodeClassClient(w.api);
   return [
-    new InstanceProfileController({ view: w.state, writer: new KubeNodeClassClient(w.api), profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
+    new InstanceProfileController({ view: w.state, writer, profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
+    new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log }),
   ];
 }
 

@@ -12,7 +12,8 @@ export type EventReason =
   | 'Drifted'
   | 'DriftCheckFailed'
   | 'Expired'
-  | 'TerminationGracePeriodExpiring';
+  | 'TerminationGracePeriodExpiring'
+  | 'NodeClassNotReady';
 
 /** What an Event is about: enough of an object reference for involvedObject. */
 export interface EventTarget {

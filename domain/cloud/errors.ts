@@ -29,9 +29,19 @@ export class NodeClaimNotFoundError extends DomainError {
   readonly code = 'NodeClaimNotFound' as const;
 }
 
+/** Which of an EC2NodeClass's dependencies could not be resolved (each has its status condition). */
+export type NodeClassPart = 'subnets' | 'securityGroups' | 'amis' | 'instanceProfile';
+
 /** The NodeClass cannot be used yet (nothing resolved, or the cloud refused our credentials). */
 export class NodeClassNotReadyError extends DomainError {
   readonly code = 'NodeClassNotReady' as const;
+  /** The dependency that failed, when one did (credentials failures name none). */
+  readonly part: NodeClassPart | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; part?: NodeClassPart }) {
+    super(message, options);
+    this.part = options?.part;
+  }
 }
 
 /** The launch failed for a reason that retrying with other offerings will not fix. */

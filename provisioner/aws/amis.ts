@@ -63,12 +63,12 @@ async function imagesForTerm(deps: AmiResolverDeps, term: AmiSelectorTerm): Prom
 async function aliasImageIds(deps: AmiResolverDeps, alias: string): Promise<string[]> {
   const parsed = parseAlias(alias);
   if (parsed === undefined)
-    throw new NodeClassNotReadyError(`resolving ami alias ${alias}: malformed`);
+    throw new NodeClassNotReadyError(`resolving ami alias ${alias}: malformed`, { part: 'amis' });
   const ids: string[] = [];
   for (const arch of architectures) {
     const name = deps.aliasParameterName(parsed, arch);
     if (name === undefined)
-      throw new NodeClassNotReadyError(`resolving ami alias ${alias}: unsupported family`);
+      throw new NodeClassNotReadyError(`resolving ami alias ${alias}: unsupported family`, { part: 'amis' });
     const id = await readParameter(deps, name).catch((e: unknown) => {
       // An alias may lack one architecture (e.g. no arm64 build); the other still resolves.
       if (e instanceof NodeClassNotReadyError) return undefined;
@@ -91,7 +91,7 @@ async function readParameter(deps: AmiResolverDeps, name: string): Promise<strin
     if (isThrottledError(e)) throw e;
     throw new NodeClassNotReadyError(
       `reading ssm parameter ${name}: ${e instanceof Error ? e.message : String(e)}`,
-      { cause: e },
+      { cause: e, part: 'amis' },
     );
   }
 }

@@ -1,7 +1,7 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
-import { isDomainError, NodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import { isDomainError, NodeClassNotReadyError, type NodeClassPart } from '../../domain/cloud/errors.js';
 import {
   defaultBlockDeviceMappings,
   defaultMetadataOptions,
@@ -45,13 +45,13 @@ export class AwsNodeClassResolver implements NodeClassResolver {
   async #resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
     const { ec2, ssm, retry, aliasParameterName } = this.#options;
     const subnets = await resolveSubnets(ec2, retry, spec.subnetSelectorTerms);
-    if (subnets.length === 0) throw notReady(spec.name, 'no subnet matches subnetSelectorTerms');
+    if (subnets.length === 0) throw notReady(spec.name, 'subnets', 'no subnet matches subnetSelectorTerms');
     const securityGroups = await resolveSecurityGroups(ec2, retry, spec.securityGroupSelectorTerms);
     if (securityGroups.length === 0)
-      throw notReady(spec.name, 'no security group matches securityGroupSelectorTerms');
+      throw notReady(spec.name, 'securityGroups', 'no security group matches securityGroupSelectorTerms');
     const amis = await resolveAmis({ ec2, ssm, retry, aliasParameterName }, spec.amiSelectorTerms);
-    if (amis.length === 0) throw notReady(spec.name, 'no image matches amiSelectorTerms');
-    if (spec.instanceProfile === '') throw notReady(spec.name, 'no instance profile: spec.instanceProfile is empty and none was created for spec.role yet');
+    if (amis.length === 0) throw notReady(spec.name, 'amis', 'no image matches amiSelectorTerms');
+    if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile', 'no instance profile: spec.instanceProfile is empty and none was created for spec.role yet');
     return {
       name: spec.name,
       amiFamily: spec.amiFamily ?? 'AL2023',
@@ -73,6 +73,6 @@ export class AwsNodeClassResolver implements NodeClassResolver {
   }
 }
 
-function notReady(name: string, why: string): NodeClassNotReadyError {
-  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`);
+function notReady(name: string, part: NodeClassPart, why: string): NodeClassNotReadyError {
+  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`, { part });
 }

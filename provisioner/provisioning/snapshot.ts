@@ -130,11 +130,17 @@ export function volumeRequirementsOf(state: ClusterState, pods: readonly Pod[]):
   return out;
 }
 
-/** NodePools that can launch: not being deleted, and their EC2NodeClass exists. */
+/**
+ * NodePools that can launch: not being deleted, and their EC2NodeClass exists and is not `Ready=False` (its status
+ * controller found a selector that matches nothing). A class whose status was never written yet is tried: the
+ * launch resolves the selectors itself and fails with the same reason.
+ */
 export function usableNodePools(state: ClusterState): SimulationNodePool[] {
   return [...state.nodePools.values()].filter((pool) => {
     const deleting = (pool.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
-    return !deleting && state.nodeClasses.has(pool.spec.template.spec.nodeClassRef.name);
+    const nodeClass = state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
+    const notReady = nodeClass?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') === true;
+    return !deleting && nodeClass !== undefined && !notReady;
   });
 }
 

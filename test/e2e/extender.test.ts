@@ -52,17 +52,23 @@ class NodeCreatingMaterializer implements Materializer {
   }
 }
 
-/** Read-modify-write of the status; kube-controller-manager may touch a new node meanwhile (409), so retry. */
+/**
+ * Read-modify-write of the status; kube-controller-manager may touch a new node meanwhile (409), so retry. The pods
+ * tolerate not-ready, so kube-scheduler may bind one to the node (and the bind materialise and delete it) before
+ * it is marked Ready: a node already gone has done its job.
+ */
 async function markReady(core: k8s.CoreV1Api, name: string): Promise<void> {
+  const status = (error: unknown): number | undefined => (error instanceof k8s.ApiException ? error.code : undefined);
   for (let attempt = 1; ; attempt++) {
-    const node = await core.readNode({ name });
-    const now = new Date();
-    node.status = { capacity: node.status?.capacity ?? {}, allocatable: node.status?.allocatable ?? {}, conditions: [{ type: 'Ready', status: 'True', reason: 'NodesmithPlanned', message: 'virtual node', lastHeartbeatTime: now, lastTransitionTime: now }] };
     try {
+      const node = await core.readNode({ name });
+      const now = new Date();
+      node.status = { capacity: node.status?.capacity ?? {}, allocatable: node.status?.allocatable ?? {}, conditions: [{ type: 'Ready', status: 'True', reason: 'NodesmithPlanned', message: 'virtual node', lastHeartbeatTime: now, lastTransitionTime: now }] };
       await core.replaceNodeStatus({ name, body: node });
       return;
     } catch (error) {
-      if (!(error instanceof k8s.ApiException && error.code === 409) || attempt >= 5) throw error;
+      if (status(error) === 404) return;
+      if (status(error) !== 409 || attempt >= 5) throw error;
     }
   }
 }

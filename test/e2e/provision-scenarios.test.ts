@@ -139,6 +139,31 @@ void t.test('provisioning scenarios on the real stack', async (t) => {
     t.ok(pods[0]?.spec?.nodeName?.startsWith('i-'), 'and runs on a launched instance');
   });
 
+  await t.test('an EC2NodeClass whose subnet selector matches nothing is Ready=False, launches nothing, and is used once fixed', async (t) => {
+    const nodeClass = async (name: string): Promise<{ status?: { subnets?: unknown[]; conditions?: { type: string; status: string; message: string }[] } }> =>
+      JSON.parse((await product.stack.kubectl(['get', 'ec2nodeclass', name, '-o', 'json'])).stdout) as never;
+    const condition = (nc: Awaited<ReturnType<typeof nodeClass>>, type: string): { status: string; message: string } | undefined => nc.status?.conditions?.find((c) => c.type === type);
+    const healthy = await waitFor('a working class to be Ready', async () => { const nc = await nodeClass('arm'); return condition(nc, 'Ready')?.status === 'True' ? nc : undefined; }, { timeoutMs: 60_000 });
+    t.ok((healthy.status?.subnets?.length ?? 0) > 0, 'a Ready class lists its subnets in status');
+    await applyScenarioPool(product, 'nosubnet');
+    // As fetched, less the resourceVersion: the status controller writes meanwhile, and apply must not conflict.
+    const good = { stdout: (await product.stack.kubectl(['get', 'ec2nodeclass', 'nosubnet', '-o', 'yaml'])).stdout.replace(/ *resourceVersion: .*\n/, '') };
+    const broken = good.stdout.replace(/subnetSelectorTerms:\n(\s+)- tags:\n(\s+)(\S+): (\S+)/, 'subnetSelectorTerms:\n$1- tags:\n$2$3: no-such-subnet');
+    t.not(broken, good.stdout, 'the test broke the selector');
+    await product.stack.kubectl(['apply', '-f', '-'], broken);
+    const notReady = await waitFor('the class to turn Ready=False', async () => { const nc = await nodeClass('nosubnet'); return condition(nc, 'SubnetsReady')?.status === 'False' ? nc : undefined; }, { timeoutMs: 60_000 });
+    t.match(condition(notReady, 'Ready')?.message, /SubnetsReady=False: .*no subnet matches subnetSelectorTerms/, 'Ready says which dependency failed');
+    const instancesBefore = (await listInstances(product)).length;
+    await createDeployment(product, { name: 'nosubnet', replicas: 1, tolerations: scenarioToleration('nosubnet') });
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    t.equal((await listInstances(product)).length, instancesBefore, 'nothing is launched for a NodePool whose class is not ready');
+    const events = (await product.core.listEventForAllNamespaces()).items;
+    t.ok(events.some((e) => e.reason === 'NodeClassNotReady' && e.involvedObject.name === 'nosubnet'), 'a Warning Event on the EC2NodeClass');
+    await product.stack.kubectl(['apply', '-f', '-'], good.stdout);
+    const { pods } = await waitForRunning(product, 'nosubnet', 1);
+    t.equal(pods.length, 1, 'once the selector matches again, the pod gets a node');
+  });
+
   await t.test('after every scenario no node holds pods requesting more than it has', async (t) => {
     t.same(await overcommittedNodes(product), []);
   });

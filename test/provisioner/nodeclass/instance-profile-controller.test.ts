@@ -1,12 +1,12 @@
 import t from 'tap';
 import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
-import type { EC2NodeClassStatus } from '../../../domain/api/ec2nodeclass-status-schema.js';
 import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
 import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import { instanceProfileName, type InstanceProfile, type InstanceProfileProvider, type InstanceProfileRequest } from '../../../domain/cloud/instance-profiles.js';
 import { InstanceProfileController } from '../../../provisioner/nodeclass/instance-profile-controller.js';
-import { nodeClassFinalizer, type NodeClassWriter } from '../../../provisioner/nodeclass/nodeclass-writer.js';
+import { nodeClassFinalizer } from '../../../provisioner/nodeclass/nodeclass-writer.js';
+import { FakeNodeClassWriter as FakeWriter } from '../../fakes/fake-nodeclass-writer.js';
 import { nodeClaim } from '../../fakes/builders.js';
 
 /** IAM in memory: roles that exist, profiles with their role. */
@@ -29,36 +29,6 @@ class FakeProfiles implements InstanceProfileProvider {
   delete(name: string): Promise<void> {
     this.profiles.delete(name);
     return Promise.resolve();
-  }
-}
-
-/** Applies writes to the same map the controller reads, as the informer would. */
-class FakeWriter implements NodeClassWriter {
-  constructor(private readonly classes: Map<string, EC2NodeClass>) {}
-  readonly patches: string[] = [];
-
-  patchStatus(name: string, status: Partial<EC2NodeClassStatus>): Promise<void> {
-    this.patches.push(name);
-    this.#edit(name, (nc) => ({ ...nc, status: { ...nc.status, ...status } }));
-    return Promise.resolve();
-  }
-
-  addFinalizer(name: string, finalizer: string): Promise<void> {
-    this.#edit(name, (nc) => ({ ...nc, metadata: { ...nc.metadata, finalizers: [...(nc.metadata.finalizers ?? []), finalizer] } }));
-    return Promise.resolve();
-  }
-
-  removeFinalizer(name: string, finalizer: string): Promise<void> {
-    const nc = this.classes.get(name);
-    const finalizers = (nc?.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-    if (nc?.metadata.deletionTimestamp !== undefined && finalizers.length === 0) this.classes.delete(name);
-    else this.#edit(name, (x) => ({ ...x, metadata: { ...x.metadata, finalizers } }));
-    return Promise.resolve();
-  }
-
-  #edit(name: string, f: (nc: EC2NodeClass) => EC2NodeClass): void {
-    const nc = this.classes.get(name);
-    if (nc !== undefined) this.classes.set(name, f(nc));
   }
 }
 

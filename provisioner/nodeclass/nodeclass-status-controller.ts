@@ -1,0 +1,143 @@
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
+import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
+import type { NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import { isNodeClassNotReadyError, type NodeClassPart } from '../../domain/cloud/errors.js';
+import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
+import type { Clock } from '../../domain/clock.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import type { EventRecorder } from '../events.js';
+import { nodeClassSpecOf } from '../launch/node-class-spec.js';
+import { withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { instanceProfileReady } from './instance-profile-controller.js';
+import type { NodeClassWriter } from './nodeclass-writer.js';
+
+/** Karpenter's EC2NodeClass condition types, one per dependency, and the root that sums them. */
+export const nodeClassConditions = {
+  subnets: 'SubnetsReady',
+  securityGroups: 'SecurityGroupsReady',
+  amis: 'AMIsReady',
+  instanceProfile: instanceProfileReady,
+  ready: 'Ready',
+} as const;
+
+const resolvedParts = ['subnets', 'securityGroups', 'amis'] as const;
+
+/** How often a healthy EC2NodeClass is resolved again (new AMIs, deleted subnets), and a failing one. */
+const refreshMs = 5 * 60_000;
+const retryMs = 30_000;
+
+export interface NodeClassStatusControllerOptions {
+  readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass> };
+  readonly resolver: NodeClassResolver;
+  readonly writer: NodeClassWriter;
+  readonly events: EventRecorder;
+  readonly clock: Clock;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * Karpenter's EC2NodeClass status: the subnets, security groups and AMIs the selectors resolve to, a condition
+ * for each, and `Ready` once they and the instance profile are all ready. The planner launches only for NodePools
+ * whose EC2NodeClass is not `Ready=False` (provisioning/snapshot.ts), so a selector that matches nothing is an
+ * error on the EC2NodeClass and an Event, not a stream of failed launches.
+ */
+export class NodeClassStatusController implements Controller {
+  readonly name = 'nodeclass.status';
+  readonly #o: NodeClassStatusControllerOptions;
+
+  constructor(options: NodeClassStatusControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    let failing = false;
+    for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
+      if (nodeClass.metadata.deletionTimestamp !== undefined) continue;
+      try {
+        failing = !(await this.#reconcileOne(nodeClass)) || failing;
+      } catch (e: unknown) {
+        failing = true;
+        (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'resolving ec2nodeclass status failed');
+      }
+    }
+    return { requeueAfterMs: failing ? retryMs : refreshMs };
+  }
+
+  /** Resolves one EC2NodeClass and writes what changed; true when it is Ready. */
+  async #reconcileOne(nodeClass: EC2NodeClass): Promise<boolean> {
+    const { resolved, failure } = await this.#resolve(nodeClass);
+    const updates = conditionUpdates(nodeClass, failure);
+    const conditions = updates.reduce<Condition[]>((list, update) => withCondition(list, update, this.#o.clock.now()), [...(nodeClass.status?.conditions ?? [])]);
+    const status: Partial<EC2NodeClassStatus> = { ...(resolved === undefined ? {} : resolvedStatus(resolved)), conditions };
+    if (changed(nodeClass.status, status)) {
+      await this.#o.writer.patchStatus(nodeClass.metadata.name ?? '', status);
+      this.#reportNotReady(nodeClass, updates.find((u) => u.type === nodeClassConditions.ready));
+    }
+    return failure === undefined;
+  }
+
+  async #resolve(nodeClass: EC2NodeClass): Promise<{ resolved?: ResolvedNodeClass; failure?: Failure }> {
+    try {
+      return { resolved: await this.#o.resolver.resolve(nodeClassSpecOf(nodeClass)) };
+    } catch (e: unknown) {
+      // Anything but "not ready" (throttling, a network error) says nothing about the selectors: try again later.
+      if (!isNodeClassNotReadyError(e)) throw e;
+      return { failure: { part: e.part, message: e.message } };
+    }
+  }
+
+  /** One Warning Event when the class turns not ready, with the reason the condition gives. */
+  #reportNotReady(nodeClass: EC2NodeClass, ready: ConditionUpdate | undefined): void {
+    const was = nodeClass.status?.conditions?.find((c) => c.type === nodeClassConditions.ready)?.status;
+    if (ready?.status !== 'False' || was === 'False') return;
+    const { name = '', uid } = nodeClass.metadata;
+    this.#o.events.record({ kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1', name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'NodeClassNotReady', ready.message ?? '');
+  }
+}
+
+interface Failure {
+  readonly part: NodeClassPart | undefined;
+  readonly message: string;
+}
+
+function resolvedStatus(resolved: ResolvedNodeClass): Partial<EC2NodeClassStatus> {
+  return {
+    subnets: resolved.subnets.map((s) => ({ id: s.id, zone: s.zone, ...(s.zoneId === undefined ? {} : { zoneID: s.zoneId }) })),
+    securityGroups: resolved.securityGroups.map((g) => ({ id: g.id, name: g.name })),
+    amis: resolved.amis.map((a) => ({ id: a.id, name: a.name, requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: [a.architecture] }] })),
+  };
+}
+
+/**
+ * The condition for each resolved part, then Ready. The resolver stops at the first part that fails, so the
+ * parts after it keep what they had; the instance profile's condition is its own controller's and is only read.
+ */
+function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined): ConditionUpdate[] {
+  const current = nodeClass.status?.conditions ?? [];
+  const failedAt = failure === undefined ? resolvedParts.length : resolvedParts.indexOf(failure.part as (typeof resolvedParts)[number]);
+  const updates: ConditionUpdate[] = [];
+  for (const [i, part] of resolvedParts.entries()) {
+    const type = nodeClassConditions[part];
+    if (i < failedAt) updates.push({ type, status: 'True', reason: type });
+    else if (i === failedAt && failure !== undefined) updates.push({ type, status: 'False', reason: `${type.replace(/Ready$/, '')}NotFound`, message: failure.message });
+  }
+  const after = updates.reduce<readonly Pick<Condition, 'type' | 'status' | 'message'>[]>((list, u) => [...list.filter((c) => c.type !== u.type), { type: u.type, status: u.status, message: u.message ?? '' }], current);
+  const notReady = [...resolvedParts.map((p) => nodeClassConditions[p]), nodeClassConditions.instanceProfile]
+    .map((type) => after.find((c) => c.type === type) ?? { type, status: 'Unknown' as const, message: 'not resolved yet' })
+    .filter((c) => c.status !== 'True');
+  // A failure outside the parts (credentials refused) makes the class not ready as a whole.
+  if (failure !== undefined && failedAt < 0) notReady.push({ type: nodeClassConditions.ready, status: 'False', message: failure.message });
+  updates.push(notReady.length === 0
+    ? { type: nodeClassConditions.ready, status: 'True', reason: 'Ready' }
+    : { type: nodeClassConditions.ready, status: 'False', reason: 'UnhealthyDependents', message: notReady.map((c) => `${c.type}=${c.status}${c.message === '' ? '' : `: ${c.message}`}`).join('; ') });
+  return updates;
+}
+
+/** Only a change is written, so a steady EC2NodeClass costs no API call per pass. */
+function changed(status: EC2NodeClassStatus | undefined, next: Partial<EC2NodeClassStatus>): boolean {
+  const comparable = (s: Partial<EC2NodeClassStatus> | undefined): string => JSON.stringify({
+    subnets: s?.subnets, securityGroups: s?.securityGroups, amis: s?.amis,
+    conditions: [...(s?.conditions ?? [])].map((c) => [c.type, c.status, c.reason, c.message]).sort(),
+  });
+  return comparable({ ...status, ...next }) !== comparable(status);
+}

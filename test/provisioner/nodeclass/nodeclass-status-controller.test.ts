@@ -1,0 +1,112 @@
+import t from 'tap';
+import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
+import { FakeClock } from '../../../domain/clock.js';
+import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js';
+import { NodeClassNotReadyError, ThrottledError } from '../../../domain/cloud/errors.js';
+import { defaultBlockDeviceMappings, defaultMetadataOptions, type NodeClassSpec, type ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import { NodeClassStatusController } from '../../../provisioner/nodeclass/nodeclass-status-controller.js';
+import { usableNodePools } from '../../../provisioner/provisioning/snapshot.js';
+import { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
+import { FakeNodeClassWriter } from '../../fakes/fake-nodeclass-writer.js';
+
+/** Resolves as EC2 would, or fails as told (for every class, or for one by name). */
+class FakeResolver implements NodeClassResolver {
+  failure: Error | undefined;
+  readonly failures = new Map<string, Error>();
+
+  resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
+    const failure = this.failures.get(spec.name) ?? this.failure;
+    if (failure !== undefined) return Promise.reject(failure);
+    return Promise.resolve({
+      name: spec.name, amiFamily: 'AL2023', instanceProfile: 'profile',
+      subnets: [{ id: 'subnet-a', zone: 'us-west-2a', zoneId: 'usw2-az1', availableIpAddressCount: 100 }],
+      securityGroups: [{ id: 'sg-1', name: 'nodes' }],
+      amis: [{ id: 'ami-arm', name: 'al2023-arm', architecture: 'arm64' }, { id: 'ami-x86', name: 'al2023-x86', architecture: 'amd64' }],
+      blockDeviceMappings: defaultBlockDeviceMappings, metadataOptions: defaultMetadataOptions, tags: {},
+    });
+  }
+}
+
+const profileReady = { type: 'InstanceProfileReady', status: 'True' as const, reason: 'InstanceProfileReady', message: '', lastTransitionTime: '2026-11-23T00:00:00Z' };
+
+function nodeClass(name: string, conditions = [profileReady]): EC2NodeClass {
+  return {
+    apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name, uid: `uid-${name}` },
+    spec: { instanceProfile: 'profile', amiSelectorTerms: [{ alias: 'al2023@latest' }], subnetSelectorTerms: [{ tags: { tier: 'private' } }], securityGroupSelectorTerms: [{ id: 'sg-1' }] },
+    status: { conditions },
+  };
+}
+
+function setup(...classes: EC2NodeClass[]): { classes: Map<string, EC2NodeClass>; resolver: FakeResolver; writer: FakeNodeClassWriter; events: FakeEventRecorder; controller: NodeClassStatusController } {
+  const map = new Map(classes.map((c) => [c.metadata.name ?? '', c]));
+  const resolver = new FakeResolver();
+  const writer = new FakeNodeClassWriter(map);
+  const events = new FakeEventRecorder();
+  return { classes: map, resolver, writer, events, controller: new NodeClassStatusController({ view: { nodeClasses: map }, resolver, writer, events, clock: new FakeClock(0) }) };
+}
+
+const condition = (nc: EC2NodeClass | undefined, type: string): [string | undefined, string | undefined] => {
+  const c = nc?.status?.conditions?.find((x) => x.type === type);
+  return [c?.status, c?.reason];
+};
+
+void t.test('a class whose selectors resolve gets them in status and is Ready', async (t) => {
+  const { classes, controller } = setup(nodeClass('default'));
+  t.same(await controller.reconcile(), { requeueAfterMs: 300_000 }, 'looked at again in five minutes');
+  const status = classes.get('default')?.status;
+  t.same(status?.subnets, [{ id: 'subnet-a', zone: 'us-west-2a', zoneID: 'usw2-az1' }]);
+  t.same(status?.securityGroups, [{ id: 'sg-1', name: 'nodes' }]);
+  t.same(status?.amis?.map((a) => [a.id, a.requirements[0]?.values]), [['ami-arm', ['arm64']], ['ami-x86', ['amd64']]]);
+  for (const type of ['SubnetsReady', 'SecurityGroupsReady', 'AMIsReady']) t.same(condition(classes.get('default'), type), ['True', type]);
+  t.same(condition(classes.get('default'), 'Ready'), ['True', 'Ready']);
+});
+
+void t.test('a steady class costs no write on the next pass', async (t) => {
+  const { writer, controller } = setup(nodeClass('default'));
+  await controller.reconcile();
+  await controller.reconcile();
+  t.equal(writer.patches.length, 1);
+});
+
+void t.test('without a ready instance profile the class is not Ready, and says which dependency waits', async (t) => {
+  const { classes, controller } = setup(nodeClass('default', []));
+  await controller.reconcile();
+  const ready = classes.get('default')?.status?.conditions?.find((c) => c.type === 'Ready');
+  t.equal(ready?.status, 'False');
+  t.equal(ready?.reason, 'UnhealthyDependents');
+  t.equal(ready?.message, 'InstanceProfileReady=Unknown: not resolved yet');
+});
+
+void t.test('a subnet selector that matches nothing makes SubnetsReady and Ready false, with one Warning Event', async (t) => {
+  const { classes, resolver, writer, events, controller } = setup(nodeClass('default'));
+  resolver.failure = new NodeClassNotReadyError('resolving ec2nodeclass default: no subnet matches subnetSelectorTerms', { part: 'subnets' });
+  t.same(await controller.reconcile(), { requeueAfterMs: 30_000 }, 'a failing class is looked at again soon');
+  t.same(condition(classes.get('default'), 'SubnetsReady'), ['False', 'SubnetsNotFound']);
+  t.match(classes.get('default')?.status?.conditions?.find((c) => c.type === 'Ready')?.message, /SubnetsReady=False: resolving ec2nodeclass default: no subnet matches subnetSelectorTerms/);
+  await controller.reconcile();
+  t.equal(writer.patches.length, 1, 'the same failure is not written again');
+  t.same(events.events.map((e) => [e.object.kind, e.object.name, e.type, e.reason]), [['EC2NodeClass', 'default', 'Warning', 'NodeClassNotReady']]);
+  resolver.failure = undefined;
+  await controller.reconcile();
+  t.same(condition(classes.get('default'), 'Ready'), ['True', 'Ready'], 'fixed selectors make it Ready again');
+});
+
+void t.test('a throttled or unreachable EC2 says nothing about the selectors: nothing is written', async (t) => {
+  const { resolver, writer, controller } = setup(nodeClass('default'));
+  resolver.failure = new ThrottledError('RequestLimitExceeded');
+  t.same(await controller.reconcile(), { requeueAfterMs: 30_000 });
+  t.equal(writer.patches.length, 0);
+});
+
+void t.test('the planner does not launch for a NodePool whose EC2NodeClass is Ready=False', async (t) => {
+  const { classes, resolver, controller } = setup(nodeClass('broken'), nodeClass('fine'), nodeClass('unseen'));
+  resolver.failures.set('broken', new NodeClassNotReadyError('no image matches amiSelectorTerms', { part: 'amis' }));
+  await controller.reconcile();
+  const state = new ClusterState();
+  for (const nc of classes.values()) state.upsertObject('ec2nodeclass', nc.metadata.name === 'unseen' ? { ...nc, status: {} } : nc);
+  for (const name of ['broken', 'fine', 'unseen']) {
+    state.upsertObject('nodepool', { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name }, requirements: [] } } } });
+  }
+  t.same(usableNodePools(state).map((p) => p.metadata.name), ['fine', 'unseen'], 'a class not looked at yet is tried; the launch resolves it itself');
+});
