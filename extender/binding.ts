@@ -52,9 +52,13 @@ export class Binding {
       return `node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`;
     }
     // Hold the virtual node's room for this pod while the launch runs, so filter does not promise it twice.
-    view.reserve(key, args.Node, view.requestsOf(key) ?? noResources);
+    const requests = view.requestsOf(key) ?? noResources;
+    view.reserve(key, args.Node, requests);
     try {
       const nodeName = launched ?? (await this.#materialize(this.#deps.materializer, args.Node));
+      // From here the pod is on its way to the real node, which kube-scheduler's cache does not know yet: hold
+      // the room there, so the filter does not let kube-scheduler place another pod into it meanwhile.
+      view.reserve(key, nodeName, requests);
       const error = await this.#bindTo(args, nodeName);
       if (error !== '') view.release(key);
       return error;

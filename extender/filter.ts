@@ -96,18 +96,33 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
   if (rejection !== undefined) return { reason: rejection };
   const launchedFor = context.view.materializationOf(entry.name);
+  if (launchedFor === undefined) return judgeRoom(context, entry.name);
   // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
-  if (launchedFor === undefined || launchedFor[1].assigned.has(context.key)) return pass;
+  if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
-  const short = shortfall(context.requests, context.view.roomLeftOnLaunched(entry.name, virtualName, plan), plan, 'room beside the pods planned for it');
+  const short = shortfall(context.requests, context.view.roomLeftOnLaunched(entry.name, virtualName, plan), plan.room, 'room beside the pods planned for it');
   return short === undefined ? pass : { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
 }
 
-/** The first resource the pod wants more of than `left` holds, described; undefined when it fits. */
-function shortfall(requests: ResourceList, left: ResourceSums, entry: ModelPlan, room: string): string | undefined {
+/**
+ * kube-scheduler checks a real node's room against its own cache, which learns of a pod the extender bound
+ * through a virtual node only when its watch delivers that pod on the real node; meanwhile the node looks emptier
+ * than it is (the burst benchmark caught a node over its memory that way). The model knows those binds as they
+ * happen, so its room is checked too; where the model lags instead, kube-scheduler's own check still holds.
+ */
+function judgeRoom(context: FilterContext, nodeName: string): Verdict {
+  const left = context.view.roomLeftOnNode(nodeName);
+  const short = left === undefined ? undefined : shortfall(context.requests, left, left, 'room beside the pods bound and binding to it');
+  return short === undefined ? pass : { reason: short, resolvable: true };
+}
+
+/**
+ * The first resource the pod wants more of than `left` holds, described; undefined when it fits. A resource
+ * `counted` does not list (a plan that does not count pod slots) is left to kube-scheduler's own check.
+ */
+function shortfall(requests: ResourceList, left: ResourceSums, counted: Readonly<Record<string, unknown>>, room: string): string | undefined {
   for (const [resource, amount] of Object.entries(requests)) {
-    // A plan that does not count pod slots leaves them to kube-scheduler's own check of the Node.
-    if (amount <= 0 || (resource === 'pods' && entry.room[resource] === undefined)) continue;
+    if (amount <= 0 || (resource === 'pods' && counted[resource] === undefined)) continue;
     const available = left[resource] ?? 0;
     if (amount > available) return `not enough ${room}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, available))} left`;
   }
@@ -136,6 +151,6 @@ function judgeUnassigned(context: FilterContext, nodeName: string, entry: ModelP
     const rejection = familyRejection(context.steering, instanceFamilyOf(instanceType));
     if (rejection !== undefined) return { reason: `the launch may pick ${instanceType}: ${rejection}` };
   }
-  const short = shortfall(context.requests, context.view.roomLeft(entry, nodeName), entry, 'planned room');
+  const short = shortfall(context.requests, context.view.roomLeft(entry, nodeName), entry.room, 'planned room');
   return short === undefined ? pass : { reason: short, resolvable: true };
 }

@@ -129,9 +129,14 @@ export interface ClusterModel {
   roomLeft(entry: ModelPlan, nodeName: string): Record<string, number>;
   /** Room on a launched node beside the pods still on their way there from its plan. */
   roomLeftOnLaunched(realName: string, virtualName: string, entry: ModelPlan): Record<string, number>;
+  /** Room on a real node as the model sees it: allocatable minus bound and binding pods; undefined when unknown. */
+  roomLeftOnNode(realName: string): Record<string, number> | undefined;
   /** The plan a real node was launched for, while its virtual node still takes binds: `[virtual name, plan]`. */
   materializationOf(realName: string): readonly [string, ModelPlan] | undefined;
-  /** Holds a virtual node's room for a pod while its bind (and the launch behind it) is in flight. */
+  /**
+   * Holds a node's room for a pod while its bind (and the launch behind it) is in flight: first on the virtual
+   * node, then, once launched, on the real node it became, until the pod is seen bound.
+   */
   reserve(podKey: string, nodeName: string, requests: Amounts): void;
   release(podKey: string): void;
 }

@@ -284,6 +284,10 @@ export class ClusterState implements ClusterModel {
     return this.#room.roomLeftOnLaunched(realName, virtualName, entry);
   }
 
+  roomLeftOnNode(realName: string): Record<string, number> | undefined {
+    return this.#room.roomLeftOnNode(realName);
+  }
+
   materializationOf(realName: string): readonly [string, ModelPlan] | undefined {
     // The Node's own annotation first: it is there from the moment kube-scheduler can see the node, while the
     // plan records the launch only after the Node is created.

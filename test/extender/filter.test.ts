@@ -169,3 +169,25 @@ void t.test('a DaemonSet pod never passes a virtual node', async (t) => {
   const result = await filter(h, extenderArgs(owned, ['launchable-a']));
   t.match(result.FailedAndUnresolvableNodes, { 'launchable-a': /daemonset pods never trigger a launch/ });
 });
+
+void t.test('a real node holding pods kube-scheduler has not seen yet refuses a pod that no longer fits', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('ip-real', { cpu: '2', memory: '4Gi' }) });
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/big'], room: { cpu: '2', memory: '4Gi', pods: '10' } }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'big', cpu: '1500m', memory: '1Gi' }) });
+  const bind = h.app.inject({ method: 'POST', url: '/bind', payload: { PodName: 'big', PodNamespace: 'default', PodUID: 'uid-big', Node: 'launchable-a' } });
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  h.materializer.complete('ip-real');
+  t.equal((await bind).json<{ Error: string }>().Error, '', 'the planned pod was bound to the node it became');
+  // The plan is done and withdrawn; kube-scheduler's cache still shows ip-real empty and offers it for the next pod.
+  h.view.apply({ kind: 'plan-deleted', nodeName: 'launchable-a' });
+  h.view.apply({ kind: 'node-deleted', name: 'launchable-a' });
+  const next = await filter(h, extenderArgs(pod({ name: 'next', cpu: '1', memory: '1Gi' }), ['ip-real']));
+  t.equal(next.FailedNodes['ip-real'], 'not enough room beside the pods bound and binding to it: cpu 1 wanted, 500m left');
+  // Once the watch shows the pod on the node, the model still counts it, and a pod that fits passes.
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'big', cpu: '1500m', memory: '1Gi', nodeName: 'ip-real', phase: 'Running' }) });
+  t.match((await filter(h, extenderArgs(pod({ name: 'next', cpu: '1', memory: '1Gi' }), ['ip-real']))).FailedNodes, { 'ip-real': /cpu 1 wanted, 500m left/ });
+  t.same((await filter(h, extenderArgs(pod({ name: 'small', cpu: '400m', memory: '1Gi' }), ['ip-real']))).NodeNames, ['ip-real']);
+});
