@@ -29,6 +29,8 @@ interface FilterContext {
   readonly isDaemonPod: boolean;
   readonly steering: PodSteering;
   readonly requests: ResourceList;
+  /** The requests as a list, made once per call: the hot loop visits every candidate. */
+  readonly requested: readonly (readonly [string, number])[];
 }
 
 /**
@@ -84,7 +86,7 @@ function record(outcome: { passed: string[]; failed: Record<string, string>; unr
 
 function filterContext(view: ClusterModel, pod: Pod, requests: ResourceList): FilterContext {
   return {
-    view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
+    view, requests, requested: Object.entries(requests).filter(([, amount]) => amount > 0), key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
     isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true,
   };
 }
@@ -96,7 +98,7 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
   if (rejection !== undefined) return { reason: rejection };
   const launchedFor = context.view.materializationOf(entry.name);
-  if (launchedFor === undefined) return judgeRoom(context, entry.name);
+  if (launchedFor === undefined) return judgeRoom(context, entry);
   // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
   if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
@@ -110,10 +112,19 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
  * than it is (the burst benchmark caught a node over its memory that way). The model knows those binds as they
  * happen, so its room is checked too; where the model lags instead, kube-scheduler's own check still holds.
  */
-function judgeRoom(context: FilterContext, nodeName: string): Verdict {
-  const left = context.view.roomLeftOnNode(nodeName);
-  const short = left === undefined ? undefined : shortfall(context.requests, left, left, 'room beside the pods bound and binding to it');
-  return short === undefined ? pass : { reason: short, resolvable: true };
+function judgeRoom(context: FilterContext, entry: ModelNode): Verdict {
+  const used = context.view.usage(entry.name);
+  const binding = context.view.reservedOn(entry.name);
+  for (const [resource, amount] of context.requested) {
+    const allocatable = entry.allocatable[resource];
+    // A resource the node does not list is kube-scheduler's to judge (it knows extended resources and slots).
+    if (allocatable === undefined) continue;
+    const left = allocatable - (used[resource] ?? 0) - (binding[resource] ?? 0);
+    if (amount > left) {
+      return { reason: `not enough room beside the pods bound and binding to it: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
+    }
+  }
+  return pass;
 }
 
 /**

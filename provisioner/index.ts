@@ -129,8 +129,8 @@ export interface ClusterModel {
   roomLeft(entry: ModelPlan, nodeName: string): Record<string, number>;
   /** Room on a launched node beside the pods still on their way there from its plan. */
   roomLeftOnLaunched(realName: string, virtualName: string, entry: ModelPlan): Record<string, number>;
-  /** Room on a real node as the model sees it: allocatable minus bound and binding pods; undefined when unknown. */
-  roomLeftOnNode(realName: string): Record<string, number> | undefined;
+  /** Requests of the pods whose bind to this node is in flight (held by reserve()). */
+  reservedOn(nodeName: string): Amounts;
   /** The plan a real node was launched for, while its virtual node still takes binds: `[virtual name, plan]`. */
   materializationOf(realName: string): readonly [string, ModelPlan] | undefined;
   /**

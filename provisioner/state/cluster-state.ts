@@ -284,8 +284,8 @@ export class ClusterState implements ClusterModel {
     return this.#room.roomLeftOnLaunched(realName, virtualName, entry);
   }
 
-  roomLeftOnNode(realName: string): Record<string, number> | undefined {
-    return this.#room.roomLeftOnNode(realName);
+  reservedOn(nodeName: string): Amounts {
+    return this.#accounting.reservedOn(nodeName);
   }
 
   materializationOf(realName: string): readonly [string, ModelPlan] | undefined {

@@ -43,15 +43,6 @@ export class RoomCalculator {
     return this.#withoutPromised(left, entry, virtualName);
   }
 
-  /** A real node's allocatable minus the pods bound to it and those binding to it; undefined when unknown. */
-  roomLeftOnNode(realName: string): ResourceSums | undefined {
-    const allocatable = this.#allocatableOf(realName);
-    if (allocatable === undefined) return undefined;
-    const left: ResourceSums = { ...allocatable };
-    addInto(left, this.#pods.usage(realName), -1);
-    addInto(left, this.#pods.reservedOn(realName), -1);
-    return left;
-  }
 
   /** Takes off the pods binding to the virtual node and the assigned pods still pending. */
   #withoutPromised(left: ResourceSums, entry: ModelPlan, virtualName: string): ResourceSums {
