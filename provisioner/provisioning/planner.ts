@@ -1,6 +1,7 @@
 import type { Clock } from '../../domain/clock.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { podKeyOf } from '../../domain/core/object-key.js';
 import { launchableTaint } from '../../domain/product-keys.js';
 import { simulate } from '../../domain/simulation/simulate.js';
 import { toleratesTaint } from '../../domain/taints.js';
@@ -76,6 +77,25 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
   for (const { pod, reason } of result.unschedulable) {
     deps.events.record(podTarget(pod), 'Warning', 'FailedProvisioning', `no node can be launched for this pod: ${reason}`);
   }
+}
+
+/**
+ * Plans holding a pod that cannot use a virtual node are launched directly (publish), and nothing else will
+ * launch them: kube-scheduler never binds such a pod to the virtual node. A direct launch that failed (the
+ * EC2NodeClass's instance profile not created yet, capacity) is tried again here, every heartbeat, until the
+ * plan has its node; the materializer runs one launch per plan at a time.
+ */
+export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow'>): string[] {
+  const { state } = deps;
+  const retried: string[] = [];
+  for (const plan of state.plans.values()) {
+    if (plan.materializedNode !== undefined) continue;
+    const waiting = plan.assignedPods.map((key) => state.pods.get(key)).filter((pod): pod is Pod => pod !== undefined && state.isPending(podKeyOf(pod)));
+    if (!waiting.some((pod) => !toleratesLaunchable(pod))) continue;
+    deps.launchNow(plan.nodeName);
+    retried.push(plan.nodeName);
+  }
+  return retried;
 }
 
 function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodePlan): void {

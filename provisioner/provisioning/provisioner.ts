@@ -1,6 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
-import { planOnce, pruneStalePlans, type PlannerDeps } from './planner.js';
+import { planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
 
 export interface ProvisionerOptions extends PlannerDeps {
@@ -70,6 +70,7 @@ export class Provisioner {
       if (isStopped() || !this.#options.isLeader()) continue;
       try {
         await pruneStalePlans(this.#options);
+        retryDirectLaunches(this.#options);
         const now = new Date(this.#clock.now()).toISOString();
         await Promise.all([...this.#options.state.plans.keys()].map((name) => this.#options.nodes.setConditions(name, [readyCondition(now)])));
       } catch (error) {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint } from '../../../domain/product-keys.js';
-import { planOnce, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
+import { planOnce, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
@@ -66,4 +66,16 @@ void t.test('a pod read without a namespace keeps the plan made for it on the ne
   const again = await planOnce(p.deps);
   t.same(p.nodes.deleted, [], 'the plan is not pruned as if its pod were gone');
   t.equal(again.pods, 0, 'and the pod is not planned twice');
+});
+
+void t.test('a direct launch that failed is tried again until the plan has its node, and only for pods that need it', async (t) => {
+  const state = stateWith({ ...pools, pods: [pendingPod('direct', { tolerations: [] }), pendingPod('waits', { tolerations: [launchable] })] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [directPlan] = [...state.plans.values()].filter((plan) => plan.assignedPods.includes('default/direct'));
+  t.ok(directPlan, 'the direct pod has a plan');
+  const launchedFirst = [...p.launchedNow];
+  t.same(retryDirectLaunches(p.deps), launchedFirst, 'the heartbeat launches the direct plan again (the first launch failed)');
+  state.upsertPlan({ ...(directPlan ?? { nodeName: '', nodePool: '', instanceTypes: [], pricePerHour: 0, assignedPods: [], room: {} }), materializedNode: 'i-0launched' });
+  t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
 });
