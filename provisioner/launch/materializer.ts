@@ -73,8 +73,10 @@ export class PlanMaterializer implements Materializer {
     const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined });
     const catalog = this.#deps.catalog();
     const type = catalog.get(instance.instanceType);
-    await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
+    // Labels before the Launched condition: drift reads a Launched NodeClaim's labels against the NodePool's
+    // requirements, and a NodeClaim seen Launched without them (kubernetes.io/os, the zone …) would look drifted.
     await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
+    await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
     const nodeName = await this.#createRealNode(instance, claim, type);
     this.#deps.events.record({ kind: 'NodeClaim', name: claimName, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Normal', 'Launched',
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);
