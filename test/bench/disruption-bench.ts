@@ -71,12 +71,13 @@ export const disruptionBench: Bench = {
     const stuck = 20;
     const { state, names } = cluster(1000, stuck);
     const clock = new FakeClock(Date.now());
+    const catalog = loadInstanceTypes();
     const controller = new DisruptionController({
       state, clock, methods: [new EmptinessMethod(), new DriftMethod()], recorder: new FakeEventRecorder(),
       nodes: { addTaint: () => Promise.resolve(), removeTaint: () => Promise.resolve() },
       store: { get: () => Promise.resolve(undefined), patchStatus: () => Promise.reject(new Error('not in this bench')), delete: () => Promise.resolve() },
       launcher: { launch: () => Promise.reject(new Error('not in this bench')) },
-      instanceTypes: () => loadInstanceTypes(), unavailableOfferings: () => new Set(), priceOf: () => 0.1,
+      instanceTypes: () => catalog, unavailableOfferings: () => new Set(), priceOf: () => 0.1,
       metrics: new DisruptionMetrics(new Registry()),
     });
     const idle = lags(await tickFilter(state, names, new Promise((resolve) => setTimeout(resolve, 2000))));
@@ -87,6 +88,6 @@ export const disruptionBench: Bench = {
     write(`1000 nodes, 10,000 pods, ${String(stuck)} drifted nodes whose pods fit nowhere (${String(stuck)} simulations in one pass)\n`);
     write(`filter every 1 ms, 500 candidates: idle p50 ${idle.p50.toFixed(2)} ms, p99 ${idle.p99.toFixed(2)} ms, max ${idle.max.toFixed(2)} ms (${String(idle.calls)} calls)\n`);
     write(`filter during the pass:             p50 ${busy.p50.toFixed(2)} ms, p99 ${busy.p99.toFixed(2)} ms, max ${busy.max.toFixed(2)} ms (${String(busy.calls)} calls)\n`);
-    write(`disruption pass: ${passMs.toFixed(0)} ms\n`);
+    write(`disruption pass: ${passMs.toFixed(0)} ms (${String(catalog.length)} instance types); the filter waits for at most one simulation\n`);
   },
 };
