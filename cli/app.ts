@@ -24,6 +24,7 @@ import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
+import { startDisruption } from './disruption-wiring.js';
 import { nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
 
 export interface RunningNodesmith {
@@ -184,11 +185,16 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced],
     drift: { resolver: aws.nodeClassResolver, catalog: () => priced.catalog() } }) : undefined;
+  const disruption = lifecycle === undefined ? undefined : startDisruption({
+    api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted,
+    instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
+  });
   if (config.components.provisioner) provisioner.start();
   return {
     materializer,
     stop: async () => {
       await provisioner.stop();
+      await disruption?.stop();
       await lifecycle?.stop();
       aws.close();
     },

@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
 import type { CloudProvider, NodeClassResolver } from '../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
+import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
@@ -47,7 +48,7 @@ function wakeOnChange(kind: string): readonly string[] {
  * NodeClaim registration, liveness, termination and the garbage collectors, run by the leader only. They read the
  * cluster model and write through the API server.
  */
-export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Promise<void> } {
+export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Promise<void>; countDisrupted: (claim: NodeClaim, reason: string) => void } {
   const client = new KubeLifecycleClient(w.api);
   const metrics = new LifecycleMetrics(w.registry);
   const log = w.log.child({ component: 'provisioner.lifecycle' });
@@ -80,6 +81,8 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     for (const name of wakeOnChange(kind)) runner.wake(name);
   });
   return {
+    // The disruption controller counts its deletions in the same `nodeclaims_disrupted_total`.
+    countDisrupted: (claim, reason) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason }); },
     stop: async () => {
       unsubscribe();
       await interruption?.stop();

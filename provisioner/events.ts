@@ -13,7 +13,18 @@ export type EventReason =
   | 'DriftCheckFailed'
   | 'Expired'
   | 'TerminationGracePeriodExpiring'
-  | 'NodeClassNotReady';
+  | 'NodeClassNotReady'
+  | DisruptionEventReason;
+
+/** Events of the disruption controller (provisioner/disruption/disruption-events.ts), Karpenter's names where it has one. */
+export type DisruptionEventReason =
+  | 'DisruptionBlocked'
+  | 'DisruptionLaunching'
+  | 'DisruptionWaitingReadiness'
+  | 'DisruptionTerminating'
+  | 'DisruptionRolledBack'
+  | 'Disrupted'
+  | 'InvalidDoNotDisrupt';
 
 /** What an Event is about: enough of an object reference for involvedObject. */
 export interface EventTarget {

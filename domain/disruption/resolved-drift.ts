@@ -22,8 +22,9 @@ function sameSet(a: readonly string[], b: ReadonlySet<string>): boolean {
 /**
  * The AWS provider's resolved-set drift, in its order: the instance's AMI is no longer among those the selectors
  * resolve to (an SSM alias now naming a newer AMI does this), its subnet is no longer selected, or its security
- * groups are no longer exactly the selected set. A set that resolved to nothing decides nothing: replacing every
- * node because a lookup came back empty would be worse than waiting.
+ * groups are no longer exactly the selected set. A set that resolved to nothing decides nothing, and neither does
+ * an instance described without security groups: replacing every node because a lookup came back empty would be
+ * worse than waiting.
  */
 export function resolvedDrift(launched: LaunchedWith, resolved: ResolvedNow): DriftVerdict | undefined {
   const { imageId, subnetId, securityGroupIds } = launched;
@@ -33,7 +34,9 @@ export function resolvedDrift(launched: LaunchedWith, resolved: ResolvedNow): Dr
   if (subnetId !== undefined && resolved.subnetIds.size > 0 && !resolved.subnetIds.has(subnetId)) {
     return { reason: 'SubnetDrift', message: `subnet ${subnetId} is no longer selected` };
   }
-  if (securityGroupIds !== undefined && resolved.securityGroupIds.size > 0 && !sameSet(securityGroupIds, resolved.securityGroupIds)) {
+  // An instance always has at least one security group: an empty list is a description that left them out (moto
+  // does for instances launched through a launch template's network interface), not a drifted instance.
+  if (securityGroupIds !== undefined && securityGroupIds.length > 0 && resolved.securityGroupIds.size > 0 && !sameSet(securityGroupIds, resolved.securityGroupIds)) {
     const now = [...resolved.securityGroupIds].sort().join(', ');
     return { reason: 'SecurityGroupDrift', message: `security groups ${[...securityGroupIds].sort().join(', ')} are no longer the selected set (now ${now})` };
   }

@@ -42,6 +42,14 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
     });
   }
 
+  /** Adds the taint without cordoning, so removing it again leaves the node exactly as it was (disruption rollback). */
+  async addTaint(name: string, taint: Taint): Promise<void> {
+    await this.#editNode(name, (node) => {
+      const taints = node.spec?.taints ?? [];
+      return taints.some((t) => t.key === taint.key && t.effect === taint.effect) ? undefined : { taints: [...taints, taint] };
+    });
+  }
+
   async removeTaint(name: string, key: string): Promise<void> {
     await this.#editNode(name, (node) => {
       const taints = node.spec?.taints ?? [];

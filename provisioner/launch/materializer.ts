@@ -44,23 +44,27 @@ export class PlanMaterializer implements Materializer {
     this.#deps = deps;
   }
 
-  materialize(virtualNodeName: string): Promise<{ readonly nodeName: string }> {
+  /**
+   * `plan` launches a plan that is not published as a virtual node: a disruption command's replacement, which only
+   * the command needs and which kube-scheduler must not offer to other pods before it exists.
+   */
+  materialize(virtualNodeName: string, plan?: VirtualNodePlan): Promise<{ readonly nodeName: string }> {
     const done = this.#done.get(virtualNodeName);
     if (done !== undefined && this.#deps.clock.now() - done.at < rememberMs) return Promise.resolve({ nodeName: done.nodeName });
     const running = this.#inFlight.get(virtualNodeName);
     if (running !== undefined) return running;
-    const launch = this.#materialize(virtualNodeName).finally(() => { this.#inFlight.delete(virtualNodeName); });
+    const launch = this.#materialize(virtualNodeName, plan).finally(() => { this.#inFlight.delete(virtualNodeName); });
     this.#inFlight.set(virtualNodeName, launch);
     return launch;
   }
 
-  async #materialize(virtualNodeName: string): Promise<{ nodeName: string }> {
+  async #materialize(virtualNodeName: string, unpublished: VirtualNodePlan | undefined): Promise<{ nodeName: string }> {
     const started = this.#deps.clock.now();
     const claimName = nodeClaimNameOf(virtualNodeName);
     const existing = await this.#deps.nodeClaims.get(claimName);
     const adopted = existing?.status?.providerID === undefined ? undefined : await this.#adopt(existing);
     if (adopted !== undefined) return this.#finish(virtualNodeName, adopted);
-    const plan = this.#deps.state.plans.get(virtualNodeName);
+    const plan = this.#deps.state.plans.get(virtualNodeName) ?? unpublished;
     if (plan === undefined) throw new Error(`materializing ${virtualNodeName}: no such virtual node in the current plan (it was pruned or already launched); kube-scheduler will retry the pod against the nodes that exist now`);
     const pool = this.#deps.state.nodePools.get(plan.nodePool);
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
@@ -69,8 +73,10 @@ export class PlanMaterializer implements Materializer {
     const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined });
     const catalog = this.#deps.catalog();
     const type = catalog.get(instance.instanceType);
-    await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
+    // Labels before the Launched condition: drift reads a Launched NodeClaim's labels against the NodePool's
+    // requirements, and a NodeClaim seen Launched without them (kubernetes.io/os, the zone …) would look drifted.
     await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
+    await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
     const nodeName = await this.#createRealNode(instance, claim, type);
     this.#deps.events.record({ kind: 'NodeClaim', name: claimName, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Normal', 'Launched',
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);

@@ -41,6 +41,11 @@ export class NodeMarks {
     this.#onChange(nodeName);
   }
 
+  /** A disruption command that rolls back after its replacements launched gives the node back. */
+  unmarkDeleting(nodeName: string): void {
+    if (this.#deleting.delete(nodeName)) this.#onChange(nodeName);
+  }
+
   isMarkedDeleting(nodeName: string): boolean {
     return this.#deleting.has(nodeName);
   }

@@ -3,6 +3,7 @@
 import type { Bench } from './bench.js';
 import { apiIdleBench } from './api-idle-bench.js';
 import { controllerStartBench } from './controller-start-bench.js';
+import { disruptionBench } from './disruption-bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
 import { extenderBench } from './extender-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
@@ -11,7 +12,7 @@ import { startupBench } from './startup-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

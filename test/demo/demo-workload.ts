@@ -27,3 +27,8 @@ export const demoNodePools = {
         - { key: karpenter.sh/capacity-type, operator: In, values: [spot] }
         - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }`,
 };
+
+/** Empty nodes go 10 s after their last pod, all at once (the default budget, 10%, would take them one by one). */
+export const demoDisruption = `  disruption:
+    consolidateAfter: 10s
+    budgets: [{ nodes: "100%" }]`;

@@ -1,7 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { createDeployment } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
-import { demoNodePools, demoWorkload } from './demo-workload.js';
+import { demoDisruption, demoNodePools, demoWorkload } from './demo-workload.js';
 import { render, type DemoSnapshot } from './demo-view.js';
 
 // `npm run demo`: the real local stack (etcd, kube-apiserver, controller-manager, kube-scheduler, kwok, moto),
@@ -26,6 +26,10 @@ async function snapshot(): Promise<DemoSnapshot> {
   return { pods: pods.items, nodes: nodes.items, events: events.items };
 }
 
+function realNodes(s: DemoSnapshot): number {
+  return s.nodes.filter((n) => n.metadata?.labels?.['nodesmith.io/launchable'] !== 'true').length;
+}
+
 async function showUntil(done: (s: DemoSnapshot) => boolean, timeoutS: number): Promise<DemoSnapshot> {
   const started = Date.now();
   for (;;) {
@@ -37,8 +41,8 @@ async function showUntil(done: (s: DemoSnapshot) => boolean, timeoutS: number): 
 }
 
 try {
-  await product.apply(product.nodePoolYaml('general', demoNodePools.general, '  weight: 10'));
-  await product.apply(product.nodePoolYaml('spot', demoNodePools.spot));
+  await product.apply(product.nodePoolYaml('general', demoNodePools.general, `  weight: 10\n${demoDisruption}`));
+  await product.apply(product.nodePoolYaml('spot', demoNodePools.spot, demoDisruption));
   out('applied NodePools general (on-demand) and spot, each with its EC2NodeClass');
   for (const spec of demoWorkload) await createDeployment(product, spec);
   const expected = demoWorkload.filter((d) => d.name !== 'impossible').reduce((n, d) => n + d.replicas, 0);
@@ -50,7 +54,9 @@ try {
     out('scaling every Deployment to 0…');
     for (const spec of demoWorkload) await apps.patchNamespacedDeploymentScale({ name: spec.name, namespace: 'default', body: { spec: { replicas: 0 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await showUntil((s) => s.pods.length === 0, 60);
-    out('workload gone; the empty nodes are left to disruption (consolidation is a later stage of nodesmith).');
+    out('workload gone; disruption removes the empty nodes once consolidateAfter (10s) has passed…');
+    const emptied = await showUntil((s) => realNodes(s) === 0, 240);
+    out(`\n${String(realNodes(emptied))} nodes left: the empty nodes were deleted (reason Empty), their instances terminated.`);
   }
 } finally {
   out('stopping nodesmith and the stack…');

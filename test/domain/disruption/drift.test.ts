@@ -98,5 +98,6 @@ void t.test('an AMI, subnet or security group set that moved away from the insta
   });
   const nothingResolved = { amiIds: new Set<string>(), subnetIds: new Set<string>(), securityGroupIds: new Set<string>() };
   t.equal(resolvedDrift({ ...launched, imageId: 'ami-old' }, nothingResolved), undefined, 'an empty lookup decides nothing');
+  t.equal(resolvedDrift({ ...launched, securityGroupIds: [] }, resolved), undefined, 'an instance described without security groups decides nothing');
   t.end();
 });

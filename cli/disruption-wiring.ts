@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { systemClock } from '../domain/clock.js';
+import type { InstanceType } from '../domain/instance-types/instance-type.js';
+import { ControllerRunner } from '../provisioner/controller-runner.js';
+import { ConsolidatableWriter } from '../provisioner/disruption/consolidatable-writer.js';
+import { DisruptionController } from '../provisioner/disruption/controller.js';
+import { DriftMethod } from '../provisioner/disruption/drift-method.js';
+import { EmptinessMethod } from '../provisioner/disruption/emptiness.js';
+import { DisruptionMetrics } from '../provisioner/disruption/metrics.js';
+import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
+import { PodEventTracker } from '../provisioner/disruption/pod-events.js';
+import type { DisruptedCounter } from '../provisioner/disruption/ports.js';
+import { MaterializingLauncher, type PlanLauncher } from '../provisioner/disruption/replacement-launcher.js';
+import type { EventRecorder } from '../provisioner/events.js';
+import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import type { KubeRest } from '../provisioner/kube/kube-rest.js';
+import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { ClusterState } from '../provisioner/state/cluster-state.js';
+
+export interface DisruptionWiring {
+  readonly api: KubeRest;
+  readonly state: ClusterState;
+  readonly materializer: PlanLauncher;
+  /** Straight to the API server: condition writes re-read there on a conflict. */
+  readonly nodeClaims: NodeClaimStore;
+  readonly events: EventRecorder;
+  readonly registry: Registry;
+  readonly log: Logger;
+  readonly isLeader: () => boolean;
+  readonly instanceTypes: () => readonly InstanceType[];
+  readonly catalog: () => ReadonlyMap<string, InstanceType>;
+  readonly unavailableOfferings: () => ReadonlySet<string>;
+  readonly countDisrupted?: DisruptedCounter;
+}
+
+/** A wake is coalesced with the pass it would start anyway; the poll (10 s) catches anything in between. */
+const minWakeIntervalMs = 1000;
+
+/**
+ * The disruption controller and the Consolidatable writer, run by the leader on their own runner: a command that
+ * waits on a launch must not hold up registration or termination, which run on the lifecycle runner.
+ */
+export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void> } {
+  const log = w.log.child({ component: 'provisioner.disruption' });
+  const podEvents = new PodEventTracker(w.state, systemClock);
+  const metrics = new DisruptionMetrics(w.registry);
+  const controller = new DisruptionController({
+    state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod()],
+    nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
+    recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf: offeringPrices(w.catalog),
+    metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),
+  });
+  const writer = new ConsolidatableWriter({ state: w.state, store: w.nodeClaims, podEvents, clock: systemClock, log });
+  const runner = new ControllerRunner({ clock: systemClock, controllers: [writer, controller], shouldRun: w.isLeader, log });
+  const lastWake = new Map<string, number>();
+  const wake = (name: string): void => {
+    const now = systemClock.now();
+    if (now - (lastWake.get(name) ?? 0) < minWakeIntervalMs) return;
+    lastWake.set(name, now);
+    runner.wake(name);
+  };
+  const unsubscribe = w.state.onChange((kind) => {
+    if (kind === 'nodeclaim' || kind === 'nodepool') wake(controller.name);
+    if (kind === 'pod' || kind === 'nodepool') wake(writer.name);
+  });
+  const running = runner.run();
+  return {
+    stop: async () => {
+      unsubscribe();
+      podEvents.stop();
+      runner.stop();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { Clock } from '../../domain/clock.js';
+import { disruptedTaint } from '../../domain/karpenter-keys.js';
+import type { ControllerLogger } from '../controller-runner.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import type { Command } from './command.js';
+import { clearCondition, writeCondition } from './condition-writer.js';
+import type { DisruptionEvents } from './disruption-events.js';
+import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, LaunchedReplacement, ReplacementLauncher } from './ports.js';
+
+/** Karpenter's NodeClaim condition naming why it is being disrupted. */
+export const disruptionReasonCondition = 'DisruptionReason';
+
+export interface ExecutionDeps {
+  readonly state: ClusterState;
+  readonly nodes: DisruptionNodeWrites;
+  readonly store: DisruptionClaimStore;
+  readonly launcher: ReplacementLauncher;
+  readonly events: DisruptionEvents;
+  readonly clock: Clock;
+  readonly log: ControllerLogger;
+  readonly countDisrupted?: DisruptedCounter;
+}
+
+/** A command whose candidates are tainted and whose replacements exist, waiting for them to be initialized. */
+export interface StartedCommand {
+  readonly command: Command;
+  readonly startedAtMs: number;
+  readonly replacements: readonly LaunchedReplacement[];
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Karpenter's `StartCommand`: mark the candidates in the model (the extender's next filter call closes them), taint
+ * them `karpenter.sh/disrupted:NoSchedule` (other replicas learn it through the watch), set `DisruptionReason`,
+ * launch the replacements, and only once they exist mark the candidates deleting, so that a failed launch never
+ * leaves nodes on their way out with nothing to take their pods. Any failure rolls back and rethrows.
+ */
+export async function startCommand(deps: ExecutionDeps, command: Command): Promise<StartedCommand> {
+  const now = deps.clock.now();
+  for (const c of command.candidates) deps.state.marks.markForDisruption(c.nodeName, { reason: command.reason, command: command.id });
+  try {
+    await Promise.all(command.candidates.map((c) => deps.nodes.addTaint(c.nodeName, disruptedTaint)));
+    for (const c of command.candidates) {
+      const name = c.nodeClaim.metadata.name ?? '';
+      const written = await writeCondition(deps.store, name, { type: disruptionReasonCondition, status: 'True', reason: command.reason, message: command.explanation }, now);
+      if (!written) throw new Error(`nodeclaim ${name} is gone`);
+    }
+    const replacements: LaunchedReplacement[] = [];
+    for (const planned of command.replacements) {
+      const launched = await deps.launcher.launch(planned);
+      replacements.push(launched);
+      deps.events.launching(command, launched.nodeClaimName);
+    }
+    for (const c of command.candidates) deps.state.marks.markDeleting(c.nodeName);
+    deps.log.info({ component: 'disruption', command: command.id, reason: command.reason, nodes: command.candidates.map((c) => c.nodeName), replacements: replacements.map((r) => r.nodeClaimName) }, 'started disruption command');
+    return { command, startedAtMs: now, replacements };
+  } catch (error: unknown) {
+    await rollbackCommand(deps, command, `starting failed: ${message(error)}`);
+    throw error;
+  }
+}
+
+/**
+ * Gives the candidates back: unmark, untaint, clear `DisruptionReason`. Replacements that were launched stay; they
+ * are ordinary nodes now, and emptiness removes them if nothing comes to use them. Each step is best effort: a
+ * taint left behind by a failed write is removed by the controller's recovery sweep on a later pass.
+ */
+export async function rollbackCommand(deps: ExecutionDeps, command: Command, why: string): Promise<void> {
+  for (const c of command.candidates) {
+    deps.state.marks.unmarkDeleting(c.nodeName);
+    deps.state.marks.unmarkDisruption(c.nodeName);
+  }
+  await Promise.all(command.candidates.map(async (c) => {
+    try {
+      await deps.nodes.removeTaint(c.nodeName, disruptedTaint.key);
+      await clearCondition(deps.store, c.nodeClaim.metadata.name ?? '', disruptionReasonCondition);
+    } catch (error: unknown) {
+      deps.log.warn({ component: 'disruption', command: command.id, node: c.nodeName, err: error }, 'rollback of a candidate failed; the recovery sweep retries');
+    }
+  }));
+  deps.events.rolledBack(command, why);
+  deps.log.warn({ component: 'disruption', command: command.id, reason: command.reason, why }, 'rolled back disruption command');
+}
+
+/**
+ * The replacements are initialized (or there were none): delete the candidates' NodeClaims. Termination drains
+ * each node through the Eviction API and releases the instance; the marks stay until the Node is gone.
+ */
+export async function finishCommand(deps: ExecutionDeps, started: StartedCommand): Promise<void> {
+  const { command } = started;
+  deps.events.terminating(command, started.replacements.map((r) => r.nodeName));
+  for (const c of command.candidates) {
+    await deps.store.delete(c.nodeClaim.metadata.name ?? '');
+    deps.countDisrupted?.(c.nodeClaim, command.reason.toLowerCase());
+  }
+  deps.log.info({ component: 'disruption', command: command.id, reason: command.reason, nodes: command.candidates.map((c) => c.nodeName) }, 'deleted disrupted nodeclaims');
+}

@@ -1,0 +1,82 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import { consolidatability } from '../../domain/disruption/consolidatable.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import { conditionTypes, findCondition, isConditionTrue, nodePoolOf, timestampMs, transitionTimeMs } from '../lifecycle/conditions.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import { clearCondition, writeCondition, type ConditionStore } from './condition-writer.js';
+import type { PodEventTracker } from './pod-events.js';
+
+export const consolidatableCondition = 'Consolidatable';
+
+/** Karpenter dedupes `lastPodEventTime` writes over 10 s (`podevents`). */
+const podEventDedupeMs = 10_000;
+
+export interface ConsolidatableWriterOptions {
+  readonly state: ClusterState;
+  /** Reads and writes against the API server (a conflict re-reads there, not from the model). */
+  readonly store: ConditionStore;
+  readonly podEvents: PodEventTracker;
+  readonly clock: Clock;
+  readonly log?: ControllerLogger;
+  /** Longest wait between passes (default 10 s). */
+  readonly maxIntervalMs?: number;
+}
+
+/**
+ * Writes each NodeClaim's `Consolidatable` condition by Karpenter's rule (`domain/disruption/consolidatable.ts`) and
+ * persists `status.lastPodEventTime`, so that a restart still knows when a node last saw a pod. Requeues for the
+ * earliest instant a NodeClaim becomes consolidatable.
+ */
+export class ConsolidatableWriter implements Controller {
+  readonly name = 'nodeclaim.consolidatable';
+  readonly #o: ConsolidatableWriterOptions;
+
+  constructor(options: ConsolidatableWriterOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const now = this.#o.clock.now();
+    let next = now + (this.#o.maxIntervalMs ?? 10_000);
+    this.#o.podEvents.prune();
+    for (const claim of [...this.#o.state.nodeClaims.values()]) {
+      if (claim.metadata.deletionTimestamp !== undefined || !isConditionTrue(claim, conditionTypes.initialized)) continue;
+      const recheck = await this.#reconcileClaim(claim, now);
+      if (recheck !== undefined) next = Math.min(next, recheck);
+    }
+    return { requeueAfterMs: Math.max(0, next - now) };
+  }
+
+  /** Returns when to look at the NodeClaim again, if it is waiting to become consolidatable. */
+  async #reconcileClaim(claim: NodeClaim, now: number): Promise<number | undefined> {
+    const name = claim.metadata.name ?? '';
+    const lastPodEventMs = await this.#persistPodEvent(claim);
+    const pool = this.#o.state.nodePools.get(nodePoolOf(claim));
+    const initializedAtMs = transitionTimeMs(findCondition(claim, conditionTypes.initialized));
+    const verdict = consolidatability({
+      consolidateAfter: pool?.spec.disruption?.consolidateAfter,
+      ...(initializedAtMs === undefined ? {} : { initializedAtMs }),
+      ...(lastPodEventMs === undefined ? {} : { lastPodEventMs }),
+    }, now);
+    const current = isConditionTrue(claim, consolidatableCondition);
+    if (verdict.consolidatable && !current) {
+      await writeCondition(this.#o.store, name, { type: consolidatableCondition, status: 'True', reason: 'Consolidatable' }, now);
+      (this.#o.log ?? silentLogger).debug({ component: this.name, nodeClaim: name }, 'nodeclaim became consolidatable');
+    }
+    if (!verdict.consolidatable && findCondition(claim, consolidatableCondition) !== undefined) await clearCondition(this.#o.store, name, consolidatableCondition);
+    return verdict.consolidatable ? undefined : verdict.recheckAtMs;
+  }
+
+  /** The later of the stored `lastPodEventTime` and what this process saw; stored when it moved by 10 s or more. */
+  async #persistPodEvent(claim: NodeClaim): Promise<number | undefined> {
+    const stored = timestampMs(claim.status?.lastPodEventTime);
+    const seen = this.#o.podEvents.lastPodEventMs(claim.status?.nodeName ?? '');
+    if (seen === undefined) return stored;
+    if (stored === undefined || seen - stored >= podEventDedupeMs) {
+      await this.#o.store.patchStatus(claim.metadata.name ?? '', { lastPodEventTime: new Date(seen).toISOString() });
+    }
+    return Math.max(seen, stored ?? seen);
+  }
+}

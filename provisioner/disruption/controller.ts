@@ -1,0 +1,149 @@
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { EventRecorder } from '../events.js';
+import { budgetsFor } from './budget-map.js';
+import { scanCandidates, type CandidateScan, type PriceOf } from './candidates.js';
+import type { Command } from './command.js';
+import { CommandQueue } from './command-queue.js';
+import { DisruptionEvents } from './disruption-events.js';
+import { methodContext, type ContextDeps } from './method-context.js';
+import type { DisruptionMethod } from './method.js';
+import type { DisruptionMetrics } from './metrics.js';
+import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, ReplacementLauncher } from './ports.js';
+import { recoverAbandonedCommands } from './recovery.js';
+import { revalidate } from './revalidation.js';
+
+export interface DisruptionControllerOptions extends ContextDeps {
+  /** In Karpenter's order: emptiness, drift, then multi- and single-node consolidation. */
+  readonly methods: readonly DisruptionMethod[];
+  readonly nodes: DisruptionNodeWrites;
+  readonly store: DisruptionClaimStore;
+  readonly launcher: ReplacementLauncher;
+  readonly recorder: EventRecorder;
+  readonly priceOf: PriceOf;
+  readonly metrics?: DisruptionMetrics;
+  readonly countDisrupted?: DisruptedCounter;
+  readonly log?: ControllerLogger;
+  /** Karpenter polls every 10 s. */
+  readonly pollIntervalMs?: number;
+  /** While a command waits for its replacements (default 2 s). */
+  readonly busyIntervalMs?: number;
+}
+
+/** Commands a method chose, waiting out its validation delay before they are checked again and started. */
+interface PendingCommands {
+  readonly method: DisruptionMethod;
+  readonly commands: readonly Command[];
+  readonly dueMs: number;
+}
+
+/**
+ * Karpenter's disruption controller: each pass it rolls back what no command holds (a restart's leftovers),
+ * advances the commands in flight, and otherwise asks the methods in order for commands; the first method that
+ * returns any acts, and no other does in that pass. A method's commands wait its validation delay, are checked again
+ * (candidates, budgets, the method's own check), and only then start. Everything is read from the cluster model.
+ */
+export class DisruptionController implements Controller {
+  readonly name = 'disruption';
+  readonly #o: DisruptionControllerOptions;
+  readonly #events: DisruptionEvents;
+  readonly #queue: CommandQueue;
+  readonly #log: ControllerLogger;
+  #pending: PendingCommands | undefined;
+
+  constructor(options: DisruptionControllerOptions) {
+    this.#o = options;
+    this.#log = options.log ?? silentLogger;
+    this.#events = new DisruptionEvents(options.recorder);
+    this.#queue = new CommandQueue({ ...options, events: this.#events, log: this.#log }, options.metrics);
+  }
+
+  /** Commands started and not finished (waiting for replacements). */
+  get commandsInFlight(): number {
+    return this.#queue.size;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    if (!this.#o.state.isSynced) return { requeueAfterMs: 1000 };
+    await this.#recover();
+    // A command that just finished or rolled back wrote to the API; the next pass sees the model with those writes.
+    if (await this.#queue.step()) return { requeueAfterMs: this.#o.busyIntervalMs ?? 2000 };
+    const now = this.#o.clock.now();
+    const pending = this.#pending;
+    if (pending !== undefined && pending.dueMs > now) return { requeueAfterMs: pending.dueMs - now };
+    this.#pending = undefined;
+    if (pending !== undefined) await this.#startValid(pending);
+    else await this.#disrupt(now);
+    return { requeueAfterMs: this.#nextPassMs() };
+  }
+
+  #nextPassMs(): number {
+    if (this.#pending !== undefined) return Math.max(0, this.#pending.dueMs - this.#o.clock.now());
+    return this.#queue.size > 0 ? (this.#o.busyIntervalMs ?? 2000) : (this.#o.pollIntervalMs ?? 10_000);
+  }
+
+  async #recover(): Promise<void> {
+    const result = await recoverAbandonedCommands({ ...this.#o, inCommand: (name) => this.#queue.holds(name) });
+    if (result.untainted.length > 0 || result.cleared.length > 0) {
+      this.#log.info({ component: this.name, untainted: result.untainted, cleared: result.cleared }, 'rolled back disruption left by no command');
+    }
+  }
+
+  /** Runs the methods in order until one returns commands. */
+  async #disrupt(now: number): Promise<void> {
+    this.#publishAllowed(now);
+    for (const method of this.#o.methods) {
+      const commands = await this.#evaluate(method, now);
+      if (commands.length === 0) continue;
+      const pending = { method, commands, dueMs: now + method.validationDelayMs };
+      if (method.validationDelayMs > 0) this.#pending = pending;
+      else await this.#startValid(pending);
+      return;
+    }
+  }
+
+  async #evaluate(method: DisruptionMethod, passStartedMs: number): Promise<readonly Command[]> {
+    const started = this.#o.clock.now();
+    const scan = scanCandidates(this.#o.state, { disruptionClass: method.disruptionClass, nowMs: started, priceOf: this.#o.priceOf });
+    if (method.disruptionClass === 'graceful') this.#report(scan);
+    const budgets = budgetsFor(this.#o.state, method.reason, started);
+    const context = methodContext(this.#o, budgets, passStartedMs);
+    const eligible = scan.candidates.filter((c) => method.shouldDisrupt(c, context));
+    this.#o.metrics?.eligibleNodes.set({ reason: method.reason.toLowerCase() }, eligible.length);
+    for (const c of eligible) {
+      if (budgets.allowed(c.nodePoolName) >= 1) this.#events.unblocked(c.nodeName, method.reason);
+      else this.#events.blocked(c.nodeClaim, { name: c.nodeName, uid: c.node.metadata.uid }, `${method.reason}: ${budgets.explanation(c.nodePoolName)}`, method.reason);
+    }
+    const commands = eligible.length === 0 ? [] : await method.computeCommands(eligible, context);
+    this.#o.metrics?.evaluationDuration.observe({ method: method.reason.toLowerCase(), consolidation_type: method.consolidationType }, (this.#o.clock.now() - started) / 1000);
+    return commands;
+  }
+
+  /** Blocked nodes and ignored annotations, as deduplicated Events. */
+  #report(scan: CandidateScan): void {
+    for (const c of scan.candidates) this.#events.unblocked(c.nodeName);
+    for (const b of scan.blocked) this.#events.blocked(b.nodeClaim, { name: b.nodeName, uid: this.#o.state.nodes.get(b.nodeName)?.metadata.uid }, b.reason);
+    for (const i of scan.ignored) this.#events.ignoredAnnotation(i.nodeClaim, i.annotation);
+  }
+
+  /** The `nodepools_allowed_disruptions` gauge for every NodePool and reason. */
+  #publishAllowed(now: number): void {
+    const gauge = this.#o.metrics?.allowedDisruptions;
+    if (gauge === undefined) return;
+    for (const reason of ['Empty', 'Drifted', 'Underutilized'] as const) {
+      for (const [nodepool, allowed] of budgetsFor(this.#o.state, reason, now).limits()) gauge.set({ nodepool, reason: reason.toLowerCase() }, allowed.limit);
+    }
+  }
+
+  async #startValid(pending: PendingCommands): Promise<void> {
+    for (const command of pending.commands) {
+      const outcome = await revalidate(this.#o, pending.method, command);
+      if ('why' in outcome) {
+        this.#o.metrics?.failedValidations.inc({ reason: command.reason.toLowerCase(), consolidation_type: command.consolidationType });
+        this.#log.info({ component: this.name, command: command.id, reason: command.reason, why: outcome.why }, 'disruption command no longer valid');
+        continue;
+      }
+      await this.#queue.start(outcome.command);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { isConditionTrue } from '../lifecycle/conditions.js';
+import type { Candidate } from './candidate.js';
+import type { Command } from './command.js';
+import type { DisruptionMethod, MethodContext } from './method.js';
+import { consolidatableCondition } from './consolidatable-writer.js';
+import { withinBudgets } from './budget-map.js';
+
+/** Karpenter's `commandValidationDelay`: a node must stay empty this long before it goes. */
+export const emptinessValidationDelayMs = 15_000;
+
+function isEmpty(candidate: Candidate): boolean {
+  return candidate.reschedulablePods.length === 0;
+}
+
+function names(candidates: readonly Candidate[]): string {
+  const shown = candidates.slice(0, 5).map((c) => c.nodeName).join(', ');
+  return candidates.length > 5 ? `${shown} and ${String(candidates.length - 5)} more` : shown;
+}
+
+/**
+ * Karpenter's emptiness: nodes that run nothing but DaemonSet and mirror pods, and have been Consolidatable (no pod
+ * event for `consolidateAfter`), are deleted without a replacement, under the `Empty` budget. It applies to both
+ * consolidation policies; `consolidateAfter: Never` keeps the Consolidatable condition off, which turns it off.
+ */
+export class EmptinessMethod implements DisruptionMethod {
+  readonly reason = 'Empty' as const;
+  readonly consolidationType = 'empty' as const;
+  readonly disruptionClass = 'graceful' as const;
+  readonly validationDelayMs: number;
+
+  constructor(options: { readonly validationDelayMs?: number } = {}) {
+    this.validationDelayMs = options.validationDelayMs ?? emptinessValidationDelayMs;
+  }
+
+  shouldDisrupt(candidate: Candidate): boolean {
+    if (candidate.nodePool.spec.disruption?.consolidateAfter === 'Never') return false;
+    return isEmpty(candidate) && isConditionTrue(candidate.nodeClaim, consolidatableCondition);
+  }
+
+  /** One command with every empty candidate each NodePool's budget allows, as Karpenter batches emptiness. */
+  computeCommands(candidates: readonly Candidate[], context: MethodContext): Promise<readonly Command[]> {
+    const chosen = withinBudgets([...candidates].sort((a, b) => (a.nodeName < b.nodeName ? -1 : 1)), context.budgets);
+    if (chosen.length === 0) return Promise.resolve([]);
+    const after = chosen[0]?.nodePool.spec.disruption?.consolidateAfter ?? '0s';
+    return Promise.resolve([{
+      id: context.newCommandId(this.reason),
+      reason: this.reason,
+      consolidationType: this.consolidationType,
+      candidates: chosen,
+      replacements: [],
+      savingsPerHour: chosen.reduce((sum, c) => sum + c.pricePerHour, 0),
+      explanation: `${chosen.length === 1 ? 'node' : `${String(chosen.length)} nodes`} ${names(chosen)} ran only DaemonSet or mirror pods for consolidateAfter (${after})`,
+    }]);
+  }
+
+  validate(command: Command): Promise<string | undefined> {
+    const busy = command.candidates.find((c) => !isEmpty(c));
+    return Promise.resolve(busy === undefined ? undefined : `node ${busy.nodeName} is no longer empty (${String(busy.reschedulablePods.length)} pods)`);
+  }
+}

@@ -1,0 +1,29 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Taint } from '../../domain/core/taint.js';
+import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+
+/** The Node writes a disruption command makes. The Kubernetes adapter is kube/lifecycle-client.ts. */
+export interface DisruptionNodeWrites {
+  /** Adds the taint if missing and leaves `spec.unschedulable` alone (a rollback must leave the node as it was). */
+  addTaint(name: string, taint: Taint): Promise<void>;
+  /** Removes every taint with this key; no-op when absent or the Node is gone. */
+  removeTaint(name: string, key: string): Promise<void>;
+}
+
+/** NodeClaim reads and writes against the API server (a conflict must re-read there, not from the model). */
+export type DisruptionClaimStore = Pick<NodeClaimStore, 'get' | 'patchStatus' | 'delete'>;
+
+/** A replacement that exists: its NodeClaim and its real Node's name. */
+export interface LaunchedReplacement {
+  readonly nodeClaimName: string;
+  readonly nodeName: string;
+}
+
+/** Launches a command's replacement through the materialisation path every plan takes. */
+export interface ReplacementLauncher {
+  launch(planned: PlannedNodeClaim): Promise<LaunchedReplacement>;
+}
+
+/** Counts a NodeClaim the controller deleted (`nodeclaims_disrupted_total`, shared with the lifecycle controllers). */
+export type DisruptedCounter = (claim: NodeClaim, reason: string) => void;

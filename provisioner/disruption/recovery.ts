@@ -1,0 +1,58 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import { disruptedTaint } from '../../domain/karpenter-keys.js';
+import { findCondition } from '../lifecycle/conditions.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import { clearCondition } from './condition-writer.js';
+import { disruptionReasonCondition } from './command-execution.js';
+import { hasDisruptedTaint } from './node-status.js';
+import type { DisruptionClaimStore, DisruptionNodeWrites } from './ports.js';
+
+export interface RecoveryDeps {
+  readonly state: ClusterState;
+  readonly nodes: DisruptionNodeWrites;
+  readonly store: DisruptionClaimStore;
+  /** Whether a command of this process holds the node right now. */
+  readonly inCommand: (nodeName: string) => boolean;
+}
+
+/** What one sweep undid, for the log and the tests. */
+export interface RecoveryResult {
+  readonly untainted: readonly string[];
+  readonly cleared: readonly string[];
+}
+
+/**
+ * Rolls back what no command holds any more: a managed node tainted `karpenter.sh/disrupted` whose NodeClaim is not
+ * deleting, and a `DisruptionReason` on such a NodeClaim. That is what a process killed mid-command leaves behind
+ * (the command lived only in its memory), or a rollback whose write failed. Its replacements, if any launched, are
+ * ordinary nodes. Nodes without a NodeClaim are not ours and are left alone; deleting NodeClaims belong to
+ * termination, which taints them itself.
+ */
+export async function recoverAbandonedCommands(deps: RecoveryDeps): Promise<RecoveryResult> {
+  const untainted: string[] = [];
+  for (const [name, node] of deps.state.nodes) {
+    if (!hasDisruptedTaint(node) || !isAbandoned(deps, name)) continue;
+    await deps.nodes.removeTaint(name, disruptedTaint.key);
+    untainted.push(name);
+  }
+  const cleared: string[] = [];
+  for (const claim of deps.state.nodeClaims.values()) {
+    if (!hasAbandonedReason(deps, claim)) continue;
+    await clearCondition(deps.store, claim.metadata.name ?? '', disruptionReasonCondition);
+    cleared.push(claim.metadata.name ?? '');
+  }
+  return { untainted, cleared };
+}
+
+function hasAbandonedReason(deps: RecoveryDeps, claim: NodeClaim): boolean {
+  if (findCondition(claim, disruptionReasonCondition) === undefined || claim.metadata.deletionTimestamp !== undefined) return false;
+  const nodeName = claim.status?.nodeName ?? '';
+  return !deps.inCommand(nodeName) && deps.state.marks.disruptionOf(nodeName) === undefined;
+}
+
+function isAbandoned(deps: RecoveryDeps, nodeName: string): boolean {
+  const claim = deps.state.nodeClaimOfNode(nodeName);
+  if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) return false;
+  if (deps.state.nodes.get(nodeName)?.metadata.deletionTimestamp !== undefined) return false;
+  return !deps.inCommand(nodeName) && deps.state.marks.disruptionOf(nodeName) === undefined && !deps.state.marks.isMarkedDeleting(nodeName);
+}
