@@ -8,6 +8,7 @@ import { ControllerRunner, type Controller } from '../provisioner/controller-run
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
+import { DriftController } from '../provisioner/lifecycle/drift.js';
 import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
@@ -56,15 +57,17 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
   });
+  const lifecycle = lifecycleControllers({
+    store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
+    cloud: w.cloud, clock: systemClock, recorder: w.events,
+    plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
+    ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
+  });
+  const drift = lifecycle.find((c): c is DriftController => c instanceof DriftController);
   const runner = new ControllerRunner({
     clock: systemClock,
     controllers: [
-      ...lifecycleControllers({
-        store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
-        cloud: w.cloud, clock: systemClock, recorder: w.events,
-        plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
-        ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
-      }),
+      ...lifecycle,
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
@@ -75,8 +78,9 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
-  const unsubscribe = w.state.onChange((kind) => {
+  const unsubscribe = w.state.onChange((kind, key) => {
     if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
+    drift?.noteChange(kind, key);
     for (const name of wakeOnChange(kind)) runner.wake(name);
   });
   return {

@@ -1,4 +1,4 @@
-import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateSecurityGroupCommand, DescribeImagesCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type * as k8s from '@kubernetes/client-node';
 import t, { type Test } from 'tap';
@@ -130,17 +130,51 @@ async function nodeClassDrift(t: Test): Promise<void> {
   t.pass('an EC2NodeClass spec change drifts its NodeClaims with reason NodeClassDrift');
 }
 
-/** Another amd64 image moto knows, for the alias parameter to name instead. */
-async function anotherImage(current: string): Promise<string> {
+async function withEc2<T>(work: (ec2: EC2Client) => Promise<T>): Promise<T> {
   const ec2 = new EC2Client({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
   try {
-    const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }));
-    const id = images.Images?.map((i) => i.ImageId ?? '').find((i) => i !== '' && i !== current);
-    if (id === undefined) throw new Error('moto has no second x86_64 image');
-    return id;
+    return await work(ec2);
   } finally {
     ec2.destroy();
   }
+}
+
+/** The subnet moto placed the NodeClaim's instance in. */
+async function subnetOf(claim: NodeClaim | undefined): Promise<string> {
+  const instanceId = claim?.status?.providerID?.split('/').at(-1) ?? '';
+  const out = await withEc2((ec2) => ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })));
+  return out.Reservations?.[0]?.Instances?.[0]?.SubnetId ?? '';
+}
+
+async function subnetDrift(t: Test): Promise<void> {
+  await product.apply(withTemplate('subnetted', ''));
+  await createDeployment(product, { name: 'queue', replicas: 1, nodeSelector: { 'karpenter.sh/nodepool': 'subnetted' } });
+  await waitForRunning(product, 'queue', 1);
+  const used = await subnetOf((await claimsOf('subnetted'))[0]);
+  t.ok(used.startsWith('subnet-'), `the instance runs in ${used}`);
+  const others = product.vpc.subnets.filter((s) => s.id !== used).map((s) => `{"id":"${s.id}"}`).join(',');
+  await kubectl(['patch', 'ec2nodeclass', 'subnetted', '--type', 'merge', '-p', `{"spec":{"subnetSelectorTerms":[${others}]}}`]);
+  const [message] = await waitForDrift('subnetted', 'SubnetDrift', 1);
+  t.match(message, used, 'a subnet selector that no longer selects the instance\'s subnet drifts it with SubnetDrift');
+}
+
+async function securityGroupDrift(t: Test): Promise<void> {
+  await product.apply(withTemplate('guarded-sg', ''));
+  await createDeployment(product, { name: 'ledger', replicas: 1, nodeSelector: { 'karpenter.sh/nodepool': 'guarded-sg' } });
+  await waitForRunning(product, 'ledger', 1);
+  const extra = await withEc2((ec2) => ec2.send(new CreateSecurityGroupCommand({ GroupName: 'nodesmith-test-extra', Description: 'extra', VpcId: product.vpc.vpcId })));
+  const ids = [product.vpc.securityGroup.id, extra.GroupId ?? ''].map((id) => `{"id":"${id}"}`).join(',');
+  await kubectl(['patch', 'ec2nodeclass', 'guarded-sg', '--type', 'merge', '-p', `{"spec":{"securityGroupSelectorTerms":[${ids}]}}`]);
+  const [message] = await waitForDrift('guarded-sg', 'SecurityGroupDrift', 1);
+  t.match(message, extra.GroupId ?? 'sg-', 'a security group set that grew drifts the instance with SecurityGroupDrift');
+}
+
+/** Another amd64 image moto knows, for the alias parameter to name instead. */
+async function anotherImage(current: string): Promise<string> {
+  const images = await withEc2((ec2) => ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] })));
+  const id = images.Images?.map((i) => i.ImageId ?? '').find((i) => i !== '' && i !== current);
+  if (id === undefined) throw new Error('moto has no second x86_64 image');
+  return id;
 }
 
 async function amiDrift(t: Test): Promise<void> {
@@ -179,6 +213,8 @@ void t.test('expiry, the bounded drain and drift on the real stack', async (t) =
     (async () => {
       await scenario(t, 'a NodePool template label change marks its NodeClaims Drifted (NodePoolDrifted)', templateDrift);
       await scenario(t, 'an EC2NodeClass change marks its NodeClaims Drifted (NodeClassDrift)', nodeClassDrift);
+      await scenario(t, 'a subnet selector change that drops the instance\'s subnet marks it Drifted (SubnetDrift)', subnetDrift);
+      await scenario(t, 'a security group selector change marks the NodeClaim Drifted (SecurityGroupDrift)', securityGroupDrift);
       await scenario(t, 'a new AMI behind the SSM alias parameter marks NodeClaims Drifted (AMIDrift)', amiDrift);
     })(),
   ]);
