@@ -94,6 +94,9 @@ async function guardedDrain(t: Test): Promise<void> {
   t.equal(deadlineMs - deletedMs, 60_000, 'the deadline is the deletion plus the terminationGracePeriod');
   const stillThere = await product.core.readNamespacedPod({ name: podName, namespace: 'default' });
   t.equal(stillThere.metadata?.deletionTimestamp, undefined, 'the do-not-disrupt pod is not evicted while the NodeClaim drains');
+  const blocked = await waitFor('an Event saying why the drain waits', async () => (await product.core.listNamespacedEvent({ namespace: 'default' })).items
+    .find((e) => e.involvedObject.name === deleting.metadata.name && e.reason === 'FailedDraining'), { timeoutMs: 30_000, intervalMs: 1000 });
+  t.match(blocked.message, `drain waits for default/${podName}: karpenter.sh/do-not-disrupt`, 'the NodeClaim says which pod holds it and why');
 
   await forcedAtDeadline(t, { nodeName, podName, deadlineMs });
 }
