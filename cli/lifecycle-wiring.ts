@@ -2,7 +2,7 @@ import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
-import type { CloudProvider, NodeClassResolver } from '../domain/cloud/cloud-provider.js';
+import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
@@ -33,8 +33,8 @@ export interface LifecycleWiring {
   readonly interruption?: InterruptionSource;
   /** EC2NodeClass and pricing controllers, run beside these; the `nodeclass.*` ones are woken when an EC2NodeClass changes. */
   readonly nodeClassControllers?: readonly Controller[];
-  /** The launch path's EC2NodeClass resolver and priced catalog, for drift (AMI, subnet, security groups, instance type). */
-  readonly drift?: { readonly resolver: NodeClassResolver; readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
+  /** The priced catalog (instance type drift) and how often drift is rechecked in full; without it no Drifted is written. */
+  readonly drift?: { readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
 }
 
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
@@ -97,7 +97,7 @@ function driftDependencies(state: ClusterState, cloud: CloudProvider, drift: Non
   const recheck = drift.recheckMs === undefined ? {} : { recheckMs: drift.recheckMs };
   return {
     reads: { nodePool: (name) => state.nodePools.get(name), nodeClass: (name) => state.nodeClasses.get(name), catalog: drift.catalog },
-    facts: new CloudDriftFacts({ resolver: drift.resolver, cloud, clock: systemClock, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
+    facts: new CloudDriftFacts({ cloud, clock: systemClock, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
     ...recheck,
   };
 }

@@ -157,7 +157,7 @@ export class DriftController implements Controller {
   async #resolvedDrift(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<DriftVerdict | undefined> {
     const resolved = await this.#o.facts.resolved(nodeClass);
     if (resolved === undefined) return undefined;
-    const launched = (await this.#o.facts.launched()).get(claim.status?.providerID ?? '') ?? {};
+    const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '')) ?? {};
     const imageId = claim.status?.imageID ?? launched.imageId;
     return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, resolved);
   }

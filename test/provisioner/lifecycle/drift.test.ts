@@ -30,8 +30,8 @@ class FakeFacts implements ResolvedDriftFacts {
     return Promise.resolve(this.resolvedNow);
   }
 
-  launched(): Promise<ReadonlyMap<string, LaunchedWith>> {
-    return Promise.resolve(this.launchedBy);
+  launchedWith(providerID: string): Promise<LaunchedWith | undefined> {
+    return Promise.resolve(this.launchedBy.get(providerID));
   }
 }
 
