@@ -26,6 +26,8 @@ export interface NodesmithConfig {
   /** /metrics, /healthz and /readyz of the provisioner itself; metrics served under metricsNamespace (default nodesmith). */
   readonly health: { readonly host: string; readonly port: number; readonly metricsNamespace?: string };
   readonly batch: { readonly idleMs: number; readonly maxMs: number };
+  /** How often every NodeClaim's drift is checked again besides on changes, and the resolved AMIs, subnets and security groups are read again (Karpenter: 5 min). */
+  readonly driftRecheckMs?: number;
   readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
   readonly logLevel: string;
 }

@@ -2,13 +2,14 @@ import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
-import type { CloudProvider, NodeClassResolver } from '../domain/cloud/cloud-provider.js';
+import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
+import { DriftController } from '../provisioner/lifecycle/drift.js';
 import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
@@ -33,8 +34,8 @@ export interface LifecycleWiring {
   readonly interruption?: InterruptionSource;
   /** EC2NodeClass and pricing controllers, run beside these; the `nodeclass.*` ones are woken when an EC2NodeClass changes. */
   readonly nodeClassControllers?: readonly Controller[];
-  /** The launch path's EC2NodeClass resolver and priced catalog, for drift (AMI, subnet, security groups, instance type). */
-  readonly drift?: { readonly resolver: NodeClassResolver; readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
+  /** The priced catalog (instance type drift) and how often drift is rechecked in full; without it no Drifted is written. */
+  readonly drift?: { readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
 }
 
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
@@ -57,15 +58,17 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
   });
+  const lifecycle = lifecycleControllers({
+    store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
+    cloud: w.cloud, clock: systemClock, recorder: w.events,
+    plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
+    ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
+  });
+  const drift = lifecycle.find((c): c is DriftController => c instanceof DriftController);
   const runner = new ControllerRunner({
     clock: systemClock,
     controllers: [
-      ...lifecycleControllers({
-        store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
-        cloud: w.cloud, clock: systemClock, recorder: w.events,
-        plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
-        ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
-      }),
+      ...lifecycle,
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
@@ -76,8 +79,9 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
-  const unsubscribe = w.state.onChange((kind) => {
+  const unsubscribe = w.state.onChange((kind, key) => {
     if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
+    drift?.noteChange(kind, key);
     for (const name of wakeOnChange(kind)) runner.wake(name);
   });
   return {
@@ -96,7 +100,7 @@ function driftDependencies(state: ClusterState, cloud: CloudProvider, drift: Non
   const recheck = drift.recheckMs === undefined ? {} : { recheckMs: drift.recheckMs };
   return {
     reads: { nodePool: (name) => state.nodePools.get(name), nodeClass: (name) => state.nodeClasses.get(name), catalog: drift.catalog },
-    facts: new CloudDriftFacts({ resolver: drift.resolver, cloud, clock: systemClock, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
+    facts: new CloudDriftFacts({ cloud, clock: systemClock, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
     ...recheck,
   };
 }

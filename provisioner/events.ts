@@ -12,6 +12,7 @@ export type EventReason =
   | 'Drifted'
   | 'DriftCheckFailed'
   | 'Expired'
+  | 'FailedDraining'
   | 'TerminationGracePeriodExpiring'
   | 'NodeClassNotReady'
   | DisruptionEventReason;

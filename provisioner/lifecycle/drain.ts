@@ -48,6 +48,8 @@ export interface DrainOptions {
   readonly deadlineMs?: number;
   readonly metrics?: LifecycleMetrics;
   readonly onForcedDeletion?: (deletion: ForcedDeletion) => void;
+  /** The pods this step left in place because their do-not-disrupt holds, when there are any. */
+  readonly onHeld?: (pods: readonly Pod[]) => void;
 }
 
 const outcomeCode: Record<EvictionOutcome, string> = { evicted: '200', blocked: '429', gone: '404' };
@@ -87,7 +89,9 @@ export async function drainStep(nodeName: string, options: DrainOptions): Promis
   const waiting = active.filter((p) => !forced.has(p));
   // A do-not-disrupt pod that stays also keeps the critical and daemon pods it may depend on.
   const ordinary = waiting.filter((p) => !isCritical(p));
-  const wave = (ordinary.length > 0 ? ordinary : waiting).filter((p) => !holdsDoNotDisrupt(p, options.nowMs));
+  const held = waiting.filter((p) => holdsDoNotDisrupt(p, options.nowMs));
+  if (held.length > 0) options.onHeld?.(held);
+  const wave = (ordinary.length > 0 ? ordinary : waiting).filter((p) => !held.includes(p));
   for (const pod of wave) {
     const outcome = await options.pods.evictPod(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
     options.metrics?.evictionRequests.inc({ code: outcomeCode[outcome] });

@@ -1,68 +1,63 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { Clock } from '../../domain/clock.js';
-import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { LaunchedWith, ResolvedNow } from '../../domain/disruption/resolved-drift.js';
-import { nodeClassSpecOf } from '../launch/node-class-spec.js';
 
 /** What resolved drift compares: the EC2NodeClass's selectors now, and what each instance was launched with. */
 export interface ResolvedDriftFacts {
-  /** Undefined while the EC2NodeClass cannot be resolved (not ready, or the lookup failed): nothing drifts on it then. */
+  /** Undefined while the EC2NodeClass has no resolved status yet: nothing drifts on it then. */
   resolved(nodeClass: EC2NodeClass): Promise<ResolvedNow | undefined>;
-  /** Launch facts by providerID; an instance missing from the answer is left alone until the next refresh. */
-  launched(): Promise<ReadonlyMap<string, LaunchedWith>>;
+  /** What the instance was launched with; undefined when the cloud does not (yet) list it. */
+  launchedWith(providerID: string): Promise<LaunchedWith | undefined>;
 }
 
 export interface CloudDriftFactsOptions {
-  readonly resolver: NodeClassResolver;
   readonly cloud: Pick<CloudProvider, 'list'>;
   readonly clock: Clock;
-  /** How long an answer is reused (default 5 min, Karpenter's drift recheck); a changed EC2NodeClass spec is resolved at once. */
+  /** How long the instances' launch facts are reused (default 5 min, Karpenter's drift recheck). */
   readonly refreshMs?: number;
 }
 
-interface Cached<T> {
-  readonly key: string;
-  readonly atMs: number;
-  readonly value: T;
+/**
+ * The EC2NodeClass's resolved subnets, security groups and AMIs as its status controller last wrote them (the same
+ * resolver the launch path uses; an AMI alias is read from its SSM parameter), as Karpenter's drift reads them.
+ * A status write comes back through the watch as an EC2NodeClass change, which rechecks every NodeClaim.
+ */
+export function resolvedFromStatus(nodeClass: EC2NodeClass): ResolvedNow | undefined {
+  const status = nodeClass.status;
+  if (status?.amis === undefined && status?.subnets === undefined && status?.securityGroups === undefined) return undefined;
+  return {
+    amiIds: new Set((status.amis ?? []).map((a) => a.id)),
+    subnetIds: new Set((status.subnets ?? []).map((s) => s.id)),
+    securityGroupIds: new Set((status.securityGroups ?? []).map((g) => g.id)),
+  };
 }
 
+/** An instance launched after the last listing is looked for again, but not more often than this. */
+const missRefreshMs = 10_000;
+
 /**
- * Resolved facts from the cloud, through the same resolver the launch path uses (so an AMI alias is read from its
- * SSM parameter exactly as a launch would read it), with one DescribeInstances for every instance. Answers are
- * reused for `refreshMs`: the drift pass runs on every NodeClaim change, and the EC2 calls must not follow it.
+ * Resolved sets from the EC2NodeClass status, and every instance's subnet and security groups from one
+ * DescribeInstances, reused for `refreshMs` (or 10 s when an instance is missing from it): the drift pass runs on
+ * NodeClaim changes, and the EC2 call must not follow it.
  */
 export class CloudDriftFacts implements ResolvedDriftFacts {
   readonly #o: CloudDriftFactsOptions;
-  readonly #resolved = new Map<string, Cached<ResolvedNow | undefined>>();
-  #launched: Cached<ReadonlyMap<string, LaunchedWith>> | undefined;
+  #launched: { readonly atMs: number; readonly value: ReadonlyMap<string, LaunchedWith> } | undefined;
 
   constructor(options: CloudDriftFactsOptions) {
     this.#o = options;
   }
 
-  async resolved(nodeClass: EC2NodeClass): Promise<ResolvedNow | undefined> {
-    const spec = nodeClassSpecOf(nodeClass);
-    const key = JSON.stringify(spec);
-    const cached = this.#resolved.get(spec.name);
-    if (cached?.key === key && this.#fresh(cached)) return cached.value;
-    let value: ResolvedNow | undefined;
-    try {
-      const r = await this.#o.resolver.resolve(spec);
-      value = {
-        amiIds: new Set(r.amis.map((a) => a.id)),
-        subnetIds: new Set(r.subnets.map((s) => s.id)),
-        securityGroupIds: new Set(r.securityGroups.map((g) => g.id)),
-      };
-    } catch {
-      // Not ready or a failed lookup: deciding drift on an empty answer would replace every node.
-      value = undefined;
-    }
-    this.#resolved.set(spec.name, { key, atMs: this.#o.clock.now(), value });
-    return value;
+  resolved(nodeClass: EC2NodeClass): Promise<ResolvedNow | undefined> {
+    return Promise.resolve(resolvedFromStatus(nodeClass));
   }
 
-  async launched(): Promise<ReadonlyMap<string, LaunchedWith>> {
-    if (this.#launched !== undefined && this.#fresh(this.#launched)) return this.#launched.value;
+  async launchedWith(providerID: string): Promise<LaunchedWith | undefined> {
+    const now = this.#o.clock.now();
+    const age = this.#launched === undefined ? Number.POSITIVE_INFINITY : now - this.#launched.atMs;
+    const known = this.#launched?.value.get(providerID);
+    if (age < (known === undefined ? missRefreshMs : (this.#o.refreshMs ?? 300_000))) return known;
     const byProviderId = new Map<string, LaunchedWith>();
     for (const i of await this.#o.cloud.list()) {
       byProviderId.set(i.providerID, {
@@ -71,11 +66,7 @@ export class CloudDriftFacts implements ResolvedDriftFacts {
         ...(i.securityGroupIds === undefined ? {} : { securityGroupIds: i.securityGroupIds }),
       });
     }
-    this.#launched = { key: '', atMs: this.#o.clock.now(), value: byProviderId };
-    return byProviderId;
-  }
-
-  #fresh(cached: Cached<unknown>): boolean {
-    return this.#o.clock.now() - cached.atMs < (this.#o.refreshMs ?? 300_000);
+    this.#launched = { atMs: now, value: byProviderId };
+    return byProviderId.get(providerID);
   }
 }

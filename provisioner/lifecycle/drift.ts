@@ -64,26 +64,51 @@ class PassHashes {
  * Karpenter's nodeclaim disruption/drift controller: sets `Drifted=True` with the reason on each launched NodeClaim
  * that no longer matches its NodePool, its EC2NodeClass or what they resolve to, and clears it when that stops
  * being so. It replaces nothing itself; the disruption controller's drift method does, under budgets. Stamps of
- * another hashing version are re-written instead of drifting. Runs on every change of a NodeClaim, NodePool or
- * EC2NodeClass (the wiring wakes it) and every `recheckMs`.
+ * another hashing version are re-written instead of drifting. Checks a NodeClaim again when it changes, every
+ * NodeClaim when a NodePool or EC2NodeClass changes (`noteChange`; the wiring wakes it), and every NodeClaim every
+ * `recheckMs`: during a launch burst the NodeClaims change thousands of times, and only those are looked at.
  */
 export class DriftController implements Controller {
   readonly name = 'nodeclaim.disruption.drift';
   readonly #o: DriftControllerOptions;
+  /** NodeClaims changed since the last pass, checked on the next one. */
+  readonly #dirty = new Set<string>();
+  /** When every NodeClaim is checked again; 0 means at the next pass. */
+  #fullDueMs = 0;
 
   constructor(options: DriftControllerOptions) {
     this.#o = options;
   }
 
+  /**
+   * What changed in the model since the last pass: a NodeClaim is checked again on its own; a NodePool or EC2NodeClass
+   * change checks every NodeClaim (the wiring calls this and wakes the controller). Without it, a change is seen at
+   * the next full recheck.
+   */
+  noteChange(kind: string, key: string): void {
+    if (kind === 'nodeclaim') this.#dirty.add(key);
+    else if (kind === 'nodepool' || kind === 'ec2nodeclass') this.#fullDueMs = 0;
+  }
+
   async reconcile(): Promise<ReconcileResult> {
+    const now = this.#o.clock.now();
+    const recheckMs = this.#o.recheckMs ?? 300_000;
+    const full = now >= this.#fullDueMs;
+    const dirty = new Set(this.#dirty);
+    this.#dirty.clear();
+    if (full) this.#fullDueMs = now + recheckMs;
     const hashes = new PassHashes();
     let conflicts = 0;
     for (const claim of await this.#o.store.list()) {
-      if (claim.metadata.deletionTimestamp !== undefined) continue;
-      if ((await this.#check(claim, hashes)) === 'conflict') conflicts += 1;
+      const name = claim.metadata.name ?? '';
+      if (claim.metadata.deletionTimestamp !== undefined || (!full && !dirty.has(name))) continue;
+      if ((await this.#check(claim, hashes)) === 'conflict') {
+        conflicts += 1;
+        this.#dirty.add(name);
+      }
     }
     // A conflict means another writer moved the NodeClaim on; its new version is in the model within moments.
-    return { requeueAfterMs: conflicts > 0 ? 1000 : (this.#o.recheckMs ?? 300_000) };
+    return { requeueAfterMs: conflicts > 0 ? 1000 : Math.max(0, this.#fullDueMs - now) };
   }
 
   async #check(claim: NodeClaim, hashes: PassHashes): Promise<Outcome> {
@@ -132,7 +157,7 @@ export class DriftController implements Controller {
   async #resolvedDrift(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<DriftVerdict | undefined> {
     const resolved = await this.#o.facts.resolved(nodeClass);
     if (resolved === undefined) return undefined;
-    const launched = (await this.#o.facts.launched()).get(claim.status?.providerID ?? '') ?? {};
+    const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '')) ?? {};
     const imageId = claim.status?.imageID ?? launched.imageId;
     return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, resolved);
   }

@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { isNodeClaimNotFoundError } from '../../domain/cloud/errors.js';
 import type { Node } from '../../domain/core/node.js';
+import type { Pod } from '../../domain/core/pod.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
@@ -70,6 +71,7 @@ export class TerminationController implements Controller {
       const remaining = await drainStep(nodeName, {
         pods: this.#o.pods, nowMs, ...this.#metrics(),
         ...(deadline === undefined ? {} : { deadlineMs: deadline, onForcedDeletion: (d: ForcedDeletion) => { this.#reportForced(d, deadline); } }),
+        onHeld: (pods) => { this.#reportHeld(claim, pods, deadline); },
       });
       if (remaining > 0 && (deadline === undefined || nowMs < deadline)) return 'waiting';
       await this.#o.nodes.deleteNode(nodeName);
@@ -93,6 +95,19 @@ export class TerminationController implements Controller {
     const value = terminationTimestampValue(at);
     await this.#o.store.addAnnotations(claim.metadata.name ?? '', { [terminationTimestampKey]: value });
     return Date.parse(value);
+  }
+
+  /** Says on the NodeClaim which pods keep it, and until when (the recorder drops repeats of the same sentence). */
+  #reportHeld(claim: NodeClaim, pods: readonly Pod[], deadline: number | undefined): void {
+    const names = pods.map((p) => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`).join(', ');
+    const until = deadline === undefined
+      ? 'no terminationGracePeriod bounds the wait'
+      : `the terminationGracePeriod deletes them by ${terminationTimestampValue(deadline)}`;
+    const { name = '', uid } = claim.metadata;
+    this.#o.recorder?.record(
+      { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'FailedDraining',
+      `drain waits for ${names}: karpenter.sh/do-not-disrupt; ${until}`,
+    );
   }
 
   #reportForced({ pod, gracePeriodSeconds }: ForcedDeletion, deadline: number): void {

@@ -70,6 +70,8 @@ export interface ProductStackOptions {
    * type (docs/moto-differences.md), so only tests that set prices through the fault proxy turn this on.
    */
   readonly liveSpotPricesEveryMs?: number;
+  /** How often drift is checked again and the EC2NodeClass re-resolved besides on changes (nodesmith's default: 5 min). */
+  readonly driftRecheckMs?: number;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -146,6 +148,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
     health: { host: '127.0.0.1', port: healthPort },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
+    ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };

@@ -1,71 +1,47 @@
 import t from 'tap';
 import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
-import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js';
-import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
-import type { NodeClassSpec, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
-import { defaultMetadataOptions } from '../../../domain/cloud/node-class.js';
-import { CloudDriftFacts } from '../../../provisioner/lifecycle/drift-facts.js';
+import { CloudDriftFacts, resolvedFromStatus } from '../../../provisioner/lifecycle/drift-facts.js';
 import { instance } from '../../fakes/builders.js';
 import { nodeClass } from '../../fakes/provisioning-builders.js';
 
-/** A resolver whose answer the test sets, counting calls (the real one is proven against moto in test/stack/aws). */
-class ScriptedResolver implements NodeClassResolver {
-  ami = 'ami-1';
-  fail = false;
-  calls = 0;
-
-  resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
-    this.calls += 1;
-    if (this.fail) return Promise.reject(new NodeClassNotReadyError(`resolving ec2nodeclass ${spec.name}: no image matches amiSelectorTerms`));
-    return Promise.resolve({
-      name: spec.name, amiFamily: 'AL2023', instanceProfile: 'profile', blockDeviceMappings: [], metadataOptions: defaultMetadataOptions, tags: {},
-      subnets: [{ id: 'subnet-a', zone: 'us-east-1a', availableIpAddressCount: 100 }], securityGroups: [{ id: 'sg-1', name: 'nodes' }],
-      amis: [{ id: this.ami, name: 'al2023', architecture: 'amd64' }],
-    });
-  }
+function withStatus(status: EC2NodeClass['status']): EC2NodeClass {
+  return { ...nodeClass(), ...(status === undefined ? {} : { status }) };
 }
 
-function withUserData(base: EC2NodeClass, userData: string): EC2NodeClass {
-  return { ...base, spec: { ...base.spec, userData } };
-}
-
-void t.test('resolved sets come from the launch path resolver and are reused until the refresh interval passes', async (t) => {
-  const clock = new FakeClock(0);
-  const resolver = new ScriptedResolver();
-  const facts = new CloudDriftFacts({ resolver, cloud: new FakeCloudProvider(clock), clock, refreshMs: 60_000 });
-  const first = await facts.resolved(nodeClass());
-  t.same([...(first?.amiIds ?? [])], ['ami-1']);
-  t.same([...(first?.subnetIds ?? [])], ['subnet-a']);
-  t.same([...(first?.securityGroupIds ?? [])], ['sg-1']);
-  resolver.ami = 'ami-2';
-  clock.step(59_999);
-  t.same([...((await facts.resolved(nodeClass()))?.amiIds ?? [])], ['ami-1'], 'within the interval the answer is reused');
-  clock.step(1);
-  t.same([...((await facts.resolved(nodeClass()))?.amiIds ?? [])], ['ami-2'], 'after it the alias parameter is read again');
-  t.equal(resolver.calls, 2);
+void t.test('the resolved sets are those the EC2NodeClass status names', (t) => {
+  const resolved = resolvedFromStatus(withStatus({
+    subnets: [{ id: 'subnet-a', zone: 'us-east-1a' }],
+    securityGroups: [{ id: 'sg-1', name: 'nodes' }, { id: 'sg-2' }],
+    amis: [{ id: 'ami-1', requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }],
+  }));
+  t.same([...(resolved?.amiIds ?? [])], ['ami-1']);
+  t.same([...(resolved?.subnetIds ?? [])], ['subnet-a']);
+  t.same([...(resolved?.securityGroupIds ?? [])], ['sg-1', 'sg-2']);
+  t.end();
 });
 
-void t.test('a changed EC2NodeClass spec is resolved at once; one that cannot be resolved answers nothing', async (t) => {
-  const clock = new FakeClock(0);
-  const resolver = new ScriptedResolver();
-  const facts = new CloudDriftFacts({ resolver, cloud: new FakeCloudProvider(clock), clock });
-  await facts.resolved(nodeClass());
-  resolver.ami = 'ami-2';
-  t.same([...((await facts.resolved(withUserData(nodeClass(), 'echo hi')))?.amiIds ?? [])], ['ami-2']);
-  resolver.fail = true;
-  t.equal(await facts.resolved(withUserData(nodeClass(), 'echo bye')), undefined);
+void t.test('an EC2NodeClass whose status was never resolved answers nothing', (t) => {
+  t.equal(resolvedFromStatus(withStatus(undefined)), undefined);
+  t.equal(resolvedFromStatus(withStatus({ conditions: [] })), undefined);
+  t.end();
 });
 
-void t.test('launch facts are read for every instance in one listing, by providerID', async (t) => {
+void t.test('launch facts come from one listing of every instance, reused for the refresh interval', async (t) => {
   const clock = new FakeClock(0);
   const cloud = new FakeCloudProvider(clock);
-  const i = { ...instance({ id: 1, launchTime: 0 }), subnetId: 'subnet-a', securityGroupIds: ['sg-1', 'sg-2'] };
-  cloud.instances.set(i.instanceId, i);
-  const facts = new CloudDriftFacts({ resolver: new ScriptedResolver(), cloud, clock });
-  const launched = await facts.launched();
-  t.same(launched.get(i.providerID), { imageId: 'ami-0123', subnetId: 'subnet-a', securityGroupIds: ['sg-1', 'sg-2'] });
-  cloud.instances.clear();
-  t.equal((await facts.launched()).size, 1, 'reused within the refresh interval');
+  const first = { ...instance({ id: 1, launchTime: 0 }), subnetId: 'subnet-a', securityGroupIds: ['sg-1', 'sg-2'] };
+  const second = { ...instance({ id: 2, launchTime: 0 }), subnetId: 'subnet-b' };
+  cloud.instances.set(first.instanceId, first);
+  const facts = new CloudDriftFacts({ cloud, clock, refreshMs: 60_000 });
+  t.same(await facts.launchedWith(first.providerID), { imageId: 'ami-0123', subnetId: 'subnet-a', securityGroupIds: ['sg-1', 'sg-2'] });
+
+  cloud.instances.set(second.instanceId, second);
+  cloud.instances.delete(first.instanceId);
+  t.ok(await facts.launchedWith(first.providerID), 'a known instance is answered from the last listing');
+  t.equal(await facts.launchedWith(second.providerID), undefined, 'an instance missing from a listing under 10 s old waits');
+  clock.step(10_000);
+  t.same(await facts.launchedWith(second.providerID), { imageId: 'ami-0123', subnetId: 'subnet-b' }, 'after 10 s a missing instance is listed again');
+  t.equal(await facts.launchedWith(first.providerID), undefined, 'and that listing is the one used from then on');
 });

@@ -30,8 +30,8 @@ class FakeFacts implements ResolvedDriftFacts {
     return Promise.resolve(this.resolvedNow);
   }
 
-  launched(): Promise<ReadonlyMap<string, LaunchedWith>> {
-    return Promise.resolve(this.launchedBy);
+  launchedWith(providerID: string): Promise<LaunchedWith | undefined> {
+    return Promise.resolve(this.launchedBy.get(providerID));
   }
 }
 
@@ -107,6 +107,7 @@ void t.test('a NodePool template label change drifts its NodeClaims, and reverti
   t.equal(w.recorder.events.length, 2, 'a NodeClaim already drifted for the same reason is not written or reported again');
 
   w.pools.set('default', original);
+  w.controller.noteChange('nodepool', 'default');
   await w.controller.reconcile();
   t.same(await drifted(w, 'nc-1'), {}, 'the Drifted condition is removed once the NodeClaim matches again');
 });
@@ -173,6 +174,7 @@ void t.test('an AMI no longer selected drifts the NodeClaim with AMIDrift; an un
   t.same(await drifted(w, 'nc-1'), {});
 
   w.facts.resolvedNow = { amiIds: new Set(['ami-new']), subnetIds: new Set(['subnet-a']), securityGroupIds: new Set(['sg-1']) };
+  w.clock.step(300_000); // nothing in the cluster changed: the periodic recheck sees it
   await w.controller.reconcile();
   t.match(await drifted(w, 'nc-1'), { reason: 'AMIDrift', message: /ami-old.*ami-new/ });
 });
@@ -185,6 +187,7 @@ void t.test('a subnet or security group set no longer selected drifts with Subne
   await w.controller.reconcile();
   t.match(await drifted(w, 'nc-1'), { reason: 'SubnetDrift' });
   w.facts.resolvedNow = { amiIds: new Set(['ami-1']), subnetIds: new Set(['subnet-a']), securityGroupIds: new Set(['sg-1', 'sg-2']) };
+  w.controller.noteChange('ec2nodeclass', 'default');
   await w.controller.reconcile();
   t.match(await drifted(w, 'nc-1'), { reason: 'SecurityGroupDrift', message: /sg-1, sg-2/ });
 });
@@ -217,4 +220,21 @@ void t.test('deleting NodeClaims and NodeClaims of a NodePool that is gone are l
   t.same(await drifted(w, 'nc-1'), {});
   t.same(await drifted(w, 'nc-orphan'), {});
   t.equal(w.facts.asked, 0, 'no resolution was asked for');
+});
+
+void t.test('after a full pass only the NodeClaims that changed are checked, until the next full recheck', async (t) => {
+  const w = world();
+  await launched(w, 'nc-1');
+  await launched(w, 'nc-2');
+  await w.controller.reconcile();
+  w.clock.step(60_000);
+  w.pools.set('default', nodePool('default', { template: { metadata: { labels: { team: 'shop' } }, spec: (w.pools.get('default') ?? nodePool()).spec.template.spec } }));
+  w.controller.noteChange('nodeclaim', 'nc-1');
+  const result = await w.controller.reconcile();
+  t.match(await drifted(w, 'nc-1'), { reason: 'NodePoolDrifted' });
+  t.same(await drifted(w, 'nc-2'), {}, 'an unchanged NodeClaim waits for the full recheck');
+  t.equal(result.requeueAfterMs, 240_000, 'the next pass is the full recheck, 5 minutes after the last one');
+  w.clock.step(240_000);
+  await w.controller.reconcile();
+  t.match(await drifted(w, 'nc-2'), { reason: 'NodePoolDrifted' });
 });
