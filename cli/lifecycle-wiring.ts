@@ -6,6 +6,7 @@ import type { CloudProvider, NodeClassResolver } from '../domain/cloud/cloud-pro
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
+import { controllerRuntimeMetrics } from '../provisioner/controller-metrics.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
@@ -14,10 +15,10 @@ import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
-import { LifecycleMetrics } from '../provisioner/metrics.js';
+import { LifecycleMetrics, disruptedLabels } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
-import { nodePoolOf } from '../provisioner/lifecycle/conditions.js';
+import { actionFor } from '../provisioner/interruption/message-kinds.js';
 import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
 
 export interface LifecycleWiring {
@@ -55,7 +56,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const wake = { termination: (): void => undefined };
   const interruption = w.interruption === undefined ? undefined : startInterruption({
     ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
-    wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
+    wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc(actionFor(kind) === 'ForcefulTermination' ? disruptedLabels(claim, kind, 'forceful') : disruptedLabels(claim, kind)); },
   });
   const runner = new ControllerRunner({
     clock: systemClock,
@@ -73,6 +74,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     shouldRun: w.isLeader,
     log,
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
+    onReconciled: controllerRuntimeMetrics(w.registry),
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
