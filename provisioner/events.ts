@@ -7,6 +7,8 @@ export type EventReason =
   | 'FailedProvisioning'
   | 'Launched'
   | 'LaunchFailed'
+  | 'InsufficientCapacityError'
+  | 'NodeClassNotReady'
   | 'NodePoolLimitReached'
   | 'DeletedFromVirtualNode'
   | 'Drifted'
