@@ -14,6 +14,7 @@ import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
+import { NodePoolReadinessController } from '../provisioner/provisioning/nodepool-readiness.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
 import { LifecycleMetrics, disruptedLabels } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
@@ -67,6 +68,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
         plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
         ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
       }),
+      new NodePoolReadinessController(w.state, new KubeNodePoolStatusWriter(w.api), systemClock),
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
