@@ -8,7 +8,6 @@ export type EventReason =
   | 'Launched'
   | 'LaunchFailed'
   | 'InsufficientCapacityError'
-  | 'NodeClassNotReady'
   | 'NodePoolLimitReached'
   | 'DeletedFromVirtualNode'
   | 'Drifted'

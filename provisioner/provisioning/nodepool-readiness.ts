@@ -10,7 +10,7 @@ export const nodePoolConditionTypes = { validationSucceeded: 'ValidationSucceede
 
 /**
  * The NodeClassReady condition: its EC2NodeClass exists, is not being deleted, and none of its own conditions says
- * False (nodesmith writes InstanceProfileReady; subnets, security groups and AMIs are resolved at launch).
+ * False (its Ready, SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady).
  */
 function nodeClassReady(state: ClusterState, pool: NodePool): ConditionUpdate {
   const name = pool.spec.template.spec.nodeClassRef.name;
