@@ -145,7 +145,10 @@ function plannedRow(source: TopSource, node: Node, plan: VirtualNodePlan, nowMs:
   };
 }
 
-/** Why a pod waits: the plan holding it, else kube-scheduler's or nodesmith's message on PodScheduled. */
+/**
+ * Why a pod waits: the plan holding it, else its PodScheduled condition (the model keeps the reason, e.g.
+ * Unschedulable; condition messages are dropped from the model to save memory, and nodesmith's own tally is an Event).
+ */
 function pendingOf(source: TopSource, pod: Pod): PendingPod {
   const key = podKey(pod);
   const planned = source.planOfPod(key);

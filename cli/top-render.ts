@@ -71,11 +71,13 @@ function nodeCells(r: TopRow): string[] {
   return [r.name, r.instanceType, r.capacityType, r.zone, r.nodePool, age(r.ageMs), bar(r.cpu), bar(r.memory), String(r.pods), dollars(r.pricePerHour), r.state];
 }
 
+const count = (n: number, noun: string): string => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 function title(view: TopView, o: RenderOptions): string {
   const c = view.cluster;
   const clock = new Date(o.nowMs).toISOString().slice(11, 19);
   const sync = view.synced ? '' : ' · syncing…';
-  return `nodesmith top · ${String(c.nodes)} nodes, ${String(c.planned)} planned · ${String(c.pendingPods)} pods pending · $${c.pricePerHour.toFixed(3)}/h · cpu ${String(percent(c.cpu))}% · memory ${String(percent(c.memory))}% · ${clock} UTC${sync}`;
+  return `nodesmith top · ${count(c.nodes, 'node')}, ${String(c.planned)} planned · ${count(c.pendingPods, 'pod')} pending · $${c.pricePerHour.toFixed(3)}/h · cpu ${String(percent(c.cpu))}% · memory ${String(percent(c.memory))}% · ${clock} UTC${sync}`;
 }
 
 function pendingLines(view: TopView): string[] {

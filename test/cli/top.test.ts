@@ -117,3 +117,10 @@ void t.test('a thousand nodes with thirty pods each build and render one frame',
   t.match(lines.join('\n'), /… 9\d\d more nodes/);
   t.end();
 });
+
+void t.test('the title counts in words: one node, one pod', (t) => {
+  const state = stateWith({ nodePools: [nodePool('default')], nodes: [realNode('only', { type: 'm5.large', capacity: 'on-demand', pool: 'default', cpu: '2', memory: '8Gi', ageS: 60 })], pods: [pendingPod('waiting')] });
+  const [title] = renderTop(buildTopView(state, priceOf, now), { width: 200, sort: 'name', interactive: false, nowMs: now });
+  t.match(title, /^nodesmith top · 1 node, 0 planned · 1 pod pending · /);
+  t.end();
+});
