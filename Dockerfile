@@ -29,7 +29,9 @@ RUN npm run build \
  && node dist/cli/main.js --version
 
 FROM ${NODE_IMAGE}
-ENV NODE_ENV=production
+# build_info{commit}: the script passes `git rev-parse HEAD`.
+ARG COMMIT=""
+ENV NODE_ENV=production NODESMITH_COMMIT=${COMMIT}
 WORKDIR /app
 COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules

@@ -30,4 +30,6 @@ export interface NodesmithConfig {
   readonly driftRecheckMs?: number;
   readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
   readonly logLevel: string;
+  /** The git commit this build came from, for build_info; unset in a source checkout. */
+  readonly commit?: string;
 }

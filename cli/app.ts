@@ -23,6 +23,9 @@ import { startHealthServer } from './health-server.js';
 import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
+import { registerPodMetrics } from '../provisioner/pod-metrics.js';
+import { registerBuildInfo } from './build-info.js';
+import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
 import { nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
@@ -73,6 +76,8 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'nodesmith_' });
   const state = new ClusterState();
+  // Subscribed before the informers start, so pods pending at start-up are seen pending.
+  const stopPodMetrics = registerPodMetrics(registry, state);
   const informerLog = log.child({ component: 'provisioner.state' });
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
   const informers = startClusterInformers(target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
@@ -86,6 +91,8 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers(ctx, provisioning?.materializer, stops);
   registerClusterGauges(registry, state);
+  stops.push(() => { stopPodMetrics(); return Promise.resolve(); });
+  registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
   const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
   stops.unshift(health.close);
   log.info({ extender: extender?.url, webhooks: webhooks?.url, health: health.url, components: config.components }, 'started nodesmith');
@@ -167,7 +174,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const metrics = { planned: planningMetrics(registry), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
-    state, nodeClaims, nodes, cloud: aws.cloudProvider, resolver: aws.nodeClassResolver, catalog: () => priced.catalog(), events, clock: systemClock,
+    state, nodeClaims, nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => priced.catalog(), events, clock: systemClock,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
     onLaunched: (instance, plan, seconds) => {
       metrics.launched(instance, plan.nodePool, seconds);
@@ -182,7 +189,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => { metrics.planned(s); planLog.info({ ...s, spotPrices: priced.origin() }, 'planned pending pods'); },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProvider, nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
+  const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced],
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) } }) : undefined;
   const disruption = lifecycle === undefined ? undefined : startDisruption({

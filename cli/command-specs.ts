@@ -38,3 +38,9 @@ export const planSpec: CommandSpec = {
   summary: 'show the nodes nodesmith would launch for these manifests (offline, embedded EC2 catalog)',
   usage: '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1] [--no-validate]',
 };
+
+export const topSpec: CommandSpec = {
+  name: 'top',
+  summary: 'A live view of every node, real and planned: type, zone, NodePool, CPU and memory requested, pods, $/h, disruption state; totals and pending pods',
+  usage: '[--kubeconfig path] [--once] [--sort cost|cpu|memory|age|name] [--nodepool NAME] [--region R] [--width N] [--interval 1] [--timeout 30]',
+};

@@ -7,6 +7,8 @@ export interface Command {
   run(argv: readonly string[], io: CommandIo): Promise<number>;
 }
 
+import type { Terminal } from './terminal.js';
+
 /** Where a command writes; injected so tests can capture output without touching the process. */
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -15,4 +17,6 @@ export interface CommandIo {
   readonly interrupted: Promise<void>;
   /** The process environment, read once in main.ts (KUBECONFIG, the in-cluster service address); none in tests. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Set when stdin and stdout are a terminal: for full-screen commands (`top`). */
+  readonly terminal?: Terminal;
 }

@@ -6,6 +6,7 @@ import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
+import { controllerRuntimeMetrics } from '../provisioner/controller-metrics.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
@@ -14,11 +15,12 @@ import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
+import { NodePoolReadinessController } from '../provisioner/provisioning/nodepool-readiness.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
-import { LifecycleMetrics } from '../provisioner/metrics.js';
+import { LifecycleMetrics, disruptedLabels } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
-import { nodePoolOf } from '../provisioner/lifecycle/conditions.js';
+import { actionFor } from '../provisioner/interruption/message-kinds.js';
 import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
 
 export interface LifecycleWiring {
@@ -56,7 +58,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const wake = { termination: (): void => undefined };
   const interruption = w.interruption === undefined ? undefined : startInterruption({
     ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
-    wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason: kind }); },
+    wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc(actionFor(kind) === 'ForcefulTermination' ? disruptedLabels(claim, kind, 'forceful') : disruptedLabels(claim, kind)); },
   });
   const lifecycle = lifecycleControllers({
     store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
@@ -69,6 +71,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     clock: systemClock,
     controllers: [
       ...lifecycle,
+      new NodePoolReadinessController(w.state, new KubeNodePoolStatusWriter(w.api), systemClock),
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
@@ -76,6 +79,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     shouldRun: w.isLeader,
     log,
     onError: (controller) => { metrics.reconcileErrors.inc({ controller }); },
+    onReconciled: controllerRuntimeMetrics(w.registry),
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
@@ -86,7 +90,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   return {
     // The disruption controller counts its deletions in the same `nodeclaims_disrupted_total`.
-    countDisrupted: (claim, reason) => { metrics.disrupted.inc({ nodepool: nodePoolOf(claim), reason }); },
+    countDisrupted: (claim, reason) => { metrics.disrupted.inc(disruptedLabels(claim, reason)); },
     stop: async () => {
       unsubscribe();
       await interruption?.stop();

@@ -2,6 +2,7 @@
 import { commands } from './commands.js';
 import { dispatch } from './dispatch.js';
 import { runCommand } from './run-command.js';
+import { ttyTerminal } from './terminal.js';
 import { readVersion } from './version.js';
 
 // The only place that touches process: signals, exit code and the real streams.
@@ -9,6 +10,7 @@ const interrupted = new Promise<void>((resolve) => {
   process.once('SIGINT', () => { resolve(); });
   process.once('SIGTERM', () => { resolve(); });
 });
+const terminal = ttyTerminal(process.stdin, process.stdout);
 const code = await dispatch(process.argv.slice(2), [runCommand(process.env), ...commands], {
   version: readVersion(),
   io: {
@@ -16,6 +18,7 @@ const code = await dispatch(process.argv.slice(2), [runCommand(process.env), ...
     stderr: (text) => process.stderr.write(text),
     interrupted,
     env: process.env,
+    ...(terminal === undefined ? {} : { terminal }),
   },
 });
 process.exitCode = code;

@@ -102,6 +102,8 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     leaderElection: { enabled: v['leader-elect'], namespace: v['leader-election-namespace'], identity: `${env['POD_NAME'] ?? hostname()}-${Math.random().toString(36).slice(2, 8)}` },
     logLevel: v['log-level'],
+    // The image sets NODESMITH_COMMIT from its build argument (Karpenter reads the VCS revision from its binary).
+    ...optional('commit', env['NODESMITH_COMMIT']),
   };
   return problems.length > 0 ? problems : Object.freeze(config);
 }

@@ -42,6 +42,8 @@ export interface ControllerRunnerOptions {
   readonly log?: ControllerLogger;
   /** Called for each failed pass, e.g. to count errors by controller. */
   readonly onError?: (controller: string, error: unknown) => void;
+  /** Called after every pass with its duration on the injected clock (controller-runtime's reconcile metrics). */
+  readonly onReconciled?: (controller: string, seconds: number, result: 'success' | 'error') => void;
 }
 
 /**
@@ -119,12 +121,16 @@ export class ControllerRunner {
 
   async #runOne(c: Controller): Promise<number> {
     const log = this.#options.log ?? silentLogger;
+    const { clock, onReconciled } = this.#options;
+    const started = clock.now();
     try {
       const result = await c.reconcile();
+      onReconciled?.(c.name, (clock.now() - started) / 1000, 'success');
       return Math.max(0, result.requeueAfterMs);
     } catch (error: unknown) {
       log.warn({ component: c.name, err: error }, 'reconcile failed');
       this.#options.onError?.(c.name, error);
+      onReconciled?.(c.name, (clock.now() - started) / 1000, 'error');
       return this.#options.errorBackoffMs ?? 5000;
     }
   }

@@ -7,6 +7,7 @@ export type EventReason =
   | 'FailedProvisioning'
   | 'Launched'
   | 'LaunchFailed'
+  | 'InsufficientCapacityError'
   | 'NodePoolLimitReached'
   | 'DeletedFromVirtualNode'
   | 'Drifted'

@@ -60,6 +60,8 @@ export interface PodCondition {
   readonly status: string;
   readonly reason?: string;
   readonly message?: string;
+  /** RFC 3339; pod startup and bind durations are measured up to it. */
+  readonly lastTransitionTime?: string;
 }
 
 /** core/v1 PodStatus (subset). */

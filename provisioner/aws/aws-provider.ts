@@ -35,6 +35,8 @@ export interface AwsProviderOptions extends AwsClientOptions {
 /** Everything the provisioner needs from AWS, built from one options object. */
 export interface AwsProvider {
   readonly cloudProvider: CloudProvider;
+  /** The same provider, its metrics labelled with this `controller` (Karpenter's label). */
+  cloudProviderFor(controller: string): CloudProvider;
   readonly nodeClassResolver: NodeClassResolver;
   /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
   readonly unavailableOfferings: UnavailableOfferings;
@@ -68,12 +70,12 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
       options.amiParameterPrefix ?? publicEksAmiPrefix,
     ),
   });
-  const cloudProvider =
-    options.registry === undefined
-      ? provider
-      : withCloudProviderMetrics(provider, { registry: options.registry, clock: options.clock });
+  const registry = options.registry;
+  const cloudProviderFor = (controller: string): CloudProvider =>
+    registry === undefined ? provider : withCloudProviderMetrics(provider, { registry, clock: options.clock, controller });
   return {
-    cloudProvider,
+    cloudProvider: cloudProviderFor(''),
+    cloudProviderFor,
     nodeClassResolver,
     unavailableOfferings: provider.unavailableOfferings,
     instanceProfiles: new IamInstanceProfiles(clients.iam, retry),

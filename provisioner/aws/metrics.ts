@@ -2,50 +2,65 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { errorLabel } from '../../domain/cloud/errors.js';
+import { durationBuckets } from '../metric-shapes.js';
 
 export const cloudProviderDurationMetric = 'nodesmith_cloudprovider_duration_seconds';
 export const cloudProviderErrorsMetric = 'nodesmith_cloudprovider_errors_total';
 
-export type CloudProviderMethod = 'create' | 'delete' | 'get' | 'list' | 'getInstanceTypes';
+/** Karpenter's `method` label values (its decorator's method names). */
+export type CloudProviderMethod = 'Create' | 'Delete' | 'Get' | 'List' | 'GetInstanceTypes';
+
+type Labels = 'controller' | 'method' | 'provider';
 
 export interface CloudProviderMetricsOptions {
   /** Injected so tests and main.ts own their registries (no process-wide default). */
   readonly registry: Registry;
   readonly clock: Clock;
+  /** The `controller` label: which controller's calls these are (Karpenter takes it from the context). */
+  readonly controller?: string;
 }
 
 interface Instruments {
-  readonly duration: Histogram<'method'>;
-  readonly errors: Counter<'method' | 'error'>;
+  readonly duration: Histogram<Labels>;
+  readonly errors: Counter<Labels | 'error'>;
+}
+
+/**
+ * Karpenter's `error` label: the well-known CloudProvider error types by their Go names, and "" for anything
+ * else. nodesmith's other domain errors (throttling, create errors) keep their code with the same suffix.
+ */
+export function karpenterErrorLabel(e: unknown): string {
+  const code = errorLabel(e);
+  if (code === 'Unknown') return '';
+  return code.endsWith('Error') ? code : `${code}Error`;
 }
 
 // Two decorators on one registry (e.g. two providers) share the instruments instead of
 // failing on a duplicate registration.
 function instruments(registry: Registry): Instruments {
   const duration =
-    (registry.getSingleMetric(cloudProviderDurationMetric) as Histogram<'method'> | undefined) ??
+    (registry.getSingleMetric(cloudProviderDurationMetric) as Histogram<Labels> | undefined) ??
     new Histogram({
       name: cloudProviderDurationMetric,
-      help: 'Duration of cloud provider calls in seconds, by method.',
-      labelNames: ['method'] as const,
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      help: 'Duration of cloud provider method calls. Labeled by the controller, method name and provider.',
+      labelNames: ['controller', 'method', 'provider'] as const,
+      buckets: [...durationBuckets],
       registers: [registry],
     });
   const errors =
-    (registry.getSingleMetric(cloudProviderErrorsMetric) as
-      Counter<'method' | 'error'> | undefined) ??
+    (registry.getSingleMetric(cloudProviderErrorsMetric) as Counter<Labels | 'error'> | undefined) ??
     new Counter({
       name: cloudProviderErrorsMetric,
-      help: 'Cloud provider calls that failed, by method and domain error code.',
-      labelNames: ['method', 'error'] as const,
+      help: 'Total number of errors returned from CloudProvider calls, by controller, method, provider and error type.',
+      labelNames: ['controller', 'method', 'provider', 'error'] as const,
       registers: [registry],
     });
   return { duration, errors };
 }
 
 /**
- * Wraps any CloudProvider once (Karpenter's cloudprovider/metrics decorator): each method's
- * duration, and its failures labelled with the domain error code, never the raw message.
+ * Wraps any CloudProvider (Karpenter's cloudprovider/metrics decorator, same names and labels): each method's
+ * duration, and its failures labelled with the error type, never the raw message. One wrapper per controller.
  */
 export function withCloudProviderMetrics(
   inner: CloudProvider,
@@ -53,22 +68,23 @@ export function withCloudProviderMetrics(
 ): CloudProvider {
   const { duration, errors } = instruments(options.registry);
   const measure = async <T>(method: CloudProviderMethod, call: () => Promise<T>): Promise<T> => {
+    const labels = { controller: options.controller ?? '', method, provider: inner.name };
     const start = options.clock.now();
     try {
       return await call();
     } catch (e: unknown) {
-      errors.inc({ method, error: errorLabel(e) });
+      errors.inc({ ...labels, error: karpenterErrorLabel(e) });
       throw e;
     } finally {
-      duration.observe({ method }, (options.clock.now() - start) / 1000);
+      duration.observe(labels, (options.clock.now() - start) / 1000);
     }
   };
   return {
     name: inner.name,
-    create: (request) => measure('create', () => inner.create(request)),
-    delete: (providerID) => measure('delete', () => inner.delete(providerID)),
-    get: (providerID) => measure('get', () => inner.get(providerID)),
-    list: () => measure('list', () => inner.list()),
-    getInstanceTypes: () => measure('getInstanceTypes', () => inner.getInstanceTypes()),
+    create: (request) => measure('Create', () => inner.create(request)),
+    delete: (providerID) => measure('Delete', () => inner.delete(providerID)),
+    get: (providerID) => measure('Get', () => inner.get(providerID)),
+    list: () => measure('List', () => inner.list()),
+    getInstanceTypes: () => measure('GetInstanceTypes', () => inner.getInstanceTypes()),
   };
 }

@@ -3,8 +3,8 @@ import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import { conditionTypes, findCondition, nodePoolOf, transitionTimeMs } from '../lifecycle/conditions.js';
-import type { LifecycleMetrics } from '../metrics.js';
+import { conditionTypes, findCondition, transitionTimeMs } from '../lifecycle/conditions.js';
+import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 
 export interface LostNodeClaimGcOptions {
@@ -60,7 +60,7 @@ export class LostNodeClaimGc implements Controller {
   async #delete(claim: NodeClaim): Promise<void> {
     await this.#o.store.delete(claim.metadata.name ?? '');
     this.#o.metrics?.garbageCollected.inc({ kind: 'nodeclaim' });
-    this.#o.metrics?.disrupted.inc({ nodepool: nodePoolOf(claim), reason: 'instance_gone' });
+    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, 'instance_gone', 'forceful'));
     (this.#o.log ?? silentLogger).info(
       { component: this.name, nodeClaim: claim.metadata.name, providerId: claim.status?.providerID },
       'deleted nodeclaim whose instance is gone',

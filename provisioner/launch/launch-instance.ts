@@ -2,7 +2,7 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
-import { isInsufficientCapacityError } from '../../domain/cloud/errors.js';
+import { InsufficientCapacityError, isInsufficientCapacityError } from '../../domain/cloud/errors.js';
 import { managedByTag } from '../../domain/product-keys.js';
 import type { VirtualNodePlan } from '../index.js';
 import { chooseOfferings } from './launch-offerings.js';
@@ -53,6 +53,11 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
     }
   }
   await deps.nodeClaims.delete(claimName);
+  throw noCapacity(claimName, plan, lastError);
+}
+
+/** The cause is always an insufficient-capacity error, so callers (the NodeClaim's Event) can tell why. */
+function noCapacity(claimName: string, plan: VirtualNodePlan, lastError: unknown): Error {
   const why = lastError instanceof Error ? lastError.message : 'every planned offering is unavailable';
-  throw new Error(`launching nodeclaim ${claimName}: no capacity for any of ${String(plan.instanceTypes.length)} planned instance types (${why}); the NodeClaim was deleted and the pods will be planned again`, { cause: lastError });
+  return new Error(`launching nodeclaim ${claimName}: no capacity for any of ${String(plan.instanceTypes.length)} planned instance types (${why}); the NodeClaim was deleted and the pods will be planned again`, { cause: lastError ?? new InsufficientCapacityError(why, []) });
 }

@@ -3,7 +3,8 @@ import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { toQuantities } from '../../domain/resource-list.js';
-import type { EventRecorder } from '../events.js';
+import { isInsufficientCapacityError, isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import type { EventRecorder, EventTarget } from '../events.js';
 import type { Materializer, VirtualNodePlan } from '../index.js';
 import type { NodeWriter } from '../kube/node-client.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
@@ -70,7 +71,10 @@ export class PlanMaterializer implements Materializer {
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
     const nodeClass = this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
     const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan), nodeClass)));
-    const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined });
+    const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined }).catch((error: unknown) => {
+      this.#deps.events.record(claimTarget(claim), 'Warning', launchFailureReason(error), error instanceof Error ? error.message : String(error));
+      throw error;
+    });
     const catalog = this.#deps.catalog();
     const type = catalog.get(instance.instanceType);
     // Labels before the Launched condition: drift reads a Launched NodeClaim's labels against the NodePool's
@@ -78,7 +82,7 @@ export class PlanMaterializer implements Materializer {
     await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
     await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
     const nodeName = await this.#createRealNode(instance, claim, type);
-    this.#deps.events.record({ kind: 'NodeClaim', name: claimName, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Normal', 'Launched',
+    this.#deps.events.record(claimTarget(claim), 'Normal', 'Launched',
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);
     this.#deps.onLaunched?.(instance, plan, (this.#deps.clock.now() - started) / 1000);
     return this.#finish(virtualNodeName, nodeName);
@@ -121,6 +125,16 @@ export class PlanMaterializer implements Materializer {
     }
     return { nodeName };
   }
+}
+
+const claimTarget = (claim: NodeClaim): EventTarget => ({ kind: 'NodeClaim', name: claim.metadata.name ?? '', apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) });
+
+/** Karpenter's NodeClaim event reasons for a failed launch, by the error or the cause it wraps. */
+export function launchFailureReason(error: unknown): 'InsufficientCapacityError' | 'NodeClassNotReady' | 'LaunchFailed' {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (isInsufficientCapacityError(error) || isInsufficientCapacityError(cause)) return 'InsufficientCapacityError';
+  if (isNodeClassNotReadyError(error) || isNodeClassNotReadyError(cause)) return 'NodeClassNotReady';
+  return 'LaunchFailed';
 }
 
 function launchedStatus(instance: LaunchedInstance, type: InstanceType | undefined, now: number): NonNullable<NodeClaim['status']> {

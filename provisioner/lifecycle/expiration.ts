@@ -4,9 +4,9 @@ import { expiresAtMs } from '../../domain/disruption/node-deadlines.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
-import type { LifecycleMetrics } from '../metrics.js';
+import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import { nodePoolOf, timestampMs } from './conditions.js';
+import { timestampMs } from './conditions.js';
 
 export interface ExpirationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'delete'>;
@@ -49,7 +49,7 @@ export class ExpirationController implements Controller {
   async #expire(claim: NodeClaim, at: number): Promise<void> {
     const name = claim.metadata.name ?? '';
     await this.#o.store.delete(name);
-    this.#o.metrics?.disrupted.inc({ nodepool: nodePoolOf(claim), reason: 'expired' });
+    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, 'expired'));
     const expireAfter = claim.spec.expireAfter ?? '';
     this.#o.recorder.record(
       { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name, ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) },

@@ -2,13 +2,12 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { DisruptionReason, LifecycleMetrics } from '../metrics.js';
+import { disruptedLabels, type DisruptionReason, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import {
   conditionTypes,
   findCondition,
   isConditionTrue,
-  nodePoolOf,
   timestampMs,
   transitionTimeMs,
 } from './conditions.js';
@@ -76,7 +75,7 @@ export class LivenessController implements Controller {
 
   async #expire(claim: NodeClaim, reason: DisruptionReason): Promise<void> {
     await this.#o.store.delete(claim.metadata.name ?? '');
-    this.#o.metrics?.disrupted.inc({ nodepool: nodePoolOf(claim), reason });
+    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, reason));
     (this.#o.log ?? silentLogger).info(
       { component: this.name, nodeClaim: claim.metadata.name, reason },
       'deleted nodeclaim that did not become a node in time',

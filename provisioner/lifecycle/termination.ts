@@ -75,6 +75,7 @@ export class TerminationController implements Controller {
       });
       if (remaining > 0 && (deadline === undefined || nowMs < deadline)) return 'waiting';
       await this.#o.nodes.deleteNode(nodeName);
+      this.#recordNodeGone(claim, node);
     }
     if (!(await this.#instanceGone(claim))) return 'waiting';
     await this.#o.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
@@ -133,10 +134,19 @@ export class TerminationController implements Controller {
     }
   }
 
+  /** Karpenter's node metrics: drained, terminated, and the time since the node's own deletion request. */
+  #recordNodeGone(claim: NodeClaim, node: Node): void {
+    const nodepool = nodePoolOf(claim);
+    this.#o.metrics?.nodesDrained.inc({ nodepool });
+    this.#o.metrics?.nodesTerminated.inc({ nodepool, zone: node.metadata.labels?.[labels.zone] ?? '' });
+    const deleted = timestampMs(node.metadata.deletionTimestamp ?? claim.metadata.deletionTimestamp);
+    if (deleted !== undefined) this.#o.metrics?.nodesTerminationDuration.observe({ nodepool }, Math.max(0, this.#o.clock.now() - deleted) / 1000);
+  }
+
   #recordDone(claim: NodeClaim): void {
     const nodepool = nodePoolOf(claim);
-    const capacityType = claim.metadata.labels?.[labels.capacityType] ?? '';
-    this.#o.metrics?.terminated.inc({ nodepool, capacity_type: capacityType });
+    const claimLabels = claim.metadata.labels ?? {};
+    this.#o.metrics?.terminated.inc({ nodepool, capacity_type: claimLabels[labels.capacityType] ?? '', zone: claimLabels[labels.zone] ?? '' });
     const deleted = timestampMs(claim.metadata.deletionTimestamp);
     if (deleted !== undefined) {
       this.#o.metrics?.terminationDuration.observe({ nodepool }, Math.max(0, this.#o.clock.now() - deleted) / 1000);

@@ -1,17 +1,22 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { durationBuckets } from '../metric-shapes.js';
 import type { PlanSummary } from './planner.js';
 
+/** Karpenter's `controller` label value for the provisioning simulation. */
+const controller = 'provisioner';
+
 /**
- * What a planning pass emits, under Karpenter's provisioning names (prefix nodesmith_) where the meaning
+ * What a planning pass emits, under Karpenter's scheduler names and labels (prefix nodesmith_) where the meaning
  * matches. Returns the planner's `onPlanned` hook; the registry is the caller's.
  */
 export function planningMetrics(registry: Registry): (summary: PlanSummary) => void {
-  const scheduling = new Histogram({ name: 'nodesmith_scheduler_scheduling_duration_seconds', help: 'Duration of one planning pass (simulation and publishing virtual nodes).', buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10], registers: [registry] });
-  const unschedulable = new Counter({ name: 'nodesmith_scheduler_unschedulable_pods_total', help: 'Pods a planning pass could place on no node.', registers: [registry] });
-  const virtualNodes = new Counter({ name: 'nodesmith_virtual_nodes_created_total', help: 'Virtual (launchable) nodes published for plans.', registers: [registry] });
+  const registers = [registry];
+  const scheduling = new Histogram({ name: 'nodesmith_scheduler_scheduling_duration_seconds', help: 'Duration of scheduling simulations used for provisioning in seconds (simulation and publishing virtual nodes).', labelNames: ['controller'], buckets: [...durationBuckets], registers });
+  const unschedulable = new Gauge({ name: 'nodesmith_scheduler_unschedulable_pods_count', help: 'The number of unschedulable pods in the last planning pass.', labelNames: ['controller'], registers });
+  const virtualNodes = new Counter({ name: 'nodesmith_virtual_nodes_created_total', help: 'Virtual (launchable) nodes published for plans.', registers });
   return (summary) => {
-    scheduling.observe(summary.seconds);
-    unschedulable.inc(summary.unschedulable);
+    scheduling.observe({ controller }, summary.seconds);
+    unschedulable.set({ controller }, summary.unschedulable);
     virtualNodes.inc(summary.newNodes);
   };
 }

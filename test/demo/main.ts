@@ -2,6 +2,9 @@ import * as k8s from '@kubernetes/client-node';
 import { createDeployment } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
 import { demoDisruption, demoNodePools, demoWorkload } from './demo-workload.js';
+import { buildTopView } from '../../cli/top-model.js';
+import { catalogPrices } from '../../cli/top-prices.js';
+import { renderTop } from '../../cli/top-render.js';
 import { render, type DemoSnapshot } from './demo-view.js';
 
 // `npm run demo`: the real local stack (etcd, kube-apiserver, controller-manager, kube-scheduler, kwok, moto),
@@ -16,6 +19,15 @@ out('starting the local stack and nodesmith (first run builds Kubernetes; later 
 const product = await startProductStack({ batchIdleMs: 1_000 });
 out(`stack ready in ${product.stack.dir}\n  kubectl: ${product.stack.bin}/kubectl --kubeconfig ${product.stack.kubeconfigPath} get nodes`);
 const apps = product.kc.makeApiClient(k8s.AppsV1Api);
+const priceOf = await catalogPrices(product.moto.region);
+
+/** What `nodesmith top --once` prints, from the in-process nodesmith's own cluster model. */
+function topFrame(): string[] {
+  const state = product.nodesmith?.state;
+  if (state === undefined) return ['(nodesmith runs in another process)'];
+  const nowMs = Date.now();
+  return renderTop(buildTopView(state, priceOf, nowMs), { width: 160, sort: 'name', interactive: false, nowMs });
+}
 
 async function snapshot(): Promise<DemoSnapshot> {
   const [pods, nodes, events] = await Promise.all([
@@ -34,7 +46,7 @@ async function showUntil(done: (s: DemoSnapshot) => boolean, timeoutS: number): 
   const started = Date.now();
   for (;;) {
     const s = await snapshot();
-    out(`\n${render(s, (Date.now() - started) / 1000)}`);
+    out(`\n${render(s, (Date.now() - started) / 1000, topFrame())}`);
     if (done(s) || interrupted() || Date.now() - started > timeoutS * 1000) return s;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
   }
@@ -57,6 +69,7 @@ try {
     out('workload gone; disruption removes the empty nodes once consolidateAfter (10s) has passed…');
     const emptied = await showUntil((s) => realNodes(s) === 0, 240);
     out(`\n${String(realNodes(emptied))} nodes left: the empty nodes were deleted (reason Empty), their instances terminated.`);
+    out(`\nthe same view, live, in a terminal: nodesmith top --kubeconfig ${product.stack.kubeconfigPath}`);
   }
 } finally {
   out('stopping nodesmith and the stack…');

@@ -132,7 +132,7 @@ await t.test('each message kind drains its node, the pods run again elsewhere, a
   t.match(m, /nodesmith_interruption_received_messages_total\{message_type="instance_stopped",actionable="true"\} 2/);
   t.match(m, /nodesmith_interruption_received_messages_total\{message_type="instance_terminated",actionable="true"\} 2/);
   t.match(m, /nodesmith_interruption_deleted_messages_total 8/);
-  t.match(m, /nodesmith_nodeclaims_disrupted_total\{nodepool="spot",reason="spot_interrupted"\} 1/);
+  t.match(m, /nodesmith_nodeclaims_disrupted_total\{nodepool="spot",reason="spot_interrupted",capacity_type="spot",consolidation_policy="",termination_mode="graceful"\} 1/);
   t.equal(await queueDepth(), 0, 'the queue is empty');
 });
 

@@ -72,6 +72,8 @@ export interface ProductStackOptions {
   readonly liveSpotPricesEveryMs?: number;
   /** How often drift is checked again and the EC2NodeClass re-resolved besides on changes (nodesmith's default: 5 min). */
   readonly driftRecheckMs?: number;
+  /** `--metrics-namespace` (default nodesmith); `karpenter` for Karpenter's dashboards. */
+  readonly metricsNamespace?: string;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -146,7 +148,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     zones: ['a', 'b', 'c'].map((z) => `${moto.region}${z}`),
     extender: { host: '127.0.0.1', port: extenderPort },
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
-    health: { host: '127.0.0.1', port: healthPort },
+    health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },

@@ -75,7 +75,7 @@ build() {
   if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r "$NODE_EXTRA_CA_CERTS" ]; then
     ca=(--volume "$NODE_EXTRA_CA_CERTS:/run/build-ca.crt:ro" --build-arg NODE_EXTRA_CA_CERTS=/run/build-ca.crt)
   fi
-  bh bud --isolation chroot --layers=false --pull-never --build-arg "NODE_IMAGE=$BASE" "${ca[@]}" -t "$IMAGE" -f Dockerfile . >&2
+  bh bud --isolation chroot --layers=false --pull-never --build-arg "NODE_IMAGE=$BASE" --build-arg "COMMIT=$(git rev-parse HEAD 2>/dev/null || true)" "${ca[@]}" -t "$IMAGE" -f Dockerfile . >&2
   log "built $IMAGE in $(( $(date +%s) - start ))s"
   bh rmi --prune >/dev/null 2>&1 || true   # the previous build of this tag, now untagged
 }

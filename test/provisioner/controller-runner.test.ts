@@ -1,5 +1,7 @@
 import t from 'tap';
+import { Registry } from 'prom-client';
 import { FakeClock } from '../../domain/clock.js';
+import { controllerRuntimeMetrics } from '../../provisioner/controller-metrics.js';
 import { ControllerRunner, type Controller, type ReconcileResult } from '../../provisioner/controller-runner.js';
 
 class CountingController implements Controller {
@@ -102,4 +104,19 @@ void t.test('a wake during a pass runs the controller again right after it', asy
   await runner.runDue();
   t.same(runs, [0, 0]);
   t.equal(await runner.runDue(), 5000, 'without another wake it keeps its requeue time');
+});
+
+void t.test("every pass is reported with its duration and result, as controller-runtime's reconcile metrics count it", async (t) => {
+  const registry = new Registry();
+  const clock = new FakeClock(0);
+  const slow: Controller = { name: 'test.slow', reconcile: async () => { await Promise.resolve(); clock.step(250); return { requeueAfterMs: 1000 }; } };
+  const failing = new CountingController('test.failing', clock, 1000);
+  failing.fail = true;
+  const runner = new ControllerRunner({ clock, controllers: [slow, failing], onReconciled: controllerRuntimeMetrics(registry) });
+  await runner.runDue();
+  const text = await registry.metrics();
+  t.match(text, /^controller_runtime_reconcile_total\{controller="test.slow",result="success"\} 1$/m);
+  t.match(text, /^controller_runtime_reconcile_total\{controller="test.failing",result="error"\} 1$/m);
+  t.match(text, /^controller_runtime_reconcile_errors_total\{controller="test.failing"\} 1$/m);
+  t.match(text, /^controller_runtime_reconcile_time_seconds_sum\{controller="test.slow"\} 0.25$/m, 'the pass took 250 ms on the clock');
 });

@@ -23,5 +23,5 @@ void t.test('nodeclaim gc deletes launched nodeclaims whose instance is gone', a
   const result = await gc.reconcile();
   t.same(store.deleteCalls, ['lost'], 'a claim launched moments ago is given time for EC2 to list it');
   t.equal(result.requeueAfterMs, 120_000);
-  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /reason="instance_gone"} 1/);
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /reason="instance_gone",capacity_type="[^"]*",consolidation_policy="",termination_mode="forceful"} 1/);
 });

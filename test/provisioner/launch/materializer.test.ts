@@ -2,10 +2,11 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
+import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import type { ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import { launchableLabel, planNodeAnnotation } from '../../../domain/product-keys.js';
 import type { VirtualNodePlan } from '../../../provisioner/index.js';
-import { PlanMaterializer } from '../../../provisioner/launch/materializer.js';
+import { PlanMaterializer, launchFailureReason } from '../../../provisioner/launch/materializer.js';
 import { planText } from '../../../provisioner/plan-annotation.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { instance, nodeClaim } from '../../fakes/builders.js';
@@ -40,6 +41,7 @@ interface World {
   readonly claims: InMemoryNodeClaimStore;
   readonly nodes: FakeNodeWriter;
   readonly materializer: PlanMaterializer;
+  readonly events: FakeEventRecorder;
 }
 
 async function world(): Promise<World> {
@@ -50,11 +52,12 @@ async function world(): Promise<World> {
   const cloud = new FakeCloudProvider(clock);
   const claims = new InMemoryNodeClaimStore(clock);
   const catalog = new Map(fewInstanceTypes.map((type) => [type.name, type]));
+  const events = new FakeEventRecorder();
   const materializer = new PlanMaterializer({
     state, nodeClaims: claims, nodes, cloud, resolver, catalog: () => catalog,
-    unavailableOfferings: () => new Set(cloud.unavailableOfferings.keys()), events: new FakeEventRecorder(), clock,
+    unavailableOfferings: () => new Set(cloud.unavailableOfferings.keys()), events, clock,
   });
-  return { state, clock, cloud, claims, nodes, materializer };
+  return { state, clock, cloud, claims, nodes, materializer, events };
 }
 
 void t.test('a virtual node becomes one NodeClaim, one instance and its real Node, and the plan records it', async (t) => {
@@ -114,5 +117,12 @@ void t.test('when no planned offering has capacity the NodeClaim is deleted and 
   w.cloud.insufficientCapacity.add('on-demand:m5.xlarge:us-east-1a');
   await t.rejects(w.materializer.materialize(virtualName), /no capacity for any of 2 planned instance types .* the pods will be planned again/);
   t.same(w.claims.deleteCalls, ['default-abcde']);
+  t.match(w.events.events.at(-1), { object: { kind: 'NodeClaim', name: 'default-abcde' }, type: 'Warning', reason: 'InsufficientCapacityError' }, "Karpenter's event reason on the NodeClaim");
   t.equal(w.cloud.instances.size, 0);
+});
+
+void t.test('a failed launch names its cause the way Karpenter does', (t) => {
+  t.equal(launchFailureReason(new Error('launching nodeclaim x', { cause: new NodeClassNotReadyError('no subnets') })), 'NodeClassNotReady');
+  t.equal(launchFailureReason(new Error('socket hang up')), 'LaunchFailed');
+  t.end();
 });

@@ -38,7 +38,7 @@ void t.test('a NodeClaim is deleted when its expireAfter is reached, not a momen
   t.same(store.deleteCalls, ['nc-1']);
   t.ok((await store.get('nc-1'))?.metadata.deletionTimestamp, 'the finalizer keeps it for the termination controller to drain');
   t.match(recorder.events, [{ object: { name: 'nc-1', kind: 'NodeClaim' }, type: 'Normal', reason: 'Expired', message: /expireAfter 2m reached/ }]);
-  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /nodepool="default",reason="expired"} 1/);
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /nodepool="default",reason="expired",capacity_type="[^"]*",consolidation_policy="",termination_mode="graceful"} 1/);
 });
 
 void t.test('a deleting NodeClaim is not deleted again and Never never expires', async (t) => {

@@ -26,7 +26,7 @@ void t.test('liveness deletes a nodeclaim that is not launched five minutes afte
   clock.step(minute);
   await controller.reconcile();
   t.same(store.deleteCalls, ['stuck']);
-  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /reason="launch_timeout"} 1/);
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /reason="launch_timeout",capacity_type="[^"]*",consolidation_policy="",termination_mode="graceful"} 1/);
 });
 
 void t.test('liveness deletes a launched nodeclaim that is not registered fifteen minutes after launch', async (t) => {
@@ -38,7 +38,7 @@ void t.test('liveness deletes a launched nodeclaim that is not registered fiftee
   clock.step(minute);
   await controller.reconcile();
   t.same(store.deleteCalls, ['lost']);
-  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /reason="registration_timeout"} 1/);
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_disrupted_total'), /reason="registration_timeout",capacity_type="[^"]*",consolidation_policy="",termination_mode="graceful"} 1/);
 });
 
 void t.test('liveness leaves registered and deleting nodeclaims alone', async (t) => {

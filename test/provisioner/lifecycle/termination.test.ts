@@ -55,6 +55,9 @@ void t.test('termination cordons, drains, deletes the node, terminates the insta
   t.equal(await store.get('nc-1'), undefined, 'the nodeclaim is gone once the finalizer is removed');
   t.equal(result.requeueAfterMs, 5000);
   t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_terminated_total'), /nodepool="default".*} 1/);
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodes_terminated_total'), /\{nodepool="default",zone="[^"]*"\} 1/, 'the node counts as terminated');
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodes_drained_total'), /\{nodepool="default"\} 1/);
+  t.match(await registry.getSingleMetricAsString('nodesmith_nodes_termination_duration_seconds'), /\{quantile="0.5",nodepool="default"\} \d/, "a Summary with Karpenter's quantiles");
   t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_termination_duration_seconds'), /_sum{nodepool="default"} 3/);
 });
 

@@ -119,7 +119,7 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
   await t.test('the factory decorates the provider with metrics', async (t) => {
     t.match(
       await registry.metrics(),
-      /nodesmith_cloudprovider_duration_seconds_count\{method="create"\} [1-9]/,
+      /nodesmith_cloudprovider_duration_seconds_count\{controller="",method="Create",provider="aws"\} [1-9]/,
     );
   });
 });

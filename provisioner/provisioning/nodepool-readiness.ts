@@ -1,0 +1,65 @@
+import type { NodePool } from '../../domain/api/nodepool-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Controller, ReconcileResult } from '../controller-runner.js';
+import { withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import type { NodePoolStatusWriter } from './nodepool-usage.js';
+
+/** Karpenter's NodePool condition types that make up Ready (operatorpkg status conditions). */
+export const nodePoolConditionTypes = { validationSucceeded: 'ValidationSucceeded', nodeClassReady: 'NodeClassReady', ready: 'Ready' } as const;
+
+/**
+ * The NodeClassReady condition: its EC2NodeClass exists, is not being deleted, and none of its own conditions says
+ * False (its Ready, SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady).
+ */
+function nodeClassReady(state: ClusterState, pool: NodePool): ConditionUpdate {
+  const name = pool.spec.template.spec.nodeClassRef.name;
+  const nodeClass = state.nodeClasses.get(name);
+  if (nodeClass === undefined) return { type: nodePoolConditionTypes.nodeClassReady, status: 'False', reason: 'NodeClassNotFound', message: `EC2NodeClass ${name} not found` };
+  if (nodeClass.metadata.deletionTimestamp != null) return { type: nodePoolConditionTypes.nodeClassReady, status: 'False', reason: 'NodeClassTerminating', message: `EC2NodeClass ${name} is being deleted` };
+  const failing = nodeClass.status?.conditions?.find((c) => c.status === 'False');
+  if (failing !== undefined) return { type: nodePoolConditionTypes.nodeClassReady, status: 'False', reason: 'NodeClassNotReady', message: `EC2NodeClass ${name}: ${failing.type} is False: ${failing.message}`.trim() };
+  return { type: nodePoolConditionTypes.nodeClassReady, status: 'True', reason: 'NodeClassReady' };
+}
+
+/** The conditions a NodePool should carry now; lastTransitionTime moves only when a status changes. */
+export function nodePoolConditions(state: ClusterState, pool: NodePool, nowMs: number): Condition[] {
+  // The validating webhook refuses an invalid NodePool, so one that exists has passed validation.
+  const validation: ConditionUpdate = { type: nodePoolConditionTypes.validationSucceeded, status: 'True', reason: 'ValidationSucceeded' };
+  const nodeClass = nodeClassReady(state, pool);
+  const ready: ConditionUpdate = nodeClass.status === 'True'
+    ? { type: nodePoolConditionTypes.ready, status: 'True', reason: 'Ready' }
+    : { type: nodePoolConditionTypes.ready, status: 'False', reason: 'NodeClassReadyFalse', message: nodeClass.message ?? '' };
+  let conditions: Condition[] = [...(pool.status?.conditions ?? [])];
+  for (const update of [validation, nodeClass, ready]) conditions = withCondition(conditions, update, nowMs);
+  return conditions;
+}
+
+const comparable = (conditions: readonly Condition[]): string =>
+  JSON.stringify([...conditions].map((c) => [c.type, c.status, c.reason, c.message]).sort());
+
+/**
+ * Keeps Karpenter's NodePool conditions current (`kubectl get nodepools` shows READY from them): ValidationSucceeded,
+ * NodeClassReady and Ready. Writes only when a condition changes.
+ */
+export class NodePoolReadinessController implements Controller {
+  readonly name = 'nodepool.readiness';
+  readonly #state: ClusterState;
+  readonly #writer: NodePoolStatusWriter;
+  readonly #clock: Clock;
+
+  constructor(state: ClusterState, writer: NodePoolStatusWriter, clock: Clock) {
+    this.#state = state;
+    this.#writer = writer;
+    this.#clock = clock;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    for (const [name, pool] of this.#state.nodePools) {
+      const conditions = nodePoolConditions(this.#state, pool, this.#clock.now());
+      if (comparable(conditions) === comparable(pool.status?.conditions ?? [])) continue;
+      await this.#writer.patchStatus(name, { conditions });
+    }
+    return { requeueAfterMs: 10_000 };
+  }
+}
