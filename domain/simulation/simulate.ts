@@ -109,6 +109,7 @@ export function simulate(input: SimulationInput): SimulationResult {
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },
     growth: { meanCpu: Math.max(1, meanCpu), meanMemory: Math.max(1, meanMemory), slack: options.efficiencySlack ?? 1.25 },
     growAnyType: options.growAnyType ?? false,
+    flexibleClaims: options.flexibleClaims ?? false,
     minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);
