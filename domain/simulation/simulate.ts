@@ -1,4 +1,5 @@
 import type { Pod } from '../core/pod.js';
+import type { InstanceType } from '../instance-types/instance-type.js';
 import { podKeyOf } from '../core/object-key.js';
 import type { ClaimBin } from './claim-bin.js';
 import { buildVariants } from './relaxation.js';
@@ -13,6 +14,25 @@ import type { TopologyGroup } from './topology-group.js';
 import { TypeTable } from './type-table.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
+
+const noUnavailableOfferings: ReadonlySet<string> = new Set();
+const tables = new WeakMap<readonly InstanceType[], WeakMap<ReadonlySet<string>, { table: TypeTable; typeKeys: Set<string> }>>();
+
+/**
+ * The type table for a catalog and ICE set, built once per pair of objects: consolidation runs the simulation
+ * hundreds of times per pass over the same catalog, and building the table and its label keys was most of the cost
+ * of a small simulation. Both are read-only after construction.
+ */
+function tableFor(types: readonly InstanceType[], unavailable: ReadonlySet<string>): { table: TypeTable; typeKeys: Set<string> } {
+  const byUnavailable = tables.get(types) ?? new WeakMap<ReadonlySet<string>, { table: TypeTable; typeKeys: Set<string> }>();
+  tables.set(types, byUnavailable);
+  const known = byUnavailable.get(unavailable);
+  if (known !== undefined) return known;
+  const table = new TypeTable(types, unavailable);
+  const built = { table, typeKeys: typeLevelKeys(table) };
+  byUnavailable.set(unavailable, built);
+  return built;
+}
 
 /**
  * Queue order: largest first by CPU and memory each normalised by the batch average (Karpenter sorts by CPU,
@@ -88,8 +108,7 @@ function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: {
  */
 export function simulate(input: SimulationInput): SimulationResult {
   const options = input.options ?? {};
-  const table = new TypeTable(input.instanceTypes, input.unavailableOfferings ?? new Set());
-  const typeKeys = typeLevelKeys(table);
+  const { table, typeKeys } = tableFor(input.instanceTypes, input.unavailableOfferings ?? noUnavailableOfferings);
   const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',

@@ -2,6 +2,7 @@
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
 import { apiIdleBench } from './api-idle-bench.js';
+import { consolidationBench } from './consolidation-bench.js';
 import { controllerStartBench } from './controller-start-bench.js';
 import { disruptionBench } from './disruption-bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
@@ -12,7 +13,7 @@ import { startupBench } from './startup-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

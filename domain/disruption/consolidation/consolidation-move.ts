@@ -1,6 +1,6 @@
 import { podKeyOf } from '../../core/object-key.js';
 import type { InstanceType } from '../../instance-types/instance-type.js';
-import type { PlannedNodeClaim, SimulationResult } from '../../simulation/simulation-input.js';
+import type { PlannedNodeClaim, SimulationNodePool, SimulationResult } from '../../simulation/simulation-input.js';
 import { capacityTypes } from '../../well-known-labels.js';
 import { balancedVerdict, type PoolTotals } from './balanced-score.js';
 import type { ConsolidationCandidate, ConsolidationMove, DecisionSettings, MoveVerdict } from './consolidation-types.js';
@@ -8,15 +8,28 @@ import { podMoves, simulateWithout, type ConsolidationWorld } from './consolidat
 import { describeRequirement, dollarsPerHour, requiredSaving } from './min-savings.js';
 import { replacementOptions } from './replacement-options.js';
 
-/** The world plus what every move of one pass shares, built once per pass. */
+/**
+ * What every move of one pass shares: the one simulation asked "the cluster without these candidates, plus their
+ * pods" (the controller's `simulateWithout`, or `simulateWithout(world, …)` offline), and what the replacement
+ * rules read.
+ */
 export interface MoveContext {
-  readonly world: ConsolidationWorld;
-  readonly settings: DecisionSettings;
+  readonly simulateWithout: (candidates: readonly ConsolidationCandidate[]) => SimulationResult;
+  readonly nodePools: readonly SimulationNodePool[];
   readonly typesByName: ReadonlyMap<string, InstanceType>;
+  readonly unavailableOfferings?: ReadonlySet<string>;
+  readonly settings: DecisionSettings;
 }
 
+/** A context over a world held in memory (tests, the benchmark). */
 export function moveContext(world: ConsolidationWorld, settings: DecisionSettings): MoveContext {
-  return { world, settings, typesByName: new Map(world.instanceTypes.map((t) => [t.name, t])) };
+  return {
+    simulateWithout: (candidates) => simulateWithout(world, candidates),
+    nodePools: world.nodePools,
+    typesByName: new Map(world.instanceTypes.map((t) => [t.name, t])),
+    ...(world.unavailableOfferings === undefined ? {} : { unavailableOfferings: world.unavailableOfferings }),
+    settings,
+  };
 }
 
 function names(candidates: readonly ConsolidationCandidate[]): string {
@@ -53,12 +66,12 @@ function priceMove(ctx: MoveContext, candidates: readonly ConsolidationCandidate
     if (price < required) return `deleting saves ${dollarsPerHour(price)}, below the ${describeRequirement(rules, price)}`;
     return { savings: price, guaranteed: price };
   }
-  const pool = ctx.world.nodePools.find((p) => p.metadata.name === claim.nodePool);
+  const pool = ctx.nodePools.find((p) => p.metadata.name === claim.nodePool);
   if (pool === undefined) return `the replacement's NodePool ${claim.nodePool} is gone`;
   const answer = replacementOptions({
     claim, pool, typesByName: ctx.typesByName, candidatesPrice: price, required, requiredWords: describeRequirement(rules, price),
     allSpot: candidates.every((c) => c.capacityType === capacityTypes.spot), spotToSpot: ctx.settings.spotToSpot, single,
-    ...(ctx.world.unavailableOfferings === undefined ? {} : { unavailable: ctx.world.unavailableOfferings }),
+    ...(ctx.unavailableOfferings === undefined ? {} : { unavailable: ctx.unavailableOfferings }),
   });
   if (!answer.ok) return answer.reason;
   return { replacement: answer.claim, savings: price - answer.claim.pricePerHour, guaranteed: price - answer.dearest };
@@ -81,7 +94,7 @@ function explain(candidates: readonly ConsolidationCandidate[], priced: Priced, 
  */
 export function computeMove<C extends ConsolidationCandidate>(ctx: MoveContext, candidates: readonly C[], single: boolean): MoveVerdict<C> {
   if (candidates.length === 0) return { ok: false, reason: 'no candidates' };
-  const result = simulateWithout(ctx.world, candidates);
+  const result = ctx.simulateWithout(candidates);
   const unschedulable = unschedulableReason(result);
   if (unschedulable !== undefined) return { ok: false, reason: unschedulable };
   if (result.nodeClaims.length > 1) return { ok: false, reason: `its pods need ${String(result.nodeClaims.length)} new nodes; consolidation launches at most 1` };
