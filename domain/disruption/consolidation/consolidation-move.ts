@@ -13,8 +13,8 @@ import { replacementOptions } from './replacement-options.js';
  * pods" (the controller's `simulateWithout`, or `simulateWithout(world, …)` offline), and what the replacement
  * rules read.
  */
-export interface MoveContext {
-  readonly simulateWithout: (candidates: readonly ConsolidationCandidate[]) => SimulationResult;
+export interface MoveContext<C extends ConsolidationCandidate = ConsolidationCandidate> {
+  readonly simulateWithout: (candidates: readonly C[]) => SimulationResult;
   readonly nodePools: readonly SimulationNodePool[];
   readonly typesByName: ReadonlyMap<string, InstanceType>;
   readonly unavailableOfferings?: ReadonlySet<string>;
@@ -43,7 +43,7 @@ function unschedulableReason(result: SimulationResult): string | undefined {
   return `pod ${podKeyOf(first.pod)} would not fit elsewhere: ${first.reason}${more}`;
 }
 
-function balancedBlock(ctx: MoveContext, candidates: readonly ConsolidationCandidate[], saving: number): { score?: number; block?: string } {
+function balancedBlock(ctx: MoveContext<never>, candidates: readonly ConsolidationCandidate[], saving: number): { score?: number; block?: string } {
   const balancedPools = new Set(candidates.map((c) => c.nodePoolName).filter((p) => ctx.settings.pools.get(p)?.policy === 'Balanced'));
   if (balancedPools.size === 0) return {};
   const totals: PoolTotals = [...balancedPools].reduce<PoolTotals>((sum, p) => {
@@ -57,7 +57,7 @@ function balancedBlock(ctx: MoveContext, candidates: readonly ConsolidationCandi
 
 interface Priced { readonly replacement?: PlannedNodeClaim; readonly savings: number; readonly guaranteed: number }
 
-function priceMove(ctx: MoveContext, candidates: readonly ConsolidationCandidate[], result: SimulationResult, single: boolean): Priced | string {
+function priceMove(ctx: MoveContext<never>, candidates: readonly ConsolidationCandidate[], result: SimulationResult, single: boolean): Priced | string {
   const price = candidates.reduce((s, c) => s + c.pricePerHour, 0);
   const rules = candidates.map((c) => ctx.settings.pools.get(c.nodePoolName)?.minSavings);
   const required = requiredSaving(rules, price);
@@ -92,7 +92,7 @@ function explain(candidates: readonly ConsolidationCandidate[], priced: Priced, 
  * replacement rules. Then the churn gates: the NodePools' minimum saving, and `Balanced` scoring. Every refusal
  * comes back as a sentence with the numbers.
  */
-export function computeMove<C extends ConsolidationCandidate>(ctx: MoveContext, candidates: readonly C[], single: boolean): MoveVerdict<C> {
+export function computeMove<C extends ConsolidationCandidate>(ctx: MoveContext<C>, candidates: readonly C[], single: boolean): MoveVerdict<C> {
   if (candidates.length === 0) return { ok: false, reason: 'no candidates' };
   const result = ctx.simulateWithout(candidates);
   const unschedulable = unschedulableReason(result);

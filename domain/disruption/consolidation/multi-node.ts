@@ -21,7 +21,7 @@ export interface MultiNodeOutcome<C extends ConsolidationCandidate> {
  * between simulations and stops at the pacer's deadline with the best batch found so far.
  */
 export async function multiNodeConsolidation<C extends ConsolidationCandidate>(
-  ctx: MoveContext,
+  ctx: MoveContext<C>,
   ordered: readonly C[],
   pacer: Pacer,
 ): Promise<MultiNodeOutcome<C>> {

@@ -21,7 +21,7 @@ export interface SingleNodeOptions {
  * simulations; at the pacer's deadline the candidates not reached are reported as such.
  */
 export async function singleNodeConsolidation<C extends ConsolidationCandidate>(
-  ctx: MoveContext,
+  ctx: MoveContext<C>,
   ordered: readonly C[],
   pacer: Pacer,
   options: SingleNodeOptions = { explainAll: false },
