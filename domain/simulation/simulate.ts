@@ -16,21 +16,25 @@ import { TypeTable } from './type-table.js';
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
 
 const noUnavailableOfferings: ReadonlySet<string> = new Set();
-const tables = new WeakMap<readonly InstanceType[], WeakMap<ReadonlySet<string>, { table: TypeTable; typeKeys: Set<string> }>>();
+interface BuiltTable { readonly table: TypeTable; readonly typeKeys: Set<string> }
+const tables = new WeakMap<readonly InstanceType[], Map<string, BuiltTable>>();
 
 /**
- * The type table for a catalog and ICE set, built once per pair of objects: consolidation runs the simulation
- * hundreds of times per pass over the same catalog, and building the table and its label keys was most of the cost
- * of a small simulation. Both are read-only after construction.
+ * The type table for a catalog and ICE set, built once per catalog object and ICE contents: consolidation runs the
+ * simulation hundreds of times per pass over the same catalog, and building the table and its label keys was most
+ * of the cost of a small simulation. The ICE set is keyed by content (callers build a fresh set per call, and it
+ * holds a handful of entries); a catalog keeps its last few tables. Both are read-only after construction.
  */
-function tableFor(types: readonly InstanceType[], unavailable: ReadonlySet<string>): { table: TypeTable; typeKeys: Set<string> } {
-  const byUnavailable = tables.get(types) ?? new WeakMap<ReadonlySet<string>, { table: TypeTable; typeKeys: Set<string> }>();
+function tableFor(types: readonly InstanceType[], unavailable: ReadonlySet<string>): BuiltTable {
+  const byUnavailable = tables.get(types) ?? new Map<string, BuiltTable>();
   tables.set(types, byUnavailable);
-  const known = byUnavailable.get(unavailable);
+  const key = [...unavailable].sort().join('\n');
+  const known = byUnavailable.get(key);
   if (known !== undefined) return known;
+  if (byUnavailable.size >= 8) byUnavailable.clear();
   const table = new TypeTable(types, unavailable);
   const built = { table, typeKeys: typeLevelKeys(table) };
-  byUnavailable.set(unavailable, built);
+  byUnavailable.set(key, built);
   return built;
 }
 

@@ -10,7 +10,8 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
-import { consolidatableNow, decisionSettings, type ConsolidationOptions, type OfferingPrice } from './consolidation-settings.js';
+import type { PriceOf } from './candidates.js';
+import { consolidatableNow, decisionSettings, type ConsolidationOptions } from './consolidation-settings.js';
 import type { DisruptionMethod, MethodContext } from './method.js';
 
 /** Karpenter's `MultiNodeConsolidationTimeoutDuration` and `SingleNodeConsolidationTimeoutDuration`. */
@@ -21,7 +22,7 @@ export const consolidatedTtlMs = 5 * 60_000;
 
 export interface ConsolidationMethodDeps {
   readonly clock: Clock;
-  readonly priceOf: OfferingPrice;
+  readonly priceOf: PriceOf;
   readonly instanceTypes: () => readonly InstanceType[];
   readonly unavailableOfferings: () => ReadonlySet<string>;
   readonly options: ConsolidationOptions;

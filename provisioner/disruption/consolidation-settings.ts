@@ -12,9 +12,8 @@ import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { conditionTypes, findCondition, timestampMs, transitionTimeMs } from '../lifecycle/conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
+import type { PriceOf } from './candidates.js';
 
-/** Hourly price of an offering; 0 when the catalog does not know it (the controller's `priceOf`). */
-export type OfferingPrice = (instanceType: string, zone: string | undefined, capacityType: string | undefined) => number;
 
 /** Cluster-wide consolidation switches (flags of `nodesmith run` and of the dry run). */
 export interface ConsolidationOptions {
@@ -40,7 +39,7 @@ const costFacts = (pod: Pod): { annotations?: Readonly<Record<string, string>>; 
 });
 
 /** Every node of every NodePool, priced, for the `Balanced` totals (the whole pool, not only the candidates). */
-function poolNodes(state: ClusterState, priceOf: OfferingPrice): PoolNodeFacts[] {
+function poolNodes(state: ClusterState, priceOf: PriceOf): PoolNodeFacts[] {
   const out: PoolNodeFacts[] = [];
   for (const [name, node] of state.nodes) {
     const labels = node.metadata.labels ?? {};
@@ -54,7 +53,7 @@ function poolNodes(state: ClusterState, priceOf: OfferingPrice): PoolNodeFacts[]
 }
 
 /** Each NodePool's policy, minimum saving and totals, read once per pass. */
-export function decisionSettings(state: ClusterState, priceOf: OfferingPrice, options: ConsolidationOptions): DecisionSettings {
+export function decisionSettings(state: ClusterState, priceOf: PriceOf, options: ConsolidationOptions): DecisionSettings {
   const totals = poolTotalsOf(poolNodes(state, priceOf));
   const pools = new Map<string, PoolConsolidation>();
   for (const [name, pool] of state.nodePools) {

@@ -74,7 +74,8 @@ const stats = (ms: readonly number[]): string => {
   return `${String(ms.length)} passes, median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(0)} ms, max ${(sorted[sorted.length - 1] ?? 0).toFixed(0)} ms`;
 };
 
-async function fixedPointReport(setup: Setup, write: (text: string) => void, pods: number): Promise<void> {
+async function fixedPointReport(setup: Setup, write: (text: string) => void, run: { pods: number; modes: readonly boolean[] }): Promise<void> {
+  const { pods } = run;
   const planned = plannedCluster(setup, pods);
   const thinned = deletePods(planned, 0.6, 7);
   const remaining = thinned.flatMap((n) => n.snapshot.pods).length;
@@ -87,7 +88,7 @@ async function fixedPointReport(setup: Setup, write: (text: string) => void, pod
   };
   row('after the deletion', thinned, '– | – | – | – | – | –');
   row('after emptiness', nonEmpty, '– | – | – | – | – | –');
-  for (const spotToSpot of [false, true]) {
+  for (const spotToSpot of run.modes) {
     const began = performance.now();
     const run = await toFixedPoint(setup, nonEmpty, spotToSpot);
     const seconds = (performance.now() - began) / 1000;
@@ -121,9 +122,13 @@ export const consolidationBench: Bench = {
   async run(options: BenchOptions): Promise<void> {
     const types = loadInstanceTypes();
     const setup: Setup = { types, byName: new Map(types.map((t) => [t.name, t])), highs: await loadLpSolver() };
-    const pods = Math.min(5000, options.maxPods);
-    await fixedPointReport(setup, options.write, pods);
+    // --fixed-pods 0 skips the fixed point; --pass-pods '' skips the pass times; --spot-to-spot off|on|both.
+    const pods = Number(options.flag('--fixed-pods') ?? Math.min(5000, options.maxPods));
+    const spot = options.flag('--spot-to-spot') ?? 'both';
+    const modes = [...(spot === 'on' ? [] : [false]), ...(spot === 'off' ? [] : [true])];
+    if (pods > 0) await fixedPointReport(setup, options.write, { pods, modes });
     // About 0.28 nodes per planned pod: these plan roughly 500, 1,000 and 2,000 nodes before the deletion.
-    await passTimes(setup, options.write, [1800, 3600, 7200].filter((n) => n <= options.maxPods));
+    const passPods = (options.flag('--pass-pods') ?? '1800,3600,7200').split(',').filter((p) => p !== '').map(Number);
+    await passTimes(setup, options.write, passPods);
   },
 };

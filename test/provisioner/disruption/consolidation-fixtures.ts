@@ -6,10 +6,9 @@ import type { Node } from '../../../domain/core/node.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
-import { simulate } from '../../../domain/simulation/simulate.js';
 import type { Candidate } from '../../../provisioner/disruption/candidate.js';
 import type { MethodContext } from '../../../provisioner/disruption/method.js';
-import { simulationInputFor } from '../../../provisioner/provisioning/snapshot.js';
+import { methodContext as controllerContext } from '../../../provisioner/disruption/method-context.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { condition, iso, nodeClaim } from '../../fakes/builders.js';
 import { stateWith } from '../../fakes/cluster-state.js';
@@ -74,18 +73,14 @@ export function candidate(state: ClusterState, n: Launched): Candidate {
 
 export interface FakeContext extends MethodContext { pauses: number }
 
-/** The controller's context over the one model and the real simulation; budgets per pool (default 10). */
+/** The controller's own context (`methodContext`) over the one model; budgets per pool (default 10). */
 export function methodContext(state: ClusterState, nowMs: number, allowed: Readonly<Record<string, number>> = {}): FakeContext {
-  const context: FakeContext = {
-    pauses: 0, state, nowMs,
-    budgets: { allowed: (p) => allowed[p] ?? 10, explanation: (p) => `budget of ${p} allows ${String(allowed[p] ?? 10)}` },
-    simulateWithout: (cs) => simulate({
-      ...simulationInputFor(state, { pods: cs.flatMap((c) => c.reschedulablePods), instanceTypes: types, unavailable: new Set(), without: new Set(cs.map((c) => c.nodeName)) }),
-      options: { flexibleClaims: true },
-    }),
-    pause: () => { context.pauses++; return Promise.resolve(); },
-    overTimeBudget: () => false,
-    newCommandId: (reason) => `${reason.toLowerCase()}-1`,
+  const budgets = { allowed: (p: string) => allowed[p] ?? 10, explanation: (p: string) => `budget of ${p} allows ${String(allowed[p] ?? 10)}` };
+  const counter = { pauses: 0 };
+  const deps = {
+    state, clock: { now: () => nowMs, sleep: () => Promise.resolve() }, instanceTypes: () => types, unavailableOfferings: () => new Set<string>(),
+    pause: () => { counter.pauses++; return Promise.resolve(); },
   };
-  return context;
+  const context = controllerContext(deps, budgets, nowMs);
+  return Object.defineProperty({ ...context }, 'pauses', { get: () => counter.pauses }) as FakeContext;
 }
