@@ -81,7 +81,7 @@ function explain(candidates: readonly ConsolidationCandidate[], priced: Priced, 
   const price = candidates.reduce((s, c) => s + c.pricePerHour, 0);
   const saves = `saves ${dollarsPerHour(priced.savings)}`;
   const r = priced.replacement;
-  if (r === undefined) return `delete ${names(candidates)} (${dollarsPerHour(price)}): ${String(pods)} pods fit on other nodes; ${saves}`;
+  if (r === undefined) return `delete ${names(candidates)} (${dollarsPerHour(price)}): ${pods === 1 ? 'its pod fits' : `${String(pods)} pods fit`} on other nodes; ${saves}`;
   const options = r.instanceTypes.length > 1 ? ` (or ${String(r.instanceTypes.length - 1)} other types up to ${dollarsPerHour(price - priced.guaranteed)})` : '';
   return `replace ${names(candidates)} (${dollarsPerHour(price)}) with one ${r.capacityType ?? ''} ${r.instanceTypes[0] ?? '?'} at ${dollarsPerHour(r.pricePerHour)}${options}; ${saves}`.replace('  ', ' ');
 }

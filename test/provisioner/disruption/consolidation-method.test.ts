@@ -25,7 +25,7 @@ void t.test('single-node consolidation deletes a node whose pods fit elsewhere, 
   t.same(command?.candidates.map((c) => c.nodeName), ['spare']);
   t.same(command?.replacements, []);
   t.equal(command?.savingsPerHour, priceOf('m5.xlarge', 'us-east-1a', 'on-demand'));
-  t.match(command?.explanation, /^delete spare \(\$0\.1920\/h\): 1 pods fit on other nodes/);
+  t.match(command?.explanation, /^delete spare \(\$0\.1920\/h\): its pod fits on other nodes/);
   t.ok(context.pauses >= 1, 'the search yielded to the event loop');
   t.equal(await method.validate(command ?? (t.fail('no command') as never), context), undefined, 'still valid');
 });
