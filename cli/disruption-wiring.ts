@@ -7,6 +7,7 @@ import { ConsolidatableWriter } from '../provisioner/disruption/consolidatable-w
 import { ConsolidationMethod } from '../provisioner/disruption/consolidation-method.js';
 import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
 import { DisruptionController } from '../provisioner/disruption/controller.js';
+import { DisruptionEvents } from '../provisioner/disruption/disruption-events.js';
 import { DriftMethod } from '../provisioner/disruption/drift-method.js';
 import { EmptinessMethod } from '../provisioner/disruption/emptiness.js';
 import { DisruptionMetrics } from '../provisioner/disruption/metrics.js';
@@ -50,8 +51,9 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   const podEvents = new PodEventTracker(w.state, systemClock);
   const metrics = new DisruptionMetrics(w.registry);
   const priceOf = offeringPrices(w.catalog);
+  const events = new DisruptionEvents(w.events);
   const consolidation = w.consolidation === undefined ? [] : (['multi', 'single'] as const).map((kind) => new ConsolidationMethod(kind, {
-    clock: systemClock, priceOf, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, options: w.consolidation ?? { spotToSpot: false },
+    clock: systemClock, priceOf, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, options: w.consolidation ?? { spotToSpot: false }, events,
   }));
   const controller = new DisruptionController({
     state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod(), ...consolidation],

@@ -12,6 +12,7 @@ import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
 import type { PriceOf } from './candidates.js';
 import { consolidatableNow, decisionSettings, type ConsolidationOptions } from './consolidation-settings.js';
+import type { DisruptionEvents } from './disruption-events.js';
 import type { DisruptionMethod, MethodContext } from './method.js';
 
 /** Karpenter's `MultiNodeConsolidationTimeoutDuration` and `SingleNodeConsolidationTimeoutDuration`. */
@@ -26,6 +27,8 @@ export interface ConsolidationMethodDeps {
   readonly instanceTypes: () => readonly InstanceType[];
   readonly unavailableOfferings: () => ReadonlySet<string>;
   readonly options: ConsolidationOptions;
+  /** Deduplicated `DisruptionBlocked` Events for the candidates a pass refuses (one per node and sentence). */
+  readonly events?: DisruptionEvents;
 }
 
 /** What one pass found: the command (if any), and every candidate it did not take, with the reason. */
@@ -68,7 +71,24 @@ export class ConsolidationMethod implements DisruptionMethod {
 
   async computeCommands(candidates: readonly Candidate[], context: MethodContext): Promise<readonly Command[]> {
     this.last = await this.findings(candidates, context, { explainAll: false, remember: true });
+    this.#report(candidates, this.last);
     return this.last.command === undefined ? [] : [this.last.command];
+  }
+
+  /**
+   * An Event per refused candidate with the sentence why, deduplicated by node and sentence. Skipped passes and
+   * candidates a pass did not reach say nothing new about the node, so they raise none.
+   */
+  #report(candidates: readonly Candidate[], findings: ConsolidationFindings): void {
+    const events = this.deps.events;
+    if (events === undefined || findings.skipped !== undefined) return;
+    const source = `consolidation-${this.consolidationType}`;
+    const refused = new Map(findings.notConsolidated.map((n) => [n.nodeName, n.reason]));
+    for (const c of candidates) {
+      const reason = refused.get(c.nodeName);
+      if (reason === undefined) events.unblocked(c.nodeName, source);
+      else if (!reason.startsWith('not evaluated')) events.blocked(c.nodeClaim, { name: c.nodeName, uid: c.node.metadata.uid }, `${this.consolidationType}-node consolidation: ${reason}`, source);
+    }
   }
 
   async validate(command: Command, context: MethodContext): Promise<string | undefined> {

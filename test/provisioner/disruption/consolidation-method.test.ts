@@ -1,5 +1,6 @@
 import t from 'tap';
 import { ConsolidationMethod, consolidatedTtlMs, type ConsolidationMethodDeps } from '../../../provisioner/disruption/consolidation-method.js';
+import { DisruptionEvents } from '../../../provisioner/disruption/disruption-events.js';
 import { candidate, cluster, launched, methodContext, pool, priceOf, types, type Launched } from './consolidation-fixtures.js';
 
 const minute = 60_000;
@@ -105,4 +106,21 @@ void t.test('validation refuses a command the cluster no longer supports', async
   }
   state.upsertPod({ ...(nodes[1]?.pods[0] ?? (t.fail('') as never)), metadata: { name: 'filler', namespace: 'default', uid: 'filler' }, spec: { nodeName: 'host', containers: [{ name: 'app', resources: { requests: { cpu: '1800m', memory: '1Gi' } } }] } });
   t.match(await method.validate(command, methodContext(state, now)), /^no longer worth it: best replacement \S+ at \$0\.\d{4}\/h is not cheaper than \$0\.1920\/h|^the simulation now says replace/);
+});
+
+void t.test('each refused candidate gets one DisruptionBlocked Event with the sentence, not repeated while it holds', async (t) => {
+  const recorded: { kind: string; name: string; reason: string; message: string }[] = [];
+  const events = new DisruptionEvents({ record: (target, _type, reason, message) => { recorded.push({ kind: target.kind, name: target.name, reason, message }); } });
+  const nodes = [launched('spare', 'm5.large', ['500m']), launched('host', 'm5.xlarge', ['500m', '500m', '500m', '500m'])];
+  const { state, candidates } = setup(nodes, [pool({}, { 'nodesmith.io/consolidation-min-savings': '$1/h' })]);
+  const method = new ConsolidationMethod('single', { ...deps(), events });
+  await method.computeCommands(candidates, methodContext(state, now));
+  const onNode = recorded.filter((r) => r.kind === 'Node').map((r) => [r.name, r.reason, r.message]);
+  t.same(onNode, [
+    ['spare', 'DisruptionBlocked', 'cannot disrupt: single-node consolidation: deleting saves $0.0960/h, below the minimum saving $1/h'],
+    ['host', 'DisruptionBlocked', `cannot disrupt: single-node consolidation: ${method.last?.notConsolidated.find((n) => n.nodeName === 'host')?.reason ?? '?'}`],
+  ]);
+  t.equal(recorded.filter((r) => r.kind === 'NodeClaim').length, 2, 'the NodeClaims get them too');
+  await method.computeCommands(candidates, methodContext(state, now + consolidatedTtlMs));
+  t.equal(recorded.length, 4, 'the same sentences are not repeated');
 });
