@@ -1,3 +1,5 @@
+import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
+
 /** Everything `nodesmith run` needs, parsed once from flags (see run-flags.ts) and passed down frozen. */
 export interface NodesmithConfig {
   /** Undefined: in-cluster service account, else ~/.kube/config. */
@@ -28,6 +30,12 @@ export interface NodesmithConfig {
   readonly batch: { readonly idleMs: number; readonly maxMs: number };
   /** How often every NodeClaim's drift is checked again besides on changes, and the resolved AMIs, subnets and security groups are read again (Karpenter: 5 min). */
   readonly driftRecheckMs?: number;
+  /**
+   * `--consolidation-min-savings` (the default for NodePools without the annotation) and the SpotToSpotConsolidation
+   * gate. `nodesmith run` always sets it; left out (test stacks that do not opt in), the disruption controller runs
+   * emptiness and drift only, so a test's nodes are not consolidated under it.
+   */
+  readonly consolidation?: ConsolidationOptions;
   readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
   readonly logLevel: string;
   /** The git commit this build came from, for build_info; unset in a source checkout. */

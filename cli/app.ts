@@ -194,6 +194,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) } }) : undefined;
   const disruption = lifecycle === undefined ? undefined : startDisruption({
     api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted,
+    ...(config.consolidation === undefined ? {} : { consolidation: config.consolidation }),
     instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
   });
   if (config.components.provisioner) provisioner.start();

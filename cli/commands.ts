@@ -1,5 +1,5 @@
 import type { Command } from './command.js';
-import { certsSpec, extenderSpec, planSpec, topSpec, validateSpec, webhooksSpec, type CommandSpec } from './command-specs.js';
+import { certsSpec, disruptionSpec, extenderSpec, planSpec, topSpec, validateSpec, webhooksSpec, type CommandSpec } from './command-specs.js';
 
 /** A command whose code is imported only when it runs (see command-specs.ts for why). */
 function lazyCommand(spec: CommandSpec, load: () => Promise<Command>): Command {
@@ -14,4 +14,5 @@ export const commands: readonly Command[] = [
   lazyCommand(extenderSpec, async () => (await import('./extender-command.js')).extenderCommand),
   lazyCommand(planSpec, async () => (await import('./plan-command.js')).planCommand),
   lazyCommand(topSpec, async () => (await import('./top-command.js')).topCommand),
+  lazyCommand(disruptionSpec, async () => (await import('./disruption-command.js')).disruptionCommand),
 ];

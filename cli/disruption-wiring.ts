@@ -4,7 +4,10 @@ import { systemClock } from '../domain/clock.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { ControllerRunner } from '../provisioner/controller-runner.js';
 import { ConsolidatableWriter } from '../provisioner/disruption/consolidatable-writer.js';
+import { ConsolidationMethod } from '../provisioner/disruption/consolidation-method.js';
+import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
 import { DisruptionController } from '../provisioner/disruption/controller.js';
+import { DisruptionEvents } from '../provisioner/disruption/disruption-events.js';
 import { DriftMethod } from '../provisioner/disruption/drift-method.js';
 import { EmptinessMethod } from '../provisioner/disruption/emptiness.js';
 import { DisruptionMetrics } from '../provisioner/disruption/metrics.js';
@@ -32,6 +35,8 @@ export interface DisruptionWiring {
   readonly catalog: () => ReadonlyMap<string, InstanceType>;
   readonly unavailableOfferings: () => ReadonlySet<string>;
   readonly countDisrupted?: DisruptedCounter;
+  /** Multi- and single-node consolidation run after emptiness and drift when given. */
+  readonly consolidation?: ConsolidationOptions;
 }
 
 /** A wake is coalesced with the pass it would start anyway; the poll (10 s) catches anything in between. */
@@ -45,10 +50,15 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   const log = w.log.child({ component: 'provisioner.disruption' });
   const podEvents = new PodEventTracker(w.state, systemClock);
   const metrics = new DisruptionMetrics(w.registry);
+  const priceOf = offeringPrices(w.catalog);
+  const events = new DisruptionEvents(w.events);
+  const consolidation = w.consolidation === undefined ? [] : (['multi', 'single'] as const).map((kind) => new ConsolidationMethod(kind, {
+    clock: systemClock, priceOf, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, options: w.consolidation ?? { spotToSpot: false }, events,
+  }));
   const controller = new DisruptionController({
-    state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod()],
+    state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod(), ...consolidation],
     nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
-    recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf: offeringPrices(w.catalog),
+    recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),
   });
   const writer = new ConsolidatableWriter({ state: w.state, store: w.nodeClaims, podEvents, clock: systemClock, log });

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { NodesmithConfig } from './app-config.js';
 import { metricsNamespaceProblem } from './metrics-namespace.js';
+import { consolidationFlags } from './consolidation-flags.js';
 
 const flagSpec = {
   kubeconfig: { type: 'string' },
@@ -33,6 +34,8 @@ const flagSpec = {
   'batch-idle-duration': { type: 'string', default: '1s' },
   'batch-max-duration': { type: 'string', default: '10s' },
   'drift-recheck-interval': { type: 'string', default: '5m' },
+  'consolidation-min-savings': { type: 'string', default: '' },
+  'feature-gates': { type: 'string', default: '' },
   'leader-elect': { type: 'boolean', default: true },
   'leader-election-namespace': { type: 'string', default: 'nodesmith' },
   'log-level': { type: 'string', default: 'info' },
@@ -98,6 +101,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     },
     webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },
     health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems), metricsNamespace: v['metrics-namespace'] },
+    consolidation: consolidationFlags({ minSavings: v['consolidation-min-savings'], featureGates: v['feature-gates'] }, problems),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     leaderElection: { enabled: v['leader-elect'], namespace: v['leader-election-namespace'], identity: `${env['POD_NAME'] ?? hostname()}-${Math.random().toString(36).slice(2, 8)}` },

@@ -22,6 +22,21 @@ function isSidecar(container: Container): boolean {
  * `RequestsForPods`). Throws QuantityError on an unparseable quantity.
  */
 export function podRequests(pod: Pod): ResourceList {
+  const known = computed.get(pod);
+  if (known !== undefined) return known;
+  const requests = Object.freeze(computeRequests(pod));
+  computed.set(pod, requests);
+  return requests;
+}
+
+/**
+ * Requests per pod object. Consolidation simulates the same running pods hundreds of times per pass, and pods are
+ * snapshots the model replaces rather than edits, so each object's requests are parsed once (frozen, so that a
+ * caller that tried to edit the shared result would fail loudly).
+ */
+const computed = new WeakMap<Pod, ResourceList>();
+
+function computeRequests(pod: Pod): ResourceList {
   let sum: ResourceList = {};
   for (const container of pod.spec.containers) sum = addResources(sum, containerRequests(container));
   let sidecars: ResourceList = {};

@@ -29,5 +29,14 @@ export const podAnnotations = {
   skipLaunchableToleration: `${productDomain}/no-launchable-toleration`,
 } as const;
 
+/** NodePool annotations of ours (validated by the NodePool webhook). */
+export const nodePoolAnnotations = {
+  /**
+   * The least a consolidation move must save for this NodePool's nodes: a percentage of the candidates' price
+   * ("10%") or a price per hour ("$0.05/h"). Below it nothing moves (churn control; docs/disruption.md).
+   */
+  consolidationMinSavings: `${productDomain}/consolidation-min-savings`,
+} as const;
+
 /** Tag on every EC2 resource we create, besides Karpenter's own tags. */
 export const managedByTag = { key: `${productDomain}/managed-by`, value: 'nodesmith' } as const;

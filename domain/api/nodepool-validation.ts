@@ -1,4 +1,5 @@
 import { checkBudgets } from './budget-rules.js';
+import { checkConsolidationAnnotations } from './consolidation-rules.js';
 import { Defaulter } from './defaults.js';
 import { checkRequirements, checkTemplateLabels } from './label-rules.js';
 import type { NodeClaimTemplateSpec, NodeClassReference } from './nodeclaim-template-schema.js';
@@ -67,6 +68,7 @@ export function validateNodePool(object: unknown, old?: unknown): Problem[] {
     ...checkNodeClassRefImmutable(template.spec.nodeClassRef, oldSpec?.template.spec.nodeClassRef, 'spec.template.spec.nodeClassRef'),
     ...checkBudgets(spec.disruption?.budgets, 'spec.disruption.budgets'),
     ...checkStatic(spec, oldSpec),
+    ...checkConsolidationAnnotations((object as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations),
   ]);
 }
 

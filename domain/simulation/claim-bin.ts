@@ -51,7 +51,10 @@ export class ClaimBin implements Bin {
   private readonly minValues: Requirement[];
   private state: Trial;
 
-  /** Sized for its expected pods (claim-sizer.ts): its options already stop at its budget. */
+  /**
+   * Sized for its expected pods (claim-sizer.ts): its options already stop at its budget. Flexible claims
+   * (SimulationOptions.flexibleClaims) are treated alike: they grow into any type that holds their pods.
+   */
   private readonly sized: boolean;
 
   constructor(readonly name: string, readonly pool: NodePoolView, options: { types: Int32Array; offerMask: number; sized: boolean }) {

@@ -1,4 +1,5 @@
 import type { Pod } from '../core/pod.js';
+import type { InstanceType } from '../instance-types/instance-type.js';
 import { podKeyOf } from '../core/object-key.js';
 import type { ClaimBin } from './claim-bin.js';
 import { buildVariants } from './relaxation.js';
@@ -13,6 +14,29 @@ import type { TopologyGroup } from './topology-group.js';
 import { TypeTable } from './type-table.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
+
+const noUnavailableOfferings: ReadonlySet<string> = new Set();
+interface BuiltTable { readonly table: TypeTable; readonly typeKeys: Set<string> }
+const tables = new WeakMap<readonly InstanceType[], Map<string, BuiltTable>>();
+
+/**
+ * The type table for a catalog and ICE set, built once per catalog object and ICE contents: consolidation runs the
+ * simulation hundreds of times per pass over the same catalog, and building the table and its label keys was most
+ * of the cost of a small simulation. The ICE set is keyed by content (callers build a fresh set per call, and it
+ * holds a handful of entries); a catalog keeps its last few tables. Both are read-only after construction.
+ */
+function tableFor(types: readonly InstanceType[], unavailable: ReadonlySet<string>): BuiltTable {
+  const byUnavailable = tables.get(types) ?? new Map<string, BuiltTable>();
+  tables.set(types, byUnavailable);
+  const key = [...unavailable].sort().join('\n');
+  const known = byUnavailable.get(key);
+  if (known !== undefined) return known;
+  if (byUnavailable.size >= 8) byUnavailable.clear();
+  const table = new TypeTable(types, unavailable);
+  const built = { table, typeKeys: typeLevelKeys(table) };
+  byUnavailable.set(key, built);
+  return built;
+}
 
 /**
  * Queue order: largest first by CPU and memory each normalised by the batch average (Karpenter sorts by CPU,
@@ -88,8 +112,7 @@ function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: {
  */
 export function simulate(input: SimulationInput): SimulationResult {
   const options = input.options ?? {};
-  const table = new TypeTable(input.instanceTypes, input.unavailableOfferings ?? new Set());
-  const typeKeys = typeLevelKeys(table);
+  const { table, typeKeys } = tableFor(input.instanceTypes, input.unavailableOfferings ?? noUnavailableOfferings);
   const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',
@@ -109,6 +132,7 @@ export function simulate(input: SimulationInput): SimulationResult {
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },
     growth: { meanCpu: Math.max(1, meanCpu), meanMemory: Math.max(1, meanMemory), slack: options.efficiencySlack ?? 1.25 },
     growAnyType: options.growAnyType ?? false,
+    flexibleClaims: options.flexibleClaims ?? false,
     minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);

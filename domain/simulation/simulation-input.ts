@@ -75,6 +75,12 @@ export interface SimulationOptions {
   readonly packingWaste?: number;
   /** New claims start from every fitting type instead of the cost-efficient subset; the price-per-pod growth rule still bounds them (default false: measured slightly cheaper and better packed). */
   readonly growAnyType?: boolean;
+  /**
+   * Consolidation's question (default false): a new claim starts from every fitting type and grows into any type
+   * that holds its pods, never declining a pod for packing efficiency, as Karpenter's scheduler does. Its options are
+   * then every type that fits all its pods, cheapest first, which the replacement rules filter by price.
+   */
+  readonly flexibleClaims?: boolean;
 }
 
 /** One planned NodeClaim. */

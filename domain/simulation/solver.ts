@@ -29,6 +29,8 @@ export interface SolverSetup {
   readonly growth: PlacementContext['growth'];
   /** Start claims from every fitting type and let the growth rule bound them (else from the efficient subset). */
   readonly growAnyType: boolean;
+  /** SimulationOptions.flexibleClaims: every fitting type, no growth rule (consolidation's replacements). */
+  readonly flexibleClaims: boolean;
   /** The pods not placed yet, by request class: what new claims will be filled with. */
   readonly demand: PendingDemand<ClaimBin>;
 }
@@ -187,7 +189,7 @@ export class Solver implements PlacementContext {
     const filter = this.filterFor(shape, variant, pool);
     const state = { nodes: this.setup.nodes, claims: this.claims, table: this.table };
     const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
-    if (wantsFlexibility || this.setup.growAnyType) return { types: withinLimits(pool, filter.list, state) };
+    if (wantsFlexibility || this.setup.growAnyType || this.setup.flexibleClaims) return { types: withinLimits(pool, filter.list, state) };
     if (!first) return { types: withinLimits(pool, filter.efficient, state) };
     const allowed = withinLimits(pool, filter.list, state);
     if (allowed.length === 0) return { types: allowed };
@@ -211,7 +213,7 @@ export class Solver implements PlacementContext {
         continue;
       }
       const count = (this.claimCount.get(pool.name) ?? 0) + 1;
-      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, { types, offerMask: filter.offerMask, sized: plan !== undefined });
+      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, { types, offerMask: filter.offerMask, sized: plan !== undefined || this.setup.flexibleClaims });
       const rejection = claim.tryAdd(shape, variant, this);
       if (rejection !== undefined) {
         this.reasons.pool(pool.name, `${filter.list.length} instance types fit, but ${rejection.reason} cannot be satisfied`);

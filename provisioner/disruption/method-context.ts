@@ -31,12 +31,15 @@ export function yieldToEventLoop(): Promise<void> {
  */
 export function simulateWithout(deps: ContextDeps, candidates: readonly Candidate[]): SimulationResult {
   const without = new Set<string>([...candidates.map((c) => c.nodeName), ...deps.state.marks.disrupting(), ...leavingNodes(deps.state)]);
-  return simulate(simulationInputFor(deps.state, {
+  const input = simulationInputFor(deps.state, {
     pods: candidates.flatMap((c) => c.reschedulablePods),
     instanceTypes: deps.instanceTypes(),
     unavailable: deps.unavailableOfferings(),
     without,
-  }));
+  });
+  // Flexible claims: a replacement's options are every type that fits its pods (as Karpenter's scheduler gives
+  // them), which consolidation then filters by price; a sized claim would offer only the types up to its budget.
+  return simulate({ ...input, options: { ...input.options, flexibleClaims: true } });
 }
 
 /** Nodes whose NodeClaim is deleting: termination is draining them, nothing new should be placed there. */

@@ -1,7 +1,8 @@
-// `npm run bench [-- --only simulation] [--max-pods 5000] [--extender-verbs filter,bind]` (e2e-burst caps at 1,000 pods on the real stack): runs each benchmark module and prints its figures.
+// `npm run bench [-- --only simulation] [--max-pods 5000] [--extender-verbs filter,bind] [--fixed-pods 5000 --pass-pods 1800,3600,7200 --spot-to-spot off|on|both]` (e2e-burst caps at 1,000 pods on the real stack): runs each benchmark module and prints its figures.
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
 import { apiIdleBench } from './api-idle-bench.js';
+import { consolidationBench } from './consolidation-bench.js';
 import { controllerStartBench } from './controller-start-bench.js';
 import { disruptionBench } from './disruption-bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
@@ -12,7 +13,7 @@ import { startupBench } from './startup-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -33,6 +33,8 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.zones': '{eu-west-1a,eu-west-1b}',
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',
+    'settings.consolidationMinSavings': '10%',
+    'settings.featureGates': 'SpotToSpotConsolidation=true',
     'settings.logLevel': 'debug',
     'settings.metricsNamespace': 'karpenter',
     'controller.components': '{provisioner,extender,webhooks}',

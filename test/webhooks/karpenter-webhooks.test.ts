@@ -85,3 +85,16 @@ void t.test('an update that leaves an invalid stored spec alone is allowed (ratc
   const touched = nodePool({ weight: 501 });
   t.equal((await post('/validate/nodepools', review(touched, { operation: 'UPDATE', oldObject: stored }))).allowed, false, 'changing the spec re-validates it');
 });
+
+void t.test('an update that changes only the minimum consolidation saving is validated, and the denial names the annotation', async (t) => {
+  const stored = nodePool();
+  const key = 'nodesmith.io/consolidation-min-savings';
+  const bad = { ...nodePool(), metadata: { name: 'default', annotations: { [key]: 'ten percent' } } };
+  const denied = await post('/validate/nodepools', review(bad, { operation: 'UPDATE', oldObject: stored }));
+  t.equal(denied.allowed, false);
+  t.match(denied.status?.message, `metadata.annotations["${key}"]: "ten percent" is neither a percentage`);
+  const good = { ...nodePool(), metadata: { name: 'default', annotations: { [key]: '10%', other: 'x' } } };
+  t.equal((await post('/validate/nodepools', review(good, { operation: 'UPDATE', oldObject: stored }))).allowed, true);
+  const otherOnly = { ...bad, metadata: { ...bad.metadata, annotations: { ...bad.metadata.annotations, team: 'a' } } };
+  t.equal((await post('/validate/nodepools', review(otherOnly, { operation: 'UPDATE', oldObject: bad }))).allowed, true, 'another annotation alone ratchets past the stored value');
+});

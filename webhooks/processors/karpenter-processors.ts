@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { apiKinds, type ApiKind } from '../../domain/api/api-objects.js';
+import { productDomain } from '../../domain/product-keys.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
 import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
 import { subjectOf, type AdmissionProcessor } from '../processor.js';
@@ -10,8 +11,14 @@ function apiKind(key: string): ApiKind {
   return kind;
 }
 
-function specOf(object: unknown): unknown {
-  return (object as { spec?: unknown } | null | undefined)?.spec;
+/**
+ * What validation judges: the spec, and our own annotations (`nodesmith.io/…`, e.g. the minimum consolidation
+ * saving), which change behaviour as much as the spec does.
+ */
+function judgedPartOf(object: unknown): unknown {
+  const o = object as { spec?: unknown; metadata?: { annotations?: Record<string, string> } } | null | undefined;
+  const ours = Object.entries(o?.metadata?.annotations ?? {}).filter(([key]) => key.startsWith(`${productDomain}/`));
+  return { spec: o?.spec, ours: Object.fromEntries(ours) };
 }
 
 /** Defaulting: Karpenter's CRD defaults as a JSON Patch (usually empty: the API server defaults first). */
@@ -37,10 +44,10 @@ function validating(key: string, plural: string, id: string): AdmissionProcessor
     kinds: [key],
     process(request: AdmissionRequest): AdmissionResponse {
       if (request.operation === 'DELETE' || request.object == null) return allow(request.uid);
-      // Ratcheting, like the API server's for CRD rules: an update that leaves the spec alone
-      // (finalizer removal, labels, annotations) must never be blocked by a rule the stored spec
+      // Ratcheting, like the API server's for CRD rules: an update that leaves the spec and our annotations
+      // alone (finalizer removal, labels, other annotations) must never be blocked by a rule the stored object
       // already broke, or an old invalid object could not even be deleted.
-      if (request.operation === 'UPDATE' && isDeepStrictEqual(specOf(request.object), specOf(request.oldObject))) return allow(request.uid);
+      if (request.operation === 'UPDATE' && isDeepStrictEqual(judgedPartOf(request.object), judgedPartOf(request.oldObject))) return allow(request.uid);
       const old = request.operation === 'UPDATE' ? request.oldObject : undefined;
       // Defaults first, as the API server does before validating admission, so offline and online agree.
       const problems = kind.validate(kind.withDefaults(request.object), old ?? undefined);
