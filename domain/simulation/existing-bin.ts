@@ -6,7 +6,7 @@ import { hostPortConflict, type Bin, type PlacementContext, type Rejection } fro
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant } from './relaxation.js';
 import type { SnapshotNode } from './simulation-input.js';
-import { domainAllowed } from './topology.js';
+import { domainVerdict } from './domain-rules.js';
 
 /** An existing or in-flight node: fixed labels, taints and room. */
 export class ExistingBin implements Bin {
@@ -75,9 +75,10 @@ export class ExistingBin implements Bin {
         if (constraints.terms.some((t) => t.spec.kind !== 'antiAffinity')) return { reason: `node has no ${constraints.key} label`, permanent: true };
         continue;
       }
-      if (!domainAllowed(constraints, domain, (t) => ctx.universe(t, variant))) return { reason: `topology on ${constraints.key}`, permanent: false };
+      const verdict = domainVerdict(constraints, domain, (t) => ctx.universe(t, variant), ctx.keepCarriers);
+      if (verdict !== 'allowed') return { reason: `topology on ${constraints.key}`, permanent: verdict === 'permanent' };
     }
-    ctx.topology.record(shape, variant, (k) => this.node.labels[k]);
+    ctx.topology.record(shape, variant, (k) => this.node.labels[k], (t) => ctx.universe(t, variant));
     for (const [k, v] of Object.entries(shape.requests)) this.free[k] = (this.free[k] ?? 0) - v;
     for (const p of shape.hostPorts) this.hostPorts.add(p);
     return undefined;

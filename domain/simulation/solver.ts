@@ -46,6 +46,7 @@ export class Solver implements PlacementContext {
   readonly typeKeys: ReadonlySet<string>;
   readonly topology: Topology;
   readonly growth: PlacementContext['growth'];
+  keepCarriers = true;
   readonly existing: ExistingBin[];
   readonly claims: ClaimBin[] = [];
   private readonly bins: Bin[];
@@ -109,8 +110,26 @@ export class Solver implements PlacementContext {
     return placement;
   }
 
-  /** Tries each variant in relaxation order; `c` is the pod's class on its first attempt. */
+  /**
+   * Tries each variant in relaxation order; `c` is the pod's class on its first attempt. A pod that other pods'
+   * spread constraints count is first held to their skew; only if it has no place at all is it tried without.
+   */
   private placeVariants(shape: PodShape, c: number | undefined): Placement {
+    let retry = false;
+    const loose = this.topology.matching(shape).some((g) => g.carrierSkew < Infinity);
+    for (const keep of loose ? [true, false] : [true]) {
+      this.keepCarriers = keep;
+      const tried = this.tryVariants(shape, c);
+      this.keepCarriers = true;
+      if ('bin' in tried) return tried;
+      retry ||= tried.retry;
+    }
+    if (c !== undefined) this.setup.demand.settle(c, undefined, false);
+    const last = shape.variants[shape.variants.length - 1];
+    return { reason: this.reasons.message(last?.relaxed ?? []), retry };
+  }
+
+  private tryVariants(shape: PodShape, c: number | undefined): { bin: Bin } | { retry: boolean } {
     let retry = false;
     for (const variant of shape.variants) {
       this.reasons.reset();
@@ -122,9 +141,7 @@ export class Solver implements PlacementContext {
       }
       retry ||= variant.terms.some((t) => t.kind === 'affinity');
     }
-    if (c !== undefined) this.setup.demand.settle(c, undefined, false);
-    const last = shape.variants[shape.variants.length - 1];
-    return { reason: this.reasons.message(last?.relaxed ?? []), retry };
+    return { retry };
   }
 
   /** A claim that expects a pod of class c takes it, unless an existing node has room. */
@@ -141,7 +158,8 @@ export class Solver implements PlacementContext {
   }
 
   private tryBins(shape: PodShape, variant: ShapeVariant): Bin | undefined {
-    const cursorKey = `${shape.id}/${variant.index}`;
+    // Rejections that are permanent while spread carriers are kept may not be once they are not.
+    const cursorKey = `${shape.id}/${variant.index}/${this.keepCarriers}`;
     let cursor = Math.max(this.cursors.get(cursorKey) ?? 0, this.firstOpen);
     let advancing = true;
     for (let i = cursor; i < this.bins.length; i++) {
