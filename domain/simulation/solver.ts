@@ -1,7 +1,8 @@
 import type { Pod } from '../core/pod.js';
 import { ClaimSizer, type ClaimPlan } from './claim-sizer.js';
 import { ClaimBin } from './claim-bin.js';
-import { ExistingBin } from './existing-bin.js';
+import type { ExistingBin } from './existing-bin.js';
+import { ExistingIndex } from './existing-index.js';
 import { withinLimits } from './nodepool-limits.js';
 import type { NodePoolView } from './nodepool-view.js';
 import type { Bin, PlacementContext } from './placement-context.js';
@@ -10,6 +11,7 @@ import type { PodShape } from './pod-shape.js';
 import { ReasonCollector, typeReasonsText } from './reasons.js';
 import type { ShapeVariant } from './relaxation.js';
 import type { SnapshotNode } from './simulation-input.js';
+import type { StandingCluster, StandingNode } from './standing-cluster.js';
 import { spreadDomains } from './spread-domains.js';
 import type { BoundTerm, Topology } from './topology.js';
 import { filterTypes, type FilterContext, type TypeFilter } from './type-filter.js';
@@ -22,6 +24,8 @@ export interface SolverSetup {
   readonly topology: Topology;
   readonly pools: readonly NodePoolView[];
   readonly nodes: readonly SnapshotNode[];
+  /** The same nodes as the standing cluster keeps them (free room, ports, domain counts). */
+  readonly standing: { readonly cluster: StandingCluster; readonly nodes: readonly StandingNode[] };
   readonly filterContext: FilterContext;
   /** The smallest CPU and memory request of any pending pod. */
   readonly minCpu: number;
@@ -47,7 +51,7 @@ export class Solver implements PlacementContext {
   readonly topology: Topology;
   readonly growth: PlacementContext['growth'];
   keepCarriers = true;
-  readonly existing: ExistingBin[];
+  private readonly existingIndex: ExistingIndex;
   readonly claims: ClaimBin[] = [];
   private readonly bins: Bin[];
   private readonly filters: (TypeFilter | undefined)[][][] = [];
@@ -63,8 +67,8 @@ export class Solver implements PlacementContext {
     this.typeKeys = setup.typeKeys;
     this.topology = setup.topology;
     this.growth = setup.growth;
-    this.existing = setup.nodes.map((n) => new ExistingBin(n));
-    this.bins = [...this.existing];
+    this.existingIndex = new ExistingIndex(setup.standing.nodes, setup.standing.cluster.nodesByFreeCpu());
+    this.bins = [];
     this.sizer = new ClaimSizer(setup.demand, setup.table);
   }
 
@@ -87,10 +91,13 @@ export class Solver implements PlacementContext {
   universe(term: BoundTerm, variant: ShapeVariant): readonly string[] {
     const shape = this.currentShape;
     if (shape === undefined) return [];
-    const key = `${shape.id}/${variant.index}/${term.spec.topologyKey}/${term.spec.honorNodeAffinity}/${term.spec.honorTaints}`;
+    // The domains depend on the key, the policies, the pod's requirements and (honoured taints) its tolerations
+    // only, so shapes that share those share the list.
+    const { topologyKey, honorNodeAffinity, honorTaints } = term.spec;
+    const key = `${topologyKey}/${honorNodeAffinity ? variant.signature : ''}/${honorTaints ? JSON.stringify(shape.tolerations) : ''}`;
     let domains = this.universes.get(key);
     if (domains === undefined) {
-      domains = spreadDomains(term, shape, variant, { pools: this.setup.pools, nodes: this.setup.nodes, table: this.table, typeKeys: this.typeKeys });
+      domains = spreadDomains(term, shape, variant, { pools: this.setup.pools, nodes: this.setup.nodes, table: this.table, typeKeys: this.typeKeys, standing: this.setup.standing.cluster });
       this.universes.set(key, domains);
     }
     return domains;
@@ -133,8 +140,9 @@ export class Solver implements PlacementContext {
     let retry = false;
     for (const variant of shape.variants) {
       this.reasons.reset();
-      const reserved = c === undefined ? undefined : this.tryReserved(shape, variant, c);
-      const bin = reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
+      const existing = this.existingIndex.place(shape, variant, this, this.reasons);
+      const reserved = existing !== undefined || c === undefined ? undefined : this.tryReserved(shape, variant, c);
+      const bin = existing ?? reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
       if (bin !== undefined) {
         if (c !== undefined) this.setup.demand.settle(c, reserved, reserved !== undefined);
         return { bin };
@@ -144,11 +152,16 @@ export class Solver implements PlacementContext {
     return { retry };
   }
 
-  /** A claim that expects a pod of class c takes it, unless an existing node has room. */
+  /** Nodes that exist, in the input's order. */
+  get existing(): readonly ExistingBin[] {
+    return this.existingIndex.bins;
+  }
+
+  /** A claim that expects a pod of class c takes it (existing nodes were tried first). */
   private tryReserved(shape: PodShape, variant: ShapeVariant, c: number): ClaimBin | undefined {
     const demand = this.setup.demand;
     const holders = demand.holdersFor(c, 4);
-    if (holders.length === 0 || this.existing.some((b) => !b.isFull(shape.cpu, shape.memory))) return undefined;
+    if (holders.length === 0) return undefined;
     for (const claim of holders) {
       demand.lend(claim, c, 1);
       if (claim.tryAdd(shape, variant, this) === undefined) return claim;
@@ -171,7 +184,6 @@ export class Solver implements PlacementContext {
         this.advanceFirstOpen();
         return bin;
       }
-      if (bin instanceof ExistingBin) this.reasons.node(rejection.reason);
       advancing &&= rejection.permanent;
       if (advancing) cursor = i + 1;
     }

@@ -23,17 +23,25 @@ export class TopologyGroup {
     return (this.namespaces === undefined || this.namespaces.has(namespace)) && selectorMatches(this.selector, labels);
   }
 
+  /** Counts of the standing cluster's pods (standing-cluster.ts), read but never written by a simulation. */
+  private base: { readonly counts: ReadonlyMap<string, number>; readonly total: number } | undefined;
+
+  /** Starts this group from the standing cluster's counts instead of counting its pods again. */
+  setBase(base: { readonly counts: ReadonlyMap<string, number>; readonly total: number }): void {
+    this.base = base;
+  }
+
   count(domain: string): number {
-    return this.counts.get(domain) ?? 0;
+    return (this.counts.get(domain) ?? 0) + (this.base?.counts.get(domain) ?? 0);
   }
 
   /** Matching pods in every domain. */
   get total(): number {
-    return this.sum;
+    return this.sum + (this.base?.total ?? 0);
   }
 
   record(domain: string): void {
-    this.counts.set(domain, this.count(domain) + 1);
+    this.counts.set(domain, (this.counts.get(domain) ?? 0) + 1);
     this.sum++;
   }
 

@@ -1,6 +1,7 @@
 import type { Pod } from '../core/pod.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant, TopologyTermSpec } from './relaxation.js';
+import type { StandingCluster } from './standing-cluster.js';
 import { GroupIndex, groupSignature, TopologyGroup } from './topology-group.js';
 
 /** One of a pod's own constraints, bound to the group that counts its selector. */
@@ -34,11 +35,17 @@ export class Topology {
   private readonly matchingCache = new Map<number, readonly TopologyGroup[]>();
   private readonly keyCache: (readonly KeyConstraints[] | undefined)[][] = [];
 
+  /** Counts of the pods already running, when the simulation plans against a standing cluster. */
+  constructor(private readonly standing?: StandingCluster) {
+    for (const owner of standing?.owners() ?? []) this.group(this.owners, 'owner', owner.spec).setBase(owner.counts);
+  }
+
   private group(into: Map<string, TopologyGroup>, kind: string, spec: TopologyTermSpec): TopologyGroup {
     const signature = groupSignature(kind, spec.topologyKey, spec.namespaces, spec.selector);
     let group = into.get(signature);
     if (group === undefined) {
       group = new TopologyGroup(spec.topologyKey, spec.namespaces === undefined ? undefined : new Set(spec.namespaces), spec.selector);
+      if (into === this.counting && this.standing !== undefined) group.setBase(this.standing.countsFor(spec.topologyKey, spec.namespaces, spec.selector));
       into.set(signature, group);
       (into === this.counting ? this.countingIndex : this.ownerIndex).add(group);
     }

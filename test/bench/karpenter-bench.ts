@@ -5,7 +5,10 @@
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { Pod } from '../../domain/core/pod.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { simulate } from '../../domain/simulation/simulate.js';
+import { StandingCluster } from '../../domain/simulation/standing-cluster.js';
 import type { SimulationInput, SimulationResult, SnapshotNode } from '../../domain/simulation/simulation-input.js';
 import { checkPlan } from '../support/validate-plan.js';
 import { benchNodePool, diverseShapes, karpenterPods } from './bench-pods.js';
@@ -14,25 +17,32 @@ import { costLowerBound, planTotals } from './cost-bound.js';
 import { syntheticInstanceTypes, syntheticPrice, syntheticZones } from './synthetic-types.js';
 
 interface Catalog { readonly name: string; readonly types: readonly InstanceType[]; readonly bound: (cpu: number, memory: number) => number }
-interface Timed { readonly result: SimulationResult; readonly ms: number }
+interface Timed { readonly result: SimulationResult; readonly ms: number; readonly cpuMs: number; readonly firstMs: number }
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-/** Runs the simulation `runs` times on the same input; the plan of the first run and the median wall time. */
-function timed(input: SimulationInput, runs: number): Timed {
+/**
+ * Runs the simulation `runs` times on the same input; the plan of the first run, the median wall and CPU time
+ * (the machine is shared: CPU time is steadier than wall time under load) and the first run's wall time.
+ */
+function timed(input: SimulationInput, runs: number, standing?: StandingCluster): Timed {
   const times: number[] = [];
+  const cpu: number[] = [];
   let result: SimulationResult | undefined;
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
-    const r = simulate(input);
+    const cpuStart = process.cpuUsage();
+    const r = simulate(input, standing);
+    const used = process.cpuUsage(cpuStart);
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    cpu.push((used.user + used.system) / 1000);
     result ??= r;
   }
   if (result === undefined) throw new Error('no run');
-  return { result, ms: median(times) };
+  return { result, ms: median(times), cpuMs: median(cpu), firstMs: times[0] ?? NaN };
 }
 
 function costOf(result: SimulationResult, catalog: Catalog): { price: number; ratio: number } {
@@ -40,15 +50,16 @@ function costOf(result: SimulationResult, catalog: Catalog): { price: number; ra
   return { price, ratio: price / catalog.bound(usedCpu, usedMemory) };
 }
 
-const header = '| case | types | pods | ms (median) | pods/s | nodes | $/hour | cost ÷ resource bound | unschedulable | validator |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n';
+const header = '| case | types | pods | wall ms (median) | pods/s (wall) | CPU ms (median) | pods/s (CPU) | first run wall ms | nodes | $/hour | cost ÷ resource bound | unschedulable | validator |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n';
 
-function row(label: string, catalog: Catalog, input: SimulationInput, runs: number): string {
-  const { result, ms } = timed(input, runs);
+function row(label: string, catalog: Catalog, input: SimulationInput, run: { runs: number; standing?: StandingCluster }): string {
+  const { result, ms, cpuMs, firstMs } = timed(input, run.runs, run.standing);
   const { price, ratio } = costOf(result, catalog);
   const errors = checkPlan(input, result);
   const verdict = errors.length === 0 ? 'ok' : `${errors.length} violations, e.g. ${errors[0] ?? ''}`;
   const pods = input.pendingPods.length;
-  return `| ${label} | ${catalog.name} | ${pods} | ${ms.toFixed(1)} | ${Math.round(pods / (ms / 1000))} | ${result.nodeClaims.length} | ${price.toFixed(2)} | ${ratio.toFixed(3)} | ${result.unschedulable.length} | ${verdict} |\n`;
+  const rate = (t: number): number => Math.round(pods / (t / 1000));
+  return `| ${label} | ${catalog.name} | ${pods} | ${ms.toFixed(1)} | ${rate(ms)} | ${cpuMs.toFixed(1)} | ${rate(cpuMs)} | ${firstMs.toFixed(1)} | ${result.nodeClaims.length} | ${price.toFixed(2)} | ${ratio.toFixed(3)} | ${result.unschedulable.length} | ${verdict} |\n`;
 }
 
 function fresh(pods: readonly Pod[], types: readonly InstanceType[], nodes: readonly SnapshotNode[] = []): SimulationInput {
@@ -68,11 +79,29 @@ function renamed(pods: readonly Pod[], prefix: string): Pod[] {
   return pods.map((p) => ({ ...p, metadata: { ...p.metadata, name: `${prefix}-${p.metadata.name ?? ''}`, uid: `${prefix}-${p.metadata.uid ?? ''}` } }));
 }
 
+/** Heap in use after a full collection (v8's gc exposed for the measurement), in MiB. */
+function heapMiB(): number {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
 function steadyState(catalog: Catalog, options: BenchOptions, runs: number): void {
   const clusterPods = Math.min(20000, options.maxPods);
-  const nodes = standingCluster(simulate(fresh(karpenterPods(clusterPods, diverseShapes), catalog.types)), syntheticZones);
-  options.write(`\nSteady state: ${nodes.length} nodes running ${nodes.reduce((s, n) => s + n.pods.length, 0)} pods (a ${clusterPods}-pod diverse plan), new diverse batches\n${header}`);
-  for (const size of [1, 10, 100]) options.write(row(`batch of ${size}`, catalog, fresh(renamed(karpenterPods(size, diverseShapes, 7), 'new'), catalog.types, nodes), runs));
+  const plan = simulate(fresh(karpenterPods(clusterPods, diverseShapes), catalog.types));
+  const before = heapMiB();
+  const nodes = standingCluster(plan, syntheticZones);
+  const afterNodes = heapMiB();
+  const standing = new StandingCluster();
+  standing.sync(nodes);
+  const afterModel = heapMiB();
+  options.write(`\nSteady state: ${nodes.length} nodes running ${nodes.reduce((s, n) => s + n.pods.length, 0)} pods (a ${clusterPods}-pod diverse plan), new diverse batches; `
+    + `memory: node snapshots ${(afterNodes - before).toFixed(1)} MiB (their pods are the plan's, shared), standing cluster ${(afterModel - afterNodes).toFixed(1)} MiB\n${header}`);
+  for (const size of [1, 10, 100]) {
+    const input = fresh(renamed(karpenterPods(size, diverseShapes, 7), 'new'), catalog.types, nodes);
+    options.write(row(`batch of ${size}, fresh snapshot`, catalog, input, { runs }));
+    options.write(row(`batch of ${size}, standing cluster`, catalog, input, { runs, standing }));
+  }
 }
 
 /** The Karpenter comparison benchmark module. */
@@ -89,8 +118,8 @@ export const karpenterBench: Bench = {
     const single = Math.min(8000, options.maxPods);
     for (const catalog of catalogs) {
       options.write(`\nKarpenter's makeDiversePods over ${catalog.name} types, median of ${runs}\n${header}`);
-      for (const n of sizes) options.write(row('diverse', catalog, fresh(karpenterPods(n, diverseShapes), catalog.types), runs));
-      for (const shape of diverseShapes) options.write(row(shape, catalog, fresh(karpenterPods(single, [shape]), catalog.types), runs));
+      for (const n of sizes) options.write(row('diverse', catalog, fresh(karpenterPods(n, diverseShapes), catalog.types), { runs }));
+      for (const shape of diverseShapes) options.write(row(shape, catalog, fresh(karpenterPods(single, [shape]), catalog.types), { runs }));
     }
     steadyState(synthetic, options, runs);
   },
