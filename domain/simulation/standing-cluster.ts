@@ -83,8 +83,12 @@ function sameLaunchLabels(a: readonly Readonly<Record<string, string>>[], b: rea
 function unchanged(before: SnapshotNode, after: SnapshotNode): boolean {
   if (before === after) return true;
   return before.inFlight === after.inFlight && before.pricePerHour === after.pricePerHour && sameRecord(before.labels, after.labels)
-    && sameList(before.taints, after.taints) && sameRecord(before.allocatable, after.allocatable) && sameList(before.pods, after.pods)
-    && sameRecord(before.capacity ?? {}, after.capacity ?? {}) && sameLaunchLabels(before.launchLabels ?? [], after.launchLabels ?? []);
+    && sameList(before.taints, after.taints) && sameList(before.pods, after.pods) && sameRoom(before, after);
+}
+
+function sameRoom(before: SnapshotNode, after: SnapshotNode): boolean {
+  return sameRecord(before.allocatable, after.allocatable) && sameRecord(before.capacity ?? {}, after.capacity ?? {})
+    && sameLaunchLabels(before.launchLabels ?? [], after.launchLabels ?? []);
 }
 
 /**
