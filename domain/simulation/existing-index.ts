@@ -8,32 +8,41 @@ import type { StandingNode } from './standing-cluster.js';
 /**
  * The nodes a simulation starts with, searched through an index by free CPU: a pod tries only nodes that had at
  * least its CPU free when the pass began (rooms only shrink during a pass), least free first, so pods fill the
- * fullest nodes that take them and a pass over thousands of nodes tries the few that can.
+ * fullest nodes that take them and a pass over thousands of nodes tries the few that can. A node's bin (its room
+ * for this pass) is made the first time a pod tries it, so a small batch does not copy the whole cluster.
  */
 export class ExistingIndex {
-  /** In the input's order, for the result. */
-  readonly bins: ExistingBin[];
-  private readonly byRoom: readonly ExistingBin[];
+  private readonly made = new Map<number, ExistingBin>();
   private readonly startCpu: Float64Array;
 
-  constructor(nodes: readonly StandingNode[], byFreeCpu: Int32Array) {
-    this.bins = nodes.map((n) => new ExistingBin(n));
-    this.byRoom = Array.from(byFreeCpu, (i) => this.bins[i]).filter((b): b is ExistingBin => b !== undefined);
+  constructor(private readonly nodes: readonly StandingNode[], private readonly byFreeCpu: Int32Array) {
     this.startCpu = Float64Array.from(byFreeCpu, (i) => nodes[i]?.free['cpu'] ?? 0);
+  }
+
+  /** The bins pods were tried on, in the input's order (the others hold nothing new). */
+  get bins(): ExistingBin[] {
+    return [...this.made].sort((a, b) => a[0] - b[0]).map(([, bin]) => bin);
   }
 
   /** The first node (least free CPU first) that takes the pod, or undefined; rejections go to `reasons`. */
   place(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext, reasons: ReasonCollector): ExistingBin | undefined {
     const first = this.firstWith(shape.cpu);
     reasons.node('too little cpu', first);
-    for (let i = first; i < this.byRoom.length; i++) {
-      const bin = this.byRoom[i];
+    for (let k = first; k < this.byFreeCpu.length; k++) {
+      const bin = this.bin(this.byFreeCpu[k] ?? -1);
       if (bin === undefined) continue;
       const rejection = bin.tryAdd(shape, variant, ctx);
       if (rejection === undefined) return bin;
       reasons.node(rejection.reason);
     }
     return undefined;
+  }
+
+  private bin(i: number): ExistingBin | undefined {
+    let bin = this.made.get(i);
+    const node = this.nodes[i];
+    if (bin === undefined && node !== undefined) this.made.set(i, (bin = new ExistingBin(node)));
+    return bin;
   }
 
   /** Index of the first node that had at least `cpu` millicores free at the start (binary search). */
