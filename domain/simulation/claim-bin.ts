@@ -5,7 +5,8 @@ import type { NodePoolView } from './nodepool-view.js';
 import { hostPortConflict, type Bin, type PlacementContext, type Rejection } from './placement-context.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant } from './relaxation.js';
-import { chooseDomain, domainAllowed, type KeyConstraints } from './topology.js';
+import { chooseDomain, domainVerdict, type Universe } from './domain-rules.js';
+import type { KeyConstraints } from './topology.js';
 import type { TypeFilter } from './type-filter.js';
 import type { TypeTable } from './type-table.js';
 
@@ -145,7 +146,7 @@ export class ClaimBin implements Bin {
     const constrained = ctx.topology.constraints(shape, variant).length > 0;
     const trial: Trial = { types, offerMask, custom, decided: constrained ? new Map(this.state.decided) : this.state.decided };
     const topology = this.decideTopology(trial, shape, variant, ctx);
-    if (topology !== undefined) return { reason: topology, permanent: false };
+    if (topology !== undefined) return topology;
     if (!this.keepsMinValues(trial, variant, ctx.table)) return { reason: 'minValues would not hold', permanent: true };
     const newPrice = this.cheapestPrice(trial, ctx.table);
     if (!this.worthGrowing(newPrice, shape, filter, ctx)) {
@@ -155,7 +156,7 @@ export class ClaimBin implements Bin {
     this.price = newPrice;
     this.unitFloor = Math.min(this.unitFloor, filter.bestUnitCost);
     this.commit(trial, shape, filter, ctx);
-    ctx.topology.record(shape, variant, (k) => trial.decided.get(k));
+    ctx.topology.record(shape, variant, (k) => trial.decided.get(k), (t) => ctx.universe(t, variant));
     return undefined;
   }
 
@@ -265,22 +266,30 @@ export class ClaimBin implements Bin {
     }
   }
 
-  private decideTopology(trial: Trial, shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): string | undefined {
+  private decideTopology(trial: Trial, shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined {
     for (const constraints of ctx.topology.constraints(shape, variant)) {
       const options = this.domainOptions(trial, constraints.key, ctx.table, ctx.typeKeys);
       if (options.length === 0) {
-        if (constraints.terms.some((t) => t.spec.kind !== 'antiAffinity')) return `no ${constraints.key} domain`;
+        if (constraints.terms.some((t) => t.spec.kind !== 'antiAffinity')) return { reason: `no ${constraints.key} domain`, permanent: false };
         continue;
       }
-      const domain = pickDomain(constraints, options, (t) => ctx.universe(t, variant));
-      if (domain === undefined) return `topology on ${constraints.key}`;
+      const domain = pickDomain(constraints, options, (t) => ctx.universe(t, variant), ctx.keepCarriers);
+      if (typeof domain !== 'string') return { reason: `topology on ${constraints.key}`, permanent: domain.permanent };
       if (!trial.decided.has(constraints.key)) this.narrow(trial, constraints.key, domain, ctx);
-      if (trial.types.length === 0) return `no instance type offered in ${constraints.key}=${domain}`;
+      if (trial.types.length === 0) return { reason: `no instance type offered in ${constraints.key}=${domain}`, permanent: false };
     }
     return undefined;
   }
 }
 
-function pickDomain(constraints: KeyConstraints, options: readonly string[], universe: Parameters<typeof domainAllowed>[2]): string | undefined {
-  return chooseDomain(constraints, options.filter((d) => domainAllowed(constraints, d, universe)));
+/** The domain to place the pod in, or whether every option is refused for good (a claim's options only narrow). */
+function pickDomain(constraints: KeyConstraints, options: readonly string[], universe: Universe, keepCarriers: boolean): string | { permanent: boolean } {
+  const allowed: string[] = [];
+  let permanent = true;
+  for (const d of options) {
+    const verdict = domainVerdict(constraints, d, universe, keepCarriers);
+    if (verdict === 'allowed') allowed.push(d);
+    else permanent &&= verdict === 'permanent';
+  }
+  return chooseDomain(constraints, allowed) ?? { permanent };
 }

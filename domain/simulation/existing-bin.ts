@@ -1,32 +1,30 @@
 import type { Pod } from '../core/pod.js';
-import { podRequests } from '../pod-requests.js';
 import { firstUnmetKey } from '../requirements/requirements.js';
 import { firstUntoleratedTaint, describeTaint } from '../taints.js';
 import { hostPortConflict, type Bin, type PlacementContext, type Rejection } from './placement-context.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant } from './relaxation.js';
 import type { SnapshotNode } from './simulation-input.js';
-import { domainAllowed } from './topology.js';
+import type { StandingNode } from './standing-cluster.js';
+import { domainVerdict } from './domain-rules.js';
 
 /** An existing or in-flight node: fixed labels, taints and room. */
 export class ExistingBin implements Bin {
   readonly name: string;
+  readonly node: SnapshotNode;
   readonly pods: Pod[] = [];
   private readonly free: Record<string, number>;
-  private readonly hostPorts = new Set<string>();
+  /** The standing node's ports until a placed pod adds one (copied then, so the standing cluster stays as it was). */
+  private hostPorts: ReadonlySet<string>;
   /** The label keys whose value depends on which instance type the planned node launches as. */
   private readonly launchVarying: ReadonlySet<string>;
 
-  constructor(readonly node: SnapshotNode) {
-    this.name = node.name;
-    this.launchVarying = varyingKeys(node.launchLabels ?? []);
-    this.free = { ...node.allocatable };
-    for (const pod of node.pods) {
-      for (const [k, v] of Object.entries(podRequests(pod))) this.free[k] = (this.free[k] ?? 0) - v;
-      for (const port of pod.spec.containers.flatMap((c) => c.ports ?? [])) {
-        if ((port.hostPort ?? 0) > 0) this.hostPorts.add(`${port.protocol ?? 'TCP'}/${port.hostPort ?? 0}`);
-      }
-    }
+  constructor(standing: StandingNode) {
+    this.node = standing.node;
+    this.name = standing.node.name;
+    this.free = { ...standing.free };
+    this.hostPorts = standing.hostPorts;
+    this.launchVarying = standing.launchVarying;
   }
 
   isFull(minCpu: number, minMemory: number): boolean {
@@ -75,11 +73,12 @@ export class ExistingBin implements Bin {
         if (constraints.terms.some((t) => t.spec.kind !== 'antiAffinity')) return { reason: `node has no ${constraints.key} label`, permanent: true };
         continue;
       }
-      if (!domainAllowed(constraints, domain, (t) => ctx.universe(t, variant))) return { reason: `topology on ${constraints.key}`, permanent: false };
+      const verdict = domainVerdict(constraints, domain, (t) => ctx.universe(t, variant), ctx.keepCarriers);
+      if (verdict !== 'allowed') return { reason: `topology on ${constraints.key}`, permanent: verdict === 'permanent' };
     }
-    ctx.topology.record(shape, variant, (k) => this.node.labels[k]);
+    ctx.topology.record(shape, variant, (k) => this.node.labels[k], (t) => ctx.universe(t, variant));
     for (const [k, v] of Object.entries(shape.requests)) this.free[k] = (this.free[k] ?? 0) - v;
-    for (const p of shape.hostPorts) this.hostPorts.add(p);
+    if (shape.hostPorts.length > 0) this.hostPorts = new Set([...this.hostPorts, ...shape.hostPorts]);
     return undefined;
   }
 }
@@ -88,15 +87,4 @@ function someKeyIn(requirements: ShapeVariant['requirements'], keys: ReadonlySet
   if (keys.size === 0) return false;
   for (const key of requirements.keys()) if (keys.has(key)) return true;
   return false;
-}
-
-function varyingKeys(labelSets: readonly Readonly<Record<string, string>>[]): ReadonlySet<string> {
-  const first = labelSets[0];
-  const keys = new Set<string>();
-  if (first === undefined) return keys;
-  for (const labels of labelSets) {
-    for (const [k, v] of Object.entries(labels)) if (first[k] !== v) keys.add(k);
-    for (const k of Object.keys(first)) if (labels[k] === undefined) keys.add(k);
-  }
-  return keys;
 }

@@ -15,6 +15,8 @@ export interface PlacementContext {
   filterFor(shape: PodShape, variant: ShapeVariant, pool: NodePoolView): TypeFilter;
   /** Eligible domains of a spread term (for its minimum count). */
   universe(term: BoundTerm, variant: ShapeVariant): readonly string[];
+  /** Hold matching pods to the skew of spread constraints already placed (off only for a pod with no other place). */
+  readonly keepCarriers: boolean;
 }
 
 /** Why a pod did not go into a bin; permanent failures will not change as other pods are placed. */

@@ -4,9 +4,10 @@ export class ReasonCollector {
   private nodeTotal = 0;
   private readonly pools: string[] = [];
 
-  node(reason: string): void {
-    this.nodeTotal++;
-    this.nodes.set(reason, (this.nodes.get(reason) ?? 0) + 1);
+  node(reason: string, count = 1): void {
+    if (count <= 0) return;
+    this.nodeTotal += count;
+    this.nodes.set(reason, (this.nodes.get(reason) ?? 0) + count);
   }
 
   pool(name: string, message: string): void {

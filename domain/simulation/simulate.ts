@@ -1,42 +1,17 @@
 import type { Pod } from '../core/pod.js';
-import type { InstanceType } from '../instance-types/instance-type.js';
 import { podKeyOf } from '../core/object-key.js';
 import type { ClaimBin } from './claim-bin.js';
-import { buildVariants } from './relaxation.js';
-import { compileNodePool, orderNodePools, typeLevelKeys } from './nodepool-view.js';
+import { compileNodePool, orderNodePools } from './nodepool-view.js';
+import { compiledCatalog } from './compiled-catalog.js';
 import { ShapeCache, type PodShape } from './pod-shape.js';
 import { PendingDemand } from './pending-demand.js';
 import { planClaim } from './result.js';
 import type { SimulationInput, SimulationResult } from './simulation-input.js';
 import { Solver } from './solver.js';
+import { StandingCluster } from './standing-cluster.js';
 import { Topology } from './topology.js';
-import type { TopologyGroup } from './topology-group.js';
-import { TypeTable } from './type-table.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
-
-const noUnavailableOfferings: ReadonlySet<string> = new Set();
-interface BuiltTable { readonly table: TypeTable; readonly typeKeys: Set<string> }
-const tables = new WeakMap<readonly InstanceType[], Map<string, BuiltTable>>();
-
-/**
- * The type table for a catalog and ICE set, built once per catalog object and ICE contents: consolidation runs the
- * simulation hundreds of times per pass over the same catalog, and building the table and its label keys was most
- * of the cost of a small simulation. The ICE set is keyed by content (callers build a fresh set per call, and it
- * holds a handful of entries); a catalog keeps its last few tables. Both are read-only after construction.
- */
-function tableFor(types: readonly InstanceType[], unavailable: ReadonlySet<string>): BuiltTable {
-  const byUnavailable = tables.get(types) ?? new Map<string, BuiltTable>();
-  tables.set(types, byUnavailable);
-  const key = [...unavailable].sort().join('\n');
-  const known = byUnavailable.get(key);
-  if (known !== undefined) return known;
-  if (byUnavailable.size >= 8) byUnavailable.clear();
-  const table = new TypeTable(types, unavailable);
-  const built = { table, typeKeys: typeLevelKeys(table) };
-  byUnavailable.set(key, built);
-  return built;
-}
 
 /**
  * Queue order: largest first by CPU and memory each normalised by the batch average (Karpenter sorts by CPU,
@@ -66,24 +41,6 @@ function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: {
   return pending.sort((a, b) => byKarpenterOrder(a, b, (p) => sizes.get(p.shape.id) ?? 0));
 }
 
-function recordOwners(owners: readonly TopologyGroup[], nodeLabels: Readonly<Record<string, string>>): void {
-  for (const owner of owners) {
-    const domain = nodeLabels[owner.key];
-    if (domain !== undefined) owner.record(domain);
-  }
-}
-
-function registerExisting(input: SimulationInput, topology: Topology): void {
-  for (const node of input.nodes) {
-    for (const pod of node.pods) {
-      topology.countExisting(pod, node.labels);
-      if (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution === undefined) continue;
-      const [variant] = buildVariants(pod, { ignorePreferences: true, anyPreferNoScheduleTaint: false, volumes: [], steering: {} });
-      recordOwners(topology.registerOwner(variant?.terms ?? []), node.labels);
-    }
-  }
-}
-
 function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: { pod: Pod; reason: string }[]): void {
   let queue = pending;
   // Pods whose pod affinity targets pods placed later get more passes, while each pass makes progress.
@@ -108,11 +65,13 @@ function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: {
 
 /**
  * The scheduling simulation: places pending pods on existing nodes, planned NodeClaims or new NodeClaims, and
- * explains every pod it cannot place. Pure and deterministic: no I/O, no clock.
+ * explains every pod it cannot place. Pure and deterministic: no I/O, no clock. `standing`, when the caller keeps
+ * one between passes, holds what the nodes' pods cost to derive (free room, owners, domain counts), so a pass
+ * costs what its pending pods cost; the result is the same with or without it.
  */
-export function simulate(input: SimulationInput): SimulationResult {
+export function simulate(input: SimulationInput, standing?: StandingCluster): SimulationResult {
   const options = input.options ?? {};
-  const { table, typeKeys } = tableFor(input.instanceTypes, input.unavailableOfferings ?? noUnavailableOfferings);
+  const { table, typeKeys } = compiledCatalog(input.instanceTypes, input.unavailableOfferings);
   const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',
@@ -120,15 +79,17 @@ export function simulate(input: SimulationInput): SimulationResult {
   }, input.volumeRequirements);
   const unschedulable: { pod: Pod; reason: string }[] = [];
   const pending = buildShapes(input, cache, unschedulable);
-  const topology = new Topology();
+  // A standing cluster kept by the caller is brought up to date node by node; without one, it is built here.
+  const cluster = standing ?? new StandingCluster();
+  const standingNodes = cluster.sync(input.nodes);
+  const topology = new Topology(cluster);
   for (const shape of cache.shapes) topology.register(shape);
-  registerExisting(input, topology);
   const count = Math.max(1, pending.length);
   const meanCpu = pending.reduce((s, p) => s + p.shape.cpu, 0) / count;
   const meanMemory = pending.reduce((s, p) => s + p.shape.memory, 0) / count;
   const demand = new PendingDemand<ClaimBin>(pending.map((p) => p.shape));
   const solver = new Solver({ demand,
-    table, typeKeys, topology, pools, nodes: input.nodes,
+    table, typeKeys, topology, pools, nodes: input.nodes, standing: { cluster, nodes: standingNodes },
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },
     growth: { meanCpu: Math.max(1, meanCpu), meanMemory: Math.max(1, meanMemory), slack: options.efficiencySlack ?? 1.25 },
     growAnyType: options.growAnyType ?? false,

@@ -1,7 +1,8 @@
 import type { Pod } from '../core/pod.js';
 import { ClaimSizer, type ClaimPlan } from './claim-sizer.js';
 import { ClaimBin } from './claim-bin.js';
-import { ExistingBin } from './existing-bin.js';
+import type { ExistingBin } from './existing-bin.js';
+import { ExistingIndex } from './existing-index.js';
 import { withinLimits } from './nodepool-limits.js';
 import type { NodePoolView } from './nodepool-view.js';
 import type { Bin, PlacementContext } from './placement-context.js';
@@ -10,6 +11,7 @@ import type { PodShape } from './pod-shape.js';
 import { ReasonCollector, typeReasonsText } from './reasons.js';
 import type { ShapeVariant } from './relaxation.js';
 import type { SnapshotNode } from './simulation-input.js';
+import type { StandingCluster, StandingNode } from './standing-cluster.js';
 import { spreadDomains } from './spread-domains.js';
 import type { BoundTerm, Topology } from './topology.js';
 import { filterTypes, type FilterContext, type TypeFilter } from './type-filter.js';
@@ -22,6 +24,8 @@ export interface SolverSetup {
   readonly topology: Topology;
   readonly pools: readonly NodePoolView[];
   readonly nodes: readonly SnapshotNode[];
+  /** The same nodes as the standing cluster keeps them (free room, ports, domain counts). */
+  readonly standing: { readonly cluster: StandingCluster; readonly nodes: readonly StandingNode[] };
   readonly filterContext: FilterContext;
   /** The smallest CPU and memory request of any pending pod. */
   readonly minCpu: number;
@@ -48,7 +52,8 @@ export class Solver implements PlacementContext {
   readonly typeKeys: ReadonlySet<string>;
   readonly topology: Topology;
   readonly growth: PlacementContext['growth'];
-  readonly existing: ExistingBin[];
+  keepCarriers = true;
+  private readonly existingIndex: ExistingIndex;
   readonly claims: ClaimBin[] = [];
   private readonly bins: Bin[];
   private readonly filters: (TypeFilter | undefined)[][][] = [];
@@ -64,8 +69,8 @@ export class Solver implements PlacementContext {
     this.typeKeys = setup.typeKeys;
     this.topology = setup.topology;
     this.growth = setup.growth;
-    this.existing = setup.nodes.map((n) => new ExistingBin(n));
-    this.bins = [...this.existing];
+    this.existingIndex = new ExistingIndex(setup.standing.nodes, setup.standing.cluster.nodesByFreeCpu());
+    this.bins = [];
     this.sizer = new ClaimSizer(setup.demand, setup.table);
   }
 
@@ -88,10 +93,13 @@ export class Solver implements PlacementContext {
   universe(term: BoundTerm, variant: ShapeVariant): readonly string[] {
     const shape = this.currentShape;
     if (shape === undefined) return [];
-    const key = `${shape.id}/${variant.index}/${term.spec.topologyKey}/${term.spec.honorNodeAffinity}/${term.spec.honorTaints}`;
+    // The domains depend on the key, the policies, the pod's requirements and (honoured taints) its tolerations
+    // only, so shapes that share those share the list.
+    const { topologyKey, honorNodeAffinity, honorTaints } = term.spec;
+    const key = `${topologyKey}/${honorNodeAffinity ? variant.signature : ''}/${honorTaints ? JSON.stringify(shape.tolerations) : ''}`;
     let domains = this.universes.get(key);
     if (domains === undefined) {
-      domains = spreadDomains(term, shape, variant, { pools: this.setup.pools, nodes: this.setup.nodes, table: this.table, typeKeys: this.typeKeys });
+      domains = spreadDomains(term, shape, variant, { pools: this.setup.pools, nodes: this.setup.nodes, table: this.table, typeKeys: this.typeKeys, standing: this.setup.standing.cluster });
       this.universes.set(key, domains);
     }
     return domains;
@@ -111,29 +119,51 @@ export class Solver implements PlacementContext {
     return placement;
   }
 
-  /** Tries each variant in relaxation order; `c` is the pod's class on its first attempt. */
+  /**
+   * Tries each variant in relaxation order; `c` is the pod's class on its first attempt. A pod that other pods'
+   * spread constraints count is first held to their skew; only if it has no place at all is it tried without.
+   */
   private placeVariants(shape: PodShape, c: number | undefined): Placement {
     let retry = false;
-    for (const variant of shape.variants) {
-      this.reasons.reset();
-      const reserved = c === undefined ? undefined : this.tryReserved(shape, variant, c);
-      const bin = reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
-      if (bin !== undefined) {
-        if (c !== undefined) this.setup.demand.settle(c, reserved, reserved !== undefined);
-        return { bin };
-      }
-      retry ||= variant.terms.some((t) => t.kind === 'affinity');
+    const loose = this.topology.matching(shape).some((g) => g.carrierSkew < Infinity);
+    for (const keep of loose ? [true, false] : [true]) {
+      this.keepCarriers = keep;
+      const tried = this.tryVariants(shape, c);
+      this.keepCarriers = true;
+      if ('bin' in tried) return tried;
+      retry ||= tried.retry;
     }
     if (c !== undefined) this.setup.demand.settle(c, undefined, false);
     const last = shape.variants[shape.variants.length - 1];
     return { reason: this.reasons.message(last?.relaxed ?? []), retry };
   }
 
-  /** A claim that expects a pod of class c takes it, unless an existing node has room. */
+  private tryVariants(shape: PodShape, c: number | undefined): { bin: Bin } | { retry: boolean } {
+    let retry = false;
+    for (const variant of shape.variants) {
+      this.reasons.reset();
+      const existing = this.existingIndex.place(shape, variant, this, this.reasons);
+      const reserved = existing !== undefined || c === undefined ? undefined : this.tryReserved(shape, variant, c);
+      const bin = existing ?? reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
+      if (bin !== undefined) {
+        if (c !== undefined) this.setup.demand.settle(c, reserved, reserved !== undefined);
+        return { bin };
+      }
+      retry ||= variant.terms.some((t) => t.kind === 'affinity');
+    }
+    return { retry };
+  }
+
+  /** Nodes that exist, in the input's order. */
+  get existing(): readonly ExistingBin[] {
+    return this.existingIndex.bins;
+  }
+
+  /** A claim that expects a pod of class c takes it (existing nodes were tried first). */
   private tryReserved(shape: PodShape, variant: ShapeVariant, c: number): ClaimBin | undefined {
     const demand = this.setup.demand;
     const holders = demand.holdersFor(c, 4);
-    if (holders.length === 0 || this.existing.some((b) => !b.isFull(shape.cpu, shape.memory))) return undefined;
+    if (holders.length === 0) return undefined;
     for (const claim of holders) {
       demand.lend(claim, c, 1);
       if (claim.tryAdd(shape, variant, this) === undefined) return claim;
@@ -143,7 +173,8 @@ export class Solver implements PlacementContext {
   }
 
   private tryBins(shape: PodShape, variant: ShapeVariant): Bin | undefined {
-    const cursorKey = `${shape.id}/${variant.index}`;
+    // Rejections that are permanent while spread carriers are kept may not be once they are not.
+    const cursorKey = `${shape.id}/${variant.index}/${this.keepCarriers}`;
     let cursor = Math.max(this.cursors.get(cursorKey) ?? 0, this.firstOpen);
     let advancing = true;
     for (let i = cursor; i < this.bins.length; i++) {
@@ -155,7 +186,6 @@ export class Solver implements PlacementContext {
         this.advanceFirstOpen();
         return bin;
       }
-      if (bin instanceof ExistingBin) this.reasons.node(rejection.reason);
       advancing &&= rejection.permanent;
       if (advancing) cursor = i + 1;
     }

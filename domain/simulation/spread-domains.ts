@@ -6,6 +6,7 @@ import type { NodePoolView } from './nodepool-view.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant } from './relaxation.js';
 import type { SnapshotNode } from './simulation-input.js';
+import type { StandingCluster } from './standing-cluster.js';
 import type { BoundTerm } from './topology.js';
 import type { TypeTable } from './type-table.js';
 
@@ -15,6 +16,8 @@ export interface DomainSources {
   readonly nodes: readonly SnapshotNode[];
   readonly table: TypeTable;
   readonly typeKeys: ReadonlySet<string>;
+  /** The same nodes with their domains indexed: used when no node needs a per-pod eligibility check. */
+  readonly standing?: StandingCluster;
 }
 
 function poolDomains(pool: NodePoolView, key: string, sources: DomainSources): string[] {
@@ -40,6 +43,18 @@ function nodeEligible(node: SnapshotNode, shape: PodShape, variant: ShapeVariant
   return !spec.honorNodeAffinity || firstUnmetKey(variant.requirements, (k) => node.labels[k]) === undefined;
 }
 
+/** The nodes' domains: from the standing cluster's index when no node needs a check of its own. */
+function nodeDomains(term: BoundTerm, shape: PodShape, variant: ShapeVariant, sources: DomainSources): Iterable<string> {
+  const { topologyKey: key, honorNodeAffinity, honorTaints } = term.spec;
+  if (sources.standing !== undefined && !honorTaints && (!honorNodeAffinity || variant.requirements.size === 0)) return sources.standing.domainsOf(key);
+  const out: string[] = [];
+  for (const node of sources.nodes) {
+    const domain = node.labels[key];
+    if (domain !== undefined && nodeEligible(node, shape, variant, term.spec)) out.push(domain);
+  }
+  return out;
+}
+
 /**
  * Domains a spread constraint counts for its minimum: nodeAffinityPolicy Honor keeps only domains the pod's
  * requirements allow; nodeTaintsPolicy Honor drops NodePools and nodes whose taints the pod does not tolerate.
@@ -52,10 +67,7 @@ export function spreadDomains(term: BoundTerm, shape: PodShape, variant: ShapeVa
     if (honorTaints && firstUntoleratedTaint(shape.tolerations, pool.taints, true) !== undefined) continue;
     for (const d of poolDomains(pool, key, sources)) out.add(d);
   }
-  for (const node of sources.nodes) {
-    const domain = node.labels[key];
-    if (domain !== undefined && nodeEligible(node, shape, variant, term.spec)) out.add(domain);
-  }
+  for (const d of nodeDomains(term, shape, variant, sources)) out.add(d);
   const requirement = variant.requirements.get(key);
   const domains = [...out].sort();
   return honorNodeAffinity && requirement !== undefined ? domains.filter((d) => requirementAllows(requirement, d)) : domains;

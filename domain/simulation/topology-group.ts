@@ -5,6 +5,12 @@ import { selectorMatches } from '../label-selector.js';
 export class TopologyGroup {
   private readonly counts = new Map<string, number>();
   private sum = 0;
+  /** Pods placed with a spread constraint on this group, per domain: other matching pods must keep their skew. */
+  private readonly carriers = new Map<string, number>();
+  /** The carriers' tightest maxSkew, and the domains (and minDomains) the first one takes its minimum over. */
+  carrierSkew = Infinity;
+  carrierUniverse: readonly string[] = [];
+  carrierMinDomains = 1;
 
   constructor(
     readonly key: string,
@@ -17,18 +23,41 @@ export class TopologyGroup {
     return (this.namespaces === undefined || this.namespaces.has(namespace)) && selectorMatches(this.selector, labels);
   }
 
+  /** Counts of the standing cluster's pods (standing-cluster.ts), read but never written by a simulation. */
+  private base: { readonly counts: ReadonlyMap<string, number>; readonly total: number } | undefined;
+
+  /** Starts this group from the standing cluster's counts instead of counting its pods again. */
+  setBase(base: { readonly counts: ReadonlyMap<string, number>; readonly total: number }): void {
+    this.base = base;
+  }
+
   count(domain: string): number {
-    return this.counts.get(domain) ?? 0;
+    return (this.counts.get(domain) ?? 0) + (this.base?.counts.get(domain) ?? 0);
   }
 
   /** Matching pods in every domain. */
   get total(): number {
-    return this.sum;
+    return this.sum + (this.base?.total ?? 0);
   }
 
   record(domain: string): void {
-    this.counts.set(domain, this.count(domain) + 1);
+    this.counts.set(domain, (this.counts.get(domain) ?? 0) + 1);
     this.sum++;
+  }
+
+  /** Whether a pod spreading over this group was placed in the domain. */
+  hasCarrier(domain: string): boolean {
+    return this.carriers.has(domain);
+  }
+
+  /** Notes a pod placed in `domain` with a spread constraint over this group. */
+  recordCarrier(domain: string, spread: { maxSkew: number; minDomains: number }, universe: readonly string[]): void {
+    if (this.carriers.size === 0) {
+      this.carrierUniverse = universe;
+      this.carrierMinDomains = spread.minDomains;
+    }
+    this.carriers.set(domain, (this.carriers.get(domain) ?? 0) + 1);
+    this.carrierSkew = Math.min(this.carrierSkew, spread.maxSkew);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Pod } from '../core/pod.js';
-import { labels as wellKnown } from '../well-known-labels.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant, TopologyTermSpec } from './relaxation.js';
+import type { StandingCluster } from './standing-cluster.js';
 import { GroupIndex, groupSignature, TopologyGroup } from './topology-group.js';
 
 /** One of a pod's own constraints, bound to the group that counts its selector. */
@@ -18,6 +18,8 @@ export interface KeyConstraints {
   readonly terms: readonly BoundTerm[];
   /** Anti-affinity of other pods that selects this pod: it must avoid their domains. */
   readonly inverse: readonly TopologyGroup[];
+  /** Counting groups on this key that select this pod: where they have spread carriers, it must keep their skew. */
+  readonly matched: readonly TopologyGroup[];
 }
 
 /**
@@ -33,11 +35,17 @@ export class Topology {
   private readonly matchingCache = new Map<number, readonly TopologyGroup[]>();
   private readonly keyCache: (readonly KeyConstraints[] | undefined)[][] = [];
 
+  /** Counts of the pods already running, when the simulation plans against a standing cluster. */
+  constructor(private readonly standing?: StandingCluster) {
+    for (const owner of standing?.owners() ?? []) this.group(this.owners, 'owner', owner.spec).setBase(owner.counts);
+  }
+
   private group(into: Map<string, TopologyGroup>, kind: string, spec: TopologyTermSpec): TopologyGroup {
     const signature = groupSignature(kind, spec.topologyKey, spec.namespaces, spec.selector);
     let group = into.get(signature);
     if (group === undefined) {
       group = new TopologyGroup(spec.topologyKey, spec.namespaces === undefined ? undefined : new Set(spec.namespaces), spec.selector);
+      if (into === this.counting && this.standing !== undefined) group.setBase(this.standing.countsFor(spec.topologyKey, spec.namespaces, spec.selector));
       into.set(signature, group);
       (into === this.counting ? this.countingIndex : this.ownerIndex).add(group);
     }
@@ -84,10 +92,10 @@ export class Topology {
     const cacheSlot = (this.keyCache[shape.id] ??= []);
     const cached = cacheSlot[variant.index];
     if (cached !== undefined) return cached;
-    const byKey = new Map<string, { terms: BoundTerm[]; inverse: TopologyGroup[] }>();
-    const slot = (key: string): { terms: BoundTerm[]; inverse: TopologyGroup[] } => {
+    const byKey = new Map<string, { terms: BoundTerm[]; inverse: TopologyGroup[]; matched: TopologyGroup[] }>();
+    const slot = (key: string): { terms: BoundTerm[]; inverse: TopologyGroup[]; matched: TopologyGroup[] } => {
       let s = byKey.get(key);
-      if (s === undefined) byKey.set(key, (s = { terms: [], inverse: [] }));
+      if (s === undefined) byKey.set(key, (s = { terms: [], inverse: [], matched: [] }));
       return s;
     };
     for (const spec of variant.terms) {
@@ -95,17 +103,25 @@ export class Topology {
       slot(spec.topologyKey).terms.push({ spec, group, selfMatch: group.matches(shape.namespace, shape.labels) });
     }
     for (const owner of this.ownerIndex.selecting(shape.namespace, shape.labels)) slot(owner.key).inverse.push(owner);
-    for (const group of this.matching(shape)) slot(group.key);
-    const out = [...byKey].map(([key, s]) => ({ key, terms: s.terms, inverse: s.inverse }));
+    for (const group of this.matching(shape)) slot(group.key).matched.push(group);
+    const out = [...byKey].map(([key, s]) => ({ key, terms: s.terms, inverse: s.inverse, matched: s.matched }));
     cacheSlot[variant.index] = out;
     return out;
   }
 
-  /** Records a placement: counting groups matching the pod and the pod's own anti-affinity owner groups. */
-  record(shape: PodShape, variant: ShapeVariant, domainOf: (key: string) => string | undefined): void {
+  /**
+   * Records a placement: counting groups matching the pod, the pod's own anti-affinity owner groups and, for its
+   * spread terms, the carriers that other matching pods must respect (`universe`: the term's eligible domains).
+   */
+  record(shape: PodShape, variant: ShapeVariant, domainOf: (key: string) => string | undefined, universe: (term: BoundTerm) => readonly string[]): void {
     for (const group of this.matching(shape)) {
       const domain = domainOf(group.key);
       if (domain !== undefined) group.record(domain);
+    }
+    for (const constraints of this.constraints(shape, variant)) {
+      const domain = domainOf(constraints.key);
+      if (domain === undefined) continue;
+      for (const term of constraints.terms) if (term.spec.kind === 'spread') term.group.recordCarrier(domain, term.spec, universe(term));
     }
     for (const spec of variant.terms) {
       if (spec.kind !== 'antiAffinity') continue;
@@ -113,34 +129,4 @@ export class Topology {
       if (domain !== undefined) this.group(this.owners, 'owner', spec).record(domain);
     }
   }
-}
-
-/** Whether placing the pod in `domain` keeps every constraint on that key. `universe` is the spread's eligible domains. */
-export function domainAllowed(constraints: KeyConstraints, domain: string, universe: (term: BoundTerm) => readonly string[]): boolean {
-  for (const owner of constraints.inverse) if (owner.count(domain) > 0) return false;
-  for (const term of constraints.terms) {
-    const { spec, group } = term;
-    if (spec.kind === 'antiAffinity' && group.count(domain) > 0) return false;
-    if (spec.kind === 'affinity' && (group.total > 0 ? group.count(domain) === 0 : !term.selfMatch)) return false;
-    if (spec.kind === 'spread' && group.count(domain) + 1 - spreadMinimum(term, universe(term)) > spec.maxSkew) return false;
-  }
-  return true;
-}
-
-function spreadMinimum(term: BoundTerm, domains: readonly string[]): number {
-  // A new node is always a new hostname domain with no pods, so the minimum is 0 there.
-  if (term.spec.topologyKey === wellKnown.hostname || domains.length < term.spec.minDomains) return 0;
-  let min = Infinity;
-  for (const d of domains) min = Math.min(min, term.group.count(d));
-  return min === Infinity ? 0 : min;
-}
-
-/** Picks among allowed domains: fewest matching pods for spread, most for affinity, else the first. */
-export function chooseDomain(constraints: KeyConstraints, allowed: readonly string[]): string | undefined {
-  const spread = constraints.terms.find((t) => t.spec.kind === 'spread');
-  const affinity = constraints.terms.find((t) => t.spec.kind === 'affinity');
-  const score = (d: string): number => (spread !== undefined ? spread.group.count(d) : affinity !== undefined ? -affinity.group.count(d) : 0);
-  let best: string | undefined;
-  for (const d of allowed) if (best === undefined || score(d) < score(best)) best = d;
-  return best;
 }

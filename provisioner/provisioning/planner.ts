@@ -4,6 +4,7 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { launchableTaint } from '../../domain/product-keys.js';
 import { simulate } from '../../domain/simulation/simulate.js';
+import { StandingCluster } from '../../domain/simulation/standing-cluster.js';
 import { toleratesTaint } from '../../domain/taints.js';
 import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
 import type { EventRecorder } from '../events.js';
@@ -44,6 +45,18 @@ function defaultSuffix(): string {
 const toleratesLaunchable = (pod: Pod): boolean => (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 
 /**
+ * What the simulation derived from the cluster's nodes, kept between passes for each cluster model: a pass then
+ * re-derives only the nodes that changed (standing-cluster.ts), so it costs what its pending pods cost.
+ */
+const standingClusters = new WeakMap<ClusterState, StandingCluster>();
+
+function standingFor(state: ClusterState): StandingCluster {
+  let standing = standingClusters.get(state);
+  if (standing === undefined) standingClusters.set(state, (standing = new StandingCluster()));
+  return standing;
+}
+
+/**
  * One planning pass: simulate the pending pods against real and virtual nodes, publish each new NodeClaim as a
  * virtual node, and tell every pod what happened through an Event. Creates no instance: kube-scheduler chooses.
  */
@@ -52,7 +65,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   await pruneStalePlans(deps);
   const input = buildSimulationInput(deps.state, deps.instanceTypes(), deps.unavailableOfferings());
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, seconds: 0 };
-  const result = simulate(input);
+  const result = simulate(input, standingFor(deps.state));
   await publish(deps, result);
   const summary = { pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length, seconds: (deps.clock.now() - started) / 1000 };
   deps.onPlanned?.(summary);

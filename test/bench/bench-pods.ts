@@ -58,3 +58,49 @@ export function benchNodePool(): SimulationNodePool {
     spec: { template: { spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] }] } } },
   };
 }
+
+const karpenterCpus = ['100m', '250m', '500m', '1000m', '1500m'];
+const karpenterMemories = ['100Mi', '256Mi', '512Mi', '1024Mi', '2048Mi', '4096Mi'];
+const labelValues = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+
+/** One pod of Karpenter's makeDiversePods: its own random requests and labels, as each Go helper draws them. */
+function karpenterPod(shape: BenchShape, i: number, random: () => number): Pod {
+  const pick = (list: readonly string[]): string => list[Math.floor(random() * list.length)] ?? list[0] ?? '';
+  const requests = { cpu: pick(karpenterCpus), memory: pick(karpenterMemories) };
+  let labels: Record<string, string> = { 'my-label': pick(labelValues) };
+  let constraints: Partial<Pod['spec']> = {};
+  const spread = (topologyKey: string): Partial<Pod['spec']> => ({ topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'my-label': pick(labelValues) } } }] });
+  switch (shape) {
+    case 'generic': break;
+    case 'zoneSpread': constraints = spread('topology.kubernetes.io/zone'); break;
+    case 'hostnameSpread': constraints = spread('kubernetes.io/hostname'); break;
+    case 'zoneAffinity':
+      // Self-affinity: the selector is the pod's own label, so the first pod of each value may go anywhere.
+      labels = { 'my-affininity': pick(labelValues) };
+      constraints = { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: labels } }] } } };
+      break;
+    case 'hostnameAntiAffinity':
+      // Every one of these pods repels every other: one per node.
+      labels = { app: 'nginx' };
+      constraints = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: labels } }] } } };
+      break;
+  }
+  return {
+    metadata: { name: `${shape}-${i}`, namespace: 'default', uid: `uid-${shape}-${i}`, labels },
+    spec: { containers: [{ name: 'app', resources: { requests } }], ...constraints },
+  };
+}
+
+/**
+ * Karpenter's makeDiversePods (scheduling_benchmark_test.go): count ÷ shapes pods of each shape in turn, the
+ * remainder generic, every pod drawing its CPU (100m–1.5), memory (100Mi–4Gi) and label value (one of seven) at
+ * random from a seeded RNG. Spread pods draw their selector's value separately from their own label's, as there.
+ */
+export function karpenterPods(count: number, shapes: readonly BenchShape[], seed = 42): Pod[] {
+  const random = seededRandom(seed);
+  const per = Math.floor(count / shapes.length);
+  const pods: Pod[] = [];
+  for (const shape of shapes) for (let i = 0; i < per; i++) pods.push(karpenterPod(shape, pods.length, random));
+  while (pods.length < count) pods.push(karpenterPod('generic', pods.length, random));
+  return pods;
+}

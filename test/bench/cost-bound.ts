@@ -1,6 +1,7 @@
 // The cost lower bound the benchmark compares against: the cheapest *fractional* cover of total CPU and memory
 // requests by instance types (an LP whose optimum uses at most two types), ignoring packing and constraints.
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
 
 interface Unit { readonly cpu: number; readonly memory: number; readonly price: number }
 
@@ -58,4 +59,19 @@ export function costLowerBound(types: readonly InstanceType[], cpu: number, memo
     }
   }
   return best;
+}
+
+/** A plan's new claims summed: $/hour, requested and allocatable CPU (millicores) and memory (bytes). */
+export interface PlanTotals { price: number; usedCpu: number; usedMemory: number; allocCpu: number; allocMemory: number }
+
+export function planTotals(result: SimulationResult): PlanTotals {
+  const totals: PlanTotals = { price: 0, usedCpu: 0, usedMemory: 0, allocCpu: 0, allocMemory: 0 };
+  for (const c of result.nodeClaims) {
+    totals.price += c.pricePerHour;
+    totals.usedCpu += c.requests['cpu'] ?? 0;
+    totals.usedMemory += c.requests['memory'] ?? 0;
+    totals.allocCpu += c.allocatable['cpu'] ?? 0;
+    totals.allocMemory += c.allocatable['memory'] ?? 0;
+  }
+  return totals;
 }

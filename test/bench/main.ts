@@ -7,13 +7,14 @@ import { controllerStartBench } from './controller-start-bench.js';
 import { disruptionBench } from './disruption-bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
 import { extenderBench } from './extender-bench.js';
+import { karpenterBench } from './karpenter-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
 import { simulationBench } from './simulation-bench.js';
 import { startupBench } from './startup-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

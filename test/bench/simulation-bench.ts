@@ -6,7 +6,7 @@ import { simulate } from '../../domain/simulation/simulate.js';
 import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
 import { benchNodePool, benchPods, diverseShapes, type BenchShape } from './bench-pods.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
-import { costLowerBound, singleTypeBound } from './cost-bound.js';
+import { costLowerBound, planTotals, singleTypeBound } from './cost-bound.js';
 import type { Bench, BenchOptions } from './bench.js';
 import type { LegacyHighs } from 'highs';
 import { loadLpSolver } from './lp-solver.js';
@@ -28,18 +28,7 @@ function measure(highs: LegacyHighs, label: string, types: readonly InstanceType
   const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
   // Read before the bounds run: HiGHS adds its own memory to the process.
   const rss = process.resourceUsage().maxRSS / 1024;
-  let price = 0;
-  let usedCpu = 0;
-  let usedMemory = 0;
-  let allocCpu = 0;
-  let allocMemory = 0;
-  for (const c of result.nodeClaims) {
-    price += c.pricePerHour;
-    usedCpu += c.requests['cpu'] ?? 0;
-    usedMemory += c.requests['memory'] ?? 0;
-    allocCpu += c.allocatable['cpu'] ?? 0;
-    allocMemory += c.allocatable['memory'] ?? 0;
-  }
+  const { price, usedCpu, usedMemory, allocCpu, allocMemory } = planTotals(result);
   const bound = costLowerBound(types, usedCpu, usedMemory);
   const single = singleTypeBound(types, { cpu: usedCpu, memory: usedMemory, pods: count });
   const fit = assignmentBound(highs, nodeOffers(types), podClasses(pods));

@@ -4,7 +4,7 @@ import { podRequests } from '../../../domain/pod-requests.js';
 import { simulate } from '../../../domain/simulation/simulate.js';
 import { benchPods } from '../../bench/bench-pods.js';
 import { input, pod, pods, smallCatalog } from './fixtures.js';
-import { checkPlan } from './plan-checker.js';
+import { checkPlan } from '../../support/validate-plan.js';
 
 const gib = 2 ** 30;
 

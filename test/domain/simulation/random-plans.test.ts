@@ -5,7 +5,7 @@ import { simulate } from '../../../domain/simulation/simulate.js';
 import type { SnapshotNode } from '../../../domain/simulation/simulation-input.js';
 import { seededRandom } from '../../bench/bench-pods.js';
 import { input, nodePool, pod, pods, smallCatalog } from './fixtures.js';
-import { checkPlan } from './plan-checker.js';
+import { checkPlan } from '../../support/validate-plan.js';
 
 type Random = () => number;
 const pick = <T>(r: Random, list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;

@@ -5,7 +5,7 @@ import { podAnnotations } from '../../../domain/product-keys.js';
 import { simulate } from '../../../domain/simulation/simulate.js';
 import type { SimulationInput, SimulationResult, SnapshotNode } from '../../../domain/simulation/simulation-input.js';
 import { input, nodePool, pod, pods, smallCatalog } from './fixtures.js';
-import { checkPlan } from './plan-checker.js';
+import { checkPlan } from '../../support/validate-plan.js';
 
 const typeOf = (name: string): Readonly<Record<string, string>> => smallCatalog.find((x) => x.name === name)?.labels ?? {};
 const zoneSpread = (app: string, maxSkew = 1): Partial<Pod['spec']> => ({ topologySpreadConstraints: [{ maxSkew, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } }] });

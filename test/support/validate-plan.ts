@@ -1,37 +1,18 @@
-// An independent checker for plans: it re-derives everything from the inputs with plain loops and Kubernetes
-// semantics (it does not reuse the solver's filters, bins or topology code) and lists every violation.
-import type { LabelSelector } from '../../../domain/core/object-meta.js';
-import type { NodeSelectorRequirement } from '../../../domain/core/node-selector.js';
-import type { Pod } from '../../../domain/core/pod.js';
-import type { Taint } from '../../../domain/core/taint.js';
-import type { TopologySpreadConstraint } from '../../../domain/core/topology-spread.js';
-import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
-import { podRequests } from '../../../domain/pod-requests.js';
-import type { PlannedNodeClaim, SimulationInput, SimulationNodePool, SimulationResult } from '../../../domain/simulation/simulation-input.js';
+// The independent plan validator: it re-derives everything from the inputs and the plan's final placement with
+// plain loops and Kubernetes semantics (it does not reuse the solver's filters, bins or topology code) and lists
+// every violation: each pod placed once, capacity of every node and of every launch option, node selectors,
+// taints, host ports, and (plan-topology-check.ts) anti-affinity, affinity domains and spread skew.
+import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
+import type { Pod } from '../../domain/core/pod.js';
+import type { Taint } from '../../domain/core/taint.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { podRequests } from '../../domain/pod-requests.js';
+import { checkTopology, expressionOk, type Located } from './plan-topology-check.js';
+import type { PlannedNodeClaim, SimulationInput, SimulationNodePool, SimulationResult } from '../../domain/simulation/simulation-input.js';
 
 interface PlacedNode { name: string; labels: Record<string, string>; taints: readonly Taint[]; allocatable: Record<string, number>; pods: Pod[]; planned: Pod[]; daemonPods: Pod[] }
 
 const key = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`;
-
-function exprOk(e: NodeSelectorRequirement, labels: Record<string, string>): boolean {
-  const v = labels[e.key];
-  const values = e.values ?? [];
-  switch (e.operator) {
-    case 'In': return v !== undefined && values.includes(v);
-    case 'NotIn': return v === undefined || !values.includes(v);
-    case 'Exists': return v !== undefined;
-    case 'DoesNotExist': return v === undefined;
-    case 'Gt': return v !== undefined && Number(v) > Number(values[0]);
-    case 'Lt': return v !== undefined && Number(v) < Number(values[0]);
-    default: return false;
-  }
-}
-
-function selects(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
-  if (selector === undefined) return false;
-  const matchLabelsOk = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-  return matchLabelsOk && (selector.matchExpressions ?? []).every((e) => exprOk(e, labels));
-}
 
 function tolerated(pod: Pod, taint: Taint): boolean {
   if (taint.effect === 'PreferNoSchedule') return true;
@@ -41,9 +22,9 @@ function tolerated(pod: Pod, taint: Taint): boolean {
 
 function nodeAffinityOk(pod: Pod, labels: Record<string, string>, volumes: readonly NodeSelectorRequirement[]): boolean {
   if (!Object.entries(pod.spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
-  if (!volumes.every((e) => exprOk(e, labels))) return false;
+  if (!volumes.every((e) => expressionOk(e, labels))) return false;
   const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  return terms === undefined || terms.some((t) => (t.matchExpressions ?? []).every((e) => exprOk(e, labels)));
+  return terms === undefined || terms.some((t) => (t.matchExpressions ?? []).every((e) => expressionOk(e, labels)));
 }
 
 function fixedLabels(c: PlannedNodeClaim): Record<string, string> {
@@ -80,8 +61,9 @@ function claimNode(c: PlannedNodeClaim, input: SimulationInput, types: ReadonlyM
 
 function plannedNodes(input: SimulationInput, result: SimulationResult, types: ReadonlyMap<string, InstanceType>, errors: string[]): PlacedNode[] {
   const nodes: PlacedNode[] = input.nodes.map((n) => ({ name: n.name, labels: { ...n.labels }, taints: n.taints, allocatable: { ...n.allocatable }, pods: [...n.pods], planned: [], daemonPods: [] }));
+  const byName = new Map(nodes.map((n) => [n.name, n]));
   for (const e of result.existing) {
-    const node = nodes.find((n) => n.name === e.node);
+    const node = byName.get(e.node);
     if (node === undefined) errors.push(`existing node ${e.node} is not in the input`);
     else node.planned.push(...e.pods);
   }
@@ -128,76 +110,6 @@ function checkNode(node: PlacedNode, input: SimulationInput, errors: string[]): 
   for (const p of node.planned) checkPlannedPod(p, node, { input, ports, errors });
 }
 
-interface Located { pod: Pod; node: PlacedNode }
-
-const namespaceOf = (p: Pod): string => p.metadata.namespace ?? 'default';
-
-function selectedBy(selector: LabelSelector | undefined, pod: Pod, other: Pod): boolean {
-  return other !== pod && namespaceOf(other) === namespaceOf(pod) && selects(selector, other.metadata.labels ?? {});
-}
-
-function sameDomain(a: PlacedNode, b: PlacedNode, topologyKey: string): boolean {
-  const d = a.labels[topologyKey];
-  return d !== undefined && d === b.labels[topologyKey];
-}
-
-function checkAntiAffinity(here: Located, all: readonly Located[], errors: string[]): void {
-  const { pod, node } = here;
-  for (const term of pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
-    const clash = all.find((o) => selectedBy(term.labelSelector, pod, o.pod) && sameDomain(o.node, node, term.topologyKey));
-    if (clash !== undefined) errors.push(`${key(pod)}: anti-affinity broken by ${key(clash.pod)} on ${term.topologyKey}`);
-  }
-}
-
-function checkAffinity(here: Located, all: readonly Located[], errors: string[]): void {
-  const { pod, node } = here;
-  for (const term of pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
-    const matching = all.filter((o) => selectedBy(term.labelSelector, pod, o.pod));
-    const together = matching.some((o) => sameDomain(o.node, node, term.topologyKey));
-    // With other matching pods placed, this one must share a domain with one of them.
-    if (!together && matching.length > 0) errors.push(`${key(pod)}: affinity on ${term.topologyKey} not met`);
-    if (node.labels[term.topologyKey] === undefined) errors.push(`${key(pod)}: affinity on ${term.topologyKey} on a node without that label`);
-  }
-}
-
-function domainCounts(c: TopologySpreadConstraint, pod: Pod, all: readonly Located[], zones: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>(c.topologyKey === 'topology.kubernetes.io/zone' ? zones.map((z) => [z, 0]) : []);
-  for (const o of all) {
-    const d = o.node.labels[c.topologyKey];
-    if (d !== undefined && (o.pod === pod || selectedBy(c.labelSelector, pod, o.pod))) counts.set(d, (counts.get(d) ?? 0) + 1);
-  }
-  return counts;
-}
-
-function zoneConstrained(pod: Pod): boolean {
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  return pod.spec.nodeSelector?.['topology.kubernetes.io/zone'] !== undefined
-    || terms.some((t) => (t.matchExpressions ?? []).some((e) => e.key === 'topology.kubernetes.io/zone'));
-}
-
-function checkSpread(here: Located, all: readonly Located[], zones: readonly string[], errors: string[]): void {
-  const { pod, node } = here;
-  for (const c of pod.spec.topologySpreadConstraints ?? []) {
-    if (c.whenUnsatisfiable !== 'DoNotSchedule') continue;
-    // nodeAffinityPolicy Honor (the default): only zones the pod's own node selector allows count.
-    const eligible = c.nodeAffinityPolicy === 'Ignore' ? zones : zones.filter((z) => nodeAffinityOk(pod, { [c.topologyKey]: z }, []) || !zoneConstrained(pod));
-    const values = [...domainCounts(c, pod, all, eligible).values()];
-    // A new node is always an empty hostname domain.
-    const min = c.topologyKey === 'kubernetes.io/hostname' ? 0 : Math.min(...values);
-    if (node.labels[c.topologyKey] === undefined) errors.push(`${key(pod)}: spread on ${c.topologyKey} but the node has no such label`);
-    if (Math.max(...values) - min > c.maxSkew) errors.push(`${key(pod)}: skew on ${c.topologyKey} is ${Math.max(...values) - min} > ${c.maxSkew}`);
-  }
-}
-
-function checkTopology(all: readonly Located[], planned: ReadonlySet<Pod>, zones: readonly string[], errors: string[]): void {
-  for (const here of all) {
-    if (!planned.has(here.pod)) continue;
-    checkAffinity(here, all, errors);
-    checkAntiAffinity(here, all, errors);
-    checkSpread(here, all, zones, errors);
-  }
-}
-
 /** Every violation of the plan against its input (empty when the plan is sound). */
 export function checkPlan(input: SimulationInput, result: SimulationResult): string[] {
   const errors: string[] = [];
@@ -210,8 +122,8 @@ export function checkPlan(input: SimulationInput, result: SimulationResult): str
   for (const p of input.pendingPods) if (seen.get(key(p)) !== 1) errors.push(`${key(p)} appears ${seen.get(key(p)) ?? 0} times in the plan`);
   const nodes = plannedNodes(input, result, types, errors);
   for (const node of nodes) checkNode(node, input, errors);
-  const all: Located[] = nodes.flatMap((node) => [...node.pods, ...node.planned].map((pod) => ({ pod, node })));
+  const all: Located[] = nodes.flatMap((node) => [...node.pods.map((pod) => ({ pod, node, planned: false })), ...node.planned.map((pod) => ({ pod, node, planned: true }))]);
   const zones = [...new Set(input.instanceTypes.flatMap((t) => t.offerings.map((o) => o.zone)))];
-  checkTopology(all, new Set(nodes.flatMap((n) => n.planned)), zones, errors);
+  checkTopology(all, (k) => (k === 'topology.kubernetes.io/zone' ? zones : []), errors);
   return errors;
 }
