@@ -1,4 +1,5 @@
 import { labels as wellKnown } from '../well-known-labels.js';
+import type { ResourceList } from '../resource-list.js';
 import type { ClaimBin } from './claim-bin.js';
 import type { PlannedNodeClaim } from './simulation-input.js';
 import type { TypeTable } from './type-table.js';
@@ -46,6 +47,22 @@ function fixedOffering(options: readonly Priced[], claim: ClaimBin, table: TypeT
   return { ...(zones.length === 1 && zone !== undefined ? { zone } : {}), ...(capacityTypes.length === 1 && capacityType !== undefined ? { capacityType } : {}) };
 }
 
+/**
+ * What every option is sure to offer: per resource, the least any option's allocatable has. The launch may pick
+ * any option (a cheaper one is out of capacity; moto launches the first override), and the extender admits pods
+ * the plan did not assign up to this room, so the cheapest option's allocatable alone would overcommit a node
+ * launched as an option with less CPU or memory (the 1,000-pod burst found nodes at 137% of their CPU that way).
+ */
+function guaranteedAllocatable(options: readonly { readonly i: number }[], table: TypeTable): ResourceList {
+  const out: Record<string, number> = {};
+  for (const [n, { i }] of options.entries()) {
+    const allocatable = table.types[i]?.allocatable ?? {};
+    if (n === 0) Object.assign(out, allocatable);
+    else for (const key of Object.keys(out)) out[key] = Math.min(out[key] ?? 0, allocatable[key] ?? 0);
+  }
+  return out;
+}
+
 /** Turns a claim into its plan entry: options cheapest first, fixed zone and capacity type, price, labels. */
 export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: number): PlannedNodeClaim {
   const options = pricedOptions(claim, table, maxInstanceTypes);
@@ -56,6 +73,6 @@ export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: n
   return {
     name: claim.name, nodePool: claim.pool.name, instanceTypes: options.map((o) => table.types[o.i]?.name ?? ''), ...fixed,
     pods: claim.pods, pricePerHour: first.price, requests: claimRequests(claim, first.i),
-    allocatable: type?.allocatable ?? {}, labels: claimLabels(claim, type?.labels ?? {}, fixed),
+    allocatable: options.length === 0 ? (type?.allocatable ?? {}) : guaranteedAllocatable(options, table), labels: claimLabels(claim, type?.labels ?? {}, fixed),
   };
 }

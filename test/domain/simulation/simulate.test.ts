@@ -142,3 +142,17 @@ void t.test('each constraint is honoured', (t) => {
   }
   t.end();
 });
+
+void t.test('a planned claim offers the room every one of its options has, not only the cheapest one\'s', (t) => {
+  // Flexible claims (consolidation's replacements) keep every type that fits as an option.
+  const result = simulate({ ...input([pod('one', { cpu: '1500m', memory: '1Gi' })]), options: { flexibleClaims: true } });
+  const claim = result.nodeClaims[0];
+  t.ok(claim !== undefined && claim.instanceTypes.length > 1, 'the claim has several options');
+  for (const name of claim?.instanceTypes ?? []) {
+    const own = smallCatalog.find((x) => x.name === name)?.allocatable ?? {};
+    for (const resource of ['cpu', 'memory', 'pods']) {
+      t.ok((claim?.allocatable[resource] ?? 0) <= (own[resource] ?? 0), `${resource} fits ${name}`);
+    }
+  }
+  t.end();
+});
