@@ -88,9 +88,10 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
   /**
    * Taints are a list, so a merge patch replaces it whole; pinning the resourceVersion makes a
    * concurrent edit (the node lifecycle controller adds not-ready taints) fail with 409 instead of
-   * being lost. The caller's next pass re-reads and retries.
+   * being lost. A conflict re-reads and tries again at once (kubelet and node-controller writes are frequent while
+   * many nodes terminate); after three, the caller's next pass retries.
    */
-  async #editNode(name: string, edit: (node: Node) => Record<string, unknown> | undefined): Promise<void> {
+  async #editNode(name: string, edit: (node: Node) => Record<string, unknown> | undefined, attempts = 3): Promise<void> {
     let node: Node & { metadata: { resourceVersion?: string } };
     try {
       node = await this.#api.get<typeof node>({ ...nodes, name });
@@ -103,6 +104,10 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
     try {
       await this.#api.mergePatch({ ...nodes, name }, { metadata: { resourceVersion: node.metadata.resourceVersion }, spec });
     } catch (e: unknown) {
+      if (statusCode(e) === 409 && attempts > 1) {
+        await this.#editNode(name, edit, attempts - 1);
+        return;
+      }
       ignore404(e);
     }
   }

@@ -1,4 +1,4 @@
-import { CreateSecurityGroupCommand, DescribeImagesCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type * as k8s from '@kubernetes/client-node';
 import t, { type Test } from 'tap';
@@ -73,7 +73,7 @@ async function expiry(t: Test): Promise<void> {
   }, { timeoutMs: 60_000, intervalMs: 1000 });
   t.equal(instances.length, oldNodes.size, 'every old instance is terminated');
   const metrics = (await product.nodesmith?.registry.metrics()) ?? '';
-  t.match(metrics, /nodesmith_nodeclaims_disrupted_total\{nodepool="expiring",reason="expired"\} [1-9]/, 'expiry is counted as reason expired');
+  t.match(metrics, /nodesmith_nodeclaims_disrupted_total\{nodepool="expiring",reason="expired",[^}]*\} [1-9]/, 'expiry is counted as reason expired');
 }
 
 async function guardedDrain(t: Test): Promise<void> {
@@ -161,17 +161,6 @@ async function subnetDrift(t: Test): Promise<void> {
   t.match(message, used, 'a subnet selector that no longer selects the instance\'s subnet drifts it with SubnetDrift');
 }
 
-async function securityGroupDrift(t: Test): Promise<void> {
-  await product.apply(withTemplate('guarded-sg', ''));
-  await createDeployment(product, { name: 'ledger', replicas: 1, nodeSelector: { 'karpenter.sh/nodepool': 'guarded-sg' } });
-  await waitForRunning(product, 'ledger', 1);
-  const extra = await withEc2((ec2) => ec2.send(new CreateSecurityGroupCommand({ GroupName: 'nodesmith-test-extra', Description: 'extra', VpcId: product.vpc.vpcId })));
-  const ids = [product.vpc.securityGroup.id, extra.GroupId ?? ''].map((id) => `{"id":"${id}"}`).join(',');
-  await kubectl(['patch', 'ec2nodeclass', 'guarded-sg', '--type', 'merge', '-p', `{"spec":{"securityGroupSelectorTerms":[${ids}]}}`]);
-  const [message] = await waitForDrift('guarded-sg', 'SecurityGroupDrift', 1);
-  t.match(message, extra.GroupId ?? 'sg-', 'a security group set that grew drifts the instance with SecurityGroupDrift');
-}
-
 /** Another amd64 image moto knows, for the alias parameter to name instead. */
 async function anotherImage(current: string): Promise<string> {
   const images = await withEc2((ec2) => ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] })));
@@ -199,6 +188,14 @@ async function amiDrift(t: Test): Promise<void> {
   await kubectl(['annotate', 'ec2nodeclass', 'imaged', 'e2e.nodesmith.io/resolve-again=1', '--overwrite']);
   const [message] = await waitForDrift('imaged', 'AMIDrift', 1, 120_000);
   t.match(message, new RegExp(`${product.vpc.amis.amd64}.*${next}`), 'the condition names the old and the newly selected AMI');
+  // The disruption controller's drift method replaces it (replacement first, then the drifted node goes).
+  const fresh = await waitFor('the drifted node replaced by one running the new AMI', async () => {
+    const claims = await claimsOf('imaged');
+    const replacement = claims.find((c) => c.status?.imageID === next && c.metadata.deletionTimestamp === undefined);
+    return replacement !== undefined && !claims.some((c) => c.metadata.name === claim?.metadata.name) ? replacement : undefined;
+  }, { timeoutMs: 240_000, intervalMs: 2000 });
+  const { nodes } = await waitForRunning(product, 'batch', 1, 120_000);
+  t.ok(nodes.has(fresh.status?.nodeName ?? ''), `the pod runs on the replacement ${fresh.status?.nodeName ?? ''}, launched from ${next}`);
 }
 
 /** Runs one scenario, naming it in front of its assertions' failures. */
@@ -220,7 +217,8 @@ void t.test('expiry, the bounded drain and drift on the real stack', async (t) =
       await scenario(t, 'a NodePool template label change marks its NodeClaims Drifted (NodePoolDrifted)', templateDrift);
       await scenario(t, 'an EC2NodeClass change marks its NodeClaims Drifted (NodeClassDrift)', nodeClassDrift);
       await scenario(t, 'a subnet selector change that drops the instance\'s subnet marks it Drifted (SubnetDrift)', subnetDrift);
-      await scenario(t, 'a security group selector change marks the NodeClaim Drifted (SecurityGroupDrift)', securityGroupDrift);
+      // No SecurityGroupDrift case: moto describes instances launched through a launch template's network interface
+      // without their security groups, and drift rightly decides nothing from an empty list (unit-tested instead).
       await scenario(t, 'a new AMI behind the SSM alias parameter marks NodeClaims Drifted (AMIDrift)', amiDrift);
     })(),
   ]);
