@@ -90,7 +90,11 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   return {
     // The disruption controller counts its deletions in the same `nodeclaims_disrupted_total`.
-    countDisrupted: (claim, reason) => { metrics.disrupted.inc(disruptedLabels(claim, reason)); },
+    // Karpenter labels voluntary disruptions with the NodePool's consolidationPolicy.
+    countDisrupted: (claim, reason) => {
+      const labels = disruptedLabels(claim, reason);
+      metrics.disrupted.inc({ ...labels, consolidation_policy: w.state.nodePools.get(labels.nodepool)?.spec.disruption?.consolidationPolicy ?? '' });
+    },
     stop: async () => {
       unsubscribe();
       await interruption?.stop();

@@ -71,7 +71,7 @@ void t.test('emptiness: scaled to 0, nodes go after consolidateAfter; Never keep
   const text = await metrics();
   t.match(text, /nodesmith_voluntary_disruption_decisions_total\{decision="delete",reason="empty",consolidation_type="empty"\} [1-9]/);
   t.match(text, /nodesmith_nodepools_allowed_disruptions\{nodepool="openwindow",reason="empty"\} 0/);
-  t.match(text, /nodesmith_nodeclaims_disrupted_total\{nodepool="emptied",reason="empty",[^}]*\} [1-9]/);
+  t.match(text, /nodesmith_nodeclaims_disrupted_total\{nodepool="emptied",reason="empty",capacity_type="[^"]*",consolidation_policy="[^"]+",termination_mode="graceful"\} [1-9]/);
   for (const [name] of pools) await product.kc.makeApiClient(k8s.AppsV1Api).deleteNamespacedDeployment({ name, namespace: 'default' });
 });
 

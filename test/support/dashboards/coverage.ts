@@ -18,8 +18,7 @@ export interface Gap {
 export const knownGaps: ReadonlyMap<string, Gap> = new Map([
   ['node_time_seconds', { reason: "node-exporter's metric, scraped from every node; no provisioner serves it (Karpenter does not either)" }],
   ['node_boot_time_seconds', { reason: "node-exporter's metric, scraped from every node; no provisioner serves it (Karpenter does not either)" }],
-  ['karpenter_voluntary_disruption_eligible_nodes', { reason: 'the disruption controller (provisioner/disruption/) is being built; it will emit this', pending: true }],
-  ['karpenter_voluntary_disruption_decisions_total', { reason: 'the disruption controller (provisioner/disruption/) is being built; it will emit this', pending: true }],
+  ['karpenter_voluntary_disruption_decisions_total', { reason: 'emitted by the disruption controller only once it has decided something; a short scenario may end before a decision', pending: true }],
 ]);
 
 function matches(sample: Sample, m: Selector['matchers'][number]): boolean {
