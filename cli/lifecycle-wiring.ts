@@ -43,7 +43,9 @@ export interface LifecycleWiring {
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
 function wakeOnChange(kind: string): readonly string[] {
   if (kind === 'nodeclaim') return ['nodeclaim.disruption.drift', 'nodeclaim.expiration'];
-  if (kind === 'nodepool' || kind === 'ec2nodeclass') return ['nodeclaim.disruption.drift'];
+  // A new or changed NodePool (or its class) gets its READY and usage columns now, not at the next 10 s pass.
+  if (kind === 'nodepool') return ['nodeclaim.disruption.drift', 'nodepool.readiness', 'nodepool.usage'];
+  if (kind === 'ec2nodeclass') return ['nodeclaim.disruption.drift', 'nodepool.readiness'];
   return [];
 }
 

@@ -127,9 +127,12 @@ function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined)
     .filter((c) => c.status !== 'True');
   // A failure outside the parts (credentials refused) makes the class not ready as a whole.
   if (failure !== undefined && failedAt < 0) notReady.push({ type: nodeClassConditions.ready, status: 'False', message: failure.message });
-  updates.push(notReady.length === 0
-    ? { type: nodeClassConditions.ready, status: 'True', reason: 'Ready' }
-    : { type: nodeClassConditions.ready, status: 'False', reason: 'UnhealthyDependents', message: notReady.map((c) => `${c.type}=${c.status}${c.message === '' ? '' : `: ${c.message}`}`).join('; ') });
+  const message = notReady.map((c) => `${c.type}=${c.status}${c.message === '' ? '' : `: ${c.message}`}`).join('; ');
+  // As operatorpkg's root condition: False when a dependent is False; Unknown while one is only not known yet (the
+  // instance profile's controller has not written its condition), which neither gates launches nor raises an Event.
+  if (notReady.length === 0) updates.push({ type: nodeClassConditions.ready, status: 'True', reason: 'Ready' });
+  else if (notReady.some((c) => c.status === 'False')) updates.push({ type: nodeClassConditions.ready, status: 'False', reason: 'UnhealthyDependents', message });
+  else updates.push({ type: nodeClassConditions.ready, status: 'Unknown', reason: 'AwaitingReconciliation', message });
   return updates;
 }
 

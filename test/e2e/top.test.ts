@@ -41,8 +41,8 @@ void t.test('top --once prints one plain frame through a pipe', async (t) => {
     const frame = await timed([...entry], ['top', '--once', '--kubeconfig', kubeconfig]);
     t.comment(`start-up (${how}, same run): nodesmith --help ${help.toFixed(0)} ms; nodesmith top --once (process start to exit, frame of 2 nodes) ${frame.toFixed(0)} ms`);
   }
-  const pools = await product.stack.kubectl(['get', 'nodepools']);
-  t.match(pools.stdout, /^default\s.*\sTrue\s/m, 'kubectl get nodepools shows READY True');
+  const pools = await waitFor('the NodePool to report READY', async () => { const out = (await product.stack.kubectl(['get', 'nodepools'])).stdout; return /^default\s.*\sTrue\s/m.test(out) ? out : undefined; }, { timeoutMs: 30_000 });
+  t.match(pools, /^default\s.*\sTrue\s/m, 'kubectl get nodepools shows READY True');
 });
 
 void t.test('top in a terminal shows the nodes, follows the cluster live, and obeys its keys', async (t) => {

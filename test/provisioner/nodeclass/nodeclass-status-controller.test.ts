@@ -28,7 +28,7 @@ class FakeResolver implements NodeClassResolver {
   }
 }
 
-const profileReady = { type: 'InstanceProfileReady', status: 'True' as const, reason: 'InstanceProfileReady', message: '', lastTransitionTime: '2026-11-23T00:00:00Z' };
+const profileReady: { type: string; status: 'True' | 'False' | 'Unknown'; reason: string; message: string; lastTransitionTime: string } = { type: 'InstanceProfileReady', status: 'True', reason: 'InstanceProfileReady', message: '', lastTransitionTime: '2026-11-23T00:00:00Z' };
 
 function nodeClass(name: string, conditions = [profileReady]): EC2NodeClass {
   return {
@@ -69,13 +69,20 @@ void t.test('a steady class costs no write on the next pass', async (t) => {
   t.equal(writer.patches.length, 1);
 });
 
-void t.test('without a ready instance profile the class is not Ready, and says which dependency waits', async (t) => {
-  const { classes, controller } = setup(nodeClass('default', []));
+void t.test('before the instance profile is known the class is Ready=Unknown, says which dependency waits, and raises no Event', async (t) => {
+  const { classes, events, controller } = setup(nodeClass('default', []));
   await controller.reconcile();
   const ready = classes.get('default')?.status?.conditions?.find((c) => c.type === 'Ready');
-  t.equal(ready?.status, 'False');
-  t.equal(ready?.reason, 'UnhealthyDependents');
+  t.equal(ready?.status, 'Unknown');
+  t.equal(ready?.reason, 'AwaitingReconciliation');
   t.equal(ready?.message, 'InstanceProfileReady=Unknown: not resolved yet');
+  t.same(events.events, []);
+});
+
+void t.test('an instance profile that failed makes the class Ready=False', async (t) => {
+  const { classes, controller } = setup(nodeClass('default', [{ ...profileReady, status: 'False', reason: 'InstanceProfileNotFound', message: 'instance profile p does not exist' }]));
+  await controller.reconcile();
+  t.same(condition(classes.get('default'), 'Ready'), ['False', 'UnhealthyDependents']);
 });
 
 void t.test('a subnet selector that matches nothing makes SubnetsReady and Ready false, with one Warning Event', async (t) => {
