@@ -1,4 +1,4 @@
-import type { ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
+import type { Amounts, ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
 import { noResources } from '../domain/resource-sums.js';
 
@@ -56,9 +56,7 @@ export class Binding {
     view.reserve(key, args.Node, requests);
     try {
       const nodeName = launched ?? (await this.#materialize(this.#deps.materializer, args.Node));
-      // From here the pod is on its way to the real node, which kube-scheduler's cache does not know yet: hold
-      // the room there, so the filter does not let kube-scheduler place another pod into it meanwhile.
-      view.reserve(key, nodeName, requests);
+      this.#holdOnRealNode(key, nodeName, requests);
       const error = await this.#bindTo(args, nodeName);
       if (error !== '') view.release(key);
       return error;
@@ -66,6 +64,15 @@ export class Binding {
       view.release(key);
       return `materialising virtual node ${args.Node}: ${messageOf(error)}`;
     }
+  }
+
+  /**
+   * From here the pod is on its way to the real node, which kube-scheduler's cache does not know yet: its room is
+   * held there, so the filter does not let kube-scheduler place another pod into it meanwhile. A pod the model
+   * already sees bound (a retried bind) holds nothing: no later event would release it.
+   */
+  #holdOnRealNode(key: string, nodeName: string, requests: Amounts): void {
+    if (this.#deps.view.boundNodeOf(key) === undefined) this.#deps.view.reserve(key, nodeName, requests);
   }
 
   async #bindTo(args: BindArgs, nodeName: string): Promise<string> {

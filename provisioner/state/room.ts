@@ -43,7 +43,6 @@ export class RoomCalculator {
     return this.#withoutPromised(left, entry, virtualName);
   }
 
-
   /** Takes off the pods binding to the virtual node and the assigned pods still pending. */
   #withoutPromised(left: ResourceSums, entry: ModelPlan, virtualName: string): ResourceSums {
     addInto(left, this.#pods.reservedOn(virtualName), -1);
