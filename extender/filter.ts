@@ -97,7 +97,7 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   if (entry.closedReason !== undefined) return { reason: entry.closedReason };
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
   if (rejection !== undefined) return { reason: rejection };
-  const launchedFor = context.view.materializationOf(entry.name);
+  const launchedFor = context.view.materializationOf(entry);
   if (launchedFor === undefined) return judgeRoom(context, entry);
   // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
   if (launchedFor[1].assigned.has(context.key)) return pass;
@@ -113,16 +113,12 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
  * happen, so its room is checked too; where the model lags instead, kube-scheduler's own check still holds.
  */
 function judgeRoom(context: FilterContext, entry: ModelNode): Verdict {
-  const used = context.view.usage(entry.name);
-  const binding = context.view.reservedOn(entry.name);
+  const { free } = entry;
   for (const [resource, amount] of context.requested) {
-    const allocatable = entry.allocatable[resource];
+    const left = free[resource];
     // A resource the node does not list is kube-scheduler's to judge (it knows extended resources and slots).
-    if (allocatable === undefined) continue;
-    const left = allocatable - (used[resource] ?? 0) - (binding[resource] ?? 0);
-    if (amount > left) {
-      return { reason: `not enough room beside the pods bound and binding to it: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
-    }
+    if (left === undefined || amount <= left) continue;
+    return { reason: `not enough room beside the pods bound and binding to it: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
   }
   return pass;
 }

@@ -87,13 +87,18 @@ export interface ModelNode {
   /** Why no new pod may go here (being deleted, disrupted, cordoned, marked); undefined when it is open. */
   readonly closedReason: string | undefined;
   readonly allocatable: Amounts;
+  /**
+   * Allocatable less the requests of the pods bound and binding to the node, for each resource it lists; kept
+   * current on every pod and bind change, so the filter compares numbers instead of summing per call.
+   */
+  readonly free: Amounts;
   readonly capacityType: string | undefined;
   readonly nodePool: string | undefined;
   /** Instance family ("m7i" of "m7i.large"), when the node says its instance type. */
   readonly instanceFamily: string | undefined;
   /**
-   * For a real node nodesmith launched, the virtual node it was launched for (from its NodeClaim annotation),
-   * known as soon as the Node exists, before the plan records it.
+   * For a real node nodesmith launched, the virtual node it was launched for: from its NodeClaim annotation,
+   * known as soon as the Node exists, or else from the plan's record of the launch.
    */
   readonly launchedFor: string | undefined;
 }
@@ -132,7 +137,7 @@ export interface ClusterModel {
   /** Requests of the pods whose bind to this node is in flight (held by reserve()). */
   reservedOn(nodeName: string): Amounts;
   /** The plan a real node was launched for, while its virtual node still takes binds: `[virtual name, plan]`. */
-  materializationOf(realName: string): readonly [string, ModelPlan] | undefined;
+  materializationOf(node: ModelNode): readonly [string, ModelPlan] | undefined;
   /**
    * Holds a node's room for a pod while its bind (and the launch behind it) is in flight: first on the virtual
    * node, then, once launched, on the real node it became, until the pod is seen bound.

@@ -12,7 +12,7 @@ import { planNodeAnnotation } from '../../domain/product-keys.js';
 import type { PodRequestsFn } from '../../domain/resource-sums.js';
 import type { Amounts, ClusterEvent, ClusterModel, ModelNode, ModelPlan, VirtualNodePlan } from '../index.js';
 import { planOfNode } from '../plan-annotation.js';
-import { digestNode, type NodeDigest } from './node-entry.js';
+import { digestNode, freeOn, type NodeDigest } from './node-entry.js';
 import { NodeMarks } from './node-marks.js';
 import { NodeClaimIndex } from './nodeclaim-index.js';
 import { PdbIndex } from './pdb-index.js';
@@ -56,7 +56,7 @@ export class ClusterState implements ClusterModel {
   #synced = false;
 
   constructor(requestsOf: PodRequestsFn = podRequests) {
-    this.#accounting = new PodAccounting(requestsOf);
+    this.#accounting = new PodAccounting(requestsOf, (name) => { this.#refreshNode(name); });
     this.#room = new RoomCalculator(this.#accounting, this.#plans, (name) => this.#digests.get(name)?.allocatable);
   }
 
@@ -151,12 +151,18 @@ export class ClusterState implements ClusterModel {
   }
 
   upsertPlan(plan: VirtualNodePlan): void {
+    const before = this.#plans.plans.get(plan.nodeName)?.materializedNode;
     this.#plans.upsert(plan);
+    if (before !== undefined && before !== plan.materializedNode) this.#refreshNode(before);
+    if (plan.materializedNode !== undefined) this.#refreshNode(plan.materializedNode);
     this.#changed('plan', plan.nodeName);
   }
 
   removePlan(nodeName: string): void {
-    if (this.#plans.remove(nodeName)) this.#changed('plan', nodeName);
+    const real = this.#plans.plans.get(nodeName)?.materializedNode;
+    if (!this.#plans.remove(nodeName)) return;
+    if (real !== undefined) this.#refreshNode(real);
+    this.#changed('plan', nodeName);
   }
 
   upsertNodeClaim(claim: NodeClaim): void {
@@ -203,8 +209,8 @@ export class ClusterState implements ClusterModel {
     // One literal shape for every entry: filter reads these fields for hundreds of nodes a call.
     this.#modelNodes.set(name, {
       name: digest.name, isVirtual: digest.isVirtual, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name),
-      allocatable: digest.allocatable, capacityType: digest.capacityType, nodePool: digest.nodePool,
-      instanceFamily: digest.instanceFamily, launchedFor: digest.launchedFor,
+      allocatable: digest.allocatable, free: freeOn(digest.allocatable, this.#accounting.usage(name), this.#accounting.reservedOn(name)), capacityType: digest.capacityType, nodePool: digest.nodePool,
+      instanceFamily: digest.instanceFamily, launchedFor: digest.launchedFor ?? this.#plans.materializedAs(name),
     });
   }
 
@@ -288,12 +294,9 @@ export class ClusterState implements ClusterModel {
     return this.#accounting.reservedOn(nodeName);
   }
 
-  materializationOf(realName: string): readonly [string, ModelPlan] | undefined {
-    // The Node's own annotation first: it is there from the moment kube-scheduler can see the node, while the
-    // plan records the launch only after the Node is created.
-    const virtualName = this.#digests.get(realName)?.launchedFor ?? this.#plans.materializedAs(realName);
-    const entry = virtualName === undefined ? undefined : this.#plans.entry(virtualName);
-    return virtualName === undefined || entry === undefined ? undefined : [virtualName, entry];
+  materializationOf(node: ModelNode): readonly [string, ModelPlan] | undefined {
+    const entry = node.launchedFor === undefined ? undefined : this.#plans.entry(node.launchedFor);
+    return node.launchedFor === undefined || entry === undefined ? undefined : [node.launchedFor, entry];
   }
 
   reserve(key: string, nodeName: string, requests: Amounts): void {

@@ -4,13 +4,13 @@ import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { disruptedTaint, nodeClaimKey } from '../../domain/karpenter-keys.js';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
-import { noResources } from '../../domain/resource-sums.js';
+import { noResources, type ResourceSums } from '../../domain/resource-sums.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { ModelNode } from '../index.js';
 
 
 /** What the model keeps of a Node for the extender: only the fields filter and prioritize read, pre-digested. */
-export interface NodeDigest extends Omit<ModelNode, 'closedReason'> {
+export interface NodeDigest extends Omit<ModelNode, 'closedReason' | 'free'> {
   /** Why the Node object itself says no new pod may go there; a mark in-process may close it too. */
   readonly ownClosedReason: string | undefined;
 }
@@ -53,4 +53,11 @@ export function digestNode(node: Node): NodeDigest | undefined {
 function launchedFor(node: Node, labels: Readonly<Record<string, string>>): string | undefined {
   const claim = node.metadata.annotations?.[nodeClaimKey];
   return labels[launchableLabel] !== undefined || claim === undefined || claim === '' ? undefined : virtualNodeName(claim);
+}
+
+/** Allocatable less what is used and reserved, for each resource the node lists (others are not ours to judge). */
+export function freeOn(allocatable: ResourceList, used: ResourceList, reserved: ResourceList): ResourceSums {
+  const free: ResourceSums = {};
+  for (const resource in allocatable) free[resource] = (allocatable[resource] ?? 0) - (used[resource] ?? 0) - (reserved[resource] ?? 0);
+  return free;
 }

@@ -24,6 +24,8 @@ const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Succeeded' || p
  */
 export class PodAccounting {
   readonly #requestsOf: PodRequestsFn;
+  /** Told of every change to a node's usage or reservations. */
+  readonly #onNodeChanged: (nodeName: string) => void;
   readonly #pods = new Map<string, PodEntry>();
   /** Node name → summed requests of the non-terminal pods bound there (kept even before the node shows up). */
   readonly #usage = new Map<string, ResourceSums>();
@@ -35,8 +37,9 @@ export class PodAccounting {
   readonly #reservations = new Map<string, Reservation>();
   readonly #reserved = new Map<string, ResourceSums>();
 
-  constructor(requestsOf: PodRequestsFn) {
+  constructor(requestsOf: PodRequestsFn, onNodeChanged: (nodeName: string) => void = () => undefined) {
     this.#requestsOf = requestsOf;
+    this.#onNodeChanged = onNodeChanged;
   }
 
   get size(): number {
@@ -56,6 +59,7 @@ export class PodAccounting {
     this.release(key);
     if (!entry.counted) return;
     addInto(sumsFor(this.#usage, nodeName), entry.requests, 1);
+    this.#onNodeChanged(nodeName);
     let keys = this.#onNode.get(nodeName);
     if (keys === undefined) {
       keys = new Set<string>();
@@ -74,6 +78,7 @@ export class PodAccounting {
     if (sums !== undefined) {
       addInto(sums, previous.requests, -1);
       if (isEmpty(sums)) this.#usage.delete(previous.nodeName);
+      this.#onNodeChanged(previous.nodeName);
     }
     const keys = this.#onNode.get(previous.nodeName);
     keys?.delete(key);
@@ -123,6 +128,7 @@ export class PodAccounting {
     this.release(key);
     this.#reservations.set(key, { nodeName, requests });
     addInto(sumsFor(this.#reserved, nodeName), requests, 1);
+    this.#onNodeChanged(nodeName);
   }
 
   release(key: string): void {
@@ -133,6 +139,7 @@ export class PodAccounting {
     if (sums === undefined) return;
     addInto(sums, reservation.requests, -1);
     if (isEmpty(sums)) this.#reserved.delete(reservation.nodeName);
+    this.#onNodeChanged(reservation.nodeName);
   }
 
   /** The pod's requests, one `pods` slot included. Throws QuantityError on a malformed quantity. */

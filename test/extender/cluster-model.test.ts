@@ -66,3 +66,35 @@ void t.test('readiness waits for the synced event', (t) => {
   t.ok(view.isSynced);
   t.end();
 });
+
+void t.test("a node's free room follows binds, reservations, finished pods and its own allocatable as they change", (t) => {
+  const view = new ClusterState();
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'early', cpu: '1', memory: '1Gi', nodeName: 'n1' }) });
+  view.apply({ kind: 'node-upserted', node: node('n1', { cpu: '4', memory: '8Gi' }) });
+  t.match(view.node('n1')?.free, { cpu: 3000, memory: 7 * 2 ** 30 }, 'a pod bound before its node arrived is counted');
+  view.reserve('default/binding', 'n1', { cpu: 500 });
+  t.match(view.node('n1')?.free, { cpu: 2500 }, 'a bind in flight holds its room');
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'binding', cpu: '500m', memory: '512Mi', nodeName: 'n1' }) });
+  t.match(view.node('n1')?.free, { cpu: 2500 }, 'the bind landing moves the room from reserved to used, not twice');
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'early', cpu: '1', memory: '1Gi', nodeName: 'n1', phase: 'Succeeded' }) });
+  t.match(view.node('n1')?.free, { cpu: 3500, memory: 8 * 2 ** 30 - 2 ** 29 }, 'a finished pod gives its room back');
+  view.apply({ kind: 'node-upserted', node: node('n1', { cpu: '2', memory: '8Gi' }) });
+  t.match(view.node('n1')?.free, { cpu: 1500 }, 'a smaller allocatable is seen at once');
+  t.end();
+});
+
+void t.test("a real node is tied to its plan by the plan's record of the launch when the Node carries no annotation", (t) => {
+  const view = new ClusterState();
+  view.apply({ kind: 'node-upserted', node: node('ip-10-0-0-9') });
+  view.apply({ kind: 'plan-upserted', plan: plan('launchable-b') });
+  const tie = (): string | undefined => {
+    const real = view.node('ip-10-0-0-9');
+    return real === undefined ? 'no such node' : view.materializationOf(real)?.[0];
+  };
+  t.equal(tie(), undefined, 'not launched for any plan yet');
+  view.apply({ kind: 'plan-upserted', plan: plan('launchable-b', { materializedNode: 'ip-10-0-0-9' }) });
+  t.equal(tie(), 'launchable-b', 'the plan records the launch');
+  view.apply({ kind: 'plan-deleted', nodeName: 'launchable-b' });
+  t.equal(tie(), undefined, 'and the tie goes with the plan');
+  t.end();
+});
