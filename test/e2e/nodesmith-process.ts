@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readImageRuntimeEnv } from '../support/image-env.js';
 import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NodesmithConfig } from '../../cli/app-config.js';
@@ -44,7 +45,7 @@ export class NodesmithProcess {
     const entry = this.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
     const child = spawn(process.execPath, [...entry, ...runFlags(this.config)], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region },
+      env: { ...process.env, ...this.#imageEnv(), AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region },
     });
     child.stdout.pipe(log);
     child.stderr.pipe(log);
@@ -54,6 +55,18 @@ export class NodesmithProcess {
       const res = await fetch(`http://127.0.0.1:${String(this.config.health.port)}/readyz`);
       return res.ok ? true : undefined;
     }, { timeoutMs: 60_000 });
+  }
+
+  /**
+   * Compiled, nodesmith runs as the image runs it, memory settings included; NODE_OPTIONS adds to the test
+   * runner's own (tap's process tracking) instead of replacing it.
+   */
+  #imageEnv(): Record<string, string> {
+    if (!this.compiled) return {};
+    const env = readImageRuntimeEnv(`${repoRoot}Dockerfile`);
+    const inherited = process.env['NODE_OPTIONS'];
+    if (env['NODE_OPTIONS'] !== undefined && inherited !== undefined && inherited !== '') env['NODE_OPTIONS'] = `${inherited} ${env['NODE_OPTIONS']}`;
+    return env;
   }
 
   /** SIGKILL: no shutdown hook runs, exactly like a node or container dying. */

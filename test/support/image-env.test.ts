@@ -1,0 +1,16 @@
+import t from 'tap';
+import { fileURLToPath } from 'node:url';
+import { imageRuntimeEnv, readImageRuntimeEnv } from './image-env.js';
+
+void t.test("the runtime stage's plain ENV settings are read, and the build stage's and build arguments' are not", (t) => {
+  const env = imageRuntimeEnv('FROM a AS build\nENV BUILD_ONLY=1\nFROM a\nARG COMMIT=""\nENV NODE_ENV=production C=${COMMIT}\nENV NODE_OPTIONS=--max-semi-space-size=4 MALLOC_ARENA_MAX=2\n');
+  t.same(env, { NODE_ENV: 'production', NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_ARENA_MAX: '2' });
+  t.end();
+});
+
+void t.test("the project's image sets the memory settings that the child-process tests and benchmarks then run with", (t) => {
+  const env = readImageRuntimeEnv(fileURLToPath(new URL('../../Dockerfile', import.meta.url)));
+  t.match(env['NODE_OPTIONS'], /--max-semi-space-size=\d+/);
+  t.match(env['MALLOC_ARENA_MAX'], /^\d+$/);
+  t.end();
+});
