@@ -82,16 +82,19 @@ function steeringBonus(steering: PodSteering, capacityType: string | undefined, 
   return bonus;
 }
 
-/** How full the node would be with this pod: the mean of its cpu and memory fractions, 0–1. */
+/**
+ * How full the node would be with this pod: the mean of its cpu and memory fractions, 0–1. Binds in flight count
+ * as allocated (the entry's free room already holds them), so two pods scored at once see each other.
+ */
 function allocatedFraction(context: ScoreContext, entry: ModelNode): number {
-  const usage = context.view.usage(entry.name);
-  const cpu = fraction(entry.allocatable['cpu'], (usage['cpu'] ?? 0) + (context.requests['cpu'] ?? 0));
-  const memory = fraction(entry.allocatable['memory'], (usage['memory'] ?? 0) + (context.requests['memory'] ?? 0));
+  const cpu = fraction(entry.allocatable['cpu'], entry.free['cpu'], context.requests['cpu']);
+  const memory = fraction(entry.allocatable['memory'], entry.free['memory'], context.requests['memory']);
   return (cpu + memory) / 2;
 }
 
-function fraction(allocatable: number | undefined, used: number): number {
-  return allocatable !== undefined && allocatable > 0 ? Math.min(1, used / allocatable) : 1;
+function fraction(allocatable: number | undefined, free: number | undefined, requested: number | undefined): number {
+  if (allocatable === undefined || allocatable <= 0) return 1;
+  return Math.min(1, (allocatable - (free ?? allocatable) + (requested ?? 0)) / allocatable);
 }
 
 function scoreReal(context: ScoreContext, entry: ModelNode): number {

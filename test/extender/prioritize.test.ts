@@ -36,6 +36,15 @@ void t.test('finished pods do not count towards packing', async (t) => {
   t.equal(scores['a'], scores['b']);
 });
 
+void t.test('a bind in flight to a node makes it fuller for the next pod scored', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('a') });
+  h.view.apply({ kind: 'node-upserted', node: node('b') });
+  h.view.reserve('default/binding', 'a', { cpu: 3000, memory: 12 * 2 ** 30, pods: 1 });
+  const scores = await prioritize(h, extenderArgs(pod(), ['a', 'b']));
+  t.ok((scores['a'] ?? 0) > (scores['b'] ?? 0), 'packing counts the pod on its way to a');
+});
+
 void t.test('among virtual nodes the cheaper per pod ranks higher and the assigned one highest', async (t) => {
   const h = harness();
   h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-cheap') });
