@@ -36,6 +36,8 @@ export interface NodesmithConfig {
    * emptiness and drift only, so a test's nodes are not consolidated under it.
    */
   readonly consolidation?: ConsolidationOptions;
+  /** Karpenter's NodeRepair gate (`--feature-gates NodeRepair=true`, off by default): replace nodes unhealthy too long. */
+  readonly nodeRepair?: boolean;
   readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
   readonly logLevel: string;
   /** The git commit this build came from, for build_info; unset in a source checkout. */

@@ -38,6 +38,8 @@ export interface LifecycleWiring {
   readonly nodeClassControllers?: readonly Controller[];
   /** The priced catalog (instance type drift) and how often drift is rechecked in full; without it no Drifted is written. */
   readonly drift?: { readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
+  /** Karpenter's NodeRepair gate: replace nodes whose conditions have been unhealthy beyond the cloud's tolerations. */
+  readonly nodeRepair?: boolean;
 }
 
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
@@ -67,6 +69,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     cloud: w.cloud, clock: systemClock, recorder: w.events,
     plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
     ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
+    ...(w.nodeRepair === true ? { repair: { nodePoolUid: (name: string) => w.state.nodePools.get(name)?.metadata.uid, onRepaired: () => { wake.termination(); } } } : {}),
   });
   const drift = lifecycle.find((c): c is DriftController => c instanceof DriftController);
   const runner = new ControllerRunner({

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { NodesmithConfig } from './app-config.js';
 import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
+import { isGateOn } from './feature-gates.js';
 
 const flagSpec = {
   kubeconfig: { type: 'string' },
@@ -102,6 +103,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },
     health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems), metricsNamespace: v['metrics-namespace'] },
     consolidation: consolidationFlags({ minSavings: v['consolidation-min-savings'], featureGates: v['feature-gates'] }, problems),
+    nodeRepair: isGateOn(v['feature-gates'], 'NodeRepair'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     leaderElection: { enabled: v['leader-elect'], namespace: v['leader-election-namespace'], identity: `${env['POD_NAME'] ?? hostname()}-${Math.random().toString(36).slice(2, 8)}` },

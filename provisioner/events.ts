@@ -16,6 +16,8 @@ export type EventReason =
   | 'FailedDraining'
   | 'TerminationGracePeriodExpiring'
   | 'NodeClassNotReady'
+  | 'NodeRepair'
+  | 'NodeRepairBlocked'
   | DisruptionEventReason;
 
 /** Events of the disruption controller (provisioner/disruption/disruption-events.ts), Karpenter's names where it has one. */

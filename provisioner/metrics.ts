@@ -8,6 +8,7 @@ import { karpenterSummary } from './metric-shapes.js';
 export const lifecycleMetricNames = {
   nodeClaimsDisrupted: 'nodesmith_nodeclaims_disrupted_total',
   nodeClaimsDrifted: 'nodesmith_nodeclaims_drifted_total',
+  nodeClaimsUnhealthyDisrupted: 'nodesmith_nodeclaims_unhealthy_disrupted_total',
   nodeClaimsTerminated: 'nodesmith_nodeclaims_terminated_total',
   nodeClaimsRegistered: 'nodesmith_nodeclaims_registered_total',
   nodeClaimsInitialized: 'nodesmith_nodeclaims_initialized_total',
@@ -21,7 +22,7 @@ export const lifecycleMetricNames = {
 } as const;
 
 /** Why liveness or GC deleted a NodeClaim (`reason` label). */
-export type DisruptionReason = 'launch_timeout' | 'registration_timeout' | 'instance_gone' | 'expired';
+export type DisruptionReason = 'launch_timeout' | 'registration_timeout' | 'instance_gone' | 'expired' | 'unhealthy';
 
 /** Karpenter's `termination_mode`: graceful drains, forceful skips the drain, eventual waits for pods to leave. */
 export type TerminationMode = 'graceful' | 'eventual' | 'forceful';
@@ -57,6 +58,7 @@ export function disruptedLabels(claim: NodeClaim, reason: string, mode: Terminat
 export class LifecycleMetrics {
   readonly disrupted: Counter<DisruptedLabel>;
   readonly drifted: Counter<'type' | 'nodepool'>;
+  readonly unhealthyDisrupted: Counter<'condition' | 'nodepool' | 'capacity_type' | 'image_id'>;
   readonly terminated: Counter<'nodepool' | 'capacity_type' | 'zone'>;
   readonly registered: Counter<'nodepool'>;
   readonly initialized: Counter<'nodepool'>;
@@ -73,6 +75,11 @@ export class LifecycleMetrics {
     const n = lifecycleMetricNames;
     this.disrupted = new Counter({ name: n.nodeClaimsDisrupted, help: 'Number of nodeclaims disrupted in total, by reason, nodepool, capacity type, consolidation policy and termination mode.', labelNames: disruptedLabelNames, registers });
     this.drifted = new Counter({ name: n.nodeClaimsDrifted, help: 'NodeClaims that became Drifted, by drift reason (type) and nodepool.', labelNames: ['type', 'nodepool'] as const, registers });
+    this.unhealthyDisrupted = new Counter({
+      name: n.nodeClaimsUnhealthyDisrupted,
+      help: 'Number of unhealthy nodeclaims disrupted in total by node repair, by the node condition that was unhealthy, nodepool, capacity type and image ID.',
+      labelNames: ['condition', 'nodepool', 'capacity_type', 'image_id'] as const, registers,
+    });
     this.terminated = new Counter({ name: n.nodeClaimsTerminated, help: 'Number of nodeclaims terminated in total (finalizer removed), by nodepool, capacity type and zone.', labelNames: ['nodepool', 'capacity_type', 'zone'] as const, registers });
     this.registered = new Counter({ name: n.nodeClaimsRegistered, help: 'NodeClaims that became Registered.', labelNames: ['nodepool'] as const, registers });
     this.initialized = new Counter({ name: n.nodeClaimsInitialized, help: 'NodeClaims that became Initialized.', labelNames: ['nodepool'] as const, registers });

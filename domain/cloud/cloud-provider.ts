@@ -1,5 +1,6 @@
 import type { CapacityType, LaunchOffering, Architecture } from './offering.js';
 import type { NodeClassSpec, ResolvedNodeClass } from './node-class.js';
+import type { RepairPolicy } from './repair-policy.js';
 
 /** A taint for the kubelet to register with, in Kubernetes field names. */
 export interface LaunchTaint {
@@ -80,6 +81,8 @@ export interface CloudProvider {
   list(): Promise<LaunchedInstance[]>;
   /** The describe-based catalog, for every type, even those with no available offering. */
   getInstanceTypes(): Promise<InstanceTypeInfo[]>;
+  /** Which Node conditions, held for how long, mean the node is replaced (node repair, gate NodeRepair). */
+  repairPolicies(): readonly RepairPolicy[];
 }
 
 /** Turns a NodeClass's selector terms into ids; NodeClassNotReadyError when one resolves to none. */

@@ -8,6 +8,7 @@ import type {
 import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
 import { byPrice, offeringKey, type OfferingKey } from './offering.js';
 import { formatProviderId } from './provider-id.js';
+import type { RepairPolicy } from './repair-policy.js';
 import { UnavailableOfferings } from './unavailable-offerings.js';
 import { nodeClaimKey } from '../karpenter-keys.js';
 import { labels } from '../well-known-labels.js';
@@ -26,6 +27,11 @@ export class FakeCloudProvider implements CloudProvider {
   readonly instances = new Map<string, LaunchedInstance>();
   readonly unavailableOfferings: UnavailableOfferings;
   instanceTypes: InstanceTypeInfo[] = [];
+  /** Ready False or Unknown for 30 minutes, like the AWS provider's kubelet policies. */
+  policies: readonly RepairPolicy[] = [
+    { conditionType: 'Ready', conditionStatus: 'False', tolerationMs: 30 * 60_000 },
+    { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationMs: 30 * 60_000 },
+  ];
   /** Thrown (once) by the next call of any method, then cleared. */
   nextError: Error | undefined;
   readonly #clock: Clock;
@@ -65,6 +71,10 @@ export class FakeCloudProvider implements CloudProvider {
       this.#throwInjected();
       return this.instanceTypes;
     });
+  }
+
+  repairPolicies(): readonly RepairPolicy[] {
+    return this.policies;
   }
 
   #create(request: LaunchRequest): LaunchedInstance {

@@ -13,6 +13,9 @@ export interface NodeSpec {
 export interface NodeCondition {
   readonly type: string;
   readonly status: string;
+  readonly reason?: string;
+  /** RFC 3339; node repair counts an unhealthy condition's age from it. */
+  readonly lastTransitionTime?: string;
 }
 
 /** core/v1 NodeStatus (subset). */

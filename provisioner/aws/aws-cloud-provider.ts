@@ -9,12 +9,14 @@ import type {
 import { isDomainError, NodeClaimNotFoundError } from '../../domain/cloud/errors.js';
 import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
+import type { RepairPolicy } from '../../domain/cloud/repair-policy.js';
 import { managedByTag } from '../../domain/product-keys.js';
 import { classifyEc2Error } from './ec2-errors.js';
 import { launchFleet } from './fleet-launch.js';
 import { describeInstanceTypeCatalog } from './instance-type-catalog.js';
 import { describeInstance, isLive, listTaggedInstances, terminateInstance } from './instances.js';
 import { LaunchTemplates } from './launch-template.js';
+import { awsRepairPolicies } from './repair-policies.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
 import type { ClusterBootstrap } from './user-data.js';
 
@@ -104,6 +106,10 @@ export class AwsCloudProvider implements CloudProvider {
     } catch (e: unknown) {
       throw isDomainError(e) ? e : classifyEc2Error(e, 'describing instance types');
     }
+  }
+
+  repairPolicies(): readonly RepairPolicy[] {
+    return awsRepairPolicies;
   }
 
   #instanceId(providerID: string): string {

@@ -86,5 +86,7 @@ export function withCloudProviderMetrics(
     get: (providerID) => measure('Get', () => inner.get(providerID)),
     list: () => measure('List', () => inner.list()),
     getInstanceTypes: () => measure('GetInstanceTypes', () => inner.getInstanceTypes()),
+    // A constant list, not a cloud call: nothing to time.
+    repairPolicies: () => inner.repairPolicies(),
   };
 }

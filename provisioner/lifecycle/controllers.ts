@@ -12,6 +12,7 @@ import { DriftController, type DriftReads } from './drift.js';
 import type { ResolvedDriftFacts } from './drift-facts.js';
 import { ExpirationController } from './expiration.js';
 import { LivenessController } from './liveness.js';
+import { NodeHealthController, type NodeHealthControllerOptions } from './node-health.js';
 import { RegistrationController } from './registration.js';
 import { TerminationController } from './termination.js';
 
@@ -28,6 +29,8 @@ export interface LifecycleDependencies {
   readonly log?: ControllerLogger;
   /** What the drift check reads beyond the NodeClaims; without it no Drifted condition is written. */
   readonly drift?: { readonly reads: DriftReads; readonly facts: ResolvedDriftFacts; readonly recheckMs?: number };
+  /** Node repair (the NodeRepair gate); without it unhealthy nodes are left alone, as in Karpenter by default. */
+  readonly repair?: Pick<NodeHealthControllerOptions, 'nodePoolUid' | 'onRepaired'>;
 }
 
 /**
@@ -47,6 +50,7 @@ export function lifecycleControllers(deps: LifecycleDependencies): Controller[] 
     new TerminationController({ store, nodes, pods, cloud, recorder, ...common }),
     new ExpirationController({ store, recorder, ...common }),
     ...(deps.drift === undefined ? [] : [new DriftController({ store, recorder, ...deps.drift, ...common })]),
+    ...(deps.repair === undefined ? [] : [new NodeHealthController({ store, nodes, policies: cloud.repairPolicies(), recorder, ...deps.repair, ...common })]),
     new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
     new VirtualNodePodGc({ pods, recorder, ...common }),
     new OrphanInstanceGc({ cloud, store, ...common }),

@@ -40,3 +40,22 @@ void t.test('the lifecycle controllers take a nodeclaim from launch to registere
   t.same(cloud.deleted, [i.providerID]);
   t.same(cluster.deletedNodes, ['ip-10-0-0-7']);
 });
+
+void t.test('node repair joins the list only when the NodeRepair gate asks for it, with the cloud\'s policies', async (t) => {
+  const clock = new FakeClock(Date.UTC(2026, 10, 23));
+  const store = new InMemoryNodeClaimStore(clock);
+  const cluster = new FakeCluster();
+  const cloud = new FakeCloudProvider(clock);
+  cloud.policies = [{ conditionType: 'KernelReady', conditionStatus: 'False', tolerationMs: 60_000 }];
+  const controllers = lifecycleControllers({
+    store, nodes: cluster, pods: cluster, cloud, clock, recorder: new FakeEventRecorder(), plannedNodeNames: () => new Set(), repair: {},
+  });
+  const health = controllers.find((c) => c.name === 'node.health');
+  t.ok(health, 'node.health runs');
+  const i = instance({ id: 9, launchTime: 0, nodeClaimName: 'nc-9' });
+  await store.create(nodeClaim({ name: 'nc-9', providerID: i.providerID }));
+  const broken = node({ name: 'ip-10-0-0-9', providerID: i.providerID, ready: true });
+  cluster.addNode({ ...broken, status: { conditions: [{ type: 'KernelReady', status: 'False', lastTransitionTime: new Date(clock.now() - 61_000).toISOString() }] } });
+  await health?.reconcile();
+  t.same(store.deleteCalls, ['nc-9'], "a kernel fault past the cloud's one-minute toleration is repaired");
+});

@@ -1,0 +1,21 @@
+/** Karpenter's feature gates (FEATURE_GATES); SpotToSpotConsolidation and NodeRepair change what nodesmith does. */
+const knownGates = ['NodeRepair', 'ReservedCapacity', 'SpotToSpotConsolidation', 'NodeOverlay', 'StaticCapacity', 'CapacityBuffer'];
+
+/** `--feature-gates Name=true,Other=false`: the gates given, each problem (unknown name, not true/false) reported. */
+export function parseFeatureGates(text: string, problems: string[]): Map<string, boolean> {
+  const gates = new Map<string, boolean>();
+  for (const item of text.split(',').map((g) => g.trim()).filter((g) => g !== '')) {
+    const [name = '', value] = item.split('=');
+    if (!knownGates.includes(name) || (value !== 'true' && value !== 'false')) {
+      problems.push(`--feature-gates: "${item}" is not Name=true|false for one of ${knownGates.join(', ')}`);
+      continue;
+    }
+    gates.set(name, value === 'true');
+  }
+  return gates;
+}
+
+/** Whether `--feature-gates` turns this gate on (they are all off by default); problems are reported by the parse. */
+export function isGateOn(text: string, name: string): boolean {
+  return parseFeatureGates(text, []).get(name) === true;
+}

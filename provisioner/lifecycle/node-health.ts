@@ -1,0 +1,170 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import type { RepairPolicy } from '../../domain/cloud/repair-policy.js';
+import type { Node } from '../../domain/core/node.js';
+import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
+import { conditionLabel, isRepairBlocked, isUnhealthy, unhealthyCondition, unhealthyThresholdPercent, type UnhealthyCondition } from '../../domain/disruption/node-repair.js';
+import { terminationTimestampKey } from '../../domain/karpenter-keys.js';
+import { labels } from '../../domain/well-known-labels.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { EventRecorder, EventTarget } from '../events.js';
+import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeApi } from './cluster-ports.js';
+import { timestampMs } from './conditions.js';
+import { isVirtualNode } from './node-readiness.js';
+
+export interface NodeHealthControllerOptions {
+  readonly store: Pick<NodeClaimStore, 'list' | 'delete' | 'addAnnotations'>;
+  readonly nodes: Pick<NodeApi, 'listNodes'>;
+  /** The cloud provider's repair policies. */
+  readonly policies: readonly RepairPolicy[];
+  readonly clock: Clock;
+  readonly recorder: EventRecorder;
+  /** The NodePool's uid, so its NodeRepairBlocked Event shows in `kubectl describe nodepool`. */
+  readonly nodePoolUid?: (name: string) => string | undefined;
+  readonly metrics?: LifecycleMetrics;
+  readonly log?: ControllerLogger;
+  /** After a repair's deletion, so termination drains the node now rather than at its next pass. */
+  readonly onRepaired?: () => void;
+  /** The longest wait between passes (default 10 s): a pass reads only memory. */
+  readonly idleIntervalMs?: number;
+}
+
+/** A Node of ours with the NodeClaim that owns it. */
+interface Managed {
+  readonly node: Node;
+  readonly claim: NodeClaim;
+}
+
+/** Karpenter dedupes NodeRepairBlocked for 15 minutes; a blocked pool would otherwise say so on every pass. */
+const blockedReportMs = 15 * 60_000;
+
+/**
+ * Node repair (Karpenter's `node.health`, behind the NodeRepair feature gate): a Node whose condition matches one of
+ * the cloud's repair policies for longer than the policy's toleration is replaced. Its NodeClaim gets a termination
+ * deadline of now and is deleted, so termination deletes its pods at once (PDBs and do-not-disrupt do not hold a
+ * broken node) and terminates the instance; the pods' controllers recreate them and the planner launches the
+ * replacement. Repair waits while more than 20% of the node's NodePool is unhealthy (`NodeRepairBlocked`).
+ */
+export class NodeHealthController implements Controller {
+  readonly name = 'node.health';
+  readonly #o: NodeHealthControllerOptions;
+  readonly #blockedReported = new Map<string, number>();
+
+  constructor(options: NodeHealthControllerOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const now = this.#o.clock.now();
+    const managed = pairNodes(await this.#o.store.list(), await this.#o.nodes.listNodes());
+    const blocked = this.#blockedPools(managed);
+    let next = now + (this.#o.idleIntervalMs ?? 10_000);
+    for (const entry of managed) {
+      const unhealthy = unhealthyCondition(entry.node, this.#o.policies);
+      if (unhealthy === undefined) continue;
+      if (unhealthy.repairAtMs > now) {
+        next = Math.min(next, unhealthy.repairAtMs);
+        continue;
+      }
+      const pool = nodePoolOf(entry.claim);
+      if (blocked.has(pool)) this.#reportBlocked(entry, blocked.get(pool) ?? '', now);
+      else await this.#repair(entry, unhealthy, now);
+    }
+    return { requeueAfterMs: Math.max(0, next - now) };
+  }
+
+  /**
+   * NodePools (by name; '' for NodeClaims without one, judged against every node of ours, as Karpenter judges them
+   * against the cluster) with more than 20% of their nodes unhealthy, each with the sentence that says so.
+   */
+  #blockedPools(managed: readonly Managed[]): Map<string, string> {
+    const counts = new Map<string, { total: number; unhealthy: number }>();
+    const count = (pool: string, unhealthy: boolean): void => {
+      const c = counts.get(pool) ?? { total: 0, unhealthy: 0 };
+      counts.set(pool, { total: c.total + 1, unhealthy: c.unhealthy + (unhealthy ? 1 : 0) });
+    };
+    for (const { node, claim } of managed) {
+      const unhealthy = isUnhealthy(node, this.#o.policies);
+      count(nodePoolOf(claim), unhealthy);
+      if (nodePoolOf(claim) !== '') count('', unhealthy);
+    }
+    const blocked = new Map<string, string>();
+    for (const [pool, c] of counts) {
+      if (!isRepairBlocked(c.unhealthy, c.total)) continue;
+      const scope = pool === '' ? "of this cluster's managed nodes" : `of the nodes in nodepool "${pool}"`;
+      blocked.set(pool, `more than ${String(unhealthyThresholdPercent)}% ${scope} are unhealthy (${String(c.unhealthy)} of ${String(c.total)}): node repair waits`);
+    }
+    return blocked;
+  }
+
+  #reportBlocked({ node, claim }: Managed, message: string, now: number): void {
+    const nodeName = node.metadata.name ?? '';
+    const last = this.#blockedReported.get(nodeName);
+    if (last !== undefined && now - last < blockedReportMs) return;
+    this.#blockedReported.set(nodeName, now);
+    const pool = nodePoolOf(claim);
+    const poolUid = pool === '' ? undefined : this.#o.nodePoolUid?.(pool);
+    const poolTarget: EventTarget[] = pool === '' ? [] : [{ kind: 'NodePool', apiVersion: 'karpenter.sh/v1', name: pool, ...(poolUid === undefined ? {} : { uid: poolUid }) }];
+    for (const target of [...targets(claim, node), ...poolTarget]) this.#o.recorder.record(target, 'Warning', 'NodeRepairBlocked', message);
+    (this.#o.log ?? silentLogger).info({ component: this.name, node: nodeName, nodePool: pool }, message);
+  }
+
+  async #repair({ node, claim }: Managed, unhealthy: UnhealthyCondition, now: number): Promise<void> {
+    const name = claim.metadata.name ?? '';
+    // The deadline first: the deletion then reaches termination already carrying it. An earlier deadline stays.
+    const stamped = timestampMs(claim.metadata.annotations?.[terminationTimestampKey]);
+    if (stamped === undefined || stamped > now) await this.#o.store.addAnnotations(name, { [terminationTimestampKey]: terminationTimestampValue(now) });
+    if (claim.metadata.deletionTimestamp !== undefined) return;
+    await this.#o.store.delete(name);
+    this.#blockedReported.delete(node.metadata.name ?? '');
+    this.#recordRepair(claim, node, unhealthy);
+    this.#o.onRepaired?.();
+  }
+
+  #recordRepair(claim: NodeClaim, node: Node, { condition, policy }: UnhealthyCondition): void {
+    const since = condition.lastTransitionTime ?? '';
+    const message = `${condition.type}=${condition.status} since ${since}, beyond its ${String(policy.tolerationMs / 60_000)}m toleration: deleting the NodeClaim forcefully (its pods are deleted without waiting for PodDisruptionBudgets)`;
+    for (const target of targets(claim, node)) this.#o.recorder.record(target, 'Warning', 'NodeRepair', message);
+    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, 'unhealthy', 'forceful'));
+    this.#o.metrics?.unhealthyDisrupted.inc({
+      condition: conditionLabel(condition.type), nodepool: nodePoolOf(claim),
+      capacity_type: claim.metadata.labels?.[labels.capacityType] ?? '', image_id: claim.status?.imageID ?? '',
+    });
+    (this.#o.log ?? silentLogger).info(
+      { component: this.name, nodeClaim: claim.metadata.name, node: node.metadata.name, condition: condition.type, status: condition.status, since },
+      'deleting unhealthy node',
+    );
+  }
+}
+
+function nodePoolOf(claim: NodeClaim): string {
+  return claim.metadata.labels?.[labels.nodePool] ?? '';
+}
+
+/** Real Nodes with their NodeClaims, matched by providerID (Karpenter's NodeClaimForNode); others are not ours. */
+function pairNodes(claims: readonly NodeClaim[], nodes: readonly Node[]): Managed[] {
+  const byProviderId = new Map<string, NodeClaim>();
+  for (const claim of claims) {
+    const id = claim.status?.providerID ?? '';
+    if (id !== '') byProviderId.set(id, claim);
+  }
+  const managed: Managed[] = [];
+  for (const node of nodes) {
+    if (isVirtualNode(node)) continue;
+    const claim = byProviderId.get(node.spec?.providerID ?? '');
+    if (claim !== undefined) managed.push({ node, claim });
+  }
+  return managed;
+}
+
+function targets(claim: NodeClaim, node: Node): EventTarget[] {
+  const { name: claimName = '', uid: claimUid } = claim.metadata;
+  const { name: nodeName = '', uid: nodeUid } = node.metadata;
+  return [
+    { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name: claimName, ...(claimUid === undefined ? {} : { uid: claimUid }) },
+    { kind: 'Node', name: nodeName, ...(nodeUid === undefined ? {} : { uid: nodeUid }) },
+  ];
+}
