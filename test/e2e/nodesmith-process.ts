@@ -20,6 +20,7 @@ export function runFlags(c: NodesmithConfig): string[] {
     `--service-account=${c.webhooks.productServiceAccount}`, `--health-host=${c.health.host}`, `--health-port=${String(c.health.port)}`,
     `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`,
     ...(c.driftRecheckMs === undefined ? [] : [`--drift-recheck-interval=${String(c.driftRecheckMs)}ms`]),
+    ...(c.nodeRepair === true ? ['--feature-gates=NodeRepair=true'] : []),
     `--leader-election-namespace=${c.leaderElection.namespace}`, `--log-level=${c.logLevel}`,
   ];
 }

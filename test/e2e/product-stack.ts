@@ -74,6 +74,8 @@ export interface ProductStackOptions {
   readonly driftRecheckMs?: number;
   /** `--metrics-namespace` (default nodesmith); `karpenter` for Karpenter's dashboards. */
   readonly metricsNamespace?: string;
+  /** `--feature-gates NodeRepair=true`. */
+  readonly nodeRepair?: boolean;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -151,6 +153,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
+    ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
