@@ -24,6 +24,7 @@ import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
 import { registerPodMetrics } from '../provisioner/pod-metrics.js';
+import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-type-metrics.js';
 import { registerBuildInfo } from './build-info.js';
 import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
@@ -90,7 +91,7 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const provisioning = config.components.provisioner || config.components.extender ? startProvisioning(ctx) : undefined;
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers(ctx, provisioning?.materializer, stops);
-  registerClusterGauges(registry, state);
+  registerClusterGauges(registry, state, systemClock);
   stops.push(() => { stopPodMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
   const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
@@ -167,6 +168,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const { config, api, state, registry, log, isLeader } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
+  registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });
   const nodes = new KubeNodeWriter(api);
   const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
