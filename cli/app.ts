@@ -24,6 +24,7 @@ import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
 import { registerPodMetrics, type PodMetrics } from '../provisioner/pod-metrics.js';
+import { registerStatusConditionMetrics } from '../provisioner/status-condition-metrics.js';
 import { unplannedPendingPods } from '../provisioner/provisioning/snapshot.js';
 import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-type-metrics.js';
 import { registerBuildInfo } from './build-info.js';
@@ -80,6 +81,7 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const state = new ClusterState();
   // Subscribed before the informers start, so pods pending at start-up are seen pending.
   const podMetrics = registerPodMetrics(registry, state, systemClock);
+  const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);
   const informerLog = log.child({ component: 'provisioner.state' });
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
   const informers = startClusterInformers(target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
@@ -93,7 +95,7 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers(ctx, provisioning?.materializer, stops);
   registerClusterGauges(registry, state, systemClock);
-  stops.push(() => { podMetrics.stop(); return Promise.resolve(); });
+  stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
   const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
   stops.unshift(health.close);

@@ -13,6 +13,8 @@ export interface NodeSpec {
 export interface NodeCondition {
   readonly type: string;
   readonly status: string;
+  readonly reason?: string;
+  readonly lastTransitionTime?: string;
 }
 
 /** core/v1 NodeStatus (subset). */
