@@ -23,7 +23,10 @@ import { startHealthServer } from './health-server.js';
 import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
-import { registerPodMetrics } from '../provisioner/pod-metrics.js';
+import { registerPodMetrics, type PodMetrics } from '../provisioner/pod-metrics.js';
+import { registerStatusConditionMetrics } from '../provisioner/status-condition-metrics.js';
+import { unplannedPendingPods } from '../provisioner/provisioning/snapshot.js';
+import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-type-metrics.js';
 import { registerBuildInfo } from './build-info.js';
 import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
@@ -77,7 +80,8 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   collectDefaultMetrics({ register: registry, prefix: 'nodesmith_' });
   const state = new ClusterState();
   // Subscribed before the informers start, so pods pending at start-up are seen pending.
-  const stopPodMetrics = registerPodMetrics(registry, state);
+  const podMetrics = registerPodMetrics(registry, state, systemClock);
+  const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);
   const informerLog = log.child({ component: 'provisioner.state' });
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
   const informers = startClusterInformers(target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
@@ -86,12 +90,12 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
 
   const isLeader = startLeaderElection(config, api, log, stops);
 
-  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader };
+  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, podMetrics };
   const provisioning = config.components.provisioner || config.components.extender ? startProvisioning(ctx) : undefined;
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers(ctx, provisioning?.materializer, stops);
-  registerClusterGauges(registry, state);
-  stops.push(() => { stopPodMetrics(); return Promise.resolve(); });
+  registerClusterGauges(registry, state, systemClock);
+  stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
   const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
   stops.unshift(health.close);
@@ -161,17 +165,19 @@ async function closeWithin(server: { closeAllConnections(): void }, close: () =>
 
 interface ProvisioningContext {
   config: NodesmithConfig; target: KubeTarget; api: KubeRest; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean;
+  podMetrics: PodMetrics;
 }
 
 function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; stop: () => Promise<void> } {
-  const { config, api, state, registry, log, isLeader } = ctx;
+  const { config, api, state, registry, log, isLeader, podMetrics } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
+  registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });
   const nodes = new KubeNodeWriter(api);
   const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
   const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
-  const metrics = { planned: planningMetrics(registry), launched: launchMetrics(registry) };
+  const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
     state, nodeClaims, nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => priced.catalog(), events, clock: systemClock,
@@ -186,7 +192,11 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
     launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
-    onPlanned: (s) => { metrics.planned(s); planLog.info({ ...s, spotPrices: priced.origin() }, 'planned pending pods'); },
+    onPlanned: (s) => {
+      metrics.planned(s);
+      podMetrics.schedulable(s.placed, s.decidedAtMs);
+      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, spotPrices: priced.origin() }, 'planned pending pods');
+    },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },

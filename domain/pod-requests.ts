@@ -36,21 +36,30 @@ export function podRequests(pod: Pod): ResourceList {
  */
 const computed = new WeakMap<Pod, ResourceList>();
 
-function computeRequests(pod: Pod): ResourceList {
+/**
+ * kube-scheduler's aggregation of per-container amounts (requests or limits): the app containers and the
+ * restartable init ("sidecar") containers summed, or the largest regular init container plus the sidecars started
+ * before it, whichever is larger.
+ */
+export function aggregateContainers(pod: Pod, amountsOf: (container: Container) => ResourceList): ResourceList {
   let sum: ResourceList = {};
-  for (const container of pod.spec.containers) sum = addResources(sum, containerRequests(container));
+  for (const container of pod.spec.containers) sum = addResources(sum, amountsOf(container));
   let sidecars: ResourceList = {};
   let initPeak: ResourceList = {};
   for (const container of pod.spec.initContainers ?? []) {
-    const requests = containerRequests(container);
+    const amounts = amountsOf(container);
     if (isSidecar(container)) {
-      sum = addResources(sum, requests);
-      sidecars = addResources(sidecars, requests);
+      sum = addResources(sum, amounts);
+      sidecars = addResources(sidecars, amounts);
       initPeak = maxResources(initPeak, sidecars);
     } else {
-      initPeak = maxResources(initPeak, addResources(requests, sidecars));
+      initPeak = maxResources(initPeak, addResources(amounts, sidecars));
     }
   }
-  const total = addResources(maxResources(sum, initPeak), parseResourceList(pod.spec.overhead));
+  return maxResources(sum, initPeak);
+}
+
+function computeRequests(pod: Pod): ResourceList {
+  const total = addResources(aggregateContainers(pod, containerRequests), parseResourceList(pod.spec.overhead));
   return addResources(total, { [resourceNames.pods]: 1 });
 }

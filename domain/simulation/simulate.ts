@@ -24,13 +24,13 @@ function byKarpenterOrder(a: Pending, b: Pending, size: (p: Pending) => number):
     || podKeyOf(a.pod).localeCompare(podKeyOf(b.pod));
 }
 
-function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: { pod: Pod; reason: string }[]): Pending[] {
+function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: SimulationResult['unschedulable'][number][]): Pending[] {
   const pending: Pending[] = [];
   for (const pod of input.pendingPods) {
     try {
       pending.push({ pod, shape: cache.shapeOf(pod) });
     } catch (e) {
-      unschedulable.push({ pod, reason: `invalid pod: ${e instanceof Error ? e.message : String(e)}` });
+      unschedulable.push({ pod, reason: `invalid pod: ${e instanceof Error ? e.message : String(e)}`, ignored: true });
     }
   }
   const scale = {
@@ -77,7 +77,7 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
     ignorePreferences: options.preferencePolicy === 'Ignore',
     anyPreferNoScheduleTaint: pools.some((p) => p.taints.some((t) => t.effect === 'PreferNoSchedule')),
   }, input.volumeRequirements);
-  const unschedulable: { pod: Pod; reason: string }[] = [];
+  const unschedulable: SimulationResult['unschedulable'][number][] = [];
   const pending = buildShapes(input, cache, unschedulable);
   // A standing cluster kept by the caller is brought up to date node by node; without one, it is built here.
   const cluster = standing ?? new StandingCluster();

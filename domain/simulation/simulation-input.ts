@@ -108,5 +108,6 @@ export interface PlannedNodeClaim {
 export interface SimulationResult {
   readonly existing: readonly { readonly node: string; readonly pods: readonly Pod[] }[];
   readonly nodeClaims: readonly PlannedNodeClaim[];
-  readonly unschedulable: readonly { readonly pod: Pod; readonly reason: string }[];
+  /** `ignored`: the pod was set aside before scheduling (it failed validation: Karpenter's ignored pods). */
+  readonly unschedulable: readonly { readonly pod: Pod; readonly reason: string; readonly ignored?: true }[];
 }

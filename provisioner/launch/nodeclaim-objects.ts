@@ -52,7 +52,8 @@ export function nodeClaimFor(
     kind: 'NodeClaim',
     metadata: {
       name: nodeClaimNameOf(plan.nodeName),
-      labels: { ...(template.metadata?.labels ?? {}), [wellKnown.nodePool]: plan.nodePool },
+      // Karpenter's NodeClaim template labels: the NodePool and the node class (`<group>/<lower-case kind>`).
+      labels: { ...(template.metadata?.labels ?? {}), [wellKnown.nodePool]: plan.nodePool, [wellKnown.ec2NodeClass]: template.spec.nodeClassRef.name },
       annotations: { ...(template.metadata?.annotations ?? {}), ...driftStamps(pool, nodeClass) },
       // The finalizer from the start: the instance is never without an owner that termination respects.
       finalizers: [terminationFinalizer],

@@ -33,7 +33,12 @@ export interface PlanSummary {
   readonly pods: number;
   readonly newNodes: number;
   readonly unschedulable: number;
+  /** Pods set aside without scheduling: they failed validation (Karpenter's ignored pods). */
+  readonly ignored: number;
   readonly seconds: number;
+  /** Keys of the pods the pass placed (on a plan or an existing node), and when it decided. */
+  readonly placed: readonly string[];
+  readonly decidedAtMs: number;
 }
 
 const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
@@ -64,10 +69,15 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const started = deps.clock.now();
   await pruneStalePlans(deps);
   const input = buildSimulationInput(deps.state, deps.instanceTypes(), deps.unavailableOfferings());
-  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, seconds: 0 };
+  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, placed: [], decidedAtMs: started };
   const result = simulate(input, standingFor(deps.state));
+  const decidedAtMs = deps.clock.now();
   await publish(deps, result);
-  const summary = { pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length, seconds: (deps.clock.now() - started) / 1000 };
+  const placed = [...result.nodeClaims, ...result.existing].flatMap((bin) => bin.pods.map(podKeyOf));
+  const summary = {
+    pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length,
+    ignored: result.unschedulable.filter((u) => u.ignored === true).length, seconds: (deps.clock.now() - started) / 1000, placed, decidedAtMs,
+  };
   deps.onPlanned?.(summary);
   return summary;
 }

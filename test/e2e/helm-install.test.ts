@@ -116,7 +116,7 @@ async function expectKarpenterMetrics(t: Test, healthPort: number, nodeName: str
   t.match(allocatable, /nodepool="default".* \d+(\.\d+)?$/, `karpenter_nodes_allocatable for the launched node: ${allocatable ?? 'none'}`);
   t.match(text, new RegExp(`^karpenter_nodes_total_pod_requests\\{[^}]*node_name="${nodeName}"[^}]*resource_type="cpu"[^}]*\\} 1$`, 'm'), "the pod's 1 CPU request");
   t.match(text, /^karpenter_nodepools_usage\{nodepool="default",resource_type="cpu"\} [1-9]/m, 'karpenter_nodepools_usage');
-  t.match(text, /^karpenter_pods_state\{name="web",namespace="default",[^}]*phase="Running"\} 1$/m, 'karpenter_pods_state');
+  t.match(text, /^karpenter_pods_state\{name="web",namespace="default",[^}]*phase="Running"[^}]*\} 1$/m, 'karpenter_pods_state');
   t.match(text, /^karpenter_cluster_state_synced 1$/m);
   t.notMatch(text, /^nodesmith_/m, 'no metric keeps the nodesmith namespace');
 }

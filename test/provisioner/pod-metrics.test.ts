@@ -1,7 +1,8 @@
 import t from 'tap';
 import { Registry } from 'prom-client';
 import type { Pod } from '../../domain/core/pod.js';
-import { registerPodMetrics } from '../../provisioner/pod-metrics.js';
+import { FakeClock } from '../../domain/clock.js';
+import { registerPodMetrics, type PodMetrics } from '../../provisioner/pod-metrics.js';
 import { ClusterState } from '../../provisioner/state/cluster-state.js';
 
 const created = '2026-01-01T00:00:00Z';
@@ -15,11 +16,12 @@ function webPod(status: Pod['status'], nodeName?: string): Pod {
   };
 }
 
-function setup(): { state: ClusterState; text: () => Promise<string> } {
+function setup(): { state: ClusterState; text: () => Promise<string>; metrics: PodMetrics; clock: FakeClock } {
   const registry = new Registry();
   const state = new ClusterState();
-  registerPodMetrics(registry, state);
-  return { state, text: () => registry.metrics() };
+  const clock = new FakeClock(Date.parse(created));
+  const metrics = registerPodMetrics(registry, state, clock);
+  return { state, text: () => registry.metrics(), metrics, clock };
 }
 
 void t.test('a pod seen pending is counted once, from creation to Ready and to bound', async (t) => {
@@ -54,4 +56,37 @@ void t.test('a pod that fails or is deleted while pending is forgotten', async (
   state.removePod(webPod(undefined));
   state.upsertPod(webPod({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(5) }] }, 'node-a'));
   t.match(await text(), /^nodesmith_pods_startup_duration_seconds_count 0$/m, 'a deleted pod is forgotten');
+});
+
+void t.test('the provisioning durations count from the planner\'s first decision, not from creation', async (t) => {
+  const { state, text, metrics, clock } = setup();
+  state.upsertPod(webPod({ phase: 'Pending' }));
+  clock.step(3000);
+  metrics.schedulable(['default/web'], Date.parse(at(3)));
+  metrics.schedulable(['default/web'], Date.parse(at(9)));
+  metrics.schedulable(['default/gone'], Date.parse(at(3)));
+  clock.step(2000);
+  let served = await text();
+  t.match(served, /^nodesmith_pods_unbound_time_seconds\{name="web",namespace="default"\} 5$/m, 'waiting 5 s since creation');
+  t.match(served, /^nodesmith_pods_provisioning_unbound_time_seconds\{name="web",namespace="default"\} 2$/m, 'and 2 s since the first decision (a later one does not count)');
+  t.match(served, /^nodesmith_pods_unstarted_time_seconds\{name="web",namespace="default"\} 5$/m);
+  t.match(served, /^nodesmith_pods_provisioning_unstarted_time_seconds\{name="web",namespace="default"\} 2$/m);
+  t.notMatch(served, /name="gone"/, 'a decision for a pod the model does not hold is dropped');
+  state.upsertPod(webPod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at(12) }] }, 'node-a'));
+  state.upsertPod(webPod({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(40) }] }, 'node-a'));
+  served = await text();
+  t.match(served, /^nodesmith_pods_provisioning_bound_duration_seconds_sum 9$/m, 'bound 9 s after the decision');
+  t.match(served, /^nodesmith_pods_provisioning_startup_duration_seconds_sum 37$/m, 'ready 37 s after the decision');
+  t.match(served, /^nodesmith_pods_bound_duration_seconds_sum 12$/m, 'the creation-based twin is unchanged');
+  t.notMatch(served, /^nodesmith_pods_\w*un(bound|started)_time_seconds\{/m, 'no wait gauges once the pod runs');
+});
+
+void t.test('a pod placed without a planner decision (kube-scheduler found a node) has no provisioning duration', async (t) => {
+  const { state, text } = setup();
+  state.upsertPod(webPod({ phase: 'Pending' }));
+  state.upsertPod(webPod({ phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at(2) }, { type: 'Ready', status: 'True', lastTransitionTime: at(4) }] }, 'node-a'));
+  const served = await text();
+  t.match(served, /^nodesmith_pods_bound_duration_seconds_count 1$/m);
+  t.match(served, /^nodesmith_pods_provisioning_bound_duration_seconds_count 0$/m);
+  t.match(served, /^nodesmith_pods_provisioning_startup_duration_seconds_count 0$/m);
 });

@@ -128,6 +128,7 @@ const cases: Case[] = [
   } },
   { name: 'a pod with an invalid quantity is reported, not thrown', input: input([pod('bad', { cpu: 'lots' })]), expect: (t, r) => {
     t.match(r.unschedulable[0]?.reason, /invalid pod: invalid quantity "lots"/);
+    t.equal(r.unschedulable[0]?.ignored, true, 'set aside before scheduling, as Karpenter ignores a pod that fails validation');
   } },
 ];
 

@@ -48,3 +48,10 @@ void t.test('without a known EC2NodeClass only the NodePool hash is stamped', (t
   t.notOk('karpenter.k8s.aws/ec2nodeclass-hash' in annotations);
   t.end();
 });
+
+void t.test("a new NodeClaim is labelled with its NodePool and its node class, as Karpenter's template labels it", (t) => {
+  const pool = nodePool();
+  const claim = nodeClaimFor(plan, pool, { cpu: '1' }, nodeClass());
+  t.match(claim.metadata.labels, { 'karpenter.sh/nodepool': 'default', 'karpenter.k8s.aws/ec2nodeclass': pool.spec.template.spec.nodeClassRef.name });
+  t.end();
+});

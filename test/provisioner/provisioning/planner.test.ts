@@ -51,6 +51,8 @@ for (const c of tolerationCases) {
     const p = planner(state);
     const summary = await planOnce(p.deps);
     t.equal(summary.newNodes, 1);
+    t.same(summary.placed, ['default/web'], 'the pass says which pods it found room for (the provisioning_* metrics count from it)');
+    t.equal(summary.ignored, 0);
     t.same(p.nodes.created, ['launchable-default-s0000'], 'a virtual node is published either way');
     t.same(p.launchedNow, c.direct ? ['launchable-default-s0000'] : []);
   });
