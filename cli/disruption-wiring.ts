@@ -15,6 +15,7 @@ import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import { PodEventTracker } from '../provisioner/disruption/pod-events.js';
 import type { DisruptedCounter } from '../provisioner/disruption/ports.js';
 import { MaterializingLauncher, type PlanLauncher } from '../provisioner/disruption/replacement-launcher.js';
+import { WorkerSimulator } from '../provisioner/disruption/worker-simulator.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
@@ -55,8 +56,10 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   const consolidation = w.consolidation === undefined ? [] : (['multi', 'single'] as const).map((kind) => new ConsolidationMethod(kind, {
     clock: systemClock, priceOf, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, options: w.consolidation ?? { spotToSpot: false }, events,
   }));
+  // Every method's simulations run on this worker thread: a pass never holds the extender's event loop.
+  const simulator = new WorkerSimulator();
   const controller = new DisruptionController({
-    state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod(), ...consolidation],
+    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod(), ...consolidation],
     nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
     recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),
@@ -81,6 +84,7 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
       podEvents.stop();
       runner.stop();
       await running;
+      await simulator.close();
     },
   };
 }

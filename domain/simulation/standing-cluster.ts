@@ -79,8 +79,11 @@ function sameLaunchLabels(a: readonly Readonly<Record<string, string>>[], b: rea
   return a.length === b.length && a.every((labels, i) => sameRecord(labels, b[i] ?? {}));
 }
 
-/** Whether a node's snapshot says the same as before: pods compared by identity, as the cluster model keeps them. */
-function unchanged(before: SnapshotNode, after: SnapshotNode): boolean {
+/**
+ * Whether a node's snapshot says the same as before: pods compared by identity, as the cluster model keeps them.
+ * Also how the disruption simulator decides which nodes its worker's copy must receive again.
+ */
+export function unchanged(before: SnapshotNode, after: SnapshotNode): boolean {
   if (before === after) return true;
   return before.inFlight === after.inFlight && before.pricePerHour === after.pricePerHour && sameRecord(before.labels, after.labels)
     && sameList(before.taints, after.taints) && sameList(before.pods, after.pods) && sameRoom(before, after);

@@ -18,6 +18,8 @@ export interface CandidateScanOptions {
   readonly disruptionClass: DisruptionClass;
   readonly nowMs: number;
   readonly priceOf: PriceOf;
+  /** Gives the event loop back after every `every` NodeClaims (a scan of thousands of nodes takes tens of ms). */
+  readonly pace?: { readonly pause: () => Promise<void>; readonly every: number };
 }
 
 /** A managed node that may not be disrupted now, and the exact reason, for a deduplicated Event. */
@@ -114,24 +116,36 @@ function toCandidate(state: ClusterState, parts: CandidateParts, options: Candid
 /**
  * Every managed node as Karpenter's `GetCandidates` sees it for one disruption class: the candidates, and the nodes
  * held back with the exact sentence why. Reads only the cluster model. Nodes nodesmith does not manage (no
- * NodeClaim) are not mentioned at all.
+ * NodeClaim) are not mentioned at all. With `pace`, the scan gives the event loop back as it goes.
  */
-export function scanCandidates(state: ClusterState, options: CandidateScanOptions): CandidateScan {
-  const candidates: Candidate[] = [];
-  const blocked: BlockedNode[] = [];
-  const ignored: { nodeClaim: NodeClaim; annotation: IgnoredAnnotation }[] = [];
+export async function scanCandidates(state: ClusterState, options: CandidateScanOptions): Promise<CandidateScan> {
+  const scan: ScanSoFar = { candidates: [], blocked: [], ignored: [] };
   const nodePools = new Set(state.nodePools.keys());
-  for (const claim of state.nodeClaims.values()) {
-    const node = nodeOf(state, claim);
-    const verdict = candidacy(nodeFacts(state, claim, node, options.nowMs), { disruptionClass: options.disruptionClass, nowMs: options.nowMs, nodePools });
-    for (const annotation of verdict.ignored) ignored.push({ nodeClaim: claim, annotation });
-    const nodeName = node?.metadata.name ?? claim.status?.nodeName ?? '';
-    if (!verdict.candidate || node === undefined) {
-      blocked.push({ nodeName, nodeClaim: claim, reason: verdict.candidate ? 'nodeclaim has no node yet' : verdict.reason });
-      continue;
-    }
-    const candidate = toCandidate(state, { claim, node, nodePoolName: verdict.nodePool, overriddenBlock: verdict.overriddenBlock }, options);
-    if (candidate !== undefined) candidates.push(candidate);
+  let n = 0;
+  for (const name of [...state.nodeClaims.keys()]) {
+    if (options.pace !== undefined && ++n % options.pace.every === 0) await options.pace.pause();
+    // Read as it is reached: a NodeClaim deleted meanwhile is simply not a candidate any more.
+    const claim = state.nodeClaims.get(name);
+    if (claim !== undefined) scanOne(state, claim, { ...options, nodePools }, scan);
   }
-  return { candidates, blocked, ignored };
+  return scan;
+}
+
+interface ScanSoFar {
+  readonly candidates: Candidate[];
+  readonly blocked: BlockedNode[];
+  readonly ignored: { nodeClaim: NodeClaim; annotation: IgnoredAnnotation }[];
+}
+
+function scanOne(state: ClusterState, claim: NodeClaim, options: CandidateScanOptions & { readonly nodePools: ReadonlySet<string> }, scan: ScanSoFar): void {
+  const node = nodeOf(state, claim);
+  const verdict = candidacy(nodeFacts(state, claim, node, options.nowMs), { disruptionClass: options.disruptionClass, nowMs: options.nowMs, nodePools: options.nodePools });
+  for (const annotation of verdict.ignored) scan.ignored.push({ nodeClaim: claim, annotation });
+  const nodeName = node?.metadata.name ?? claim.status?.nodeName ?? '';
+  if (!verdict.candidate || node === undefined) {
+    scan.blocked.push({ nodeName, nodeClaim: claim, reason: verdict.candidate ? 'nodeclaim has no node yet' : verdict.reason });
+    return;
+  }
+  const candidate = toCandidate(state, { claim, node, nodePoolName: verdict.nodePool, overriddenBlock: verdict.overriddenBlock }, options);
+  if (candidate !== undefined) scan.candidates.push(candidate);
 }

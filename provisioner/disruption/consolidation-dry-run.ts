@@ -75,7 +75,7 @@ function commandView(method: MethodName, command: Command, findings: Consolidati
  */
 export async function consolidationDryRun(deps: DryRunDeps): Promise<ConsolidationDryRun> {
   const now = deps.clock.now();
-  const scan = scanCandidates(deps.state, { disruptionClass: 'graceful', nowMs: now, priceOf: deps.priceOf });
+  const scan = await scanCandidates(deps.state, { disruptionClass: 'graceful', nowMs: now, priceOf: deps.priceOf });
   const found = new Map<MethodName, ConsolidationFindings>();
   for (const kind of ['multi', 'single'] as const) {
     const method = new ConsolidationMethod(kind, { clock: deps.clock, priceOf: deps.priceOf, instanceTypes: deps.instanceTypes, unavailableOfferings: deps.unavailableOfferings, options: deps.options });

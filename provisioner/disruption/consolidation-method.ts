@@ -92,7 +92,7 @@ export class ConsolidationMethod implements DisruptionMethod {
   }
 
   async validate(command: Command, context: MethodContext): Promise<string | undefined> {
-    const verdict = computeMove(this.#moveContext(context, decisionSettings(context.state, this.deps.priceOf, this.deps.options)), command.candidates, this.consolidationType === 'single');
+    const verdict = await computeMove(this.#moveContext(context, decisionSettings(context.state, this.deps.priceOf, this.deps.options)), command.candidates, this.consolidationType === 'single');
     await context.pause();
     if (!verdict.ok) return `no longer worth it: ${verdict.reason}`;
     const before = command.replacements.length === 0 ? 'delete' : 'replace';

@@ -6,7 +6,7 @@ import { scanCandidates, type CandidateScan, type PriceOf } from './candidates.j
 import type { Command } from './command.js';
 import { CommandQueue } from './command-queue.js';
 import { DisruptionEvents } from './disruption-events.js';
-import { methodContext, type ContextDeps } from './method-context.js';
+import { methodContext, paceOf, type ContextDeps } from './method-context.js';
 import type { DisruptionMethod } from './method.js';
 import type { DisruptionMetrics } from './metrics.js';
 import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, ReplacementLauncher } from './ports.js';
@@ -104,7 +104,7 @@ export class DisruptionController implements Controller {
 
   async #evaluate(method: DisruptionMethod, passStartedMs: number): Promise<readonly Command[]> {
     const started = this.#o.clock.now();
-    const scan = scanCandidates(this.#o.state, { disruptionClass: method.disruptionClass, nowMs: started, priceOf: this.#o.priceOf });
+    const scan = await scanCandidates(this.#o.state, { disruptionClass: method.disruptionClass, nowMs: started, priceOf: this.#o.priceOf, pace: paceOf(this.#o) });
     if (method.disruptionClass === 'graceful') this.#report(scan);
     const budgets = budgetsFor(this.#o.state, method.reason, started);
     const context = methodContext(this.#o, budgets, passStartedMs);

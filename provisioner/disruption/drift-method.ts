@@ -39,7 +39,7 @@ export class DriftMethod implements DisruptionMethod {
     for (const candidate of ordered) {
       if (candidate.reschedulablePods.length === 0 || context.budgets.allowed(candidate.nodePoolName) < 1) continue;
       if (context.overTimeBudget()) return [];
-      const result = context.simulateWithout([candidate]);
+      const result = await context.simulateWithout([candidate]);
       await context.pause();
       if (result.unschedulable.length > 0) continue;
       const replacements = result.nodeClaims;

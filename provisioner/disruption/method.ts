@@ -14,9 +14,8 @@ export interface DisruptionBudgets {
 
 /**
  * What a method may use while it computes or validates commands. Everything is read from memory (the one cluster
- * model); nothing here writes. The simulation is synchronous CPU work, so a method that runs several calls
- * `pause()` between them, and stops early when `overTimeBudget()` says so, so the extender's filter and the
- * termination controller keep their turn on the event loop.
+ * model); nothing here writes. A method that runs several simulations `pause()`s between them and stops early
+ * when `overTimeBudget()` says so, which bounds a pass even when the simulations run on the calling thread.
  */
 export interface MethodContext {
   readonly state: ClusterState;
@@ -27,8 +26,10 @@ export interface MethodContext {
    * The one simulation, as consolidation asks it: the cluster without `candidates` (and without nodes already
    * being disrupted), plus the candidates' reschedulable pods as pending pods. `existing` says which pods fit on
    * nodes that stay; `nodeClaims` are the replacements it would need; `unschedulable` the pods that fit nowhere.
+   * The cluster is the one taken at this context's first question; the answer may come from a worker thread, so
+   * the event loop stays free while it computes. Rejects when the simulation could not run.
    */
-  simulateWithout(candidates: readonly Candidate[]): SimulationResult;
+  simulateWithout(candidates: readonly Candidate[]): Promise<SimulationResult>;
   /** Yields to the event loop; resolves when the method may go on. */
   pause(): Promise<void>;
   /** True once this pass has used its time budget: return the commands found so far (or none). */

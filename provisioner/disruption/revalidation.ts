@@ -2,7 +2,7 @@ import { budgetsFor } from './budget-map.js';
 import { scanCandidates, type PriceOf } from './candidates.js';
 import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
-import { methodContext, type ContextDeps } from './method-context.js';
+import { methodContext, paceOf, type ContextDeps } from './method-context.js';
 import type { DisruptionMethod, MethodContext } from './method.js';
 
 export type Revalidation = { readonly command: Command } | { readonly why: string };
@@ -23,7 +23,7 @@ function overBudget(candidates: readonly Candidate[], context: MethodContext): s
  */
 export async function revalidate(deps: ContextDeps & { readonly priceOf: PriceOf }, method: DisruptionMethod, command: Command): Promise<Revalidation> {
   const now = deps.clock.now();
-  const scan = scanCandidates(deps.state, { disruptionClass: method.disruptionClass, nowMs: now, priceOf: deps.priceOf });
+  const scan = await scanCandidates(deps.state, { disruptionClass: method.disruptionClass, nowMs: now, priceOf: deps.priceOf, pace: paceOf(deps) });
   const context = methodContext(deps, budgetsFor(deps.state, method.reason, now), now);
   const fresh: Candidate[] = [];
   for (const old of command.candidates) {

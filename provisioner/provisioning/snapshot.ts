@@ -74,20 +74,44 @@ export interface SnapshotOptions {
   readonly typeLabels?: TypeLabels;
 }
 
+/** One node as the simulation sees it; undefined when it is deleting or left out. */
+function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Node], launchedPods: ReadonlyMap<string, Pod[]>, options: SnapshotOptions): SnapshotNode | undefined {
+  if (node.metadata.deletionTimestamp !== undefined || options.without?.has(name) === true) return undefined;
+  const plan = state.plans.get(name);
+  if (plan === undefined) return realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])]);
+  if (!isLaunched(state, plan)) return virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)], options.typeLabels);
+  return undefined;
+}
+
 /**
  * The nodes the simulation may place pods on, from the model's per-node index: real nodes with their pods,
  * virtual nodes as in-flight nodes holding the pods their plan assigned, and launched plans' pods charged to the
  * real node their binds will reach. Costs O(nodes + their pods), never a scan of every pod.
  */
 export function snapshotNodes(state: ClusterState, options: SnapshotOptions = {}): SnapshotNode[] {
-  const without = options.without ?? new Set<string>();
-  const nodes: SnapshotNode[] = [];
   const launchedPods = podsOnTheirWay(state);
+  const nodes: SnapshotNode[] = [];
   for (const [name, node] of state.nodes) {
-    if (node.metadata.deletionTimestamp !== undefined || without.has(name)) continue;
-    const plan = state.plans.get(name);
-    if (plan === undefined) nodes.push(realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])]));
-    else if (!isLaunched(state, plan)) nodes.push(virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)], options.typeLabels));
+    const snapshot = snapshotNodeOf(state, [name, node], launchedPods, options);
+    if (snapshot !== undefined) nodes.push(snapshot);
+  }
+  return nodes;
+}
+
+/**
+ * `snapshotNodes` giving the event loop back after every `every` nodes: for work off the scheduling path
+ * (disruption), whose thousands of nodes must not hold up the extender's filter. Nodes are listed when the call
+ * starts; each is read as it is reached.
+ */
+export async function snapshotNodesPaced(state: ClusterState, options: SnapshotOptions, pace: { readonly pause: () => Promise<void>; readonly every: number }): Promise<SnapshotNode[]> {
+  const launchedPods = podsOnTheirWay(state);
+  const nodes: SnapshotNode[] = [];
+  let n = 0;
+  for (const name of [...state.nodes.keys()]) {
+    if (++n % pace.every === 0) await pace.pause();
+    const node = state.nodes.get(name);
+    const snapshot = node === undefined ? undefined : snapshotNodeOf(state, [name, node], launchedPods, options);
+    if (snapshot !== undefined) nodes.push(snapshot);
   }
   return nodes;
 }

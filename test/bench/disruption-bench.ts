@@ -7,10 +7,13 @@ import { Registry } from 'prom-client';
 import { FakeClock } from '../../domain/clock.js';
 import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { filterNodes } from '../../extender/filter.js';
 import { DisruptionController } from '../../provisioner/disruption/controller.js';
 import { DriftMethod } from '../../provisioner/disruption/drift-method.js';
 import { EmptinessMethod } from '../../provisioner/disruption/emptiness.js';
+import { InProcessSimulator, type DisruptionSimulator } from '../../provisioner/disruption/simulator.js';
+import { WorkerSimulator } from '../../provisioner/disruption/worker-simulator.js';
 import { DisruptionMetrics } from '../../provisioner/disruption/metrics.js';
 import type { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { appPod, initializedClaim, managedNode } from '../provisioner/disruption/harness.js';
@@ -27,7 +30,7 @@ function lags(samples: number[]): Lags {
   return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? Number.NaN, calls: sorted.length };
 }
 
-function cluster(nodes: number, stuck: number): { state: ClusterState; names: string[] } {
+export function disruptionBenchCluster(nodes: number, stuck: number): { state: ClusterState; names: string[] } {
   const state = stateWith({ nodePools: [nodePool('default', { disruption: { consolidateAfter: 'Never', budgets: [{ nodes: '100%' }] } })], nodeClasses: [nodeClass()] });
   const names: string[] = [];
   for (let i = 0; i < nodes; i++) {
@@ -65,29 +68,52 @@ async function tickFilter(state: ClusterState, names: readonly string[], until: 
   return samples;
 }
 
+function controllerFor(state: ClusterState, catalog: readonly InstanceType[], simulator: DisruptionSimulator): DisruptionController {
+  return new DisruptionController({
+    state, clock: new FakeClock(Date.now()), methods: [new EmptinessMethod(), new DriftMethod()], recorder: new FakeEventRecorder(), simulator,
+    nodes: { addTaint: () => Promise.resolve(), removeTaint: () => Promise.resolve() },
+    store: { get: () => Promise.resolve(undefined), patchStatus: () => Promise.reject(new Error('not in this bench')), delete: () => Promise.resolve() },
+    launcher: { launch: () => Promise.reject(new Error('not in this bench')) },
+    instanceTypes: () => catalog, unavailableOfferings: () => new Set(), priceOf: () => 0.1,
+    metrics: new DisruptionMetrics(new Registry()),
+  });
+}
+
+function line(label: string, l: Lags, extra = ''): string {
+  return `${label.padEnd(44)} p50 ${l.p50.toFixed(2).padStart(6)} ms, p99 ${l.p99.toFixed(2).padStart(7)} ms, max ${l.max.toFixed(2).padStart(7)} ms (${String(l.calls)} calls)${extra}\n`;
+}
+
+/** One disruption pass while the filter ticks: the filter's waits and how long the pass took. */
+async function duringPass(state: ClusterState, names: readonly string[], controller: DisruptionController): Promise<{ lags: Lags; passMs: number }> {
+  const started = performance.now();
+  const pass = controller.reconcile().then(() => performance.now() - started);
+  const lagsDuring = lags(await tickFilter(state, names, pass));
+  return { lags: lagsDuring, passMs: await pass };
+}
+
 export const disruptionBench: Bench = {
   name: 'disruption',
   async run({ write }) {
     const stuck = 20;
-    const { state, names } = cluster(1000, stuck);
-    const clock = new FakeClock(Date.now());
+    const { state, names } = disruptionBenchCluster(1000, stuck);
     const catalog = loadInstanceTypes();
-    const controller = new DisruptionController({
-      state, clock, methods: [new EmptinessMethod(), new DriftMethod()], recorder: new FakeEventRecorder(),
-      nodes: { addTaint: () => Promise.resolve(), removeTaint: () => Promise.resolve() },
-      store: { get: () => Promise.resolve(undefined), patchStatus: () => Promise.reject(new Error('not in this bench')), delete: () => Promise.resolve() },
-      launcher: { launch: () => Promise.reject(new Error('not in this bench')) },
-      instanceTypes: () => catalog, unavailableOfferings: () => new Set(), priceOf: () => 0.1,
-      metrics: new DisruptionMetrics(new Registry()),
-    });
-    const idle = lags(await tickFilter(state, names, new Promise((resolve) => setTimeout(resolve, 2000))));
-    const started = performance.now();
-    const pass = controller.reconcile();
-    const busy = lags(await tickFilter(state, names, pass));
-    const passMs = performance.now() - started;
-    write(`1000 nodes, 10,000 pods, ${String(stuck)} drifted nodes whose pods fit nowhere (${String(stuck)} simulations in one pass)\n`);
-    write(`filter every 1 ms, 500 candidates: idle p50 ${idle.p50.toFixed(2)} ms, p99 ${idle.p99.toFixed(2)} ms, max ${idle.max.toFixed(2)} ms (${String(idle.calls)} calls)\n`);
-    write(`filter during the pass:             p50 ${busy.p50.toFixed(2)} ms, p99 ${busy.p99.toFixed(2)} ms, max ${busy.max.toFixed(2)} ms (${String(busy.calls)} calls)\n`);
-    write(`disruption pass: ${passMs.toFixed(0)} ms (${String(catalog.length)} instance types); the filter waits for at most one simulation\n`);
+    write(`1000 nodes, 10,000 pods, ${String(stuck)} drifted nodes whose pods fit nowhere (${String(stuck)} simulations in one pass), ${String(catalog.length)} instance types\n`);
+    write('the filter is called every 1 ms with 500 candidates; each figure is due -> answered\n');
+    write(line('idle', lags(await tickFilter(state, names, new Promise((resolve) => setTimeout(resolve, 2000))))));
+    const onThread = await duringPass(state, names, controllerFor(state, catalog, new InProcessSimulator()));
+    write(line('pass, simulations on the main thread (before)', onThread.lags, `; pass ${onThread.passMs.toFixed(0)} ms`));
+    const worker = new WorkerSimulator();
+    try {
+      const controller = controllerFor(state, catalog, worker);
+      const cold = await duringPass(state, names, controller);
+      write(line('pass, worker thread, first (whole copy sent)', cold.lags, `; pass ${cold.passMs.toFixed(0)} ms`));
+      const sentFirst = { ...worker.sentCounts };
+      const warm = await duringPass(state, names, controller);
+      write(line('pass, worker thread, next (changes only)', warm.lags, `; pass ${warm.passMs.toFixed(0)} ms`));
+      write(`sent to the worker: first pass ${String(sentFirst.instanceTypes)} instance types + ${String(sentFirst.nodes)} nodes; next pass ${String(worker.sentCounts.nodes - sentFirst.nodes)} nodes; ${String(worker.sentCounts.questions)} questions in all\n`);
+      write(line('idle again', lags(await tickFilter(state, names, new Promise((resolve) => setTimeout(resolve, 2000))))));
+    } finally {
+      await worker.close();
+    }
   },
 };

@@ -14,7 +14,8 @@ import { replacementOptions } from './replacement-options.js';
  * rules read.
  */
 export interface MoveContext<C extends ConsolidationCandidate = ConsolidationCandidate> {
-  readonly simulateWithout: (candidates: readonly C[]) => SimulationResult;
+  /** May answer from a worker thread (the controller's) or at once (offline). */
+  readonly simulateWithout: (candidates: readonly C[]) => Promise<SimulationResult>;
   readonly nodePools: readonly SimulationNodePool[];
   readonly typesByName: ReadonlyMap<string, InstanceType>;
   readonly unavailableOfferings?: ReadonlySet<string>;
@@ -24,7 +25,7 @@ export interface MoveContext<C extends ConsolidationCandidate = ConsolidationCan
 /** A context over a world held in memory (tests, the benchmark). */
 export function moveContext(world: ConsolidationWorld, settings: DecisionSettings): MoveContext {
   return {
-    simulateWithout: (candidates) => simulateWithout(world, candidates),
+    simulateWithout: (candidates) => Promise.resolve(simulateWithout(world, candidates)),
     nodePools: world.nodePools,
     typesByName: new Map(world.instanceTypes.map((t) => [t.name, t])),
     ...(world.unavailableOfferings === undefined ? {} : { unavailableOfferings: world.unavailableOfferings }),
@@ -92,9 +93,9 @@ function explain(candidates: readonly ConsolidationCandidate[], priced: Priced, 
  * replacement rules. Then the churn gates: the NodePools' minimum saving, and `Balanced` scoring. Every refusal
  * comes back as a sentence with the numbers.
  */
-export function computeMove<C extends ConsolidationCandidate>(ctx: MoveContext<C>, candidates: readonly C[], single: boolean): MoveVerdict<C> {
+export async function computeMove<C extends ConsolidationCandidate>(ctx: MoveContext<C>, candidates: readonly C[], single: boolean): Promise<MoveVerdict<C>> {
   if (candidates.length === 0) return { ok: false, reason: 'no candidates' };
-  const result = ctx.simulateWithout(candidates);
+  const result = await ctx.simulateWithout(candidates);
   const unschedulable = unschedulableReason(result);
   if (unschedulable !== undefined) return { ok: false, reason: unschedulable };
   if (result.nodeClaims.length > 1) return { ok: false, reason: `its pods need ${String(result.nodeClaims.length)} new nodes; consolidation launches at most 1` };

@@ -1,4 +1,6 @@
+import type { NodeSelectorRequirement } from '../../core/node-selector.js';
 import { podKeyOf } from '../../core/object-key.js';
+import type { Pod } from '../../core/pod.js';
 import { simulate } from '../../simulation/simulate.js';
 import type { SimulationInput, SimulationResult } from '../../simulation/simulation-input.js';
 import type { ConsolidationCandidate, PodMove } from './consolidation-types.js';
@@ -9,15 +11,36 @@ import type { ConsolidationCandidate, PodMove } from './consolidation-types.js';
  */
 export type ConsolidationWorld = Omit<SimulationInput, 'pendingPods'>;
 
+/**
+ * One question disruption asks the one simulation: the world without these nodes (the candidates, and nodes already
+ * leaving), plus these pods (the candidates' reschedulable pods) to place.
+ */
+export interface SimulationQuestion {
+  readonly without: ReadonlySet<string>;
+  readonly pods: readonly Pod[];
+  /** Zone requirements from the pods' volumes, keyed "namespace/name"; the world's when left out. */
+  readonly volumeRequirements?: ReadonlyMap<string, readonly NodeSelectorRequirement[]>;
+}
+
+/**
+ * The simulation input for one question: the world's nodes minus `without`, the question's pods pending, and
+ * flexible claims (a replacement's options are every type that fits its pods, as Karpenter's scheduler gives them,
+ * which consolidation then filters by price; a sized claim would offer only the types up to its budget).
+ */
+export function questionInput(world: ConsolidationWorld, question: SimulationQuestion): SimulationInput {
+  const volumes = question.volumeRequirements ?? world.volumeRequirements;
+  return {
+    ...world,
+    nodes: world.nodes.filter((n) => !question.without.has(n.name)),
+    pendingPods: question.pods,
+    ...(volumes === undefined ? {} : { volumeRequirements: volumes }),
+    options: { ...world.options, flexibleClaims: true },
+  };
+}
+
 /** The simulation of the candidates' pods on every other node, plus whatever new NodeClaims that takes. */
 export function simulateWithout(world: ConsolidationWorld, candidates: readonly ConsolidationCandidate[]): SimulationResult {
-  const gone = new Set(candidates.map((c) => c.nodeName));
-  return simulate({
-    ...world,
-    nodes: world.nodes.filter((n) => !gone.has(n.name)),
-    pendingPods: candidates.flatMap((c) => c.reschedulablePods),
-    options: { ...world.options, flexibleClaims: true },
-  });
+  return simulate(questionInput(world, { without: new Set(candidates.map((c) => c.nodeName)), pods: candidates.flatMap((c) => c.reschedulablePods) }));
 }
 
 /** Each moving pod with the node it leaves and the node the simulation put it on. */

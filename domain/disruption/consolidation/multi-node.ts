@@ -34,7 +34,7 @@ export async function multiNodeConsolidation<C extends ConsolidationCandidate>(
   while (low <= high) {
     if (pacer.expired()) return { ...(best === undefined ? {} : { move: best }), refused, simulations, timedOut: true };
     const mid = Math.floor((low + high) / 2);
-    const verdict = computeMove(ctx, candidates.slice(0, mid + 1), false);
+    const verdict = await computeMove(ctx, candidates.slice(0, mid + 1), false);
     simulations++;
     await pacer.pause();
     if (verdict.ok) {

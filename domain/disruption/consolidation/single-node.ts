@@ -35,7 +35,7 @@ export async function singleNodeConsolidation<C extends ConsolidationCandidate>(
       for (const rest of ordered.slice(i)) refused.push({ nodeName: rest.nodeName, reason: 'not evaluated: the single-node pass ran out of time' });
       return { ...(move === undefined ? {} : { move }), refused, simulations, timedOut: true };
     }
-    const verdict = computeMove(ctx, [candidate], true);
+    const verdict = await computeMove(ctx, [candidate], true);
     simulations++;
     await pacer.pause();
     if (!verdict.ok) refused.push({ nodeName: candidate.nodeName, reason: verdict.reason });

@@ -163,17 +163,15 @@ const cases: Case[] = [
 ];
 
 for (const c of cases) {
-  void t.test(c.name, (t) => {
+  void t.test(c.name, async (t) => {
     const nodes = c.nodes();
     const ctx = moveContext(world(nodes, c.pools), settings(nodes, c.options));
     const candidates = nodes.slice(0, c.candidates ?? 1).map((n) => n.candidate);
-    c.expect(t, computeMove(ctx, candidates, candidates.length === 1), nodes);
-    t.end();
+    c.expect(t, await computeMove(ctx, candidates, candidates.length === 1), nodes);
   });
 }
 
-void t.test('no candidates is no move', (t) => {
-  const verdict = computeMove(moveContext(world([]), settings([])), [], true);
+void t.test('no candidates is no move', async (t) => {
+  const verdict = await computeMove(moveContext(world([]), settings([])), [], true);
   t.same(verdict, { ok: false, reason: 'no candidates' });
-  t.end();
 });

@@ -1,0 +1,92 @@
+import t, { type Test } from 'tap';
+import type { ConsolidationWorld, SimulationQuestion } from '../../../domain/disruption/consolidation/consolidation-world.js';
+import type { SimulationResult } from '../../../domain/simulation/simulation-input.js';
+import { InProcessSimulator } from '../../../provisioner/disruption/simulator.js';
+import { WorkerSimulator } from '../../../provisioner/disruption/worker-simulator.js';
+import { fakeNode, pod, pods, smallCatalog, world, type FakeNode } from '../../domain/disruption/consolidation/fixtures.js';
+
+const inProcess = new InProcessSimulator();
+
+function question(...candidates: FakeNode[]): SimulationQuestion {
+  return { without: new Set(candidates.map((c) => c.candidate.nodeName)), pods: candidates.flatMap((c) => c.candidate.reschedulablePods) };
+}
+
+/** Where each pod went, in words that compare across threads (the results hold different objects). */
+function placements(result: SimulationResult): string[] {
+  return [
+    ...result.existing.flatMap((e) => e.pods.map((p) => `${p.metadata.name ?? ''} -> ${e.node}`)),
+    ...result.nodeClaims.flatMap((c) => c.pods.map((p) => `${p.metadata.name ?? ''} -> new ${c.instanceTypes[0] ?? '?'} at ${c.pricePerHour.toFixed(4)}`)),
+    ...result.unschedulable.map((u) => `${u.pod.metadata.name ?? ''} unschedulable: ${u.reason}`),
+  ].sort();
+}
+
+async function sameAnswers(t: Test, simulator: WorkerSimulator, w: ConsolidationWorld, questions: readonly SimulationQuestion[]): Promise<void> {
+  for (const q of questions) t.same(placements(await simulator.simulate(w, q)), placements(await inProcess.simulate(w, q)));
+}
+
+void t.test('the worker answers what the simulation on this thread answers, with the caller\'s own pod objects', async (t) => {
+  const simulator = new WorkerSimulator({ chunk: 2 });
+  t.teardown(() => simulator.close());
+  const small = fakeNode('small', 'm5.large', pods('web', 2, { cpu: '500m', memory: '1Gi' }));
+  const roomy = fakeNode('roomy', 'm5.xlarge', [pod('db', { cpu: '1', memory: '2Gi' })]);
+  const full = fakeNode('full', 'm5.large', [pod('big', { cpu: '1800m', memory: '6Gi' })]);
+  const w = world([small, roomy, full]);
+  const moved = await simulator.simulate(w, question(small));
+  t.same(placements(moved), ['web-0 -> roomy', 'web-1 -> roomy']);
+  t.equal(moved.existing[0]?.pods[0], small.candidate.reschedulablePods[0], 'the very pod object the question asked about');
+  await sameAnswers(t, simulator, w, [question(roomy), question(full), question(small, roomy), question(small, roomy, full)]);
+});
+
+void t.test('a later pass sends only what changed, and its answers follow the changed cluster', async (t) => {
+  const simulator = new WorkerSimulator({ chunk: 1 });
+  t.teardown(() => simulator.close());
+  const small = fakeNode('small', 'm5.large', pods('web', 2, { cpu: '500m', memory: '1Gi' }));
+  const roomy = fakeNode('roomy', 'm5.xlarge', [pod('db', { cpu: '1', memory: '2Gi' })]);
+  const spare = fakeNode('spare', 'm5.xlarge', []);
+  const first = world([small, roomy, spare]);
+  t.same(placements(await simulator.simulate(first, question(small))), ['web-0 -> roomy', 'web-1 -> roomy']);
+  await simulator.simulate(first, question(roomy));
+  t.same(simulator.sentCounts, { nodes: 3, instanceTypes: smallCatalog.length, worlds: 1, questions: 2 }, 'the world went once for both questions');
+  // roomy fills up and spare goes away: the pods of small now need a new node.
+  const filled = fakeNode('roomy', 'm5.xlarge', [pod('db', { cpu: '1', memory: '2Gi' }), pod('cache', { cpu: '2500m', memory: '10Gi' })]);
+  const later = world([small, filled]);
+  const answer = await simulator.simulate(later, question(small));
+  t.equal(simulator.sentCounts.nodes, 4, 'only the node that changed went again');
+  t.equal(simulator.sentCounts.instanceTypes, smallCatalog.length, 'the catalog went once');
+  t.equal(answer.existing.length, 0, 'no node that stays has room');
+  t.equal(answer.nodeClaims.length, 1);
+  await sameAnswers(t, simulator, later, [question(small), question(filled), question(small, filled)]);
+  // spare comes back unchanged: it is sent again because the worker dropped it.
+  await sameAnswers(t, simulator, world([small, filled, spare]), [question(small), question(filled)]);
+  t.equal(simulator.sentCounts.nodes, 5);
+});
+
+void t.test('a question that cannot be sent is refused with the reason, and the next one is answered', async (t) => {
+  const simulator = new WorkerSimulator();
+  t.teardown(() => simulator.close());
+  const small = fakeNode('small', 'm5.large', pods('web', 1, { cpu: '500m', memory: '1Gi' }));
+  const roomy = fakeNode('roomy', 'm5.xlarge', []);
+  const w = world([small, roomy]);
+  const unsendable = { ...question(small), pods: [{ ...pod('odd', { cpu: '1', memory: '1Gi' }), later: () => 1 }] };
+  await t.rejects(simulator.simulate(w, unsendable), /could not be cloned/);
+  t.same(placements(await simulator.simulate(w, question(small))), ['web-0 -> roomy']);
+});
+
+void t.test('a worker that does not answer in time is stopped and the call refused with the reason', async (t) => {
+  const simulator = new WorkerSimulator({ timeoutMs: 1 });
+  t.teardown(() => simulator.close());
+  const small = fakeNode('small', 'm5.large', pods('web', 1, { cpu: '500m', memory: '1Gi' }));
+  const w = world([small, fakeNode('roomy', 'm5.xlarge', [])]);
+  // Starting a worker takes far longer than 1 ms, so the first answer is late.
+  await t.rejects(simulator.simulate(w, question(small)), /did not answer within 1 ms/);
+});
+
+void t.test('a closed simulator starts again on the next call', async (t) => {
+  const simulator = new WorkerSimulator();
+  t.teardown(() => simulator.close());
+  const small = fakeNode('small', 'm5.large', pods('web', 1, { cpu: '500m', memory: '1Gi' }));
+  const w = world([small, fakeNode('roomy', 'm5.xlarge', [])]);
+  t.same(placements(await simulator.simulate(w, question(small))), ['web-0 -> roomy']);
+  await simulator.close();
+  t.same(placements(await simulator.simulate(w, question(small))), ['web-0 -> roomy'], 'the new worker received the whole world again');
+});
