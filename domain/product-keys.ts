@@ -29,6 +29,12 @@ export const podAnnotations = {
   skipLaunchableToleration: `${productDomain}/no-launchable-toleration`,
 } as const;
 
+/**
+ * On a disruption candidate's NodeClaim: the NodeClaims its command launches to replace it (comma-separated, empty
+ * when none), written before the first launch, so a restart knows which NodeClaims an abandoned command left behind.
+ */
+export const disruptionReplacementsAnnotation = `${productDomain}/disruption-replacements`;
+
 /** NodePool annotations of ours (validated by the NodePool webhook). */
 export const nodePoolAnnotations = {
   /**

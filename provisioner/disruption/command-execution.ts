@@ -6,6 +6,7 @@ import type { Command } from './command.js';
 import { clearCondition, writeCondition } from './condition-writer.js';
 import type { DisruptionEvents } from './disruption-events.js';
 import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, LaunchedReplacement, ReplacementLauncher } from './ports.js';
+import { recordReplacements, releaseReplacements, type Released } from './replacement-release.js';
 
 /** Karpenter's NodeClaim condition naming why it is being disrupted. */
 export const disruptionReasonCondition = 'DisruptionReason';
@@ -41,7 +42,11 @@ function message(error: unknown): string {
 export async function startCommand(deps: ExecutionDeps, command: Command): Promise<StartedCommand> {
   const now = deps.clock.now();
   for (const c of command.candidates) deps.state.marks.markForDisruption(c.nodeName, { reason: command.reason, command: command.id });
+  // Named before anything is written, and recorded on the candidates before the taint: a restart that finds a
+  // candidate tainted knows every NodeClaim its command may have created.
+  const names = command.replacements.map((planned) => deps.launcher.nameFor(planned));
   try {
+    await recordReplacements(deps.store, claimNames(command), names);
     await Promise.all(command.candidates.map((c) => deps.nodes.addTaint(c.nodeName, disruptedTaint)));
     for (const c of command.candidates) {
       const name = c.nodeClaim.metadata.name ?? '';
@@ -49,8 +54,8 @@ export async function startCommand(deps: ExecutionDeps, command: Command): Promi
       if (!written) throw new Error(`nodeclaim ${name} is gone`);
     }
     const replacements: LaunchedReplacement[] = [];
-    for (const planned of command.replacements) {
-      const launched = await deps.launcher.launch(planned);
+    for (const [i, planned] of command.replacements.entries()) {
+      const launched = await deps.launcher.launch(planned, names[i] ?? deps.launcher.nameFor(planned));
       replacements.push(launched);
       deps.events.launching(command, launched.nodeClaimName);
     }
@@ -58,17 +63,21 @@ export async function startCommand(deps: ExecutionDeps, command: Command): Promi
     deps.log.info({ component: 'disruption', command: command.id, reason: command.reason, nodes: command.candidates.map((c) => c.nodeName), replacements: replacements.map((r) => r.nodeClaimName) }, 'started disruption command');
     return { command, startedAtMs: now, replacements };
   } catch (error: unknown) {
-    await rollbackCommand(deps, command, `starting failed: ${message(error)}`);
+    await rollbackCommand(deps, command, `starting failed: ${message(error)}`, names);
     throw error;
   }
 }
 
+function claimNames(command: Command): string[] {
+  return command.candidates.map((c) => c.nodeClaim.metadata.name ?? '');
+}
+
 /**
- * Gives the candidates back: unmark, untaint, clear `DisruptionReason`. Replacements that were launched stay; they
- * are ordinary nodes now, and emptiness removes them if nothing comes to use them. Each step is best effort: a
- * taint left behind by a failed write is removed by the controller's recovery sweep on a later pass.
+ * Gives the candidates back: unmark, untaint, clear `DisruptionReason` and the record of replacements; replacements
+ * nothing runs on yet are deleted, ones already running pods stay as ordinary nodes (`releaseReplacements`). Each
+ * step is best effort: a taint left behind by a failed write is removed by the controller's recovery sweep later.
  */
-export async function rollbackCommand(deps: ExecutionDeps, command: Command, why: string): Promise<void> {
+export async function rollbackCommand(deps: ExecutionDeps, command: Command, why: string, replacements: readonly string[] = []): Promise<void> {
   for (const c of command.candidates) {
     deps.state.marks.unmarkDeleting(c.nodeName);
     deps.state.marks.unmarkDisruption(c.nodeName);
@@ -81,8 +90,20 @@ export async function rollbackCommand(deps: ExecutionDeps, command: Command, why
       deps.log.warn({ component: 'disruption', command: command.id, node: c.nodeName, err: error }, 'rollback of a candidate failed; the recovery sweep retries');
     }
   }));
+  const released = await releaseQuietly(deps, command, replacements);
   deps.events.rolledBack(command, why);
-  deps.log.warn({ component: 'disruption', command: command.id, reason: command.reason, why }, 'rolled back disruption command');
+  deps.log.warn({ component: 'disruption', command: command.id, reason: command.reason, why, ...released }, 'rolled back disruption command');
+}
+
+async function releaseQuietly(deps: ExecutionDeps, command: Command, replacements: readonly string[]): Promise<Released | { releaseFailed: string }> {
+  try {
+    const released = await releaseReplacements(deps, replacements);
+    await recordReplacements(deps.store, claimNames(command), []);
+    return released;
+  } catch (error: unknown) {
+    // The record stays on the candidates, so the recovery sweep releases them if the taint is left behind too.
+    return { releaseFailed: message(error) };
+  }
 }
 
 /**

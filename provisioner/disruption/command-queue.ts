@@ -61,7 +61,7 @@ export class CommandQueue {
       acted = true;
       if (progress.kind === 'ready') await this.#finish(entry);
       else {
-        await rollbackCommand(this.#deps, entry.command, progress.why);
+        await rollbackCommand(this.#deps, entry.command, progress.why, entry.replacements.map((r) => r.nodeClaimName));
         this.#failed(entry.command);
       }
     }

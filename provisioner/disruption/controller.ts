@@ -84,8 +84,8 @@ export class DisruptionController implements Controller {
 
   async #recover(): Promise<void> {
     const result = await recoverAbandonedCommands({ ...this.#o, inCommand: (name) => this.#queue.holds(name) });
-    if (result.untainted.length > 0 || result.cleared.length > 0) {
-      this.#log.info({ component: this.name, untainted: result.untainted, cleared: result.cleared }, 'rolled back disruption left by no command');
+    if (result.untainted.length > 0 || result.cleared.length > 0 || result.replacements.deleted.length + result.replacements.kept.length > 0) {
+      this.#log.info({ component: this.name, untainted: result.untainted, cleared: result.cleared, ...result.replacements }, 'rolled back disruption left by no command');
     }
   }
 

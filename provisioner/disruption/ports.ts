@@ -12,7 +12,7 @@ export interface DisruptionNodeWrites {
 }
 
 /** NodeClaim reads and writes against the API server (a conflict must re-read there, not from the model). */
-export type DisruptionClaimStore = Pick<NodeClaimStore, 'get' | 'patchStatus' | 'delete'>;
+export type DisruptionClaimStore = Pick<NodeClaimStore, 'get' | 'patchStatus' | 'delete' | 'addAnnotations'>;
 
 /** A replacement that exists: its NodeClaim and its real Node's name. */
 export interface LaunchedReplacement {
@@ -22,7 +22,10 @@ export interface LaunchedReplacement {
 
 /** Launches a command's replacement through the materialisation path every plan takes. */
 export interface ReplacementLauncher {
-  launch(planned: PlannedNodeClaim): Promise<LaunchedReplacement>;
+  /** A fresh name for the replacement's NodeClaim, chosen before the launch so the command can record it first. */
+  nameFor(planned: PlannedNodeClaim): string;
+  /** Launches it as the NodeClaim `nodeClaimName`. */
+  launch(planned: PlannedNodeClaim, nodeClaimName: string): Promise<LaunchedReplacement>;
 }
 
 /** Counts a NodeClaim the controller deleted (`nodeclaims_disrupted_total`, shared with the lifecycle controllers). */

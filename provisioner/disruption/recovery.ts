@@ -6,6 +6,7 @@ import { clearCondition } from './condition-writer.js';
 import { disruptionReasonCondition } from './command-execution.js';
 import { hasDisruptedTaint } from './node-status.js';
 import type { DisruptionClaimStore, DisruptionNodeWrites } from './ports.js';
+import { recordedReplacements, recordReplacements, releaseReplacements, type Released } from './replacement-release.js';
 
 export interface RecoveryDeps {
   readonly state: ClusterState;
@@ -19,14 +20,17 @@ export interface RecoveryDeps {
 export interface RecoveryResult {
   readonly untainted: readonly string[];
   readonly cleared: readonly string[];
+  /** Replacement NodeClaims the abandoned commands had created: deleted (nothing ran there) or kept (pods did). */
+  readonly replacements: Released;
 }
 
 /**
  * Rolls back what no command holds any more: a managed node tainted `karpenter.sh/disrupted` whose NodeClaim is not
  * deleting, and a `DisruptionReason` on such a NodeClaim. That is what a process killed mid-command leaves behind
- * (the command lived only in its memory), or a rollback whose write failed. Its replacements, if any launched, are
- * ordinary nodes. Nodes without a NodeClaim are not ours and are left alone; deleting NodeClaims belong to
- * termination, which taints them itself.
+ * (the command lived only in its memory), or a rollback whose write failed. The replacements the command recorded
+ * on its candidates go the way a rollback's do (`releaseReplacements`: deleted unless pods already run there), so
+ * nothing it launched is left to chance; the next pass decides afresh. Nodes without a NodeClaim are not ours and
+ * are left alone; deleting NodeClaims belong to termination, which taints them itself.
  */
 export async function recoverAbandonedCommands(deps: RecoveryDeps): Promise<RecoveryResult> {
   const untainted: string[] = [];
@@ -36,12 +40,30 @@ export async function recoverAbandonedCommands(deps: RecoveryDeps): Promise<Reco
     untainted.push(name);
   }
   const cleared: string[] = [];
+  const abandoned = new Set(untainted);
   for (const claim of deps.state.nodeClaims.values()) {
     if (!hasAbandonedReason(deps, claim)) continue;
     await clearCondition(deps.store, claim.metadata.name ?? '', disruptionReasonCondition);
     cleared.push(claim.metadata.name ?? '');
+    abandoned.add(claim.status?.nodeName ?? '');
   }
-  return { untainted, cleared };
+  return { untainted, cleared, replacements: await releaseAbandoned(deps, abandoned) };
+}
+
+/** The replacements recorded on the abandoned candidates' NodeClaims, released, and the records cleared. */
+async function releaseAbandoned(deps: RecoveryDeps, nodeNames: ReadonlySet<string>): Promise<Released> {
+  const deleted: string[] = [];
+  const kept: string[] = [];
+  for (const nodeName of nodeNames) {
+    const claim = deps.state.nodeClaimOfNode(nodeName);
+    const recorded = recordedReplacements(claim);
+    if (claim === undefined || recorded.length === 0) continue;
+    const released = await releaseReplacements(deps, recorded);
+    deleted.push(...released.deleted);
+    kept.push(...released.kept);
+    await recordReplacements(deps.store, [claim.metadata.name ?? ''], []);
+  }
+  return { deleted, kept };
 }
 
 function hasAbandonedReason(deps: RecoveryDeps, claim: NodeClaim): boolean {

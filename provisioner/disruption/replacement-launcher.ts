@@ -28,8 +28,12 @@ export class MaterializingLauncher implements ReplacementLauncher {
     this.#suffix = suffix;
   }
 
-  async launch(planned: PlannedNodeClaim): Promise<LaunchedReplacement> {
-    const plan = planFor(planned, `${planned.nodePool}-${this.#suffix()}`);
+  nameFor(planned: PlannedNodeClaim): string {
+    return `${planned.nodePool}-${this.#suffix()}`;
+  }
+
+  async launch(planned: PlannedNodeClaim, nodeClaimName: string): Promise<LaunchedReplacement> {
+    const plan = planFor(planned, nodeClaimName);
     const { nodeName } = await this.#materializer.materialize(plan.nodeName, plan);
     return { nodeClaimName: nodeClaimNameOf(plan.nodeName), nodeName };
   }

@@ -72,8 +72,8 @@ function controllerFor(state: ClusterState, catalog: readonly InstanceType[], si
   return new DisruptionController({
     state, clock: new FakeClock(Date.now()), methods: [new EmptinessMethod(), new DriftMethod()], recorder: new FakeEventRecorder(), simulator,
     nodes: { addTaint: () => Promise.resolve(), removeTaint: () => Promise.resolve() },
-    store: { get: () => Promise.resolve(undefined), patchStatus: () => Promise.reject(new Error('not in this bench')), delete: () => Promise.resolve() },
-    launcher: { launch: () => Promise.reject(new Error('not in this bench')) },
+    store: { get: () => Promise.resolve(undefined), patchStatus: () => Promise.reject(new Error('not in this bench')), delete: () => Promise.resolve(), addAnnotations: () => Promise.resolve() },
+    launcher: { nameFor: () => 'not-in-this-bench', launch: () => Promise.reject(new Error('not in this bench')) },
     instanceTypes: () => catalog, unavailableOfferings: () => new Set(), priceOf: () => 0.1,
     metrics: new DisruptionMetrics(new Registry()),
   });

@@ -57,12 +57,15 @@ export class FakeLauncher implements ReplacementLauncher {
   #count = 0;
   constructor(readonly harness: { readonly store: InMemoryNodeClaimStore; readonly state: ClusterState; sync(): Promise<void> }) {}
 
-  async launch(planned: PlannedNodeClaim): Promise<LaunchedReplacement> {
+  nameFor(): string {
+    this.#count += 1;
+    return `replacement-${String(this.#count)}`;
+  }
+
+  async launch(planned: PlannedNodeClaim, name: string): Promise<LaunchedReplacement> {
     if (this.failWith !== undefined) throw this.failWith;
     this.launched.push(planned);
-    this.#count += 1;
-    const name = `replacement-${String(this.#count)}`;
-    const nodeName = `i-repl${String(this.#count)}`;
+    const nodeName = `i-repl${name.slice('replacement-'.length)}`;
     await this.harness.store.create(claimFor(name, nodeName, []));
     this.harness.state.upsertNode(managedNode(nodeName, { initialized: false }));
     await this.harness.sync();
@@ -133,7 +136,7 @@ export class Harness {
     const self = { store: this.store, sync: () => this.sync() };
     this.controller = new DisruptionController({
       state: this.state, clock: this.clock, nodes: this.nodes, launcher: this.launcher, recorder: this.recorder,
-      store: { get: (n) => self.store.get(n), patchStatus: async (n, s, o) => { const r = await self.store.patchStatus(n, s, o); await self.sync(); return r; }, delete: async (n) => { await self.store.delete(n); await self.sync(); } },
+      store: { get: (n) => self.store.get(n), patchStatus: async (n, s, o) => { const r = await self.store.patchStatus(n, s, o); await self.sync(); return r; }, delete: async (n) => { await self.store.delete(n); await self.sync(); }, addAnnotations: async (n, a) => { await self.store.addAnnotations(n, a); await self.sync(); } },
       methods: options.methods?.(this) ?? [new EmptinessMethod(), new DriftMethod()],
       instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(), priceOf: () => 0.1,
       metrics: new DisruptionMetrics(this.registry), countDisrupted: (claim, reason) => { this.disrupted.push(`${claim.metadata.name ?? ''}:${reason}`); },
