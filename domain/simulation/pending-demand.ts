@@ -6,6 +6,8 @@ export interface DemandClass {
   readonly memory: number;
   /** Spread holds the class's pods balanced over zones: a claim in one zone can expect only that zone's share. */
   readonly zoned: boolean;
+  /** The class's pods repel each other on hostname: claims expect none of them (each opens its own). */
+  readonly alone: boolean;
   /** Pods of this class not handled yet. */
   count: number;
   /** Of those, how many open claims have set room aside for. */
@@ -21,15 +23,19 @@ export interface Holder {
 
 interface Reservation<H extends Holder> {
   readonly holder: H;
-  /** The holder's zone, for zoned classes. */
-  readonly zone: string | undefined;
+  /** The class reserved. */
+  readonly c: number;
+  /** The holder's zone, for zoned classes (set once a pod decides it). */
+  zone: string | undefined;
   remaining: number;
 }
 
-/** Which pending pods zone spread binds, and over how many zones. */
+/** What binds pending pods beyond their requests: zone spread (over how many zones), or hostname anti-affinity to itself. */
 export interface ZoneSpread {
   readonly zoned: (shape: PodShape) => boolean;
   readonly zones: number;
+  /** Pods that repel each other on hostname: a node holds one of them, so no claim can expect more. */
+  readonly alone?: (shape: PodShape) => boolean;
 }
 
 /**
@@ -49,6 +55,8 @@ export class PendingDemand<H extends Holder> {
   private readonly byShape: number[] = [];
   private readonly queues: Reservation<H>[][] = [];
   private readonly spread: ZoneSpread;
+  /** Reservations of zoned classes in claims whose zone is still open: counted in a zone once it is decided. */
+  private readonly unplaced = new Map<H, Reservation<H>[]>();
 
   constructor(queue: Iterable<PodShape>, spread?: ZoneSpread) {
     this.spread = spread ?? { zoned: () => false, zones: 1 };
@@ -64,11 +72,12 @@ export class PendingDemand<H extends Holder> {
     const known = this.byShape[shape.id];
     if (known !== undefined) return known;
     const zoned = this.spread.zones > 1 && this.spread.zoned(shape);
-    const key = `${String(shape.cpu)}/${String(shape.memory)}/${String(zoned)}`;
+    const alone = this.spread.alone?.(shape) ?? false;
+    const key = `${String(shape.cpu)}/${String(shape.memory)}/${String(zoned)}/${String(alone)}`;
     let c = this.byKey.get(key);
     if (c === undefined) {
       c = this.classes.length;
-      this.classes.push({ cpu: shape.cpu, memory: shape.memory, zoned, count: 0, reserved: 0, reservedIn: new Map() });
+      this.classes.push({ cpu: shape.cpu, memory: shape.memory, zoned, alone, count: 0, reserved: 0, reservedIn: new Map() });
       this.queues.push([]);
       this.byKey.set(key, c);
     }
@@ -88,7 +97,7 @@ export class PendingDemand<H extends Holder> {
    */
   available(c: number, zone: string | undefined): number {
     const k = this.classes[c];
-    if (k === undefined) return 0;
+    if (k === undefined || k.alone) return 0;
     const free = k.count - k.reserved;
     if (!k.zoned || zone === undefined) return free;
     const share = Math.ceil(k.count / this.spread.zones) - (k.reservedIn.get(zone) ?? 0);
@@ -103,9 +112,23 @@ export class PendingDemand<H extends Holder> {
       entry.reserved += n;
       const at = entry.zoned ? zone : undefined;
       if (at !== undefined) entry.reservedIn.set(at, (entry.reservedIn.get(at) ?? 0) + n);
-      this.queues[c]?.push({ holder, zone: at, remaining: n });
+      const reservation = { holder, zone: at, remaining: n, c };
+      this.queues[c]?.push(reservation);
+      if (entry.zoned && at === undefined) this.unplaced.set(holder, [...(this.unplaced.get(holder) ?? []), reservation]);
       this.hold(holder, entry, n);
     });
+  }
+
+  /** A pod decided `holder`'s zone: what it expects of zoned classes now counts against that zone's share. */
+  locate(holder: H, zone: string | undefined): void {
+    const open = this.unplaced.get(holder);
+    if (open === undefined || zone === undefined) return;
+    this.unplaced.delete(holder);
+    for (const r of open) {
+      const entry = this.classes[r.c];
+      r.zone = zone;
+      entry?.reservedIn.set(zone, (entry.reservedIn.get(zone) ?? 0) + r.remaining);
+    }
   }
 
   /** Up to `limit` holders expecting a pod of class c, oldest first (of a zoned class, up to `limit` per zone). */
@@ -138,11 +161,10 @@ export class PendingDemand<H extends Holder> {
   }
 
   /**
-   * A pod of class c was placed in `holder` (or elsewhere, in `zone`, or nowhere). Its own reservation is used
-   * up; a pod placed where none was expected releases the newest reservation once more are held than pods
-   * remain, or (zoned) than the zone's share of them.
+   * A pod of class c was placed in `holder` (or elsewhere, or nowhere). Its own reservation is used up; a pod
+   * placed where none was expected releases the newest reservation once more are held than pods remain.
    */
-  settle(c: number, placed: { holder?: H | undefined; lent: boolean; zone?: string | undefined }): void {
+  settle(c: number, placed: { holder?: H | undefined; lent: boolean }): void {
     const entry = this.classes[c];
     const queue = this.queues[c];
     if (entry === undefined || queue === undefined) return;
@@ -151,14 +173,8 @@ export class PendingDemand<H extends Holder> {
       this.use(entry, own);
       return;
     }
-    if (entry.reserved > entry.count) {
-      const newest = queue.findLast((r) => r.remaining > 0);
-      if (newest !== undefined) this.release(entry, newest);
-      return;
-    }
-    const zone = entry.zoned ? placed.zone : undefined;
-    if (zone === undefined || (entry.reservedIn.get(zone) ?? 0) <= Math.ceil(entry.count / this.spread.zones)) return;
-    const newest = queue.findLast((r) => r.remaining > 0 && r.zone === zone);
+    if (entry.reserved <= entry.count) return;
+    const newest = queue.findLast((r) => r.remaining > 0);
     if (newest !== undefined) this.release(entry, newest);
   }
 

@@ -89,7 +89,7 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
   const meanCpu = pending.reduce((s, p) => s + p.shape.cpu, 0) / count;
   const meanMemory = pending.reduce((s, p) => s + p.shape.memory, 0) / count;
   const zones = Math.max(1, ...pools.map((p) => table.zonesIn(p.offerMask).length));
-  const demand = new PendingDemand<ClaimBin>(pending.map((p) => p.shape), { zones, zoned: (shape) => topology.spreadBinds(shape, wellKnown.zone) });
+  const demand = new PendingDemand<ClaimBin>(pending.map((p) => p.shape), { zones, zoned: (shape) => topology.spreadBinds(shape, wellKnown.zone), alone: (shape) => topology.repelsItself(shape, wellKnown.hostname) });
   const solver = new Solver({ demand,
     table, typeKeys, topology, pools, nodes: input.nodes, standing: { cluster, nodes: standingNodes },
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },

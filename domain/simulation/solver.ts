@@ -147,7 +147,8 @@ export class Solver implements PlacementContext {
       const reserved = existing !== undefined || c === undefined ? undefined : this.tryReserved(shape, variant, c);
       const bin = existing ?? reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
       if (bin !== undefined) {
-        if (c !== undefined) this.setup.demand.settle(c, { holder: reserved, lent: reserved !== undefined, zone: bin.domainOf(wellKnown.zone) });
+        if (bin instanceof ClaimBin) this.setup.demand.locate(bin, bin.domainOf(wellKnown.zone));
+        if (c !== undefined) this.setup.demand.settle(c, { holder: reserved, lent: reserved !== undefined });
         return { bin };
       }
       retry ||= variant.terms.some((t) => t.kind === 'affinity');

@@ -1,4 +1,5 @@
 import type { Pod } from '../core/pod.js';
+import { selectorMatches } from '../label-selector.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant, TopologyTermSpec } from './relaxation.js';
 import type { StandingCluster } from './standing-cluster.js';
@@ -95,6 +96,12 @@ export class Topology {
   spreadBinds(shape: PodShape, key: string): boolean {
     if (shape.variants[0]?.terms.some((t) => t.kind === 'spread' && t.topologyKey === key) ?? false) return true;
     return this.matching(shape).some((g) => g.key === key && g.spreadTarget);
+  }
+
+  /** Whether the shape's required anti-affinity on `key` selects the shape itself: two of its pods never share a domain. */
+  repelsItself(shape: PodShape, key: string): boolean {
+    const last = shape.variants[shape.variants.length - 1];
+    return last?.terms.some((t) => t.kind === 'antiAffinity' && t.topologyKey === key && (t.namespaces === undefined || t.namespaces.includes(shape.namespace)) && selectorMatches(t.selector, shape.labels)) ?? false;
   }
 
   /** The constraints of a variant grouped by topology key (cached). Keys whose domain must be decided are all listed. */

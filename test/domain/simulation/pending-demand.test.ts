@@ -93,21 +93,20 @@ void t.test('a zone-spread pod is offered the claims that expect it in every zon
   t.end();
 });
 
-void t.test("a zone-spread pod placed without its reservation gives back the zone's surplus", (t) => {
+void t.test('a claim expects none of the pods that repel each other on hostname: each opens a node of its own', (t) => {
+  const demand = new PendingDemand([small, small, small], { zoned: () => false, zones: 3, alone: () => true });
+  t.equal(demand.available(demand.classOf(small), undefined), 0);
+  t.end();
+});
+
+void t.test("a claim's zone-spread reservations count against the zone its pods later decide", (t) => {
   const demand = zonedDemand();
   const c = demand.classOf(small);
-  const [older, newer] = [holder(), holder()];
-  demand.reserve(older, Int32Array.from([1]), 'zone-a');
-  demand.reserve(newer, Int32Array.from([1]), 'zone-a');
-  // Four pods go, none to the claims that expect them: two left, a zone's share of them is one.
-  for (let i = 0; i < 3; i++) {
-    demand.take(c);
-    demand.settle(c, { lent: false, zone: 'zone-b' });
-  }
-  t.equal(newer.held.pods, 1, 'pods placed in another zone leave zone-a alone while its share holds');
-  demand.take(c);
-  demand.settle(c, { lent: false, zone: 'zone-a' });
-  t.same([older.held.pods, newer.held.pods], [1, 0], 'the newest claim in zone-a gives its room back');
-  t.equal(demand.classes[c]?.reservedIn.get('zone-a'), 1);
+  const open = holder();
+  demand.reserve(open, Int32Array.from([2]), undefined);
+  t.equal(demand.available(c, 'zone-a'), 2, 'while its zone is open, no zone share is taken');
+  demand.locate(open, 'zone-a');
+  t.equal(demand.available(c, 'zone-a'), 0, "then zone-a's share is what the claim expects");
+  t.equal(demand.available(c, 'zone-b'), 2);
   t.end();
 });
