@@ -68,11 +68,20 @@ export class ClaimBin implements Bin {
   get offerMask(): number { return this.state.offerMask; }
   get decided(): ReadonlyMap<string, string> { return this.state.decided; }
   get customRequirements(): ReadonlyMap<string, Requirement> { return this.state.custom; }
+  domainOf(key: string): string | undefined { return this.state.decided.get(key); }
 
   /**
-   * The options that still fit with the pod added. At least one must also keep the room held for the pods the
-   * claim was sized for, or the pod is refused (empty result): it would crowd them out.
+   * Caps the options at the price the claim was sized for (claim-sizer.ts), once its first pod is in: options
+   * are kept cheapest first, so this keeps a prefix, never empty.
    */
+  capPrice(budget: number, table: TypeTable): void {
+    const { types, offerMask } = this.state;
+    let end = 0;
+    while (end < types.length && table.cheapest(types[end] ?? 0, offerMask) <= budget) end++;
+    this.state = { ...this.state, types: types.subarray(0, Math.max(end, 1)) };
+    this.updateRoom();
+  }
+
   /**
    * The options that still fit with the pod added. At least one must also keep the room held for the pods the
    * claim was sized for, or the pod is refused (empty result): it would crowd them out.

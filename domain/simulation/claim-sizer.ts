@@ -1,7 +1,7 @@
 import { ClassCosts } from './class-costs.js';
 import type { NodePoolView } from './nodepool-view.js';
-import { balancedFill, firstFitByClass, type FillDemand, type Room } from './paper-fill.js';
-import type { DemandClass, Holder, PendingDemand } from './pending-demand.js';
+import { balancedFill, firstFitByClass, type FillClass, type FillDemand, type Room } from './paper-fill.js';
+import type { Holder, PendingDemand } from './pending-demand.js';
 import type { TypeTable } from './type-table.js';
 
 /**
@@ -13,11 +13,12 @@ import type { TypeTable } from './type-table.js';
  */
 const balancedPods = 24;
 
-/** A claim about to open: its first pod's class, its NodePool and the offerings it may use. */
+/** A claim about to open: its first pod's class, its NodePool, the offerings it may use and its zone, if decided. */
 export interface Opening {
   readonly podClass: number;
   readonly pool: NodePoolView;
   readonly offerMask: number;
+  readonly zone: string | undefined;
 }
 
 /** The size chosen for a new claim: the price it may grow to and how many pods of each class it expects. */
@@ -37,7 +38,7 @@ export class ClaimSizer {
   private readonly costs: ClassCosts;
   private readonly candidates = new WeakMap<Int32Array, Int32Array>();
   /** The last plan per candidate list and first-pod class: reused while the pods it expects are unreserved. */
-  private readonly plans = new WeakMap<Int32Array, Map<number, ClaimPlan>>();
+  private readonly plans = new WeakMap<Int32Array, Map<string, ClaimPlan>>();
 
   constructor(private readonly demand: PendingDemand<Holder>, private readonly table: TypeTable) {
     this.costs = new ClassCosts(demand.classes, table);
@@ -50,30 +51,29 @@ export class ClaimSizer {
       candidates = cheapestBySize(types, opening.pool);
       this.candidates.set(types, candidates);
     }
-    const plans = this.plans.get(candidates) ?? new Map<number, ClaimPlan>();
+    const plans = this.plans.get(candidates) ?? new Map<string, ClaimPlan>();
     this.plans.set(candidates, plans);
-    let plan = plans.get(opening.podClass);
-    if (plan === undefined || !this.stillPending(plan)) {
+    const key = `${String(opening.podClass)}/${opening.zone ?? ''}`;
+    let plan = plans.get(key);
+    if (plan === undefined || !this.stillPending(plan, opening.zone)) {
       plan = this.plan(candidates, opening);
-      plans.set(opening.podClass, plan);
+      plans.set(key, plan);
     }
     let end = 0;
     while (end < types.length && this.table.cheapest(types[end] ?? 0, opening.offerMask) <= plan.budget) end++;
     return { types: types.subarray(0, Math.max(end, 1)), plan };
   }
 
-  private stillPending(plan: ClaimPlan): boolean {
-    return plan.expected.every((n, c) => {
-      const k = this.demand.classes[c];
-      return k !== undefined && n <= k.count - k.reserved;
-    });
+  private stillPending(plan: ClaimPlan, zone: string | undefined): boolean {
+    return plan.expected.every((n, c) => n <= this.demand.available(c, zone));
   }
 
   private plan(candidates: Int32Array, opening: Opening): ClaimPlan {
-    const classes = this.demand.classes;
+    // What the fills may draw from: of each class, the pods a claim in this zone may still expect.
+    const classes = this.demand.classes.map((k, c) => ({ cpu: k.cpu, memory: k.memory, count: this.demand.available(c, opening.zone), reserved: 0 }));
     const values = this.costs.forPool(opening.pool);
     const own = values[opening.podClass] ?? 0;
-    const demand: FillDemand = { classes, values, live: Int32Array.from(classes.keys()).filter((c) => (classes[c]?.count ?? 0) > (classes[c]?.reserved ?? 0)) };
+    const demand: FillDemand = { classes, values, live: Int32Array.from(classes.keys()).filter((c) => (classes[c]?.count ?? 0) > 0) };
     let bestScore = Infinity;
     let best: ClaimPlan = { budget: Infinity, expected: new Int32Array(classes.length) };
     let firstFit = new Int32Array(classes.length);
@@ -104,7 +104,7 @@ export class ClaimSizer {
 }
 
 /** The room one node of type i has left once its first pod is in. */
-function roomAfter(pool: NodePoolView, i: number, first: DemandClass | undefined): Room {
+function roomAfter(pool: NodePoolView, i: number, first: FillClass | undefined): Room {
   return { cpu: (pool.availCpu[i] ?? 0) - (first?.cpu ?? 0), memory: (pool.availMemory[i] ?? 0) - (first?.memory ?? 0), pods: (pool.availPods[i] ?? 0) - 1 };
 }
 

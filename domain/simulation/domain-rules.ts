@@ -34,7 +34,8 @@ export function domainVerdict(constraints: KeyConstraints, domain: string, unive
     const verdict = termVerdict(term, constraints.key, domain, universe);
     if (verdict !== 'allowed') return verdict;
   }
-  return keepCarriers ? carrierVerdict(constraints, domain) : 'allowed';
+  // A new node is a hostname domain where every carrier's group has no pods, so hostname carriers never need dropping.
+  return keepCarriers || constraints.key === wellKnown.hostname ? carrierVerdict(constraints, domain) : 'allowed';
 }
 
 function termVerdict(term: BoundTerm, key: string, domain: string, universe: Universe): DomainVerdict {

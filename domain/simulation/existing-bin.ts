@@ -27,6 +27,10 @@ export class ExistingBin implements Bin {
     this.launchVarying = standing.launchVarying;
   }
 
+  domainOf(key: string): string | undefined {
+    return this.node.labels[key];
+  }
+
   isFull(minCpu: number, minMemory: number): boolean {
     return (this.free['cpu'] ?? 0) < minCpu || (this.free['memory'] ?? 0) < minMemory || (this.free['pods'] ?? 0) < 1;
   }

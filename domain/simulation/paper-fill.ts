@@ -7,9 +7,12 @@ export interface Room {
   pods: number;
 }
 
+/** A request class as a fill sees it: its requests, and its pods free to expect are count less reserved. */
+export type FillClass = Pick<DemandClass, 'cpu' | 'memory' | 'count' | 'reserved'>;
+
 /** The pending pods a fill draws from. */
 export interface FillDemand {
-  readonly classes: readonly DemandClass[];
+  readonly classes: readonly FillClass[];
   /** Indices of the classes that still have unreserved pods, in queue order (largest first). */
   readonly live: Int32Array;
   /** What one pod of each class is worth (class-costs.ts). */
@@ -24,12 +27,12 @@ export interface FillDemand {
 const overshoot = 0.25;
 
 /** Pods of class k still free to expect: unreserved and not already in this fill. */
-function free(k: DemandClass, already: number): number {
+function free(k: FillClass, already: number): number {
   return k.count - k.reserved - already;
 }
 
 /** How many pods of class k fit in the room, up to `limit`. */
-function fitting(k: DemandClass, room: Room, limit: number): number {
+function fitting(k: FillClass, room: Room, limit: number): number {
   const byCpu = k.cpu > 0 ? Math.floor(room.cpu / k.cpu) : Infinity;
   const byMemory = k.memory > 0 ? Math.floor(room.memory / k.memory) : Infinity;
   return Math.min(limit, room.pods, byCpu, byMemory);
@@ -93,7 +96,7 @@ function mostAlongRoom(fill: Fill, capacity: Shares, room: Shares): number {
 }
 
 /** How many pods of class k to take before the room's CPU and memory shares cross (plus `overshoot`). */
-function batchSize(k: DemandClass, capacity: Shares, room: Shares): number {
+function batchSize(k: FillClass, capacity: Shares, room: Shares): number {
   // Each pod of the class moves the gap between the room's CPU and memory shares by `tilt`.
   const tilt = k.cpu / capacity.cpu - k.memory / capacity.memory;
   if (tilt === 0) return Infinity;

@@ -32,6 +32,8 @@ export interface Bin {
   tryAdd(shape: PodShape, variant: ShapeVariant, ctx: PlacementContext): Rejection | undefined;
   /** No pod with at least these requests can still fit. */
   isFull(minCpu: number, minMemory: number): boolean;
+  /** The bin's value for a topology key, once decided (a claim's zone is decided by its first zone-bound pod). */
+  domainOf(key: string): string | undefined;
   /** Records a pod placed by the last successful tryAdd. */
   readonly pods: unknown[];
 }

@@ -10,6 +10,7 @@ import type { SimulationInput, SimulationResult } from './simulation-input.js';
 import { Solver } from './solver.js';
 import { StandingCluster } from './standing-cluster.js';
 import { Topology } from './topology.js';
+import { labels as wellKnown } from '../well-known-labels.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
 
@@ -87,7 +88,8 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
   const count = Math.max(1, pending.length);
   const meanCpu = pending.reduce((s, p) => s + p.shape.cpu, 0) / count;
   const meanMemory = pending.reduce((s, p) => s + p.shape.memory, 0) / count;
-  const demand = new PendingDemand<ClaimBin>(pending.map((p) => p.shape));
+  const zones = Math.max(1, ...pools.map((p) => table.zonesIn(p.offerMask).length));
+  const demand = new PendingDemand<ClaimBin>(pending.map((p) => p.shape), { zones, zoned: (shape) => topology.spreadBinds(shape, wellKnown.zone), alone: (shape) => topology.repelsItself(shape, wellKnown.hostname) });
   const solver = new Solver({ demand,
     table, typeKeys, topology, pools, nodes: input.nodes, standing: { cluster, nodes: standingNodes },
     filterContext: { table, typeKeys, meanCpu, meanMemory, efficiencySlack: options.efficiencySlack ?? 1.25, packingWaste: options.packingWaste ?? 0 },

@@ -1,5 +1,6 @@
 import type { Pod } from '../core/pod.js';
-import { ClaimSizer, type ClaimPlan } from './claim-sizer.js';
+import { labels as wellKnown } from '../well-known-labels.js';
+import { ClaimSizer } from './claim-sizer.js';
 import { ClaimBin } from './claim-bin.js';
 import type { ExistingBin } from './existing-bin.js';
 import { ExistingIndex } from './existing-index.js';
@@ -133,7 +134,7 @@ export class Solver implements PlacementContext {
       if ('bin' in tried) return tried;
       retry ||= tried.retry;
     }
-    if (c !== undefined) this.setup.demand.settle(c, undefined, false);
+    if (c !== undefined) this.setup.demand.settle(c, { lent: false });
     const last = shape.variants[shape.variants.length - 1];
     return { reason: this.reasons.message(last?.relaxed ?? []), retry };
   }
@@ -146,7 +147,8 @@ export class Solver implements PlacementContext {
       const reserved = existing !== undefined || c === undefined ? undefined : this.tryReserved(shape, variant, c);
       const bin = existing ?? reserved ?? this.tryBins(shape, variant) ?? this.tryNewClaim(shape, variant, c !== undefined);
       if (bin !== undefined) {
-        if (c !== undefined) this.setup.demand.settle(c, reserved, reserved !== undefined);
+        if (bin instanceof ClaimBin) this.setup.demand.locate(bin, bin.domainOf(wellKnown.zone));
+        if (c !== undefined) this.setup.demand.settle(c, { holder: reserved, lent: reserved !== undefined });
         return { bin };
       }
       retry ||= variant.terms.some((t) => t.kind === 'affinity');
@@ -211,19 +213,28 @@ export class Solver implements PlacementContext {
   }
 
   /**
-   * The options a new claim starts from. On a pod's first attempt the claim is sized for the pods expected to
-   * fill it (claim-sizer.ts). minValues needs every fitting type instead, and retried pods (which move no
-   * reservations) start from the cost-efficient subset; both are then held back by the claim's growth rule.
+   * The options a new claim starts from, and whether it is to be sized for the pods expected to fill it
+   * (claim-sizer.ts) once its first pod is in (which decides its zone). minValues needs every fitting type
+   * instead, and retried pods (which move no reservations) start from the cost-efficient subset; both are then
+   * held back by the claim's growth rule.
    */
-  private startingOptions(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, first: boolean): { types: Int32Array; plan?: ClaimPlan } {
+  private startingOptions(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, first: boolean): { types: Int32Array; sized: boolean } {
     const filter = this.filterFor(shape, variant, pool);
     const state = { nodes: this.setup.nodes, claims: this.claims, table: this.table };
     const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
-    if (wantsFlexibility || this.setup.growAnyType || this.setup.flexibleClaims) return { types: withinLimits(pool, filter.list, state) };
-    if (!first) return { types: withinLimits(pool, filter.efficient, state) };
+    if (wantsFlexibility || this.setup.growAnyType || this.setup.flexibleClaims) return { types: withinLimits(pool, filter.list, state), sized: this.setup.flexibleClaims };
+    if (!first) return { types: withinLimits(pool, filter.efficient, state), sized: false };
     const allowed = withinLimits(pool, filter.list, state);
-    if (allowed.length === 0) return { types: allowed };
-    return this.sizer.size(allowed, { podClass: this.setup.demand.classOf(shape), pool, offerMask: filter.offerMask });
+    return { types: allowed, sized: allowed.length > 0 };
+  }
+
+  /** Sizes a claim that holds its first pod: caps its options at the plan's budget and reserves the pods it expects. */
+  private size(claim: ClaimBin, types: Int32Array, shape: PodShape): void {
+    const demand = this.setup.demand;
+    const zone = claim.domainOf(wellKnown.zone);
+    const { plan } = this.sizer.size(types, { podClass: demand.classOf(shape), pool: claim.pool, offerMask: claim.offerMask, zone });
+    claim.capPrice(plan.budget, this.table);
+    demand.reserve(claim, plan.expected, zone);
   }
 
   private tryNewClaim(shape: PodShape, variant: ShapeVariant, first: boolean): Bin | undefined {
@@ -237,20 +248,20 @@ export class Solver implements PlacementContext {
         this.reasons.pool(pool.name, typeReasonsText(filter.reasons, this.table.n));
         continue;
       }
-      const { types, plan } = this.startingOptions(shape, variant, pool, first);
+      const { types, sized } = this.startingOptions(shape, variant, pool, first);
       if (types.length === 0) {
         this.reasons.pool(pool.name, `limits reached (${Object.keys(pool.limits ?? {}).join(', ')})`);
         continue;
       }
       const count = (this.claimCount.get(pool.name) ?? 0) + 1;
-      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, { types, offerMask: filter.offerMask, sized: plan !== undefined || this.setup.flexibleClaims });
+      const claim = new ClaimBin(`${pool.name}-${String(count).padStart(5, '0')}`, pool, { types, offerMask: filter.offerMask, sized });
       const rejection = claim.tryAdd(shape, variant, this);
       if (rejection !== undefined) {
         this.reasons.pool(pool.name, `${filter.list.length} instance types fit, but ${rejection.reason} cannot be satisfied`);
         continue;
       }
       this.claimCount.set(pool.name, count);
-      if (plan !== undefined) this.setup.demand.reserve(claim, plan.expected);
+      if (sized && !this.setup.flexibleClaims) this.size(claim, types, shape);
       this.claims.push(claim);
       this.bins.push(claim);
       return claim;

@@ -11,6 +11,8 @@ export class TopologyGroup {
   carrierSkew = Infinity;
   carrierUniverse: readonly string[] = [];
   carrierMinDomains = 1;
+  /** Some pod's spread constraint counts this group, so the pods it selects are kept balanced over its domains. */
+  spreadTarget = false;
 
   constructor(
     readonly key: string,

@@ -1,4 +1,5 @@
 import type { Pod } from '../core/pod.js';
+import { selectorMatches } from '../label-selector.js';
 import type { PodShape } from './pod-shape.js';
 import type { ShapeVariant, TopologyTermSpec } from './relaxation.js';
 import type { StandingCluster } from './standing-cluster.js';
@@ -56,7 +57,8 @@ export class Topology {
   register(shape: PodShape): void {
     for (const variant of shape.variants) {
       for (const spec of variant.terms) {
-        this.group(this.counting, 'count', spec);
+        const group = this.group(this.counting, 'count', spec);
+        if (spec.kind === 'spread') group.spreadTarget = true;
         if (spec.kind === 'antiAffinity') this.group(this.owners, 'owner', spec);
       }
     }
@@ -85,6 +87,21 @@ export class Topology {
       this.matchingCache.set(shape.id, groups);
     }
     return groups;
+  }
+
+  /**
+   * Whether spread on `key` will keep the shape's pods balanced over that key's domains: a spread constraint of
+   * its own, or another pod's whose selector counts it (it is then held to that pod's skew).
+   */
+  spreadBinds(shape: PodShape, key: string): boolean {
+    if (shape.variants[0]?.terms.some((t) => t.kind === 'spread' && t.topologyKey === key) ?? false) return true;
+    return this.matching(shape).some((g) => g.key === key && g.spreadTarget);
+  }
+
+  /** Whether the shape's required anti-affinity on `key` selects the shape itself: two of its pods never share a domain. */
+  repelsItself(shape: PodShape, key: string): boolean {
+    const last = shape.variants[shape.variants.length - 1];
+    return last?.terms.some((t) => t.kind === 'antiAffinity' && t.topologyKey === key && (t.namespaces === undefined || t.namespaces.includes(shape.namespace)) && selectorMatches(t.selector, shape.labels)) ?? false;
   }
 
   /** The constraints of a variant grouped by topology key (cached). Keys whose domain must be decided are all listed. */

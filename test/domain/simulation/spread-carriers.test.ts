@@ -1,5 +1,8 @@
 import t from 'tap';
+import { domainVerdict } from '../../../domain/simulation/domain-rules.js';
 import { simulate } from '../../../domain/simulation/simulate.js';
+import type { KeyConstraints } from '../../../domain/simulation/topology.js';
+import { TopologyGroup } from '../../../domain/simulation/topology-group.js';
 import { benchNodePool, diverseShapes, karpenterPods } from '../../bench/bench-pods.js';
 import { syntheticInstanceTypes } from '../../bench/synthetic-types.js';
 import { checkPlan } from '../../support/validate-plan.js';
@@ -34,5 +37,22 @@ void t.test('pods repelling each other on hostname each get their own node', (t)
   const result = simulate(planInput);
   t.equal(result.nodeClaims.length, 400);
   t.same(checkPlan(planInput, result), []);
+  t.end();
+});
+
+void t.test('a pod retried without other pods\' zone skews still keeps their hostname skews', (t) => {
+  // A node holds a "web" pod and a pod spreading over "web" on hostname; a zone group of "web" pods is skewed.
+  const byHost = new TopologyGroup('kubernetes.io/hostname', undefined, { matchLabels: { tier: 'web' } });
+  byHost.record('node-1');
+  byHost.recordCarrier('node-1', { maxSkew: 1, minDomains: 1 }, []);
+  const byZone = new TopologyGroup('topology.kubernetes.io/zone', undefined, { matchLabels: { tier: 'web' } });
+  byZone.record('zone-a');
+  byZone.recordCarrier('zone-a', { maxSkew: 1, minDomains: 1 }, ['zone-a', 'zone-b']);
+  const on = (key: string, group: TopologyGroup): KeyConstraints => ({ key, terms: [], inverse: [], matched: [group] });
+  // A pod whose own zone rules leave no zone the carriers allow is retried without them (keepCarriers false)...
+  t.equal(domainVerdict(on('topology.kubernetes.io/zone', byZone), 'zone-a', () => [], false), 'allowed');
+  // ...but a new node always keeps a hostname skew, so that one is never dropped: the retry must not break it.
+  t.equal(domainVerdict(on('kubernetes.io/hostname', byHost), 'node-1', () => [], false), 'permanent');
+  t.equal(domainVerdict(on('kubernetes.io/hostname', byHost), 'node-2', () => [], false), 'allowed');
   t.end();
 });
