@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { impairedCheckFilter, impairedStatusResponse, type Impairment } from './instance-status-fault.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
 export interface CapacityFault {
@@ -26,6 +27,11 @@ export interface FaultProxy {
    * records it returns undefined for are dropped (moto answers one constant price for every type).
    */
   setSpotPrices(price: ((instanceType: string, zone: string) => number | undefined) | undefined): void;
+  /**
+   * Report these instances' status checks as failed: DescribeInstanceStatus filtered for impaired instance or system
+   * checks answers them (and only them); other queries pass through to moto, which reports every check passed.
+   */
+  setImpaired(impairments: readonly Impairment[]): void;
   /** Answer the next `times` requests for `action` with this error, e.g. 403 UnauthorizedOperation. */
   failAction(action: string, fault: { times: number; code: string; status: number }): void;
   clear(): void;
@@ -156,6 +162,7 @@ interface State {
   readonly requests: URLSearchParams[];
   faults: CapacityFault[];
   spotPrice: ((instanceType: string, zone: string) => number | undefined) | undefined;
+  impaired: readonly Impairment[];
   throttles: Map<string, { left: number; code: string; status: number }>;
 }
 
@@ -238,6 +245,13 @@ function repriced(xml: string, price: (instanceType: string, zone: string) => nu
   });
 }
 
+/** The made-up answer to a DescribeInstanceStatus query for impaired checks, while impairments are set. */
+function impairedAnswer(state: State, action: string, params: URLSearchParams): string | undefined {
+  if (action !== 'DescribeInstanceStatus' || state.impaired.length === 0) return undefined;
+  const check = impairedCheckFilter(params);
+  return check === undefined ? undefined : impairedStatusResponse(check, state.impaired);
+}
+
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
   const params = new URLSearchParams(raw.toString('utf8'));
@@ -250,6 +264,11 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     throttle.left--;
     if (target === undefined) send(res, throttle.status, 'text/xml', errorBody(throttle.code));
     else send(res, throttle.status, 'application/x-amz-json-1.0', JSON.stringify({ __type: `com.amazonaws.sqs#${throttle.code}`, message: `${throttle.code} (injected by the fault proxy)` }));
+    return;
+  }
+  const impaired = impairedAnswer(state, action, params);
+  if (impaired !== undefined) {
+    send(res, 200, 'text/xml', impaired);
     return;
   }
   const out =
@@ -268,7 +287,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * calls (SQS) can be throttled or failed too, by operation name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, throttles: new Map() };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map() };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -288,6 +307,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     setSpotPrices: (price) => {
       state.spotPrice = price;
+    },
+    setImpaired: (impairments) => {
+      state.impaired = impairments;
     },
     failAction: (action, fault) => {
       state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status });
