@@ -7,6 +7,12 @@ import { waitFor } from '../stack/wait-for.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/** One `--feature-gates` flag for every gate the config turns on. */
+function featureGates(c: NodesmithConfig): string[] {
+  const gates = [...(c.nodeRepair === true ? ['NodeRepair=true'] : []), ...(c.consolidation?.spotToSpot === true ? ['SpotToSpotConsolidation=true'] : [])];
+  return gates.length === 0 ? [] : [`--feature-gates=${gates.join(',')}`];
+}
+
 /** `nodesmith run` flags for a config, so a test can run the real CLI as its own process. */
 export function runFlags(c: NodesmithConfig): string[] {
   const components = Object.entries(c.components).filter(([, on]) => on).map(([name]) => name).join(',');
@@ -20,7 +26,8 @@ export function runFlags(c: NodesmithConfig): string[] {
     `--service-account=${c.webhooks.productServiceAccount}`, `--health-host=${c.health.host}`, `--health-port=${String(c.health.port)}`,
     `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`,
     ...(c.driftRecheckMs === undefined ? [] : [`--drift-recheck-interval=${String(c.driftRecheckMs)}ms`]),
-    ...(c.nodeRepair === true ? ['--feature-gates=NodeRepair=true'] : []),
+    ...(c.consolidation?.minSavings === undefined ? [] : [`--consolidation-min-savings=${c.consolidation.minSavings.text}`]),
+    ...featureGates(c),
     `--leader-election-namespace=${c.leaderElection.namespace}`, `--log-level=${c.logLevel}`,
   ];
 }

@@ -6,6 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodesmithConfig } from '../../cli/app-config.js';
+import type { ConsolidationOptions } from '../../provisioner/disruption/consolidation-settings.js';
 import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
 import { NodesmithProcess } from './nodesmith-process.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
@@ -76,6 +77,11 @@ export interface ProductStackOptions {
   readonly metricsNamespace?: string;
   /** `--feature-gates NodeRepair=true`. */
   readonly nodeRepair?: boolean;
+  /**
+   * Turn multi- and single-node consolidation on, as `nodesmith run` always does. Left out, the disruption
+   * controller runs emptiness and drift only, so other files' nodes are not consolidated under their assertions.
+   */
+  readonly consolidation?: ConsolidationOptions;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -154,6 +160,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
+    ...(options.consolidation === undefined ? {} : { consolidation: options.consolidation }),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };

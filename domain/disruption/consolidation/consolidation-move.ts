@@ -7,6 +7,7 @@ import type { ConsolidationCandidate, ConsolidationMove, DecisionSettings, MoveV
 import { podMoves, simulateWithout, type ConsolidationWorld } from './consolidation-world.js';
 import { describeRequirement, dollarsPerHour, requiredSaving } from './min-savings.js';
 import { replacementOptions } from './replacement-options.js';
+import { sameTypeCap } from './same-type-cap.js';
 
 /**
  * What every move of one pass shares: the one simulation asked "the cluster without these candidates, plus their
@@ -69,9 +70,11 @@ function priceMove(ctx: MoveContext<never>, candidates: readonly ConsolidationCa
   }
   const pool = ctx.nodePools.find((p) => p.metadata.name === claim.nodePool);
   if (pool === undefined) return `the replacement's NodePool ${claim.nodePool} is gone`;
+  const cap = single ? undefined : sameTypeCap(candidates, claim.instanceTypes);
   const answer = replacementOptions({
     claim, pool, typesByName: ctx.typesByName, candidatesPrice: price, required, requiredWords: describeRequirement(rules, price),
     allSpot: candidates.every((c) => c.capacityType === capacityTypes.spot), spotToSpot: ctx.settings.spotToSpot, single,
+    ...(cap === undefined ? {} : { priceCap: cap }),
     ...(ctx.unavailableOfferings === undefined ? {} : { unavailable: ctx.unavailableOfferings }),
   });
   if (!answer.ok) return answer.reason;

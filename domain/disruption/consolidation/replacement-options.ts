@@ -5,6 +5,7 @@ import { requirementsFromExpressions, type Requirements } from '../../requiremen
 import type { PlannedNodeClaim, SimulationNodePool } from '../../simulation/simulation-input.js';
 import { capacityTypes, labels as wellKnown } from '../../well-known-labels.js';
 import { dollarsPerHour } from './min-savings.js';
+import type { PriceCap } from './same-type-cap.js';
 
 /** Karpenter's `MinInstanceTypesForSpotToSpotConsolidation`: fewer cheaper spot types than this is not flexible enough. */
 export const spotToSpotMinTypes = 15;
@@ -23,6 +24,8 @@ export interface ReplacementQuestion {
   readonly spotToSpot: boolean;
   /** A single-node move: spot-to-spot then needs 15 cheaper types and launches with the 15 cheapest. */
   readonly single: boolean;
+  /** Multi-node: every option must also cost less than this (`sameTypeCap`). */
+  readonly priceCap?: PriceCap;
 }
 
 export type ReplacementAnswer =
@@ -102,8 +105,9 @@ export function replacementOptions(q: ReplacementQuestion): ReplacementAnswer {
   const requirements = requirementsFromExpressions(q.pool.spec.template.spec.requirements);
   const allowed = allowedCapacityTypes(q.claim, requirements);
   const priced = pricedOptions(q, allowed, requirements.get(wellKnown.zone));
-  let kept = priced.filter((o) => o.price < q.candidatesPrice && q.candidatesPrice - o.price >= q.required);
-  if (kept.length === 0) return { ok: false, reason: tooDear(priced[0], q, allowed.join(' or ')) };
+  const saving = savingOptions(q, priced, allowed);
+  if (typeof saving === 'string') return { ok: false, reason: saving };
+  let kept = saving;
   const short = minValuesShortfall(kept, requirements);
   if (short !== undefined) return { ok: false, reason: `the ${String(kept.length)} replacement types cheaper than ${dollarsPerHour(q.candidatesPrice)} have ${short}` };
   if (q.allSpot && allowed.length === 1 && allowed[0] === capacityTypes.spot) {
@@ -112,6 +116,16 @@ export function replacementOptions(q: ReplacementQuestion): ReplacementAnswer {
     if (q.single) kept = cheapest(kept, spotToSpotMinTypes, requirements);
   }
   return { ok: true, claim: withOptions(q.claim, kept, allowed), dearest: kept[kept.length - 1]?.price ?? q.claim.pricePerHour };
+}
+
+/** The options that save the required amount and stay under the price cap, or why there are none. */
+function savingOptions(q: ReplacementQuestion, priced: readonly Priced[], allowed: readonly string[]): Priced[] | string {
+  const saving = priced.filter((o) => o.price < q.candidatesPrice && q.candidatesPrice - o.price >= q.required);
+  if (saving.length === 0) return tooDear(priced[0], q, allowed.join(' or '));
+  const cap = q.priceCap;
+  if (cap === undefined) return saving;
+  const kept = saving.filter((o) => o.price < cap.price);
+  return kept.length === 0 ? cap.why : kept;
 }
 
 /** The claim's options priced at their worst launch price, cheapest first; types with no allowed offering dropped. */

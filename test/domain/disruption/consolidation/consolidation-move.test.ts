@@ -14,6 +14,7 @@ interface Case {
   readonly expect: (t: Test, verdict: MoveVerdict, nodes: FakeNode[]) => void;
 }
 
+const onlyXlarge = nodePool('default', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }, { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.xlarge'] }] });
 const antiHost = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'solo' } } }] } } };
 
 const cases: Case[] = [
@@ -116,6 +117,41 @@ const cases: Case[] = [
       t.notOk(v.ok);
       if (v.ok) return;
       t.match(v.reason, /^the \d+ replacement types cheaper than \$0\.0960\/h have \d values of karpenter\.k8s\.aws\/instance-family, below its minValues 6$/);
+    },
+  },
+  {
+    name: 'three half-empty nodes of the only allowed type are not replaced by a fourth of that type (Karpenter\'s filterOutSameInstanceType)',
+    pools: [onlyXlarge],
+    candidates: 3,
+    nodes: () => ['a', 'b', 'c'].map((n) => fakeNode(n, 'm5.xlarge', [pod(`${n}-pod`, { cpu: '1', memory: '1Gi' })])),
+    expect: (t, v) => {
+      t.notOk(v.ok);
+      if (v.ok) return;
+      t.equal(v.reason, 'a multi-node replacement must be cheaper than the batch\'s own m5.xlarge at $0.1920/h: keeping that node and deleting the others moves fewer pods');
+    },
+  },
+  {
+    name: 'two of them are deleted instead: their pods fit on the third',
+    pools: [onlyXlarge],
+    candidates: 2,
+    nodes: () => ['a', 'b', 'c'].map((n) => fakeNode(n, 'm5.xlarge', [pod(`${n}-pod`, { cpu: '1', memory: '1Gi' })])),
+    expect: (t, v) => {
+      t.ok(v.ok);
+      if (!v.ok) return;
+      t.equal(v.move.decision, 'delete');
+      t.same(v.move.moves.map((m) => m.to), ['c', 'c']);
+    },
+  },
+  {
+    name: 'a multi-node batch is still replaced by a cheaper type than any of its own',
+    pools: [onDemandOnly],
+    candidates: 2,
+    nodes: () => ['a', 'b'].map((n) => fakeNode(n, 'm5.xlarge', [pod(`${n}-pod`, { cpu: '500m', memory: '512Mi' })])),
+    expect: (t, v) => {
+      t.ok(v.ok);
+      if (!v.ok) return;
+      t.equal(v.move.decision, 'replace');
+      t.ok((v.move.replacement?.instanceTypes ?? []).every((type) => priceOf(type) < priceOf('m5.xlarge')), 'every option is cheaper than one m5.xlarge');
     },
   },
   {

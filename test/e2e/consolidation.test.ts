@@ -1,0 +1,147 @@
+import * as k8s from '@kubernetes/client-node';
+import t, { type Test } from 'tap';
+import { disruptionCommand } from '../../cli/disruption-command.js';
+import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import { waitFor } from '../stack/wait-for.js';
+import {
+  annotatePod, consolidationPoolYaml, eventsAbout, keepOnePodPerNode, liveClaims, livePods, sampleValue,
+} from './consolidation-support.js';
+import { availablePods, leakedInstances, listClaims, scaleDeployment, scenarioPods } from './disruption-support.js';
+import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
+
+const product = await withProduct(t, { consolidation: { spotToSpot: false } });
+const apps = product.kc.makeApiClient(k8s.AppsV1Api);
+const policy = product.kc.makeApiClient(k8s.PolicyV1Api);
+const minutes = (n: number): number => n * 60_000;
+
+async function metrics(): Promise<string> {
+  return (await product.nodesmith?.registry.metrics()) ?? '';
+}
+
+const decisions = 'nodesmith_voluntary_disruption_decisions_total';
+const eligible = 'nodesmith_voluntary_disruption_eligible_nodes';
+
+/** `nodesmith disruption --kubeconfig … --output json`: the dry run, on the controller's code, against this cluster. */
+async function dryRun(): Promise<ConsolidationDryRun> {
+  let out = '';
+  let err = '';
+  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--region', product.moto.region], {
+    stdout: (s) => { out += s; }, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined), env: {},
+  });
+  if (code !== 0) throw new Error(`nodesmith disruption exited ${String(code)}: ${err}`);
+  return JSON.parse(out) as ConsolidationDryRun;
+}
+
+void t.test('multi-node: three underutilised nodes become one by two deletes, held while a PDB allows no eviction, never below it after', async (t) => {
+  const app = 'merge';
+  await product.apply(consolidationPoolYaml(product, app, { types: ['c6g.xlarge'], budgetNodes: '100%' }));
+  await createDeployment(product, { name: app, replicas: 9, cpu: '1', memory: '1Gi', ...scenarioPods(app) });
+  await waitForRunning(product, app, 9);
+  const nodes = await keepOnePodPerNode(product, app);
+  t.ok(nodes.length >= 3, `9 pods of 1 CPU need at least 3 c6g.xlarge (got ${String(nodes.length)})`);
+  await scaleDeployment(product, app, nodes.length);
+  const { pods } = await waitForRunning(product, app, nodes.length);
+  t.same(new Set(pods.map((p) => p.spec?.nodeName)), new Set(nodes), 'one pod left on each node: underutilised, none empty');
+  const before = await liveClaims(product, app);
+
+  await policy.createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name: app }, spec: { minAvailable: nodes.length, selector: { matchLabels: { app } } } } });
+  const blocked = await waitFor('a DisruptionBlocked Event naming the PDB', async () => {
+    const events = await eventsAbout(product, 'DisruptionBlocked', before.claims);
+    return events.find((e) => (e.message ?? '').includes(`PDB default/${app} allows 0 evictions`));
+  }, { timeoutMs: minutes(3), intervalMs: 1000 });
+  t.comment(`event: ${blocked.message ?? ''}`);
+  t.same((await liveClaims(product, app)).claims.sort(), [...before.claims].sort(), 'every node stays while the PDB allows no eviction');
+
+  await policy.patchNamespacedPodDisruptionBudget({ name: app, namespace: 'default', body: { spec: { minAvailable: nodes.length - 1 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  let fewestAvailable = Number.POSITIVE_INFINITY;
+  let mostEligible = 0;
+  const started = Date.now();
+  await waitFor('the pool to be down to one node', async () => {
+    fewestAvailable = Math.min(fewestAvailable, await availablePods(product, app));
+    mostEligible = Math.max(mostEligible, sampleValue(await metrics(), eligible, { reason: 'underutilized' }));
+    const { claims } = await liveClaims(product, app);
+    const all = (await listClaims(product)).filter((c) => c.nodePool === app);
+    return claims.length === 1 && all.length === 1 ? true : undefined;
+  }, { timeoutMs: minutes(5), intervalMs: 500 });
+  t.comment(`figure: ${String(nodes.length)} nodes consolidated to 1 in ${((Date.now() - started) / 1000).toFixed(1)} s after the PDB allowed it (consolidateAfter 15 s, validation 15 s)`);
+
+  const after = await waitForRunning(product, app, nodes.length);
+  t.equal(new Set(after.pods.map((p) => p.spec?.nodeName)).size, 1, 'every pod is Running again, all on the one node left');
+  t.ok(fewestAvailable >= nodes.length - 1, `the PDB (minAvailable ${String(nodes.length - 1)}) held at every sample: fewest available ${String(fewestAvailable)}`);
+  t.ok(mostEligible >= 1, `eligible_nodes{reason="underutilized"} showed the candidates (${String(mostEligible)})`);
+  const text = await metrics();
+  t.comment(text.split('\n').filter((l) => l.startsWith(decisions)).join('\n'));
+  t.ok(sampleValue(text, decisions, { decision: 'delete', reason: 'underutilized', consolidation_type: 'multi' }) >= 1, 'a multi-node delete decision was counted');
+  t.equal(sampleValue(text, decisions, { decision: 'replace', reason: 'underutilized', consolidation_type: 'multi' }), 0, 'no fourth c6g.xlarge was launched to replace three');
+  const terminating = await eventsAbout(product, 'DisruptionTerminating', before.claims);
+  t.ok(terminating.some((e) => /delete .* pods? fits? on other nodes/.test(e.message ?? '')), 'the deleted nodeclaims carry the command\'s explanation');
+
+  const kept = new Set((await liveClaims(product, app)).claims);
+  const gone = before.claims.filter((c) => !kept.has(c));
+  await waitFor('the instances of the deleted nodeclaims to be terminated', async () => {
+    const live = (await listInstances(product)).filter((i) => gone.includes(i.tags['karpenter.sh/nodeclaim'] ?? '') && i.state !== 'terminated');
+    return live.length === 0 ? true : undefined;
+  }, { timeoutMs: minutes(2), intervalMs: 1000 });
+  t.same((await leakedInstances(product)).map((i) => i.id), [], 'no instance without a NodeClaim');
+  await apps.deleteNamespacedDeployment({ name: app, namespace: 'default' });
+  await policy.deleteNamespacedPodDisruptionBudget({ name: app, namespace: 'default' });
+});
+
+/** Waits for a DisruptionBlocked Event on the nodeclaim whose message contains the text; returns the message. */
+async function blockedEvent(claim: string, containing: string): Promise<string> {
+  const event = await waitFor(`a DisruptionBlocked Event on ${claim} containing "${containing}"`, async () => {
+    const events = await eventsAbout(product, 'DisruptionBlocked', [claim]);
+    return events.find((e) => (e.message ?? '').includes(containing));
+  }, { timeoutMs: minutes(3), intervalMs: 1000 });
+  return event.message ?? '';
+}
+
+/** The dry run, run now against the cluster, gives the node the reason the controller's Event gave. */
+async function expectDryRunAgrees(t: Test, nodeName: string, eventMessage: string): Promise<void> {
+  const report = await dryRun();
+  const reason = report.nodes.find((n) => n.name === nodeName)?.reason ?? '(none)';
+  t.ok(eventMessage.endsWith(reason), `the dry run gives the controller's reason: ${reason}`);
+  t.same(report.commands.filter((c) => c.nodes.includes(nodeName)), [], 'and no command for the node');
+}
+
+async function expectReplacedByLarge(t: Test, app: string, old: { claim: string; node: string }): Promise<void> {
+  const after = await waitForRunning(product, app, 1);
+  const [replacement] = [...after.nodes.values()];
+  t.equal(replacement?.metadata?.labels?.[wellKnown.instanceType], 'c6g.large', 'the pod is Running again on a c6g.large');
+  t.not(replacement?.metadata?.name, old.node, 'a new node');
+  t.ok(sampleValue(await metrics(), decisions, { decision: 'replace', reason: 'underutilized', consolidation_type: 'single' }) >= 1, 'a single-node replace decision was counted');
+  t.ok((await eventsAbout(product, 'DisruptionLaunching', [old.claim])).length >= 1, 'the replaced nodeclaim has a DisruptionLaunching Event');
+  t.same((await livePods(product, app)).map((p) => p.status?.phase), ['Running'], 'no pod lost');
+  t.same((await leakedInstances(product)).map((i) => i.id), [], 'no instance without a NodeClaim');
+}
+
+void t.test('single-node: do-not-disrupt holds the node, then the minimum saving does (the dry run says why too), then it is replaced by a cheaper type', async (t) => {
+  const app = 'shrink';
+  const types = ['c6g.large', 'c6g.xlarge'];
+  await product.apply(consolidationPoolYaml(product, app, { types, minSavings: '60%' }));
+  await createDeployment(product, { name: app, replicas: 3, cpu: '1', memory: '1Gi', annotations: { 'karpenter.sh/do-not-disrupt': 'true' }, ...scenarioPods(app) });
+  const first = await waitForRunning(product, app, 3);
+  const [node] = [...first.nodes.values()];
+  t.equal(first.nodes.size, 1, 'three pods of 1 CPU share one node');
+  t.equal(node?.metadata?.labels?.[wellKnown.instanceType], 'c6g.xlarge', 'a c6g.xlarge');
+  const old = { node: node?.metadata?.name ?? '', claim: (await liveClaims(product, app)).claims[0] ?? '' };
+
+  await scaleDeployment(product, app, 1);
+  const podName = (await waitForRunning(product, app, 1)).pods[0]?.metadata?.name ?? '';
+  t.match(await blockedEvent(old.claim, 'has karpenter.sh/do-not-disrupt'), `pod default/${podName} has karpenter.sh/do-not-disrupt`, 'the Event names the do-not-disrupt pod');
+
+  await annotatePod(product, podName, { 'karpenter.sh/do-not-disrupt': null });
+  const belowMinimum = await blockedEvent(old.claim, 'below the minimum saving 60%');
+  t.match(belowMinimum, /single-node consolidation: best replacement c6g\.large at \$0\.\d{4}\/h saves \$0\.\d{4}\/h \(50\.0%\) of \$0\.\d{4}\/h, below the minimum saving 60%/, 'the Event gives the saving and the minimum in numbers');
+  await expectDryRunAgrees(t, old.node, belowMinimum);
+  t.same((await liveClaims(product, app)).claims, [old.claim], 'the node stays');
+
+  await product.apply(consolidationPoolYaml(product, app, { types, minSavings: '10%' }));
+  await waitFor('the c6g.xlarge to be replaced', async () => {
+    const all = (await listClaims(product)).filter((c) => c.nodePool === app);
+    return all.length === 1 && all[0]?.name !== old.claim ? true : undefined;
+  }, { timeoutMs: minutes(5), intervalMs: 500 });
+  await expectReplacedByLarge(t, app, old);
+  await apps.deleteNamespacedDeployment({ name: app, namespace: 'default' });
+});
