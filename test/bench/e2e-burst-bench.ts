@@ -12,7 +12,7 @@ function peakRssMiB(pid: number | undefined): number {
 }
 
 /** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
-function burst(total: number): { name: string; replicas: number; cpu: string; memory: string }[] {
+export function burst(total: number): { name: string; replicas: number; cpu: string; memory: string }[] {
   return [
     { name: 'small', replicas: Math.round(total * 0.5), cpu: '250m', memory: '512Mi' },
     { name: 'medium', replicas: Math.round(total * 0.3), cpu: '500m', memory: '1Gi' },

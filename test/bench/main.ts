@@ -6,6 +6,7 @@ import { consolidationBench } from './consolidation-bench.js';
 import { controllerStartBench } from './controller-start-bench.js';
 import { disruptionBench } from './disruption-bench.js';
 import { e2eBurstBench } from './e2e-burst-bench.js';
+import { e2eConsolidationBench } from './e2e-consolidation-bench.js';
 import { extenderBench } from './extender-bench.js';
 import { karpenterBench } from './karpenter-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
@@ -14,7 +15,7 @@ import { startupBench } from './startup-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, apiIdleBench, disruptionBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, e2eConsolidationBench, apiIdleBench, disruptionBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -1,0 +1,152 @@
+// Scale-down on the real stack (kube-scheduler + extender + nodesmith + kwok + moto): a burst of pods, then every
+// Deployment scaled to 30%, then consolidation until the dry run finds nothing more to do. Prints nodes, $/hour and
+// cost ÷ the valid lower bound at each stage, how long it took, pods disrupted, the longest a pod waited Pending,
+// overcommitted nodes, and launches no consolidation command asked for.
+import type * as k8s from '@kubernetes/client-node';
+import { disruptionCommand } from '../../cli/disruption-command.js';
+import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
+import { projectPod } from '../../provisioner/kube/projection.js';
+import { listClaims, scaleDeployment } from '../e2e/disruption-support.js';
+import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
+import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
+import { toWire } from '../support/wire.js';
+import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
+import type { Bench } from './bench.js';
+import { burst } from './e2e-burst-bench.js';
+import { loadLpSolver } from './lp-solver.js';
+
+const categories = ['c', 'm', 'r'];
+const poolRequirements = `\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [${categories.join(', ')}] }`;
+const disruption = '  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 15s';
+
+interface Stage { readonly name: string; readonly atS: number; readonly nodes: number; readonly price: number; readonly bound: number; readonly types: string }
+
+/** The types the pool may launch, on-demand offerings only: what the bound may buy. */
+function poolTypes(): InstanceType[] {
+  return loadInstanceTypes({ region: 'us-east-1' })
+    .filter((t) => categories.includes(t.labels['karpenter.k8s.aws/instance-category'] ?? ''))
+    .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.capacityType === 'on-demand') }));
+}
+
+async function stage(product: ProductStack, name: string, startedMs: number, bound: (pods: k8s.V1Pod[]) => number): Promise<Stage> {
+  const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
+  const catalog = new Map(poolTypes().map((t) => [t.name, t]));
+  const price = instances.reduce((sum, i) => sum + (catalog.get(i.type)?.offerings[0]?.price ?? 0), 0);
+  const types = new Map<string, number>();
+  for (const i of instances) types.set(i.type, (types.get(i.type) ?? 0) + 1);
+  const pods = (await product.core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+  return { name, atS: (Date.now() - startedMs) / 1000, nodes: instances.length, price, bound: bound(pods), types: [...types].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t}×${String(n)}`).join(', ') };
+}
+
+async function runningPods(product: ProductStack): Promise<{ running: number; notRunning: k8s.V1Pod[] }> {
+  const pods = (await product.core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+  const running = pods.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName);
+  return { running: running.length, notRunning: pods.filter((p) => !running.includes(p)) };
+}
+
+async function waitRunning(product: ProductStack, count: number, write: (s: string) => void): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const { running } = await runningPods(product);
+    if (running >= count) return;
+    if (Date.now() - started > 900_000) throw new Error(`only ${String(running)}/${String(count)} pods Running after 15 minutes`);
+    write(`  t=${((Date.now() - started) / 1000).toFixed(0)}s running ${String(running)}/${String(count)}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+  }
+}
+
+/** The dry run as if consolidateAfter had passed for every node: what consolidation would still do. */
+async function wouldStillConsolidate(product: ProductStack): Promise<number> {
+  let out = '';
+  const future = new Date(Date.now() + 5 * 60_000).toISOString();
+  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--now', future], {
+    stdout: (s) => { out += s; }, stderr: () => undefined, interrupted: new Promise(() => undefined), env: {},
+  });
+  if (code !== 0) return Number.NaN;
+  return (JSON.parse(out) as ConsolidationDryRun).commands.length;
+}
+
+/** Nothing in flight: no nodeclaim deleting, no node tainted for disruption, every pod Running. */
+async function settled(product: ProductStack): Promise<boolean> {
+  if ((await listClaims(product)).some((c) => c.deleting)) return false;
+  const nodes = (await product.core.listNode()).items;
+  if (nodes.some((n) => (n.spec?.taints ?? []).some((t) => t.key === 'karpenter.sh/disrupted'))) return false;
+  return (await runningPods(product)).notRunning.length === 0;
+}
+
+interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: number }
+
+/** Polls until the cluster is settled and the dry run has no command left (or 20 minutes), tracking what the figures need. */
+async function consolidate(product: ProductStack, write: (s: string) => void, startedMs: number): Promise<Watch> {
+  const pendingSince = new Map<string, number>();
+  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: 0 };
+  let lastNodes = -1;
+  while (Date.now() - startedMs < 1_200_000) {
+    const now = Date.now();
+    for (const p of (await runningPods(product)).notRunning) {
+      const key = p.metadata?.uid ?? '';
+      pendingSince.set(key, pendingSince.get(key) ?? now);
+      watch.longestPendingS = Math.max(watch.longestPendingS, (now - (pendingSince.get(key) ?? now)) / 1000);
+    }
+    const claims = (await listClaims(product)).filter((c) => !c.deleting).length;
+    if (claims !== lastNodes) watch.lastChangeMs = now;
+    lastNodes = claims;
+    watch.overcommitted = Math.max(watch.overcommitted, (await overcommittedNodes(product)).length);
+    write(`  t=${((now - startedMs) / 1000).toFixed(0)}s nodeclaims ${String(claims)}\n`);
+    if (await settled(product) && await wouldStillConsolidate(product) === 0) return watch;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
+  write('  (stopped after 20 minutes)\n');
+  return watch;
+}
+
+async function unplannedLaunches(product: ProductStack, before: ReadonlySet<string>): Promise<{ launched: number; unplanned: number }> {
+  const events = (await product.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=DisruptionLaunching' })).items;
+  const replacements = new Set(events.map((e) => /replacement nodeclaim (\S+)/.exec(e.message ?? '')?.[1] ?? ''));
+  const launched = (await listClaims(product)).map((c) => c.name).filter((n) => !before.has(n));
+  return { launched: launched.length, unplanned: launched.filter((n) => !replacements.has(n)).length };
+}
+
+function table(stages: readonly Stage[]): string {
+  const rows = stages.map((s) => `| ${s.name} | ${s.atS.toFixed(0)} | ${String(s.nodes)} | ${s.price.toFixed(3)} | ${s.bound.toFixed(3)} | ${(s.price / s.bound).toFixed(3)} | ${s.types} |`);
+  return ['| stage | t (s) | instances | $/hour | valid bound $/hour | cost ÷ bound | types |', '|---|---:|---:|---:|---:|---:|---|', ...rows].join('\n');
+}
+
+export const e2eConsolidationBench: Bench = {
+  name: 'e2e-consolidation',
+  async run({ maxPods, write, flag }): Promise<void> {
+    const total = Math.min(maxPods, Number(flag('--burst-pods') ?? 600));
+    const keep = Number(flag('--keep') ?? 0.3);
+    const highs = await loadLpSolver();
+    const offers = nodeOffers(poolTypes());
+    const bound = (pods: k8s.V1Pod[]): number => assignmentBound(highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost;
+    const product = await startProductStack({ batchIdleMs: 1_000, consolidation: { spotToSpot: false } });
+    try {
+      await product.apply(product.nodePoolYaml('burst', poolRequirements, disruption));
+      const started = Date.now();
+      const deployments = burst(total);
+      for (const d of deployments) await createDeployment(product, d);
+      await waitRunning(product, total, write);
+      const stages = [await stage(product, `burst: ${String(total)} pods Running`, started, bound)];
+      const before = new Set((await listClaims(product)).map((c) => c.name));
+      const scaledAt = Date.now();
+      const kept = deployments.map((d) => ({ ...d, replicas: Math.round(d.replicas * keep) }));
+      for (const d of kept) await scaleDeployment(product, d.name, d.replicas);
+      const remaining = kept.reduce((s, d) => s + d.replicas, 0);
+      await waitRunning(product, remaining, write);
+      stages.push(await stage(product, `scaled to ${String(Math.round(keep * 100))}%: ${String(remaining)} pods`, started, bound));
+      const watch = await consolidate(product, write, scaledAt);
+      stages.push(await stage(product, 'consolidated (dry run finds nothing more)', started, bound));
+      const disrupted = (await product.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=Disrupted' })).items.reduce((n, e) => n + (e.count ?? 1), 0);
+      const launches = await unplannedLaunches(product, before);
+      write(`\n${table(stages)}\n\n`);
+      write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; fixed point seen ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
+      write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted)}\n`);
+      write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement (unplanned) ${String(launches.unplanned)}\n`);
+    } finally {
+      await product.stop();
+    }
+  },
+};
