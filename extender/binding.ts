@@ -81,6 +81,7 @@ export class Binding {
     if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
     try {
       await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName });
+      this.#deps.view.notePlaced(key, nodeName);
       return '';
     } catch (error) {
       if (this.#deps.view.boundNodeOf(key) === nodeName) return '';

@@ -16,6 +16,7 @@ export const maxExtenderScore = 10;
 /*
  * Score bands keep every real node above every virtual one, whatever the steering bonuses:
  *   real    5 + packing (0–3) + capacity-type match (1) + preferred NodePool (1)  → 5–10
+ *   real    a consolidation planned this pod's workload there                      → 10
  *   virtual price rank (0–2) + capacity-type match (1) + preferred NodePool (1)   → 0–4
  *   virtual the plan assigned this pod to                                         → 4
  */
@@ -29,6 +30,8 @@ interface ScoreContext {
   readonly key: string;
   readonly steering: PodSteering;
   readonly requests: ResourceList;
+  /** Real nodes a consolidation command planned for this pod's workload: they rank first. */
+  readonly planned: ReadonlySet<string>;
 }
 
 /**
@@ -38,6 +41,7 @@ interface ScoreContext {
 export function prioritizeNodes(view: ClusterModel, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): HostPriority[] {
   const context: ScoreContext = {
     view, requests, key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
+    planned: view.plannedPlacement(pod),
   };
   const scores: HostPriority[] = [];
   const virtual: VirtualSlot[] = [];
@@ -98,6 +102,8 @@ function fraction(allocatable: number | undefined, free: number | undefined, req
 }
 
 function scoreReal(context: ScoreContext, entry: ModelNode): number {
+  // Placement follows the plan: a pod a consolidation moved goes where the simulation put it, not merely where it fits.
+  if (context.planned.has(entry.name)) return maxExtenderScore;
   const packing = Math.round(packingSpan * allocatedFraction(context, entry));
   return Math.min(maxExtenderScore, realBase + packing + steeringBonus(context.steering, entry.capacityType, entry.nodePool));
 }

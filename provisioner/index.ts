@@ -130,6 +130,10 @@ export interface ClusterModel {
   requestsOf(podKey: string): Amounts | undefined;
   /** The requests of any pod (one `pods` slot included); throws on a malformed quantity. */
   requestsFor(pod: Pod): Amounts;
+  /** The real nodes a consolidation planned for a pod of this workload (state/placement-intents.ts); usually empty. */
+  plannedPlacement(pod: Pod): ReadonlySet<string>;
+  /** The pod was bound to the node: a planned place there, if any, is taken. */
+  notePlaced(podKey: string, nodeName: string): void;
   /** Room on a virtual node for one more pod the plan did not assign (bound, binding and promised pods taken off). */
   roomLeft(entry: ModelPlan, nodeName: string): Record<string, number>;
   /** Room on a launched node beside the pods still on their way there from its plan. */

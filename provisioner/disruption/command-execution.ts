@@ -5,6 +5,7 @@ import type { ClusterState } from '../state/cluster-state.js';
 import type { Command } from './command.js';
 import { clearCondition, writeCondition } from './condition-writer.js';
 import type { DisruptionEvents } from './disruption-events.js';
+import { recordPlacements } from './planned-placement.js';
 import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, LaunchedReplacement, ReplacementLauncher } from './ports.js';
 import { recordReplacements, releaseReplacements, type Released } from './replacement-release.js';
 
@@ -113,6 +114,7 @@ async function releaseQuietly(deps: ExecutionDeps, command: Command, replacement
 export async function finishCommand(deps: ExecutionDeps, started: StartedCommand): Promise<void> {
   const { command } = started;
   deps.events.terminating(command, started.replacements.map((r) => r.nodeName));
+  recordPlacements(deps.state, started, deps.clock.now());
   for (const c of command.candidates) {
     await deps.store.delete(c.nodeClaim.metadata.name ?? '');
     deps.countDisrupted?.(c.nodeClaim, command.reason.toLowerCase());

@@ -1,3 +1,4 @@
+import type { PodMove } from '../../domain/disruption/consolidation/consolidation-types.js';
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
 import type { Candidate } from './candidate.js';
 
@@ -31,6 +32,8 @@ export interface Command {
   readonly savingsPerHour: number;
   /** One sentence for Events and logs, e.g. "node i-0abc is empty (only DaemonSet pods) for 30s". */
   readonly explanation: string;
+  /** Where the simulation put each pod (consolidation); `to` is a node, or the planned replacement's name. */
+  readonly moves?: readonly PodMove[];
 }
 
 export function commandDecision(command: Pick<Command, 'replacements'>): CommandDecision {

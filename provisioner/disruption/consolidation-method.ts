@@ -174,7 +174,7 @@ export class ConsolidationMethod implements DisruptionMethod {
     return {
       id: context.newCommandId('Underutilized'), reason: 'Underutilized', consolidationType: this.consolidationType,
       candidates: move.candidates, replacements: move.replacement === undefined ? [] : [move.replacement],
-      savingsPerHour: move.savingsPerHour, explanation: move.explanation,
+      savingsPerHour: move.savingsPerHour, explanation: move.explanation, moves: move.moves,
     };
   }
 }

@@ -65,6 +65,8 @@ export class DisruptionController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     if (!this.#o.state.isSynced) return { requeueAfterMs: 1000 };
+    const { state } = this.#o;
+    state.placements.sweep(this.#o.clock.now(), (name) => state.nodes.has(name));
     await this.#recover();
     // A command that just finished or rolled back wrote to the API; the next pass sees the model with those writes.
     if (await this.#queue.step()) return { requeueAfterMs: this.#o.busyIntervalMs ?? 2000 };

@@ -23,7 +23,9 @@ export function planningMetrics(registry: Registry, queue?: () => number): (summ
   const scheduling = new Histogram({ name: 'nodesmith_scheduler_scheduling_duration_seconds', help: 'Duration of scheduling simulations used for provisioning in seconds (simulation and publishing virtual nodes).', labelNames: ['controller'], buckets: [...durationBuckets], registers });
   const unschedulable = new Gauge({ name: 'nodesmith_scheduler_unschedulable_pods_count', help: 'The number of unschedulable pods in the last planning pass.', labelNames: ['controller'], registers });
   const virtualNodes = new Counter({ name: 'nodesmith_virtual_nodes_created_total', help: 'Virtual (launchable) nodes published for plans.', registers });
+  const unplanned = new Counter({ name: 'nodesmith_disruption_unplanned_launches_total', help: 'NodeClaims planned for pods that a consolidation command had planned onto existing or replacement nodes: launches no consolidation plan asked for.', registers });
   return (summary) => {
+    unplanned.inc(summary.unplannedLaunches);
     scheduling.observe({ controller }, summary.seconds);
     unschedulable.set({ controller }, summary.unschedulable);
     ignored.set(summary.ignored);

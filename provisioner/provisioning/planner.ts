@@ -39,6 +39,11 @@ export interface PlanSummary {
   /** Keys of the pods the pass placed (on a plan or an existing node), and when it decided. */
   readonly placed: readonly string[];
   readonly decidedAtMs: number;
+  /**
+   * New NodeClaims planned for a pod a consolidation command had placed on an existing or replacement node (its
+   * workload still has a planned place): a launch no plan asked for.
+   */
+  readonly unplannedLaunches: number;
 }
 
 const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
@@ -69,7 +74,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const started = deps.clock.now();
   await pruneStalePlans(deps);
   const input = buildSimulationInput(deps.state, deps.instanceTypes(), deps.unavailableOfferings());
-  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, placed: [], decidedAtMs: started };
+  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const result = simulate(input, standingFor(deps.state));
   const decidedAtMs = deps.clock.now();
   await publish(deps, result);
@@ -77,6 +82,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const summary = {
     pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length,
     ignored: result.unschedulable.filter((u) => u.ignored === true).length, seconds: (deps.clock.now() - started) / 1000, placed, decidedAtMs,
+    unplannedLaunches: result.nodeClaims.filter((c) => c.pods.some((p) => deps.state.plannedPlacement(p).size > 0)).length,
   };
   deps.onPlanned?.(summary);
   return summary;

@@ -16,6 +16,7 @@ import { digestNode, freeOn, type NodeDigest } from './node-entry.js';
 import { NodeMarks } from './node-marks.js';
 import { NodeClaimIndex } from './nodeclaim-index.js';
 import { PdbIndex } from './pdb-index.js';
+import { PlacementIntents, workloadOf } from './placement-intents.js';
 import { PlanIndex } from './plan-index.js';
 import { PodAccounting } from './pod-accounting.js';
 import { RoomCalculator } from './room.js';
@@ -45,6 +46,7 @@ export class ClusterState implements ClusterModel {
   readonly storageClasses = new Map<string, StorageClass>();
   readonly marks = new NodeMarks((name) => { this.#refreshNode(name); });
   readonly pdbs = new PdbIndex();
+  readonly placements = new PlacementIntents();
   readonly #claims = new NodeClaimIndex();
   readonly #plans = new PlanIndex();
   readonly #accounting: PodAccounting;
@@ -237,6 +239,15 @@ export class ClusterState implements ClusterModel {
 
   requestsFor(pod: Pod): Amounts {
     return this.#accounting.requestsFor(pod);
+  }
+
+  plannedPlacement(pod: Pod): ReadonlySet<string> {
+    return this.placements.size === 0 ? new Set() : this.placements.destinations(workloadOf(pod, this.requestsFor(pod)));
+  }
+
+  notePlaced(podKey: string, nodeName: string): void {
+    const pod = this.pods.get(podKey);
+    if (pod !== undefined && this.placements.size > 0) this.placements.placed(workloadOf(pod, this.requestsFor(pod)), nodeName);
   }
 
   /** The running pods bound to the node (not finished), from memory. */

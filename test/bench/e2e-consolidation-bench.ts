@@ -8,6 +8,7 @@ import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
 import { projectPod } from '../../provisioner/kube/projection.js';
+import { sampleValue } from '../e2e/consolidation-support.js';
 import { listClaims, scaleDeployment } from '../e2e/disruption-support.js';
 import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
@@ -58,14 +59,21 @@ async function waitRunning(product: ProductStack, count: number, write: (s: stri
 }
 
 /** The dry run as if consolidateAfter had passed for every node: what consolidation would still do. */
-async function wouldStillConsolidate(product: ProductStack): Promise<number> {
+async function wouldStillConsolidate(product: ProductStack, write: (s: string) => void): Promise<number> {
   let out = '';
+  let err = '';
   const future = new Date(Date.now() + 5 * 60_000).toISOString();
-  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--now', future], {
-    stdout: (s) => { out += s; }, stderr: () => undefined, interrupted: new Promise(() => undefined), env: {},
+  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--now', future, '--region', product.moto.region], {
+    stdout: (s) => { out += s; }, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined), env: {},
   });
-  if (code !== 0) return Number.NaN;
-  return (JSON.parse(out) as ConsolidationDryRun).commands.length;
+  if (code !== 0) throw new Error(`nodesmith disruption exited ${String(code)}: ${err}`);
+  const report = JSON.parse(out) as ConsolidationDryRun;
+  const reasons = new Map<string, number>();
+  for (const n of report.nodes) if (n.reason !== null && !n.reason.startsWith('would ')) reasons.set(n.reason.slice(0, 90), (reasons.get(n.reason.slice(0, 90)) ?? 0) + 1);
+  write(`    dry run: ${String(report.commands.length)} commands; ${[...reasons].map(([r, n]) => `${String(n)}× ${r}`).join('; ')}\n`);
+  // A command the controller started between the settled check and the listing holds nodes back: not a fixed point.
+  const inFlight = [...reasons.keys()].some((r) => /being disrupted|is deleting|deleting or marked/.test(r));
+  return inFlight ? Number.NaN : report.commands.length;
 }
 
 /** Nothing in flight: no nodeclaim deleting, no node tainted for disruption, every pod Running. */
@@ -95,7 +103,7 @@ async function consolidate(product: ProductStack, write: (s: string) => void, st
     lastNodes = claims;
     watch.overcommitted = Math.max(watch.overcommitted, (await overcommittedNodes(product)).length);
     write(`  t=${((now - startedMs) / 1000).toFixed(0)}s nodeclaims ${String(claims)}\n`);
-    if (await settled(product) && await wouldStillConsolidate(product) === 0) return watch;
+    if (await settled(product) && await wouldStillConsolidate(product, write) === 0) return watch;
     await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
   write('  (stopped after 20 minutes)\n');
@@ -144,7 +152,8 @@ export const e2eConsolidationBench: Bench = {
       write(`\n${table(stages)}\n\n`);
       write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; fixed point seen ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
       write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted)}\n`);
-      write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement (unplanned) ${String(launches.unplanned)}\n`);
+      const counted = sampleValue((await product.nodesmith?.registry.metrics()) ?? '', 'nodesmith_disruption_unplanned_launches_total', {});
+      write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement ${String(launches.unplanned)}; nodesmith_disruption_unplanned_launches_total ${String(counted)}\n`);
     } finally {
       await product.stop();
     }

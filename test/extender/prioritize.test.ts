@@ -1,5 +1,6 @@
 import t from 'tap';
 import { podAnnotations } from '../../domain/product-keys.js';
+import { workloadOf } from '../../provisioner/state/placement-intents.js';
 import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.js';
 
 interface HostPriority {
@@ -79,4 +80,20 @@ void t.test('the full-node form is scored by the names of its items', async (t) 
   h.view.apply({ kind: 'node-upserted', node: node('a') });
   const response = await h.app.inject({ method: 'POST', url: '/prioritize', payload: { Pod: pod(), Nodes: { items: [node('a')] } } });
   t.same(response.json(), [{ Host: 'a', Score: 5 }]);
+});
+
+void t.test('a pod whose workload a consolidation planned onto a node ranks that node first, until a bind takes the place', async (t) => {
+  const h = harness();
+  for (const name of ['planned', 'fuller']) h.view.apply({ kind: 'node-upserted', node: node(name) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'resident', cpu: '3', memory: '12Gi', nodeName: 'fuller', phase: 'Running' }) });
+  const moved = pod({ name: 'web-1' });
+  h.view.apply({ kind: 'pod-upserted', pod: moved });
+  h.view.placements.add('underutilized-1', [{ workload: workloadOf(moved, h.view.requestsFor(moved)), node: 'planned' }], Number.MAX_SAFE_INTEGER);
+  const before = await prioritize(h, extenderArgs(moved, ['planned', 'fuller']));
+  t.equal(before['planned'], 10, 'the planned node gets the top score');
+  t.ok((before['fuller'] ?? 0) < 10, 'packing alone would have preferred the fuller node');
+  const bound = await h.app.inject({ method: 'POST', url: '/bind', payload: { PodName: 'web-1', PodNamespace: 'default', PodUID: 'uid-web-1', Node: 'planned' } });
+  t.equal(bound.json<{ Error: string }>().Error, '');
+  const after = await prioritize(h, extenderArgs(pod({ name: 'web-2' }), ['planned', 'fuller']));
+  t.ok((after['planned'] ?? 0) < (after['fuller'] ?? 0), 'the place was taken: the next pod is packed as usual');
 });
