@@ -97,7 +97,7 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   registerClusterGauges(registry, state, systemClock);
   stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
-  const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced });
+  const health = await startHealthServer({ ...config.health, registry, isReady: () => state.isSynced, consolidation: provisioning?.explainConsolidation });
   stops.unshift(health.close);
   log.info({ extender: extender?.url, webhooks: webhooks?.url, health: health.url, components: config.components }, 'started nodesmith');
   return {
@@ -168,7 +168,7 @@ interface ProvisioningContext {
   podMetrics: PodMetrics;
 }
 
-function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; stop: () => Promise<void> } {
+function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
   const { config, api, state, registry, log, isLeader, podMetrics } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
@@ -210,6 +210,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   if (config.components.provisioner) provisioner.start();
   return {
     materializer,
+    ...(disruption?.explain === undefined ? {} : { explainConsolidation: disruption.explain }),
     stop: async () => {
       await provisioner.stop();
       await disruption?.stop();

@@ -48,5 +48,5 @@ export const topSpec: CommandSpec = {
 export const disruptionSpec: CommandSpec = {
   name: 'disruption',
   summary: 'show what consolidation would do now and why every other node stays (dry run: live cluster or a dump)',
-  usage: '(-f DUMP_OR_DIR [-f …] | [--kubeconfig path]) [--output table|json] [--consolidation-min-savings 10%|$0.05/h] [--feature-gates SpotToSpotConsolidation=true] [--region us-east-1] [--now 2026-01-01T00:00:00Z]',
+  usage: '(-f DUMP_OR_DIR [-f …] | [--kubeconfig path] | --leader http://HOST:HEALTH_PORT) [--output table|json] [--consolidation-min-savings 10%|$0.05/h] [--feature-gates SpotToSpotConsolidation=true] [--region us-east-1] [--now 2026-01-01T00:00:00Z]',
 };

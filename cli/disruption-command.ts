@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
 import { consolidationDryRun, type ConsolidationDryRun } from '../provisioner/disruption/consolidation-dry-run.js';
+import type { ConsolidationReport, LastPass } from '../provisioner/disruption/consolidation-report.js';
 import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
 import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
@@ -15,6 +16,8 @@ import { readManifestFiles } from './manifest-files.js';
 
 interface DryRunFlags {
   readonly files: readonly string[];
+  /** The running controller's health server: ask it (GET /debug/consolidation) instead of listing the cluster. */
+  readonly leader?: string;
   readonly kubeconfig?: string;
   readonly output: 'table' | 'json';
   readonly region: string;
@@ -23,7 +26,7 @@ interface DryRunFlags {
 }
 
 const options = {
-  file: { type: 'string', short: 'f', multiple: true }, kubeconfig: { type: 'string' }, output: { type: 'string', short: 'o' }, region: { type: 'string' },
+  file: { type: 'string', short: 'f', multiple: true }, kubeconfig: { type: 'string' }, leader: { type: 'string' }, output: { type: 'string', short: 'o' }, region: { type: 'string' },
   now: { type: 'string' }, 'consolidation-min-savings': { type: 'string' }, 'feature-gates': { type: 'string' },
 } as const;
 
@@ -40,7 +43,9 @@ function sourceAndOutput(values: Values, problems: string[]): { files: readonly 
   const output = values.output ?? 'table';
   if (output !== 'table' && output !== 'json') problems.push(`--output must be "table" or "json", got "${output}"`);
   const files = values.file ?? [];
-  if (files.length > 0 && values.kubeconfig !== undefined) problems.push('give either -f (a dump or manifests) or --kubeconfig (a live cluster), not both');
+  const sources = [files.length > 0, values.kubeconfig !== undefined, values.leader !== undefined].filter(Boolean).length;
+  if (sources > 1) problems.push('give one of -f (a dump or manifests), --kubeconfig (a live cluster) or --leader (the running controller)');
+  if (values.leader !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(values.leader)) problems.push(`--leader must be the controller's health server as http://host:port, got "${values.leader}"`);
   return { files, output: output === 'json' ? 'json' : 'table' };
 }
 
@@ -53,6 +58,7 @@ function checked(values: Values): DryRunFlags | string {
   return {
     files, output, region: values.region ?? 'us-east-1', options: consolidation,
     ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }), ...(nowMs === undefined ? {} : { nowMs }),
+    ...(values.leader === undefined ? {} : { leader: values.leader.replace(/\/$/, '') }),
   };
 }
 
@@ -98,6 +104,22 @@ async function runDryRun(flags: DryRunFlags, io: CommandIo): Promise<Consolidati
   });
 }
 
+function passWords(pass: LastPass): string {
+  if (pass.skipped !== null) return `${pass.method} skipped (${pass.skipped})`;
+  return `${pass.method} ${String(pass.simulations)} simulations${pass.command === null ? ', nothing chosen' : `, chose: ${pass.command}`}`;
+}
+
+/** The running controller's own answer, on its model (commands in flight included); the same report as the dry run. */
+async function askLeader(url: string, io: CommandIo): Promise<ConsolidationDryRun> {
+  const response = await fetch(`${url}/debug/consolidation`, { signal: AbortSignal.timeout(240_000) });
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${url}/debug/consolidation answered ${String(response.status)}: ${body}`);
+  const report = JSON.parse(body) as ConsolidationReport;
+  const who = report.leader ? 'the leader' : 'not the leader: its model, but no passes of its own';
+  io.stderr(`nodesmith disruption: answered by ${url} (${who}); last passes: ${report.lastPasses.map(passWords).join('; ')}\n`);
+  return report.now;
+}
+
 /** `nodesmith disruption`: what consolidation would do now, with the reason for every node it leaves alone. */
 export const disruptionCommand: Command = {
   ...disruptionSpec,
@@ -108,7 +130,7 @@ export const disruptionCommand: Command = {
       return 2;
     }
     try {
-      const report = await runDryRun(flags, io);
+      const report = flags.leader === undefined ? await runDryRun(flags, io) : await askLeader(flags.leader, io);
       io.stdout(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : dryRunTable(report));
       return 0;
     } catch (e) {

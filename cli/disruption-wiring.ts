@@ -5,6 +5,7 @@ import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { ControllerRunner } from '../provisioner/controller-runner.js';
 import { ConsolidatableWriter } from '../provisioner/disruption/consolidatable-writer.js';
 import { ConsolidationMethod } from '../provisioner/disruption/consolidation-method.js';
+import { consolidationReport, type ConsolidationReport } from '../provisioner/disruption/consolidation-report.js';
 import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
 import { DisruptionController } from '../provisioner/disruption/controller.js';
 import { DisruptionEvents } from '../provisioner/disruption/disruption-events.js';
@@ -47,7 +48,7 @@ const minWakeIntervalMs = 1000;
  * The disruption controller and the Consolidatable writer, run by the leader on their own runner: a command that
  * waits on a launch must not hold up registration or termination, which run on the lifecycle runner.
  */
-export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void> } {
+export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void>; explain?: () => Promise<ConsolidationReport> } {
   const log = w.log.child({ component: 'provisioner.disruption' });
   const podEvents = new PodEventTracker(w.state, systemClock);
   const metrics = new DisruptionMetrics(w.registry);
@@ -78,7 +79,12 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
     if (kind === 'pod' || kind === 'nodepool') wake(writer.name);
   });
   const running = runner.run();
+  const options = w.consolidation;
+  const explain = options === undefined ? undefined : consolidationReport({
+    state: w.state, clock: systemClock, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf, options, isLeader: w.isLeader, methods: consolidation,
+  });
   return {
+    ...(explain === undefined ? {} : { explain }),
     stop: async () => {
       unsubscribe();
       podEvents.stop();

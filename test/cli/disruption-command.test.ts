@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { Registry } from 'prom-client';
+import { startHealthServer } from '../../cli/health-server.js';
 import { disruptionCommand } from '../../cli/disruption-command.js';
 import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
 
@@ -59,7 +61,7 @@ void t.test('the table names the acting method, each move and each node\'s verdi
 void t.test('bad flags exit 2 with the usage; bad input exits 1 with the file named', async (t) => {
   const both = await run(['-f', dump, '--kubeconfig', '/nowhere']);
   t.equal(both.code, 2);
-  t.match(both.stderr, 'give either -f (a dump or manifests) or --kubeconfig (a live cluster), not both');
+  t.match(both.stderr, 'give one of -f (a dump or manifests), --kubeconfig (a live cluster) or --leader (the running controller)');
   t.match(both.stderr, 'Usage: nodesmith disruption');
   const badNow = await run(['-f', dump, '--now', 'tomorrow', '--output', 'xml']);
   t.equal(badNow.code, 2);
@@ -73,4 +75,32 @@ void t.test('bad flags exit 2 with the usage; bad input exits 1 with the file na
   const missing = await run(['-f', join(dir, 'absent.yaml')]);
   t.equal(missing.code, 1);
   t.match(missing.stderr, 'no such file or directory');
+});
+
+void t.test('--leader asks the running controller\'s health server and prints its report like the dry run', async (t) => {
+  const offline = JSON.parse((await run(['-f', dump, '--output', 'json', ...now])).stdout) as ConsolidationDryRun;
+  const report = { leader: true, now: offline, lastPasses: [{ method: 'multi-node', command: 'delete spare, host', simulations: 2, timedOut: false, skipped: null, refused: 1 }, { method: 'single-node', command: null, simulations: 0, timedOut: false, skipped: 'nothing changed', refused: 0 }] };
+  const server = await startHealthServer({ host: '127.0.0.1', port: 0, registry: new Registry(), isReady: () => true, consolidation: () => Promise.resolve(report) });
+  t.teardown(server.close);
+  const json = await run(['--leader', server.url, '--output', 'json']);
+  t.equal(json.code, 0, json.stderr);
+  t.same(JSON.parse(json.stdout), offline, 'the same report the dry run prints');
+  t.match(json.stderr, /answered by http:\/\/127\.0\.0\.1:\d+ \(the leader\); last passes: multi-node 2 simulations, chose: delete spare, host; single-node skipped \(nothing changed\)/);
+  const table = await run(['--leader', `${server.url}/`]);
+  t.equal(table.code, 0, table.stderr);
+  t.match(table.stdout, 'spare');
+});
+
+void t.test('--leader without consolidation, unreachable, or not a URL gives a clear error', async (t) => {
+  const server = await startHealthServer({ host: '127.0.0.1', port: 0, registry: new Registry(), isReady: () => true });
+  t.teardown(server.close);
+  const off = await run(['--leader', server.url]);
+  t.equal(off.code, 1);
+  t.match(off.stderr, /\/debug\/consolidation answered 404: .*consolidation does not run in this process/);
+  const bad = await run(['--leader', 'controller:8080']);
+  t.equal(bad.code, 2);
+  t.match(bad.stderr, '--leader must be the controller\'s health server as http://host:port, got "controller:8080"');
+  const both = await run(['--leader', server.url, '--kubeconfig', '/dev/null']);
+  t.equal(both.code, 2);
+  t.match(both.stderr, 'give one of -f (a dump or manifests), --kubeconfig (a live cluster) or --leader (the running controller)');
 });

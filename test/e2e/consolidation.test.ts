@@ -2,6 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import t, { type Test } from 'tap';
 import { disruptionCommand } from '../../cli/disruption-command.js';
 import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
+import type { ConsolidationReport } from '../../provisioner/disruption/consolidation-report.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { waitFor } from '../stack/wait-for.js';
 import {
@@ -103,6 +104,12 @@ async function expectDryRunAgrees(t: Test, nodeName: string, eventMessage: strin
   const reason = report.nodes.find((n) => n.name === nodeName)?.reason ?? '(none)';
   t.ok(eventMessage.endsWith(reason), `the dry run gives the controller's reason: ${reason}`);
   t.same(report.commands.filter((c) => c.nodes.includes(nodeName)), [], 'and no command for the node');
+  const leader = await fetch(`${product.nodesmith?.healthUrl ?? ''}/debug/consolidation`);
+  t.equal(leader.status, 200, 'the running controller answers GET /debug/consolidation');
+  const live = await leader.json() as ConsolidationReport;
+  t.equal(live.leader, true);
+  t.ok(eventMessage.endsWith(live.now.nodes.find((n) => n.name === nodeName)?.reason ?? '(none)'), 'with the same reason');
+  t.ok(live.lastPasses.some((p) => p.method === 'single-node' && (p.simulations > 0 || p.skipped !== null)), 'and its own last passes');
 }
 
 async function expectReplacedByLarge(t: Test, app: string, old: { claim: string; node: string }): Promise<void> {
