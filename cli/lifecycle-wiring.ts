@@ -66,7 +66,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   const lifecycle = lifecycleControllers({
     store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
-    cloud: w.cloud, clock: systemClock, recorder: w.events,
+    cloud: w.cloud, clock: systemClock, recorder: w.events, volumes: client,
     plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
     ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),
     ...(w.nodeRepair === true ? { repair: { nodePoolUid: (name: string) => w.state.nodePools.get(name)?.metadata.uid, onRepaired: () => { wake.termination(); } } } : {}),

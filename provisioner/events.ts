@@ -14,6 +14,8 @@ export type EventReason =
   | 'DriftCheckFailed'
   | 'Expired'
   | 'FailedDraining'
+  | 'AwaitingVolumeDetachment'
+  | 'Evicted'
   | 'TerminationGracePeriodExpiring'
   | 'NodeClassNotReady'
   | 'NodeRepair'

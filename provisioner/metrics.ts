@@ -13,6 +13,8 @@ export const lifecycleMetricNames = {
   nodeClaimsRegistered: 'nodesmith_nodeclaims_registered_total',
   nodeClaimsInitialized: 'nodesmith_nodeclaims_initialized_total',
   terminationDuration: 'nodesmith_nodeclaims_termination_duration_seconds',
+  instanceTerminationDuration: 'nodesmith_nodeclaims_instance_termination_duration_seconds',
+  nodesLifetime: 'nodesmith_nodes_lifetime_duration_seconds',
   nodesTerminated: 'nodesmith_nodes_terminated_total',
   nodesTerminationDuration: 'nodesmith_nodes_termination_duration_seconds',
   nodesDrained: 'nodesmith_nodes_drained_total',
@@ -63,6 +65,8 @@ export class LifecycleMetrics {
   readonly registered: Counter<'nodepool'>;
   readonly initialized: Counter<'nodepool'>;
   readonly terminationDuration: Histogram<'nodepool'>;
+  readonly instanceTerminationDuration: Histogram<'nodepool'>;
+  readonly nodesLifetime: Histogram<'nodepool'>;
   readonly nodesTerminated: Counter<'nodepool' | 'zone'>;
   readonly nodesTerminationDuration: Summary<'nodepool'>;
   readonly nodesDrained: Counter<'nodepool'>;
@@ -90,6 +94,16 @@ export class LifecycleMetrics {
       // Karpenter's buckets: prometheus.ExponentialBuckets(1, 2, 12).
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048],
       registers,
+    });
+    this.instanceTerminationDuration = new Histogram({
+      name: n.instanceTerminationDuration, help: 'Duration of CloudProvider Instance termination in seconds.', labelNames: ['nodepool'] as const,
+      // Karpenter's buckets: prometheus.ExponentialBuckets(1, 2, 11).
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], registers,
+    });
+    this.nodesLifetime = new Histogram({
+      name: n.nodesLifetime, help: 'The lifetime duration of the nodes since creation.', labelNames: ['nodepool'] as const,
+      // Karpenter's buckets (node/termination/metrics.go): 15 min to 30 days.
+      buckets: [...[15, 30, 45].map((m) => m * 60), ...[1, 2, 4, 6, 8, 10, 12, 16, 20].map((h) => h * 3600), ...[1, 2, 3, 5, 10, 15, 20, 25, 30].map((d) => d * 86_400)], registers,
     });
     this.nodesTerminated = new Counter({ name: n.nodesTerminated, help: 'Number of nodes terminated in total, by nodepool and zone.', labelNames: ['nodepool', 'zone'] as const, registers });
     this.nodesTerminationDuration = karpenterSummary(registry, n.nodesTerminationDuration, "The time taken between a node's deletion request and the removal of its finalizer.", ['nodepool']);

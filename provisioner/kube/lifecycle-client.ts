@@ -1,12 +1,18 @@
 import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
-import type { EvictionOutcome, PodDeletion } from '../lifecycle/cluster-ports.js';
+import type { EvictionOutcome, PodDeletion, VolumeAttachmentApi } from '../lifecycle/cluster-ports.js';
 import type { NodeWrites, PodWrites } from '../lifecycle/model-ports.js';
 import { evictPod } from './eviction.js';
 import { statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 const nodes = { version: 'v1', plural: 'nodes' } as const;
+
+/** storage.k8s.io/v1 VolumeAttachment (subset). */
+interface VolumeAttachment {
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: { readonly nodeName?: string; readonly source?: { readonly persistentVolumeName?: string } };
+}
 
 
 function ignore404(e: unknown): void {
@@ -18,7 +24,7 @@ function ignore404(e: unknown): void {
  * The Node and Pod writes of the lifecycle and GC controllers, straight against the API server. Their reads come
  * from the cluster model (lifecycle/model-ports.ts), so nothing here lists.
  */
-export class KubeLifecycleClient implements NodeWrites, PodWrites {
+export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachmentApi {
   readonly #api: KubeRest;
 
   constructor(api: KubeRest) {
@@ -64,6 +70,18 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites {
     } catch (e: unknown) {
       ignore404(e);
     }
+  }
+
+  /**
+   * The node's VolumeAttachments of persistent volumes (Karpenter skips attachments without a persistentVolumeName).
+   * storage.k8s.io offers no field selector on spec.nodeName, so this lists them all: once per termination pass of a
+   * drained node, and clusters keep one attachment per mounted volume.
+   */
+  async attachmentsOf(nodeName: string): Promise<readonly string[]> {
+    const list = await this.#api.get<{ items?: VolumeAttachment[] }>({ group: 'storage.k8s.io', version: 'v1', plural: 'volumeattachments' });
+    return (list.items ?? [])
+      .filter((a) => a.spec?.nodeName === nodeName && (a.spec.source?.persistentVolumeName ?? '') !== '')
+      .map((a) => a.metadata?.name ?? '');
   }
 
   evictPod(namespace: string, name: string): Promise<EvictionOutcome> {

@@ -18,6 +18,12 @@ export interface NodeApi {
   deleteNode(name: string): Promise<void>;
 }
 
+/** The storage.k8s.io VolumeAttachments that still bind volumes to a node (a CSI driver detaches them). */
+export interface VolumeAttachmentApi {
+  /** Names of the node's attachments of persistent volumes. */
+  attachmentsOf(nodeName: string): Promise<readonly string[]>;
+}
+
 /** How an eviction request ended: the pod is going, a PDB refused it (retry later), or it was gone. */
 export type EvictionOutcome = 'evicted' | 'blocked' | 'gone';
 

@@ -7,7 +7,7 @@ import { VirtualNodePodGc } from '../gc/virtual-node-pods.js';
 import { VirtualNodeGc } from '../gc/virtual-nodes.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import type { EventRecorder, NodeApi, PodApi } from './cluster-ports.js';
+import type { EventRecorder, NodeApi, PodApi, VolumeAttachmentApi } from './cluster-ports.js';
 import { DriftController, type DriftReads } from './drift.js';
 import type { ResolvedDriftFacts } from './drift-facts.js';
 import { ExpirationController } from './expiration.js';
@@ -25,6 +25,8 @@ export interface LifecycleDependencies {
   readonly recorder: EventRecorder;
   /** Names of the virtual nodes the current plans hold. */
   readonly plannedNodeNames: () => ReadonlySet<string>;
+  /** The nodes' volume attachments, for termination's VolumesDetached; without it that condition is not written. */
+  readonly volumes?: VolumeAttachmentApi;
   readonly metrics?: LifecycleMetrics;
   readonly log?: ControllerLogger;
   /** What the drift check reads beyond the NodeClaims; without it no Drifted condition is written. */
@@ -47,7 +49,7 @@ export function lifecycleControllers(deps: LifecycleDependencies): Controller[] 
   return [
     new RegistrationController({ store, nodes, ...common }),
     new LivenessController({ store, ...common }),
-    new TerminationController({ store, nodes, pods, cloud, recorder, ...common }),
+    new TerminationController({ store, nodes, pods, cloud, recorder, ...(deps.volumes === undefined ? {} : { volumes: deps.volumes }), ...common }),
     new ExpirationController({ store, recorder, ...common }),
     ...(deps.drift === undefined ? [] : [new DriftController({ store, recorder, ...deps.drift, ...common })]),
     ...(deps.repair === undefined ? [] : [new NodeHealthController({ store, nodes, policies: cloud.repairPolicies(), recorder, ...deps.repair, ...common })]),

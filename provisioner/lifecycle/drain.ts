@@ -50,6 +50,8 @@ export interface DrainOptions {
   readonly onForcedDeletion?: (deletion: ForcedDeletion) => void;
   /** The pods this step left in place because their do-not-disrupt holds, when there are any. */
   readonly onHeld?: (pods: readonly Pod[]) => void;
+  /** A pod the Eviction API accepted to evict. */
+  readonly onEvicted?: (pod: Pod) => void;
 }
 
 const outcomeCode: Record<EvictionOutcome, string> = { evicted: '200', blocked: '429', gone: '404' };
@@ -95,6 +97,7 @@ export async function drainStep(nodeName: string, options: DrainOptions): Promis
   for (const pod of wave) {
     const outcome = await options.pods.evictPod(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
     options.metrics?.evictionRequests.inc({ code: outcomeCode[outcome] });
+    if (outcome === 'evicted') options.onEvicted?.(pod);
   }
   return remaining.length;
 }

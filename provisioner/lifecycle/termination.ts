@@ -8,8 +8,9 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import type { NodeApi, PodApi } from './cluster-ports.js';
-import { nodePoolOf, timestampMs } from './conditions.js';
+import type { NodeApi, PodApi, VolumeAttachmentApi } from './cluster-ports.js';
+import { ConditionDraft, terminationConditions as types, terminationEvents } from './termination-steps.js';
+import { nodePoolOf, timestampMs, transitionTimeMs } from './conditions.js';
 import { drainStep, type ForcedDeletion } from './drain.js';
 import type { EventRecorder } from '../events.js';
 import { defaultPodGraceSeconds, terminationDeadlineMs, terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
@@ -18,10 +19,12 @@ import { disruptedTaint, terminationFinalizer, terminationTimestampKey } from '.
 import { labels } from '../../domain/well-known-labels.js';
 
 export interface TerminationControllerOptions {
-  readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer' | 'addAnnotations'>;
+  readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer' | 'addAnnotations' | 'patchStatus'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'deleteNode'>;
   readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod' | 'deletePod'>;
   readonly cloud: Pick<CloudProvider, 'delete'>;
+  /** Without it, VolumesDetached is not written (nothing here knows the node's volume attachments). */
+  readonly volumes?: VolumeAttachmentApi;
   readonly clock: Clock;
   /** Events on pods deleted at the termination deadline; none without it. */
   readonly recorder?: EventRecorder;
@@ -64,22 +67,67 @@ export class TerminationController implements Controller {
 
   async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {
     const deadline = await this.#deadline(claim);
-    if (node !== undefined) {
-      const nodeName = node.metadata.name ?? '';
-      await this.#o.nodes.cordonAndTaint(nodeName, disruptedTaint);
-      const nowMs = this.#o.clock.now();
-      const remaining = await drainStep(nodeName, {
-        pods: this.#o.pods, nowMs, ...this.#metrics(),
-        ...(deadline === undefined ? {} : { deadlineMs: deadline, onForcedDeletion: (d: ForcedDeletion) => { this.#reportForced(d, deadline); } }),
-        onHeld: (pods) => { this.#reportHeld(claim, pods, deadline); },
-      });
-      if (remaining > 0 && (deadline === undefined || nowMs < deadline)) return 'waiting';
-      await this.#o.nodes.deleteNode(nodeName);
-      this.#recordNodeGone(claim, node);
+    const draft = new ConditionDraft(claim, this.#o.clock.now());
+    let step: Step;
+    try {
+      step = node === undefined ? 'done' : await this.#removeNode(claim, node, { deadline, draft });
+      if (step === 'done') step = await this.#terminateInstance(claim, draft);
+    } finally {
+      await draft.persist(this.#o.store, claim);
     }
-    if (!(await this.#instanceGone(claim))) return 'waiting';
+    if (step === 'waiting') return 'waiting';
     await this.#o.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
     this.#recordDone(claim);
+    return 'done';
+  }
+
+  /**
+   * Karpenter's awaitDrain and awaitVolumeDetachment, then the Node's deletion: Drained is Unknown (Draining) while
+   * pods remain and True once they are gone or the deadline passed; VolumesDetached is Unknown while attachments
+   * remain, True once none does, False when the deadline ended the wait.
+   */
+  async #removeNode(claim: NodeClaim, node: Node, pass: { deadline: number | undefined; draft: ConditionDraft }): Promise<Step> {
+    const { deadline, draft } = pass;
+    const nodeName = node.metadata.name ?? '';
+    draft.setIfAbsent({ type: types.drained, status: 'Unknown', reason: 'Draining', message: 'Draining' });
+    await this.#o.nodes.cordonAndTaint(nodeName, disruptedTaint);
+    const nowMs = this.#o.clock.now();
+    const expired = deadline !== undefined && nowMs >= deadline;
+    const remaining = await drainStep(nodeName, {
+      pods: this.#o.pods, nowMs, ...this.#metrics(),
+      ...(deadline === undefined ? {} : { deadlineMs: deadline, onForcedDeletion: (d: ForcedDeletion) => { this.#reportForced(d, deadline); } }),
+      onHeld: (pods) => { this.#reportHeld(claim, pods, deadline); },
+      onEvicted: (pod) => { terminationEvents.evicted(this.#o.recorder, pod, claim); },
+    });
+    if (remaining > 0 && !expired) {
+      terminationEvents.failedDraining(this.#o.recorder, node, remaining);
+      return 'waiting';
+    }
+    draft.set({ type: types.drained, status: 'True', reason: types.drained });
+    const attachments = await this.#o.volumes?.attachmentsOf(nodeName);
+    if (attachments !== undefined && attachments.length > 0 && !expired) {
+      terminationEvents.awaitingVolumeDetachment(this.#o.recorder, node, attachments);
+      draft.set({ type: types.volumesDetached, status: 'Unknown', reason: 'AwaitingVolumeDetachment', message: 'AwaitingVolumeDetachment' });
+      return 'waiting';
+    }
+    if (attachments !== undefined) {
+      draft.set(attachments.length === 0
+        ? { type: types.volumesDetached, status: 'True', reason: types.volumesDetached }
+        : { type: types.volumesDetached, status: 'False', reason: 'TerminationGracePeriodElapsed', message: 'TerminationGracePeriodElapsed' });
+    }
+    await this.#o.nodes.deleteNode(nodeName);
+    this.#recordNodeGone(claim, node);
+    return 'done';
+  }
+
+  /** InstanceTerminating is True from the first delete call; the claim is done once the provider says the instance is gone. */
+  async #terminateInstance(claim: NodeClaim, draft: ConditionDraft): Promise<Step> {
+    if ((claim.status?.providerID ?? '') === '') return 'done'; // never launched: nothing to terminate
+    const gone = await this.#instanceGone(claim);
+    draft.set({ type: types.instanceTerminating, status: 'True', reason: types.instanceTerminating });
+    if (!gone) return 'waiting';
+    const since = transitionTimeMs(draft.get(types.instanceTerminating));
+    if (since !== undefined) this.#o.metrics?.instanceTerminationDuration.observe({ nodepool: nodePoolOf(claim) }, Math.max(0, this.#o.clock.now() - since) / 1000);
     return 'done';
   }
 
@@ -141,6 +189,8 @@ export class TerminationController implements Controller {
     this.#o.metrics?.nodesTerminated.inc({ nodepool, zone: node.metadata.labels?.[labels.zone] ?? '' });
     const deleted = timestampMs(node.metadata.deletionTimestamp ?? claim.metadata.deletionTimestamp);
     if (deleted !== undefined) this.#o.metrics?.nodesTerminationDuration.observe({ nodepool }, Math.max(0, this.#o.clock.now() - deleted) / 1000);
+    const created = timestampMs(node.metadata.creationTimestamp);
+    if (created !== undefined) this.#o.metrics?.nodesLifetime.observe({ nodepool }, Math.max(0, this.#o.clock.now() - created) / 1000);
   }
 
   #recordDone(claim: NodeClaim): void {

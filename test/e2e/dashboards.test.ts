@@ -113,5 +113,7 @@ void t.test("Karpenter's other node, pod, scheduler, cloud-provider and status-c
   t.ok(find('operator_nodepool_status_condition_count', (l) => l['name'] === 'spot' && l['type'] === 'Ready' && l['status'] === 'True').length >= 1, 'the spot NodePool is Ready');
   t.ok(find('operator_ec2nodeclass_status_condition_count', (l) => l['type'] === 'Ready' && l['status'] === 'True').length >= 1, 'the EC2NodeClass is Ready');
   t.ok(find('operator_nodeclaim_termination_duration_seconds_count', (l) => l['karpenter_sh_nodepool'] === 'default').some((s) => s.value >= 1), 'the deleted NodeClaim terminated');
+  t.ok(find('karpenter_nodes_lifetime_duration_seconds_count', (l) => l['nodepool'] === 'default').some((s) => s.value >= 1), "the deleted node's lifetime");
+  t.ok(find('karpenter_nodeclaims_instance_termination_duration_seconds_count', (l) => l['nodepool'] === 'default').some((s) => s.value >= 1), 'and its instance termination');
   t.end();
 });

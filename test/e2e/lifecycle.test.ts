@@ -6,6 +6,7 @@ import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
 import { VirtualNodePodGc } from '../../provisioner/gc/virtual-node-pods.js';
 import { startClusterInformers } from '../../provisioner/kube/cluster-informers.js';
 import type { KubeRest } from '../../provisioner/kube/kube-rest.js';
+import { KubeEventRecorder } from '../../provisioner/kube/events.js';
 import { KubeLifecycleClient } from '../../provisioner/kube/lifecycle-client.js';
 import { LeaderElector } from '../../provisioner/kube/leader-election.js';
 import { KubeNodeClaimClient } from '../../provisioner/kube/nodeclaim-client.js';
@@ -162,6 +163,7 @@ async function registration(t: Test, api: KubeRest, core: k8s.CoreV1Api, kube: M
 async function termination(t: Test, { kc, api, core }: StackFixture, kube: Model): Promise<void> {
   const store = new KubeNodeClaimClient(api);
   const policy = kc.makeApiClient(k8s.PolicyV1Api);
+  const storage = kc.makeApiClient(k8s.StorageV1Api);
   const cloud = new FakeCloudProvider(systemClock);
   const i = instance({ id: 0xe2e2, launchTime: Date.now(), nodeClaimName: 'term-1' });
   cloud.instances.set(i.instanceId, i);
@@ -173,29 +175,58 @@ async function termination(t: Test, { kc, api, core }: StackFixture, kube: Model
     namespace: 'default',
     body: { metadata: { name: 'guard' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } },
   });
+  // A CSI volume still attached to the node: termination must wait for it after the drain.
+  await storage.createVolumeAttachment({ body: { metadata: { name: 'csi-term-1' }, spec: { attacher: 'ebs.csi.aws.com', nodeName: 'ip-10-0-0-92', source: { persistentVolumeName: 'pv-term-1' } } } });
   await waitFor('kwok to run the pod', async () => ((await core.readNamespacedPod({ name: 'evictee', namespace: 'default' })).status?.phase === 'Running' ? true : undefined));
 
   await store.delete('term-1');
-  const controller = new TerminationController({ store: new ModelNodeClaimStore(kube.state, store), nodes: kube.nodes, pods: kube.pods, cloud, clock: systemClock });
+  // The instance stays "shutting down" until the gate opens, so InstanceTerminating can be read before the claim goes.
+  const gate = { open: false };
+  const gatedCloud = { delete: (id: string): Promise<void> => (gate.open ? cloud.delete(id) : Promise.resolve()) };
+  const recorder = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: () => undefined });
+  const controller = new TerminationController({ store: new ModelNodeClaimStore(kube.state, store), nodes: kube.nodes, pods: kube.pods, cloud: gatedCloud, volumes: kube.writes, recorder, clock: systemClock });
   await waitFor('the model to see the deleted nodeclaim and the running pod', () => Promise.resolve(
     kube.state.nodeClaims.get('term-1')?.metadata.deletionTimestamp !== undefined && kube.state.podsOn('ip-10-0-0-92').length === 1 ? true : undefined));
-  for (let n = 0; n < 3; n++) await controller.reconcile();
+  // Each pass writes its conditions with the NodeClaim's resourceVersion; passes repeat until the write lands.
+  const untilCondition = (type: string, status: string): Promise<string> => waitFor(`${type}=${status} on the NodeClaim`, async () => {
+    await controller.reconcile();
+    const found = findCondition((await store.get('term-1')) ?? nodeClaim({ name: 'gone' }), type);
+    return found?.status === status ? found.reason : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 300 });
+  t.equal(await untilCondition('Drained', 'Unknown'), 'Draining', "Karpenter's Drained=Unknown while the budget holds the pod");
   const held = await core.readNode({ name: 'ip-10-0-0-92' });
   t.ok(held.spec?.taints?.some((x) => x.key === 'karpenter.sh/disrupted' && x.effect === 'NoSchedule'), 'the node carries the disrupted taint');
   t.equal(held.spec?.unschedulable, true, 'the node is cordoned');
   t.equal(await podGone(core, 'evictee'), undefined, 'the PodDisruptionBudget keeps the pod');
-  t.ok(await store.get('term-1'), 'the finalizer holds while the drain is blocked');
   t.same(cloud.deleted, [], 'the instance is not terminated before the drain');
+  t.match(await eventOn(core, 'ip-10-0-0-92', 'FailedDraining'), 'Failed to drain node, 1 pods are waiting to be evicted', 'the node says why it waits');
 
   await policy.deleteNamespacedPodDisruptionBudget({ name: 'guard', namespace: 'default' });
+  t.equal(await untilCondition('VolumesDetached', 'Unknown'), 'AwaitingVolumeDetachment', 'drained, the node waits for its volume');
+  t.ok(await podGone(core, 'evictee'), 'the pod was evicted once the budget allowed it');
+  t.equal(findCondition((await store.get('term-1')) ?? nodeClaim({ name: 'gone' }), 'Drained')?.status, 'True', 'Drained=True');
+  t.match(await eventOn(core, 'evictee', 'Evicted'), 'Evicted pod: Forceful Termination', 'the evicted pod has its Event');
+  t.match(await eventOn(core, 'ip-10-0-0-92', 'AwaitingVolumeDetachment'), 'Awaiting deletion of bound volumeattachments (csi-term-1)');
+  t.ok((await core.listNode()).items.some((n) => n.metadata?.name === 'ip-10-0-0-92'), 'the node stays while the volume is attached');
+
+  await storage.deleteVolumeAttachment({ name: 'csi-term-1' });
+  t.equal(await untilCondition('InstanceTerminating', 'True'), 'InstanceTerminating', 'the volume detached, the instance is being terminated');
+  t.equal(findCondition((await store.get('term-1')) ?? nodeClaim({ name: 'gone' }), 'VolumesDetached')?.status, 'True', 'VolumesDetached=True');
+  t.notOk((await core.listNode()).items.some((n) => n.metadata?.name === 'ip-10-0-0-92'), 'the node was deleted');
+  gate.open = true;
   await waitFor('termination to release the nodeclaim', async () => {
     await controller.reconcile();
     return (await store.get('term-1')) === undefined ? true : undefined;
   }, { timeoutMs: 30_000, intervalMs: 500 });
-  t.ok(await podGone(core, 'evictee'), 'the pod was evicted once the budget allowed it');
-  const nodes = await core.listNode();
-  t.notOk(nodes.items.some((n) => n.metadata?.name === 'ip-10-0-0-92'), 'the node was deleted');
   t.same(cloud.deleted, [i.providerID], 'the instance was terminated');
+}
+
+/** The message of the newest Event with this reason about this object, once it is written. */
+function eventOn(core: k8s.CoreV1Api, name: string, reason: string): Promise<string> {
+  return waitFor(`a ${reason} Event on ${name}`, async () => {
+    const events = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: `involvedObject.name=${name},reason=${reason}` });
+    return events.items.at(-1)?.message;
+  }, { timeoutMs: 10_000, intervalMs: 300 });
 }
 
 void t.test('the lifecycle controllers work against the real API server, kcm and kwok', async (t) => {

@@ -1,0 +1,76 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { Node } from '../../domain/core/node.js';
+import type { Pod } from '../../domain/core/pod.js';
+import type { EventRecorder, EventTarget } from '../events.js';
+import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
+import { findCondition, withCondition, type Condition, type ConditionUpdate } from './conditions.js';
+
+/** Karpenter's termination conditions on the NodeClaim (core pkg/apis/v1 nodeclaim_status.go). */
+export const terminationConditions = {
+  drained: 'Drained',
+  volumesDetached: 'VolumesDetached',
+  instanceTerminating: 'InstanceTerminating',
+  disruptionReason: 'DisruptionReason',
+} as const;
+
+/**
+ * The conditions one termination pass sets, kept in memory and written once at the end of the pass (as Karpenter
+ * patches the NodeClaim's status once per reconcile), with the NodeClaim's resourceVersion: a pass that raced
+ * another writer writes nothing and the next pass sets them again.
+ */
+export class ConditionDraft {
+  #conditions: Condition[];
+  #changed = false;
+  readonly #nowMs: number;
+
+  constructor(claim: NodeClaim, nowMs: number) {
+    this.#conditions = [...(claim.status?.conditions ?? [])];
+    this.#nowMs = nowMs;
+  }
+
+  set(update: ConditionUpdate): void {
+    const before = this.#conditions.find((c) => c.type === update.type);
+    if (before?.status === update.status && before.reason === update.reason) return;
+    this.#conditions = withCondition(this.#conditions, update, this.#nowMs);
+    this.#changed = true;
+  }
+
+  /** Sets the condition only when the NodeClaim has none of this type yet. */
+  setIfAbsent(update: ConditionUpdate): void {
+    if (!this.#conditions.some((c) => c.type === update.type)) this.set(update);
+  }
+
+  get(type: string): Condition | undefined {
+    return this.#conditions.find((c) => c.type === type);
+  }
+
+  async persist(store: Pick<NodeClaimStore, 'patchStatus'>, claim: NodeClaim): Promise<void> {
+    if (!this.#changed) return;
+    const { name = '', resourceVersion } = claim.metadata;
+    try {
+      await store.patchStatus(name, { conditions: this.#conditions }, resourceVersion === undefined ? {} : { resourceVersion });
+    } catch (e: unknown) {
+      if (!isStoreConflictError(e)) throw e;
+    }
+  }
+}
+
+const nodeTarget = (node: Node): EventTarget => ({ kind: 'Node', apiVersion: 'v1', name: node.metadata.name ?? '', ...(node.metadata.uid === undefined ? {} : { uid: node.metadata.uid }) });
+
+/** Karpenter's termination Events (core node/termination/terminator/events), on the objects it puts them on. */
+export const terminationEvents = {
+  failedDraining(recorder: EventRecorder | undefined, node: Node, waiting: number): void {
+    recorder?.record(nodeTarget(node), 'Warning', 'FailedDraining', `Failed to drain node, ${String(waiting)} pods are waiting to be evicted`);
+  },
+  awaitingVolumeDetachment(recorder: EventRecorder | undefined, node: Node, attachments: readonly string[]): void {
+    const shown = attachments.slice(0, 5).join(', ') + (attachments.length > 5 ? ` and ${String(attachments.length - 5)} other(s)` : '');
+    recorder?.record(nodeTarget(node), 'Normal', 'AwaitingVolumeDetachment', `Awaiting deletion of bound volumeattachments (${shown})`);
+  },
+  /** The reason is the NodeClaim's DisruptionReason when disruption set one, else Karpenter's "Forceful Termination". */
+  evicted(recorder: EventRecorder | undefined, pod: Pod, claim: NodeClaim): void {
+    const { namespace = '', name = '', uid } = pod.metadata;
+    const disruption = findCondition(claim, terminationConditions.disruptionReason);
+    const reason = disruption?.status === 'True' ? disruption.reason : 'Forceful Termination';
+    recorder?.record({ kind: 'Pod', apiVersion: 'v1', namespace, name, ...(uid === undefined ? {} : { uid }) }, 'Normal', 'Evicted', `Evicted pod: ${reason}`);
+  },
+};
