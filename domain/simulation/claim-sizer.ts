@@ -70,7 +70,7 @@ export class ClaimSizer {
 
   private plan(candidates: Int32Array, opening: Opening): ClaimPlan {
     // What the fills may draw from: of each class, the pods a claim in this zone may still expect.
-    const classes = this.demand.classes.map((k, c) => ({ cpu: k.cpu, memory: k.memory, count: this.demand.available(c, opening.zone), reserved: 0 }));
+    const classes = this.demand.classes.map((k, c) => ({ cpu: k.cpu, memory: k.memory, alone: k.alone, count: this.demand.available(c, opening.zone), reserved: 0 }));
     const values = this.costs.forPool(opening.pool);
     const own = values[opening.podClass] ?? 0;
     const demand: FillDemand = { classes, values, live: Int32Array.from(classes.keys()).filter((c) => (classes[c]?.count ?? 0) > 0) };
@@ -105,7 +105,8 @@ export class ClaimSizer {
 
 /** The room one node of type i has left once its first pod is in. */
 function roomAfter(pool: NodePoolView, i: number, first: FillClass | undefined): Room {
-  return { cpu: (pool.availCpu[i] ?? 0) - (first?.cpu ?? 0), memory: (pool.availMemory[i] ?? 0) - (first?.memory ?? 0), pods: (pool.availPods[i] ?? 0) - 1 };
+  const alone = new Set<number>(first?.alone === undefined ? [] : [first.alone]);
+  return { cpu: (pool.availCpu[i] ?? 0) - (first?.cpu ?? 0), memory: (pool.availMemory[i] ?? 0) - (first?.memory ?? 0), pods: (pool.availPods[i] ?? 0) - 1, alone };
 }
 
 /**

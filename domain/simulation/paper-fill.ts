@@ -5,10 +5,12 @@ export interface Room {
   cpu: number;
   memory: number;
   pods: number;
+  /** Groups of pods that repel each other on hostname with a pod in the room already (FillClass.alone). */
+  readonly alone: Set<number>;
 }
 
 /** A request class as a fill sees it: its requests, and its pods free to expect are count less reserved. */
-export type FillClass = Pick<DemandClass, 'cpu' | 'memory' | 'count' | 'reserved'>;
+export type FillClass = Pick<DemandClass, 'cpu' | 'memory' | 'count' | 'reserved' | 'alone'>;
 
 /** The pending pods a fill draws from. */
 export interface FillDemand {
@@ -35,7 +37,8 @@ function free(k: FillClass, already: number): number {
 function fitting(k: FillClass, room: Room, limit: number): number {
   const byCpu = k.cpu > 0 ? Math.floor(room.cpu / k.cpu) : Infinity;
   const byMemory = k.memory > 0 ? Math.floor(room.memory / k.memory) : Infinity;
-  return Math.min(limit, room.pods, byCpu, byMemory);
+  const group = k.alone === undefined ? Infinity : room.alone.has(k.alone) ? 0 : 1;
+  return Math.min(limit, room.pods, byCpu, byMemory, group);
 }
 
 /** One fill in progress: the pods it draws from, the room it has left and the pods it has planned so far. */
@@ -53,6 +56,7 @@ function take(fill: Fill, c: number, n: number): number {
   fill.room.cpu -= n * k.cpu;
   fill.room.memory -= n * k.memory;
   fill.room.pods -= n;
+  if (k.alone !== undefined) fill.room.alone.add(k.alone);
   return n * (fill.demand.values[c] ?? 0);
 }
 
@@ -85,7 +89,7 @@ function mostAlongRoom(fill: Fill, capacity: Shares, room: Shares): number {
   let bestDot = -Infinity;
   for (const c of fill.demand.live) {
     const k = fill.demand.classes[c];
-    if (k === undefined || free(k, fill.expected[c] ?? 0) <= 0 || k.cpu > fill.room.cpu || k.memory > fill.room.memory) continue;
+    if (k === undefined || fitting(k, fill.room, free(k, fill.expected[c] ?? 0)) <= 0) continue;
     const dot = (k.cpu / capacity.cpu) * room.cpu + (k.memory / capacity.memory) * room.memory;
     if (dot > bestDot) {
       bestDot = dot;

@@ -6,8 +6,8 @@ export interface DemandClass {
   readonly memory: number;
   /** Spread holds the class's pods balanced over zones: a claim in one zone can expect only that zone's share. */
   readonly zoned: boolean;
-  /** The class's pods repel each other on hostname: claims expect none of them (each opens its own). */
-  readonly alone: boolean;
+  /** The class's pods repel each other, and every pod of this group, on hostname: a node holds one of the group. */
+  readonly alone: number | undefined;
   /** Pods of this class not handled yet. */
   count: number;
   /** Of those, how many open claims have set room aside for. */
@@ -34,8 +34,8 @@ interface Reservation<H extends Holder> {
 export interface ZoneSpread {
   readonly zoned: (shape: PodShape) => boolean;
   readonly zones: number;
-  /** Pods that repel each other on hostname: a node holds one of them, so no claim can expect more. */
-  readonly alone?: (shape: PodShape) => boolean;
+  /** The anti-affinity group whose pods repel each other on hostname (a node holds one of them), if any. */
+  readonly alone?: (shape: PodShape) => string | undefined;
 }
 
 /**
@@ -72,7 +72,8 @@ export class PendingDemand<H extends Holder> {
     const known = this.byShape[shape.id];
     if (known !== undefined) return known;
     const zoned = this.spread.zones > 1 && this.spread.zoned(shape);
-    const alone = this.spread.alone?.(shape) ?? false;
+    const group = this.spread.alone?.(shape);
+    const alone = group === undefined ? undefined : this.groupIndex(group);
     const key = `${String(shape.cpu)}/${String(shape.memory)}/${String(zoned)}/${String(alone)}`;
     let c = this.byKey.get(key);
     if (c === undefined) {
@@ -83,6 +84,14 @@ export class PendingDemand<H extends Holder> {
     }
     this.byShape[shape.id] = c;
     return c;
+  }
+
+  private readonly groups = new Map<string, number>();
+
+  private groupIndex(signature: string): number {
+    let i = this.groups.get(signature);
+    if (i === undefined) this.groups.set(signature, (i = this.groups.size));
+    return i;
   }
 
   /** A pod of class c is being placed: it no longer counts as pending. */
@@ -97,7 +106,7 @@ export class PendingDemand<H extends Holder> {
    */
   available(c: number, zone: string | undefined): number {
     const k = this.classes[c];
-    if (k === undefined || k.alone) return 0;
+    if (k === undefined) return 0;
     const free = k.count - k.reserved;
     if (!k.zoned || zone === undefined) return free;
     const share = Math.ceil(k.count / this.spread.zones) - (k.reservedIn.get(zone) ?? 0);

@@ -98,10 +98,14 @@ export class Topology {
     return this.matching(shape).some((g) => g.key === key && g.spreadTarget);
   }
 
-  /** Whether the shape's required anti-affinity on `key` selects the shape itself: two of its pods never share a domain. */
-  repelsItself(shape: PodShape, key: string): boolean {
+  /**
+   * The group of the shape's required anti-affinity on `key` that selects the shape itself (two of its pods never
+   * share a domain), as a signature, or undefined.
+   */
+  repelsItself(shape: PodShape, key: string): string | undefined {
     const last = shape.variants[shape.variants.length - 1];
-    return last?.terms.some((t) => t.kind === 'antiAffinity' && t.topologyKey === key && (t.namespaces === undefined || t.namespaces.includes(shape.namespace)) && selectorMatches(t.selector, shape.labels)) ?? false;
+    const term = last?.terms.find((t) => t.kind === 'antiAffinity' && t.topologyKey === key && (t.namespaces === undefined || t.namespaces.includes(shape.namespace)) && selectorMatches(t.selector, shape.labels));
+    return term === undefined ? undefined : groupSignature('count', key, term.namespaces, term.selector);
   }
 
   /** The constraints of a variant grouped by topology key (cached). Keys whose domain must be decided are all listed. */

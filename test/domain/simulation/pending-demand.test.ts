@@ -93,12 +93,6 @@ void t.test('a zone-spread pod is offered the claims that expect it in every zon
   t.end();
 });
 
-void t.test('a claim expects none of the pods that repel each other on hostname: each opens a node of its own', (t) => {
-  const demand = new PendingDemand([small, small, small], { zoned: () => false, zones: 3, alone: () => true });
-  t.equal(demand.available(demand.classOf(small), undefined), 0);
-  t.end();
-});
-
 void t.test("a claim's zone-spread reservations count against the zone its pods later decide", (t) => {
   const demand = zonedDemand();
   const c = demand.classOf(small);
