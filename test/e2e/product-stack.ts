@@ -133,6 +133,15 @@ export async function startProductStack(options: ProductStackOptions = {}): Prom
   }
 }
 
+/** The controllers' optional settings a test turns on. */
+function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'consolidation'> {
+  return {
+    ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
+    ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
+    ...(options.consolidation === undefined ? {} : { consolidation: options.consolidation }),
+  };
+}
+
 async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptions): Promise<ProductStack> {
   const vpc = await seedVpc(moto, clusterName);
   const proxy = options.faultProxy === true ? await startFaultProxy(moto.endpoint) : undefined;
@@ -158,9 +167,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
-    ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
-    ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
-    ...(options.consolidation === undefined ? {} : { consolidation: options.consolidation }),
+    ...controllerSwitches(options),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
