@@ -82,6 +82,8 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   const options = w.consolidation;
   const explain = options === undefined ? undefined : consolidationReport({
     state: w.state, clock: systemClock, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf, options, isLeader: w.isLeader, methods: consolidation,
+    // The debug endpoint's simulations queue on the controller's worker too: a request never holds the extender.
+    simulator,
   });
   return {
     ...(explain === undefined ? {} : { explain }),

@@ -133,8 +133,8 @@ export async function startProductStack(options: ProductStackOptions = {}): Prom
   }
 }
 
-/** The settings a test turns on for disruption and repair; nodesmith's defaults otherwise. */
-function disruptionSettings(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'consolidation'> {
+/** The controllers' optional settings a test turns on. */
+function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'consolidation'> {
   return {
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
@@ -167,7 +167,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
-    ...disruptionSettings(options),
+    ...controllerSwitches(options),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
