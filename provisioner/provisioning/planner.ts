@@ -11,7 +11,7 @@ import type { EventRecorder } from '../events.js';
 import type { NodeWriter } from '../kube/node-client.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
-import { buildSimulationInput } from './snapshot.js';
+import { buildSimulationInput, holdsRescheduling, reschedulingPods } from './snapshot.js';
 import { planFor } from './claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
 
@@ -51,6 +51,8 @@ const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; u
 function defaultSuffix(): string {
   return Math.random().toString(36).slice(2, 7).padEnd(5, '0');
 }
+
+const isBound = (pod: Pod): boolean => (pod.spec.nodeName ?? '') !== '';
 
 const toleratesLaunchable = (pod: Pod): boolean => (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 
@@ -96,7 +98,9 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
     await deps.nodes.create(virtualNodeFor(plan, claim, { taints: pool?.spec.template.spec.taints ?? [], now }));
     deps.state.upsertPlan(plan);
     nominate(deps, claim, plan);
-    if (claim.pods.some((p) => !toleratesLaunchable(p))) deps.launchNow(plan.nodeName);
+    // kube-scheduler never binds a pod that cannot use a virtual node, nor one still running on a node on its way
+    // out (planned early so its new capacity starts now): nothing else would launch their plan.
+    if (claim.pods.some((p) => !toleratesLaunchable(p) || isBound(p))) deps.launchNow(plan.nodeName);
   }));
   for (const existing of result.existing) {
     for (const pod of existing.pods) {
@@ -136,13 +140,15 @@ function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodeP
 }
 
 /**
- * A plan stays while any pod it was made for still waits, or while a pod is bound to its virtual node
+ * A plan stays while any pod it was made for still waits (pending, or still on a node on its way out), or while a pod is bound to its virtual node
  * (a bind in flight). Otherwise (pods deleted, or placed elsewhere) its virtual node goes, so kube-scheduler
  * stops offering capacity that nothing needs.
  */
 export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes'>): Promise<string[]> {
   const { state } = deps;
-  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some((key) => state.isPending(key)));
+  const rescheduling = reschedulingPods(state).pods;
+  const waits = (plan: VirtualNodePlan) => (key: string): boolean => state.isPending(key) || holdsRescheduling(plan, key, rescheduling);
+  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)));
   await Promise.all(stale.map(async (plan) => {
     await deps.nodes.delete(plan.nodeName);
     deps.state.removePlan(plan.nodeName);

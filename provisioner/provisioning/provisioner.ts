@@ -33,6 +33,8 @@ export class Provisioner {
     const { state } = this.#options;
     this.#unsubscribe = state.onChange((kind, key) => {
       if (kind === 'nodepool' || kind === 'ec2nodeclass') this.#batcher.trigger();
+      // A NodeClaim being deleted (interruption, expiry, repair) has pods to plan elsewhere before they are evicted.
+      if (kind === 'nodeclaim' && state.nodeClaims.get(key)?.metadata.deletionTimestamp !== undefined) this.#batcher.trigger();
       if (kind !== 'pod') return;
       if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger();
     });

@@ -3,6 +3,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
+import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
 import { parseResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
@@ -55,16 +56,51 @@ function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
 
 /**
  * The pods held by a plan that the snapshot shows (on its virtual node, or on the real node it launched), so a
- * new batch adds to the plan instead of planning them again.
+ * new batch adds to the plan instead of planning them again; with the rescheduling pods a plan holds.
  */
-function plannedPods(state: ClusterState): Set<string> {
+function plannedPods(state: ClusterState, rescheduling: ReadonlyMap<string, Pod>): Set<string> {
   const planned = new Set<string>();
   for (const plan of state.plans.values()) {
+    for (const key of plan.assignedPods) if (holdsRescheduling(plan, key, rescheduling)) planned.add(key);
     const shown = state.nodes.has(plan.nodeName) && state.nodes.get(plan.nodeName)?.metadata.deletionTimestamp === undefined;
     if (!isLaunched(state, plan) && !shown) continue;
     for (const pod of waitingPods(state, plan)) planned.add(podKeyOf(pod));
   }
   return planned;
+}
+
+/**
+ * Whether the plan holds this rescheduling pod's new place. The plan that put the pod on the node now leaving (it
+ * lingers until pruned) does not: the pod needs a place elsewhere.
+ */
+export function holdsRescheduling(plan: VirtualNodePlan, key: string, rescheduling: ReadonlyMap<string, Pod>): boolean {
+  const pod = rescheduling.get(key);
+  return pod !== undefined && (plan.materializedNode === undefined || plan.materializedNode !== pod.spec.nodeName);
+}
+
+/** Pods that must move off nodes on their way out, and those nodes. */
+export interface Rescheduling {
+  readonly nodes: ReadonlySet<string>;
+  readonly pods: ReadonlyMap<string, Pod>;
+}
+
+/**
+ * Karpenter's provisioner schedules the pods of deleting nodes with the pending ones, so their new capacity launches
+ * while the old node drains instead of after its pods were evicted. Here: the reschedulable pods (not finished, not
+ * terminating, not DaemonSet or mirror pods) of real nodes whose NodeClaim is being deleted (interruption, expiry,
+ * repair, a user's delete). A disruption command's nodes are left out: the command launched their replacements
+ * before deleting them.
+ */
+export function reschedulingPods(state: ClusterState): Rescheduling {
+  const nodes = new Set<string>();
+  const pods = new Map<string, Pod>();
+  for (const claim of state.nodeClaims.values()) {
+    const nodeName = claim.status?.nodeName ?? '';
+    if (claim.metadata.deletionTimestamp === undefined || !state.nodes.has(nodeName) || state.marks.disruptionOf(nodeName) !== undefined) continue;
+    nodes.add(nodeName);
+    for (const pod of state.podsOn(nodeName)) if (isReschedulablePod(pod)) pods.set(podKeyOf(pod), pod);
+  }
+  return { nodes, pods };
 }
 
 /** What the snapshot leaves out: nodes a caller imagines gone (consolidation asks "the cluster without X"). */
@@ -130,10 +166,11 @@ function podsOnTheirWay(state: ClusterState): Map<string, Pod[]> {
   return out;
 }
 
-/** The pending pods no plan holds yet: what a planning pass must place. */
-export function unplannedPendingPods(state: ClusterState): Pod[] {
-  const planned = plannedPods(state);
-  return state.pendingPods().filter((pod) => !planned.has(podKeyOf(pod)));
+/** The pending and rescheduling pods no plan holds yet: what a planning pass must place. */
+export function unplannedPendingPods(state: ClusterState, rescheduling: Rescheduling = reschedulingPods(state)): Pod[] {
+  const planned = plannedPods(state, rescheduling.pods);
+  const waiting = [...state.pendingPods(), ...rescheduling.pods.values()];
+  return waiting.filter((pod) => !planned.has(podKeyOf(pod)));
 }
 
 const volumeLookup = (state: ClusterState): VolumeLookup => ({
@@ -192,5 +229,7 @@ export function simulationInputFor(state: ClusterState, request: SimulationReque
 
 /** The planning pass's input: the pending pods no plan holds, against every node and plan there is. */
 export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>): SimulationInput {
-  return simulationInputFor(state, { pods: unplannedPendingPods(state), instanceTypes, unavailable });
+  const rescheduling = reschedulingPods(state);
+  // The nodes on their way out take nothing, even before their cordon comes back through the watch.
+  return simulationInputFor(state, { pods: unplannedPendingPods(state, rescheduling), instanceTypes, unavailable, without: rescheduling.nodes });
 }

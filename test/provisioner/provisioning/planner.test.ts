@@ -2,12 +2,15 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint } from '../../../domain/product-keys.js';
-import { planOnce, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
+import type { Pod } from '../../../domain/core/pod.js';
+import { planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
+import { nodeClaim } from '../../fakes/builders.js';
+import { node, plan, pod } from '../../extender/builders.js';
 
 interface Planner {
   readonly deps: PlannerDeps;
@@ -80,4 +83,55 @@ void t.test('a direct launch that failed is tried again until the plan has its n
   t.same(retryDirectLaunches(p.deps), launchedFirst, 'the heartbeat launches the direct plan again (the first launch failed)');
   state.upsertPlan({ ...(directPlan ?? { nodeName: '', nodePool: '', instanceTypes: [], pricePerHour: 0, assignedPods: [], room: {} }), materializedNode: 'i-0launched' });
   t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
+});
+
+/** A node of ours whose NodeClaim is being deleted (an interruption, expiry or repair), with pods still running on it. */
+function leavingNode(options: { disrupting?: boolean; placedByPlan?: string } = {}): ClusterState {
+  const claim = nodeClaim({ name: 'old', nodeName: 'i-old', providerID: 'aws:///us-east-1a/i-old', finalizers: ['karpenter.sh/termination'] });
+  const running = (name: string, extra: Partial<Pod['metadata']> = {}): Pod => {
+    const base = pod({ name, nodeName: 'i-old', phase: 'Running' });
+    return { ...base, metadata: { ...base.metadata, ...extra } };
+  };
+  const state = stateWith({
+    ...pools, nodes: [node('i-old')],
+    nodeClaims: [{ ...claim, metadata: { ...claim.metadata, deletionTimestamp: '2026-11-23T21:00:00Z' } }],
+    pods: [
+      running('web-0'), running('web-1'),
+      running('agent', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds', controller: true }] }),
+      running('leaving', { deletionTimestamp: '2026-11-23T21:00:01Z' }),
+    ],
+  });
+  if (options.disrupting === true) state.marks.markForDisruption('i-old', { reason: 'Underutilized', command: 'c-1' });
+  if (options.placedByPlan !== undefined) state.upsertPlan(plan(options.placedByPlan, { assignedPods: ['default/web-0', 'default/web-1'], materializedNode: 'i-old' }));
+  return state;
+}
+
+void t.test('the pods of a node whose NodeClaim is deleting are planned onto new capacity that launches at once', async (t) => {
+  const state = leavingNode();
+  const p = planner(state);
+  const summary = await planOnce(p.deps);
+  t.equal(summary.pods, 2, 'its reschedulable pods: not the DaemonSet pod, not the one already terminating');
+  t.equal(summary.newNodes, 1, 'on new capacity: the node on its way out takes nothing, even before its cordon arrives');
+  t.same([...state.plans.values()].map((plan) => plan.assignedPods), [['default/web-0', 'default/web-1']]);
+  t.same(p.launchedNow, p.nodes.created, 'launched now: kube-scheduler never binds a running pod to a virtual node');
+  const again = await planOnce(p.deps);
+  t.equal(again.pods, 0, 'the next pass does not plan them twice');
+  t.same(p.nodes.deleted, [], 'nor prunes the plan while they still run on the old node');
+  for (const name of ['web-0', 'web-1']) state.removePod({ metadata: { namespace: 'default', name } });
+  t.same(await pruneStalePlans(p.deps), p.nodes.created, 'once they were evicted (and nothing waits for the plan), it goes');
+});
+
+void t.test('the pods of a node under a disruption command are left to the command, which launched its replacements first', async (t) => {
+  const p = planner(leavingNode({ disrupting: true }));
+  t.equal((await planOnce(p.deps)).pods, 0);
+  t.same(p.launchedNow, []);
+});
+
+void t.test('the plan that put the pods on the leaving node (not pruned yet) does not count as their new place', async (t) => {
+  const state = leavingNode({ placedByPlan: 'launchable-default-first' });
+  const p = planner(state);
+  const summary = await planOnce(p.deps);
+  t.equal(summary.pods, 2, 'both pods are planned again');
+  t.equal(state.plans.has('launchable-default-first'), false, 'and the old plan is pruned: nothing waits for it');
+  t.same(p.launchedNow, p.nodes.created);
 });
