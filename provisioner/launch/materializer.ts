@@ -71,8 +71,12 @@ export class PlanMaterializer implements Materializer {
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
     const nodeClass = this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
     const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan), nodeClass)));
-    const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined }).catch((error: unknown) => {
-      this.#deps.events.record(claimTarget(claim), 'Warning', launchFailureReason(error), error instanceof Error ? error.message : String(error));
+    const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined }).catch(async (error: unknown) => {
+      const reason = launchFailureReason(error);
+      this.#deps.events.record(claimTarget(claim), 'Warning', reason, error instanceof Error ? error.message : String(error));
+      // As Karpenter does: nothing was launched, and the pods are planned again once the class is ready. A claim
+      // kept instead would outlive a plan that is pruned meanwhile, as a NodeClaim that never launches.
+      if (reason === 'NodeClassNotReady') await this.#deleteUnlaunched(claimName, error);
       throw error;
     });
     const catalog = this.#deps.catalog();
@@ -86,6 +90,15 @@ export class PlanMaterializer implements Materializer {
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);
     this.#deps.onLaunched?.(instance, plan, (this.#deps.clock.now() - started) / 1000);
     return this.#finish(virtualNodeName, nodeName);
+  }
+
+  async #deleteUnlaunched(claimName: string, launchError: unknown): Promise<void> {
+    try {
+      await this.#deps.nodeClaims.delete(claimName);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Error(`${launchError instanceof Error ? launchError.message : String(launchError)}; deleting the unlaunched NodeClaim ${claimName} failed too: ${why}`, { cause: launchError });
+    }
   }
 
   /** A NodeClaim that already launched: its real Node is named after the instance. */

@@ -44,7 +44,7 @@ interface World {
   readonly events: FakeEventRecorder;
 }
 
-async function world(): Promise<World> {
+async function world(classResolver: NodeClassResolver = resolver): Promise<World> {
   const clock = new FakeClock(1_700_000_000_000);
   const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('web')] });
   const nodes = new FakeNodeWriter(state);
@@ -54,7 +54,7 @@ async function world(): Promise<World> {
   const catalog = new Map(fewInstanceTypes.map((type) => [type.name, type]));
   const events = new FakeEventRecorder();
   const materializer = new PlanMaterializer({
-    state, nodeClaims: claims, nodes, cloud, resolver, catalog: () => catalog,
+    state, nodeClaims: claims, nodes, cloud, resolver: classResolver, catalog: () => catalog,
     unavailableOfferings: () => new Set(cloud.unavailableOfferings.keys()), events, clock,
   });
   return { state, clock, cloud, claims, nodes, materializer, events };
@@ -118,6 +118,14 @@ void t.test('when no planned offering has capacity the NodeClaim is deleted and 
   await t.rejects(w.materializer.materialize(virtualName), /no capacity for any of 2 planned instance types .* the pods will be planned again/);
   t.same(w.claims.deleteCalls, ['default-abcde']);
   t.match(w.events.events.at(-1), { object: { kind: 'NodeClaim', name: 'default-abcde' }, type: 'Warning', reason: 'InsufficientCapacityError' }, "Karpenter's event reason on the NodeClaim");
+  t.equal(w.cloud.instances.size, 0);
+});
+
+void t.test('a launch refused because the EC2NodeClass is not ready deletes the NodeClaim it created, so none is left behind', async (t) => {
+  const w = await world({ resolve: () => Promise.reject(new NodeClassNotReadyError('instance profile for role KarpenterNodeRole does not exist yet')) });
+  await t.rejects(w.materializer.materialize(virtualName), /instance profile/);
+  t.same(w.claims.deleteCalls, ['default-abcde'], 'the unlaunched NodeClaim is deleted');
+  t.match(w.events.events.at(-1), { object: { kind: 'NodeClaim', name: 'default-abcde' }, type: 'Warning', reason: 'NodeClassNotReady' });
   t.equal(w.cloud.instances.size, 0);
 });
 
