@@ -97,7 +97,7 @@ export class PlanMaterializer implements Materializer {
       await this.#deps.nodeClaims.delete(claimName);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new Error(`${launchError instanceof Error ? launchError.message : String(launchError)}; deleting the unlaunched NodeClaim ${claimName} failed too: ${why}`, { cause: launchError });
+      throw new Error(`${launchError instanceof Error ? launchError.message : String(launchError)}; deleting the unlaunched NodeClaim ${claimName} failed too: ${why}`, { cause: error });
     }
   }
 
