@@ -33,7 +33,7 @@ FROM ${NODE_IMAGE}
 ARG COMMIT=""
 ENV NODE_ENV=production NODESMITH_COMMIT=${COMMIT}
 # Memory: V8 grows its young generation to 16 MiB per semi-space and glibc keeps one malloc arena per thread;
-# a 4 MiB semi-space and two arenas keep the controller at a 1,000-pod burst under 200 MB resident, with planning
+# a 4 MiB semi-space and two arenas took a 1,000-pod burst's resident peak from 232 to 196 MiB, with planning
 # throughput unchanged within noise (DECISIONS.md, "Runtime memory settings"). Tests run their child nodesmith
 # with these same lines (test/support/image-env.ts).
 ENV NODE_OPTIONS=--max-semi-space-size=4 MALLOC_ARENA_MAX=2
