@@ -242,12 +242,12 @@ export class ClusterState implements ClusterModel {
   }
 
   plannedPlacement(pod: Pod): ReadonlySet<string> {
-    return this.placements.size === 0 ? new Set() : this.placements.destinations(workloadOf(pod, this.requestsFor(pod)));
+    return this.placements.isEmpty ? noPlaces : this.placements.destinations(workloadOf(pod, this.requestsFor(pod)));
   }
 
   notePlaced(podKey: string, nodeName: string): void {
     const pod = this.pods.get(podKey);
-    if (pod !== undefined && this.placements.size > 0) this.placements.placed(workloadOf(pod, this.requestsFor(pod)), nodeName);
+    if (pod !== undefined && !this.placements.isEmpty) this.placements.placed(workloadOf(pod, this.requestsFor(pod)), nodeName);
   }
 
   /** The running pods bound to the node (not finished), from memory. */
@@ -333,3 +333,6 @@ export class ClusterState implements ClusterModel {
     for (const listener of this.#changeListeners) listener(kind, key);
   }
 }
+
+/** prioritize asks for every pod; with no consolidation in flight the answer is this one empty set. */
+const noPlaces: ReadonlySet<string> = new Set();

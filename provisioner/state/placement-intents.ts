@@ -64,6 +64,11 @@ export class PlacementIntents {
     }
   }
 
+  /** No place is left to take: every workload whose places are all taken or lapsed is dropped, so this is O(1). */
+  get isEmpty(): boolean {
+    return this.#byWorkload.size === 0;
+  }
+
   /** Places not yet taken, over every workload. */
   get size(): number {
     let n = 0;
