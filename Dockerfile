@@ -24,6 +24,7 @@ COPY cli ./cli
 COPY extender ./extender
 COPY webhooks ./webhooks
 COPY provisioner ./provisioner
+COPY build ./build
 RUN npm run build \
  && npm prune --omit=dev --no-fund --no-audit --loglevel=error \
  && node dist/cli/main.js --version

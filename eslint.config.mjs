@@ -55,14 +55,27 @@ export default tseslint.config(
     },
   },
   {
-    // Plain-JS module hooks node loads before any TypeScript can be (test/support/ts-lines-hooks.mjs).
-    files: ['test/support/*.mjs'],
+    // Plain-JS module hooks node loads before any TypeScript can be (test/support/ts-lines-hooks.mjs), and build
+    // scripts that run before anything is compiled.
+    files: ['test/support/*.mjs', 'build/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly' } },
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', URL: 'readonly' } },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/explicit-function-return-type': 'off' },
   },
   {
+    // The build bundles provisioner/aws/sdk.ts alone (build/bundle-aws-sdk.mjs): a value imported from a client
+    // package anywhere else would load that whole package again in the image.
     files: ['provisioner/aws/**/*.ts'],
+    ignores: ['provisioner/aws/sdk.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@aws-sdk/*'], allowTypeImports: true, message: 'Import AWS SDK values from ./sdk.js (the bundled facade); types may come from the packages.' },
+        sdkOnlyInAdapters.patterns[1],
+      ] }],
+    },
+  },
+  {
+    files: ['provisioner/aws/sdk.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -1,10 +1,6 @@
-import {
-  DescribeImagesCommand,
-  type EC2Client,
-  type Filter,
-  type Image,
-} from '@aws-sdk/client-ec2';
-import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { EC2Client, Filter, Image } from '@aws-sdk/client-ec2';
+import { DescribeImagesCommand, GetParameterCommand } from './sdk.js';
+import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { AmiSelectorTerm, ResolvedAmi } from '../../domain/cloud/node-class.js';
 import type { Architecture } from '../../domain/cloud/offering.js';
 import { isThrottledError, NodeClassNotReadyError } from '../../domain/cloud/errors.js';

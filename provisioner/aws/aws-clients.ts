@@ -1,7 +1,4 @@
-import { EC2Client } from '@aws-sdk/client-ec2';
-import { IAMClient } from '@aws-sdk/client-iam';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { SSMClient } from '@aws-sdk/client-ssm';
+import { EC2Client, IAMClient, SQSClient, SSMClient } from './sdk.js';
 
 /** Where and as whom to call AWS; the same shape reaches real EC2 or moto. */
 export interface AwsClientOptions {

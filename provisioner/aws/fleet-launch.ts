@@ -1,9 +1,5 @@
-import {
-  CreateFleetCommand,
-  type CreateFleetCommandInput,
-  type CreateFleetCommandOutput,
-  type EC2Client,
-} from '@aws-sdk/client-ec2';
+import type { CreateFleetCommandInput, CreateFleetCommandOutput, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateFleetCommand } from './sdk.js';
 import type { LaunchedInstance, LaunchRequest } from '../../domain/cloud/cloud-provider.js';
 import { InsufficientCapacityError } from '../../domain/cloud/errors.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';

@@ -1,11 +1,5 @@
-import {
-  AddRoleToInstanceProfileCommand,
-  CreateInstanceProfileCommand,
-  DeleteInstanceProfileCommand,
-  GetInstanceProfileCommand,
-  RemoveRoleFromInstanceProfileCommand,
-  type IAMClient,
-} from '@aws-sdk/client-iam';
+import type { IAMClient } from '@aws-sdk/client-iam';
+import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, DeleteInstanceProfileCommand, GetInstanceProfileCommand, RemoveRoleFromInstanceProfileCommand } from './sdk.js';
 import type { Clock } from '../../domain/clock.js';
 import { NodeClassNotReadyError, isDomainError, type DomainError } from '../../domain/cloud/errors.js';
 import type {

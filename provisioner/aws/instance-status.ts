@@ -1,4 +1,5 @@
-import { paginateDescribeInstanceStatus, type EC2Client, type InstanceStatus } from '@aws-sdk/client-ec2';
+import type { EC2Client, InstanceStatus } from '@aws-sdk/client-ec2';
+import { paginateDescribeInstanceStatus } from './sdk.js';
 import type { Clock } from '../../domain/clock.js';
 import type { HealthCategory, InstanceHealth, InstanceHealthSource } from '../../domain/cloud/instance-health.js';
 import { classifyEc2Error } from './ec2-errors.js';

@@ -1,9 +1,5 @@
-import {
-  paginateDescribeInstanceTypeOfferings,
-  paginateDescribeInstanceTypes,
-  type EC2Client,
-  type InstanceTypeInfo as Ec2InstanceTypeInfo,
-} from '@aws-sdk/client-ec2';
+import type { EC2Client, InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
+import { paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from './sdk.js';
 import type { Clock } from '../../domain/clock.js';
 import type { InstanceTypeInfo } from '../../domain/cloud/cloud-provider.js';
 import type { CapacityType } from '../../domain/cloud/offering.js';

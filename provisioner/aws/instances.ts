@@ -1,11 +1,5 @@
-import {
-  DescribeInstancesCommand,
-  paginateDescribeInstances,
-  TerminateInstancesCommand,
-  type EC2Client,
-  type Filter,
-  type Instance,
-} from '@aws-sdk/client-ec2';
+import type { EC2Client, Filter, Instance } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, paginateDescribeInstances, TerminateInstancesCommand } from './sdk.js';
 import type { InstanceState, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import { isNotFoundError } from './ec2-errors.js';

@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  CreateLaunchTemplateCommand,
-  DescribeLaunchTemplatesCommand,
-  type EC2Client,
-  type RequestLaunchTemplateData,
-} from '@aws-sdk/client-ec2';
+import type { EC2Client, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
+import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from './sdk.js';
 import type { ResolvedAmi, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { toLaunchTemplateBlockDevices } from './block-devices.js';
 import { errorCode } from './ec2-errors.js';

@@ -1,8 +1,5 @@
-import {
-  paginateDescribeSecurityGroups,
-  type EC2Client,
-  type SecurityGroup,
-} from '@aws-sdk/client-ec2';
+import type { EC2Client, SecurityGroup } from '@aws-sdk/client-ec2';
+import { paginateDescribeSecurityGroups } from './sdk.js';
 import type { ResolvedSecurityGroup, SelectorTerm } from '../../domain/cloud/node-class.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { termFilters, uniqueById } from './selector-filters.js';

@@ -1,4 +1,5 @@
-import { paginateDescribeSpotPriceHistory, type EC2Client } from '@aws-sdk/client-ec2';
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import { paginateDescribeSpotPriceHistory } from './sdk.js';
 import type { Clock } from '../../domain/clock.js';
 import type { SpotPriceSource, SpotPriceTable } from '../../domain/cloud/spot-prices.js';
 import { classifyEc2Error } from './ec2-errors.js';

@@ -1,10 +1,5 @@
-import {
-  DeleteMessageCommand,
-  GetQueueUrlCommand,
-  ReceiveMessageCommand,
-  type Message,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import type { Message, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand } from './sdk.js';
 import {
   QueueUnavailableError,
   ThrottledError,

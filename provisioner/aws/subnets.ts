@@ -1,4 +1,5 @@
-import { paginateDescribeSubnets, type EC2Client, type Subnet } from '@aws-sdk/client-ec2';
+import type { EC2Client, Subnet } from '@aws-sdk/client-ec2';
+import { paginateDescribeSubnets } from './sdk.js';
 import type { ResolvedSubnet, SelectorTerm } from '../../domain/cloud/node-class.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { termFilters, uniqueById } from './selector-filters.js';

@@ -4,11 +4,21 @@ import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 
-/** Peak resident memory of a process (VmHWM), in MiB. */
-function peakRssMiB(pid: number | undefined): number {
+/** A memory figure of a process from /proc (VmHWM: peak resident; VmRSS: resident now), in MiB. */
+function statusMiB(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
   if (pid === undefined) return Number.NaN;
-  const line = readFileSync(`/proc/${String(pid)}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${String(pid)}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
+}
+
+/** What nodesmith's own process metrics say of its memory now: V8 heap in use and reserved, and outside it. */
+async function heapFigures(healthUrl: string): Promise<string> {
+  const text = await (await fetch(`${healthUrl}/metrics`)).text();
+  const mib = (pattern: RegExp): string => {
+    const sum = [...text.matchAll(pattern)].reduce((s, m) => s + Number(m[1]), 0);
+    return (sum / 1_048_576).toFixed(0);
+  };
+  return `V8 heap ${mib(/^\w*nodejs_heap_size_used_bytes (\S+)$/gm)}/${mib(/^\w*nodejs_heap_size_total_bytes (\S+)$/gm)} MiB (used/reserved), external ${mib(/^\w*nodejs_external_memory_bytes (\S+)$/gm)} MiB`;
 }
 
 /** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
@@ -32,6 +42,7 @@ export const e2eBurstBench: Bench = {
     const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000 });
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
+      write(`nodesmith RSS before the burst ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB (peak so far ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB)\n`);
       const started = Date.now();
       for (const d of burst(total)) await createDeployment(product, d);
       let boundAt = 0;
@@ -42,7 +53,7 @@ export const e2eBurstBench: Bench = {
         const running = pods.filter((p) => p.status?.phase === 'Running').length;
         if (bound >= total && boundAt === 0) boundAt = Date.now();
         if (running >= total) runningAt = Date.now();
-        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}\n`);
+        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}; RSS ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB\n`);
         if (runningAt === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
       const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
@@ -52,7 +63,8 @@ export const e2eBurstBench: Bench = {
       for (const i of instances) types.set(i.type, (types.get(i.type) ?? 0) + 1);
       write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
       write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
-      write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${peakRssMiB(product.childPid()).toFixed(0)} MiB\n`);
+      write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB\n`);
+      write(`nodesmith memory now: ${await heapFigures(product.healthUrl)}\n`);
       const overcommitted = await overcommittedNodes(product);
       write(`nodes holding more than their allocatable: ${String(overcommitted.length)}${overcommitted.length === 0 ? '' : ` (${overcommitted.join('; ')})`}\n`);
     } finally {

@@ -40,6 +40,8 @@ export interface ProductStack {
   apply(yaml: string): Promise<void>;
   /** nodesmith's pid in child-process mode (for memory readings); undefined in-process. */
   childPid(): number | undefined;
+  /** nodesmith's health server (/healthz, /readyz, /metrics), in either mode. */
+  readonly healthUrl: string;
   /** Kills nodesmith without a chance to clean up (SIGKILL in process mode) and starts it again. */
   crashAndRestart(): Promise<void>;
   /** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
@@ -180,6 +182,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     stack, kc, core: kc.makeApiClient(k8s.CoreV1Api), moto, vpc, proxy, nodesmith: runner.inProcess,
     apply: (yaml) => kubectlApply(stack, ['-f', '-'], yaml),
     childPid: () => runner.pid,
+    healthUrl: `http://127.0.0.1:${String(healthPort)}`,
     crashAndRestart: async () => {
       await runner.crashAndRestart();
       product.nodesmith = runner.inProcess;
