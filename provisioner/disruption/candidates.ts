@@ -49,12 +49,28 @@ function podFacts(state: ClusterState, nodeName: string): CandidateNodeFacts['po
   return state.podsOn(nodeName).map((pod) => candidatePodFacts(pod, isDrainedPod(pod) ? state.pdbs.evictionBlock(pod) : undefined));
 }
 
+/**
+ * The node was launched for a plan whose pods are still pending: they are on their way to it, so it counts as
+ * nominated for them (Karpenter's provisioner nominates the in-flight node it schedules pending pods onto).
+ */
+function awaitsLaunchedPods(state: ClusterState, name: string): boolean {
+  const entry = state.node(name);
+  const launch = entry === undefined ? undefined : state.materializationOf(entry);
+  if (launch === undefined) return false;
+  for (const key of launch[1].assigned) if (state.isPending(key)) return true;
+  return false;
+}
+
+function isNominated(state: ClusterState, name: string, nowMs: number): boolean {
+  return state.marks.nominatedPods(name, nowMs).size > 0 || awaitsLaunchedPods(state, name);
+}
+
 function nodeFacts(state: ClusterState, claim: NodeClaim, node: Node | undefined, nowMs: number): CandidateNodeFacts {
   const name = node?.metadata.name ?? claim.status?.nodeName ?? claim.metadata.name ?? '';
   const common = {
     name,
     managed: true,
-    nominated: state.marks.nominatedPods(name, nowMs).size > 0,
+    nominated: isNominated(state, name, nowMs),
     ...(claim.spec.terminationGracePeriod === undefined ? {} : { terminationGracePeriod: claim.spec.terminationGracePeriod }),
   };
   if (node === undefined) {

@@ -27,6 +27,16 @@ export interface PlannerDeps {
   readonly onPlanned?: (summary: PlanSummary) => void;
   /** NodeClaim name suffixes; injected so tests are deterministic. */
   readonly randomSuffix?: () => string;
+  /**
+   * How long a real node the pass put pending pods on stays nominated for them, so disruption leaves it alone while
+   * kube-scheduler binds them. Karpenter's nominationWindow: twice BATCH_MAX_DURATION, at least 10 s (the default).
+   */
+  readonly nominationMs?: number;
+}
+
+/** Karpenter's nomination window for its default 10 s BATCH_MAX_DURATION. */
+export function nominationWindowMs(batchMaxMs: number): number {
+  return Math.max(2 * batchMaxMs, 10_000);
 }
 
 export interface PlanSummary {
@@ -103,9 +113,9 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
     if (claim.pods.some((p) => !toleratesLaunchable(p) || isBound(p))) deps.launchNow(plan.nodeName);
   }));
   for (const existing of result.existing) {
-    for (const pod of existing.pods) {
-      if (!deps.state.plans.has(existing.node)) deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits existing node ${existing.node}; waiting for kube-scheduler to retry`);
-    }
+    if (existing.pods.length === 0 || deps.state.plans.has(existing.node)) continue;
+    nominateExisting(deps, existing.node, existing.pods.map(podKeyOf));
+    for (const pod of existing.pods) deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits existing node ${existing.node}; waiting for kube-scheduler to retry`);
   }
   for (const { pod, reason } of result.unschedulable) {
     deps.events.record(podTarget(pod), 'Warning', 'FailedProvisioning', `no node can be launched for this pod: ${reason}`);
@@ -129,6 +139,13 @@ export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow
     retried.push(plan.nodeName);
   }
   return retried;
+}
+
+/** As Karpenter's provisioner does: a node about to receive pending pods is no disruption candidate meanwhile. */
+function nominateExisting(deps: PlannerDeps, node: string, keys: readonly string[]): void {
+  const now = deps.clock.now();
+  const already = deps.state.marks.nominatedPods(node, now);
+  deps.state.marks.nominate(node, [...already, ...keys], now + (deps.nominationMs ?? nominationWindowMs(10_000)));
 }
 
 function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodePlan): void {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
-import { planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
+import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
 
 export interface ProvisionerOptions extends PlannerDeps {
@@ -54,7 +54,7 @@ export class Provisioner {
       if ((await this.#batcher.wait(this.#stopped)) === 'stopped') return;
       if (!this.#options.isLeader() || !this.#options.state.isSynced) continue;
       try {
-        await planOnce(this.#options);
+        await planOnce({ nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options });
       } catch (error) {
         this.#options.onError('planning', error);
         this.#batcher.trigger();

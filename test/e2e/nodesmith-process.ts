@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readImageRuntimeEnv } from '../support/image-env.js';
+import { readImageNodeFlags, readImageRuntimeEnv } from '../support/image-env.js';
 import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NodesmithConfig } from '../../cli/app-config.js';
@@ -50,7 +50,7 @@ export class NodesmithProcess {
   async start(): Promise<void> {
     const log = createWriteStream(this.logPath, { flags: 'a' });
     if (this.compiled && !existsSync(`${repoRoot}dist/cli/main.js`)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
-    const entry = this.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
+    const entry = this.compiled ? [...readImageNodeFlags(`${repoRoot}Dockerfile`), 'dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
     const child = spawn(process.execPath, [...entry, ...runFlags(this.config)], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...this.#imageEnv(), AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region },
@@ -66,7 +66,8 @@ export class NodesmithProcess {
   }
 
   /**
-   * Compiled, nodesmith runs as the image runs it, memory settings included; NODE_OPTIONS adds to the test
+   * Compiled, nodesmith runs as the image runs it, memory settings included (these, and the ENTRYPOINT's node
+   * flags above); NODE_OPTIONS adds to the test
    * runner's own (tap's process tracking) instead of replacing it.
    */
   #imageEnv(): Record<string, string> {

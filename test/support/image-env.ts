@@ -24,3 +24,25 @@ export function imageRuntimeEnv(dockerfile: string): Record<string, string> {
 export function readImageRuntimeEnv(dockerfilePath: string): Record<string, string> {
   return imageRuntimeEnv(readFileSync(dockerfilePath, 'utf8'));
 }
+
+/**
+ * The flags the image's exec-form ENTRYPOINT gives node before the script (V8 flags that NODE_OPTIONS does not
+ * accept, such as --heap-growing-percent), so a test runs nodesmith with them too.
+ */
+export function imageNodeFlags(dockerfile: string): string[] {
+  const last = dockerfile.split(/^FROM\s/m).at(-1) ?? '';
+  const line = last.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('ENTRYPOINT')).at(-1);
+  if (line === undefined) return [];
+  const parsed: unknown = JSON.parse(line.slice('ENTRYPOINT'.length));
+  if (!Array.isArray(parsed) || !parsed.every((a): a is string => typeof a === 'string')) throw new Error(`ENTRYPOINT is not an exec-form list of strings: ${line}`);
+  const flags: string[] = [];
+  for (const arg of parsed.slice(1)) {
+    if (!arg.startsWith('-')) break;
+    flags.push(arg);
+  }
+  return flags;
+}
+
+export function readImageNodeFlags(dockerfilePath: string): string[] {
+  return imageNodeFlags(readFileSync(dockerfilePath, 'utf8'));
+}

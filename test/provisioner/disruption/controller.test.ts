@@ -1,5 +1,7 @@
 import t from 'tap';
 import { Harness, appPod, initializedClaim, managedNode } from './harness.js';
+import { pendingPod } from '../../fakes/provisioning-builders.js';
+import { plan } from '../../extender/builders.js';
 
 const daemonPod = (name: string, nodeName: string): ReturnType<typeof appPod> =>
   appPod(name, nodeName, { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'logs', controller: true }] });
@@ -62,6 +64,21 @@ void t.test('a budget of nodes "0" blocks emptiness and says so once on the node
     'Node/i-empty: cannot disrupt: Empty: budget 0 of 1 node allows 0: 0 left',
   ]);
   t.match(await h.metric('nodesmith_nodepools_allowed_disruptions'), /nodepool="default",reason="empty"} 0/);
+});
+
+void t.test('a node launched for pods still on their way to it is nominated for them: not removed as empty meanwhile', async (t) => {
+  const h = new Harness();
+  await h.addNode('i-new', initializedClaim('nc-new', 'i-new', ['Consolidatable']));
+  const web = pendingPod('web-0');
+  h.state.upsertPod(web);
+  h.state.upsertPlan(plan('launchable-default-x', { assignedPods: ['default/web-0'], materializedNode: 'i-new' }));
+  await h.run(60_000);
+  t.notOk(await h.isDeleting('nc-new'), 'its planned pod is still pending, so the node is no candidate');
+  t.match(await h.metric('nodesmith_voluntary_disruption_eligible_nodes'), /reason="empty"} 0/);
+
+  h.state.removePod(web);
+  await h.run(16_000);
+  t.ok(await h.isDeleting('nc-new'), 'once nothing is on its way to it, the empty node goes');
 });
 
 void t.test('a budget of 1 lets one of three empty nodes go per command', async (t) => {

@@ -3,7 +3,7 @@ import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint } from '../../../domain/product-keys.js';
 import type { Pod } from '../../../domain/core/pod.js';
-import { planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
+import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
@@ -134,4 +134,20 @@ void t.test('the plan that put the pods on the leaving node (not pruned yet) doe
   t.equal(summary.pods, 2, 'both pods are planned again');
   t.equal(state.plans.has('launchable-default-first'), false, 'and the old plan is pruned: nothing waits for it');
   t.same(p.launchedNow, p.nodes.created);
+});
+
+void t.test('a pass that puts a pending pod on an existing node nominates the node for it, for the nomination window', async (t) => {
+  const state = stateWith({ ...pools, nodes: [node('ip-1', { cpu: '4', memory: '16Gi', labels: { 'karpenter.sh/nodepool': 'default' } })], pods: [pendingPod('web')] });
+  const p = planner(state);
+  const now = p.deps.clock.now();
+  const summary = await planOnce({ ...p.deps, nominationMs: 20_000 });
+  t.equal(summary.newNodes, 0, 'the pod fits the existing node');
+  t.same([...state.marks.nominatedPods('ip-1', now + 19_999)], ['default/web'], 'disruption leaves the node alone while kube-scheduler binds');
+  t.same([...state.marks.nominatedPods('ip-1', now + 20_000)], [], 'until the window ends');
+});
+
+void t.test("Karpenter's nomination window is twice the batch's longest wait, and at least 10 s", (t) => {
+  t.equal(nominationWindowMs(10_000), 20_000);
+  t.equal(nominationWindowMs(2_000), 10_000);
+  t.end();
 });
