@@ -77,9 +77,12 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
   const outcomes = new WeakMap<FastifyRequest, Outcome>();
   app.setValidatorCompiler(createValidatorCompiler());
   // Replies are built here from typed values, so the schema-driven serializer adds nothing but garbage: it
-  // concatenates a 500-name NodeNames list string by string (a third of the bytes a filter call allocated),
-  // where JSON.stringify writes one flat string. The response schemas still document the wire format.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // concatenates a 500-name NodeNames list string by string (a third of the bytes a filter call allocated).
+  // JSON.stringify's result is then copied once into a Buffer, outside the V8 heap: handed a string, fastify
+  // measures it (flattening it on the heap) and the socket copies it again, so each reply went through the young
+  // generation twice and a filter call scavenged ~10% more often. fastify sends a Buffer as it is. The response
+  // schemas still document the wire format.
+  app.setSerializerCompiler(() => (data) => Buffer.from(JSON.stringify(data)) as unknown as string);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
     if (error.validation !== undefined || (status >= 400 && status < 500)) {

@@ -4,12 +4,14 @@ import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 
-/** A memory figure of a process from /proc (VmHWM: peak resident; VmRSS: resident now), in MiB. */
-function statusMiB(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
+/** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
+function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
   if (pid === undefined) return Number.NaN;
   const line = readFileSync(`/proc/${String(pid)}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN);
 }
+
+const statusMiB = (pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number => statusField(pid, field) / 1024;
 
 /** What nodesmith's own process metrics say of its memory now: V8 heap in use and reserved, and outside it. */
 async function heapFigures(healthUrl: string): Promise<string> {
@@ -53,7 +55,7 @@ export const e2eBurstBench: Bench = {
         const running = pods.filter((p) => p.status?.phase === 'Running').length;
         if (bound >= total && boundAt === 0) boundAt = Date.now();
         if (running >= total) runningAt = Date.now();
-        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}; RSS ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB\n`);
+        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}; RSS ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB, ${String(statusField(product.childPid(), 'Threads'))} threads\n`);
         if (runningAt === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
       const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
