@@ -85,11 +85,16 @@ function sameLaunchLabels(a: readonly Readonly<Record<string, string>>[], b: rea
  */
 export function unchanged(before: SnapshotNode, after: SnapshotNode): boolean {
   if (before === after) return true;
-  return before.inFlight === after.inFlight && before.pricePerHour === after.pricePerHour && sameRecord(before.labels, after.labels)
-    && sameList(before.taints, after.taints) && sameList(before.pods, after.pods) && sameRoom(before, after);
+  return sameList(before.pods, after.pods) && sameNodeFields(before, after);
 }
 
-function sameRoom(before: SnapshotNode, after: SnapshotNode): boolean {
+/** Everything `unchanged` compares but the pods: for a caller that remembers pods by identity only. */
+export function sameNodeFields(before: Omit<SnapshotNode, 'pods'>, after: Omit<SnapshotNode, 'pods'>): boolean {
+  return before.inFlight === after.inFlight && before.pricePerHour === after.pricePerHour && sameRecord(before.labels, after.labels)
+    && sameList(before.taints, after.taints) && sameRoom(before, after);
+}
+
+function sameRoom(before: Omit<SnapshotNode, 'pods'>, after: Omit<SnapshotNode, 'pods'>): boolean {
   return sameRecord(before.allocatable, after.allocatable) && sameRecord(before.capacity ?? {}, after.capacity ?? {})
     && sameLaunchLabels(before.launchLabels ?? [], after.launchLabels ?? []);
 }

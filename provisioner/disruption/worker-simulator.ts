@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { ConsolidationWorld } from '../../domain/disruption/consolidation/consolidation-world.js';
 import type { SimulationResult, SnapshotNode } from '../../domain/simulation/simulation-input.js';
-import { unchanged } from '../../domain/simulation/standing-cluster.js';
+import type { Pod } from '../../domain/core/pod.js';
+import { sameNodeFields } from '../../domain/simulation/standing-cluster.js';
 import { fromWire, type FromWorker, type ToWorker } from './simulation-protocol.js';
 import type { SimulationQuestion } from '../../domain/disruption/consolidation/consolidation-world.js';
 import type { DisruptionSimulator } from './simulator.js';
@@ -20,15 +21,26 @@ interface Waiting {
   readonly timer: NodeJS.Timeout;
 }
 
+/**
+ * What this side remembers of a node it sent: the snapshot without its pods, and the pods by identity only. Holding
+ * the pods themselves kept every pod of the last pass alive after the model had replaced it (the heap after a
+ * 1,000-pod burst held each pod twice).
+ */
+interface SentNode {
+  readonly fields: Omit<SnapshotNode, 'pods'>;
+  readonly podIds: readonly number[];
+}
+
 /** What the worker holds, as this side sent it. */
 interface Sent {
   readonly worker: Worker;
   /** Calls this worker holds, by id. */
   readonly waiting: Map<number, Waiting>;
-  readonly nodes: Map<string, SnapshotNode>;
+  readonly nodes: Map<string, SentNode>;
   catalog: readonly InstanceType[] | undefined;
   catalogId: number;
-  world: ConsolidationWorld | undefined;
+  /** Weakly: the world is the pass's, and its nodes hold every pod; only "is it the same world" is asked. */
+  world: WeakRef<ConsolidationWorld> | undefined;
 }
 
 function pause(): Promise<void> {
@@ -60,6 +72,9 @@ export class WorkerSimulator implements DisruptionSimulator {
   /** What crossed to the worker so far (the benchmark prints it; tests check that a pass sends only changes). */
   readonly sentCounts = { nodes: 0, instanceTypes: 0, worlds: 0, questions: 0 };
   #sent: Sent | undefined;
+  /** An id per pod object sent: the model replaces a pod's object whenever the pod changes, so ids compare as identity. */
+  readonly #podIds = new WeakMap<Pod, number>();
+  #nextPodId = 1;
   #nextId = 1;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -70,7 +85,8 @@ export class WorkerSimulator implements DisruptionSimulator {
 
   simulate(world: ConsolidationWorld, question: SimulationQuestion): Promise<SimulationResult> {
     const run = this.#queue.then(() => this.#ask(world, question));
-    this.#queue = run.catch(() => undefined);
+    // Settled to nothing: the queue must not keep the last answer (and its pods) alive.
+    this.#queue = run.then(() => undefined, () => undefined);
     return run;
   }
 
@@ -107,7 +123,7 @@ export class WorkerSimulator implements DisruptionSimulator {
   /** Brings the worker's copy up to `world`; nothing is sent when it already holds that world. */
   async #sync(world: ConsolidationWorld): Promise<Sent> {
     const sent = this.#sent ?? this.#start();
-    if (sent.world === world) return sent;
+    if (sent.world?.deref() === world) return sent;
     if (sent.catalog !== world.instanceTypes) await this.#sendCatalog(sent, world.instanceTypes);
     await this.#sendNodes(sent, world.nodes);
     const rest = {
@@ -116,14 +132,14 @@ export class WorkerSimulator implements DisruptionSimulator {
       ...(world.volumeRequirements === undefined ? {} : { volumeRequirements: [...world.volumeRequirements] }),
     };
     sent.worker.postMessage({ kind: 'world', catalog: sent.catalogId, order: world.nodes.map((n) => n.name), rest } satisfies ToWorker);
-    sent.world = world;
+    sent.world = new WeakRef(world);
     this.sentCounts.worlds++;
     return sent;
   }
 
   /** The nodes whose snapshot changed since the last pass, and the names of those gone. */
   async #sendNodes(sent: Sent, nodes: readonly SnapshotNode[]): Promise<void> {
-    const upserts = nodes.filter((n) => { const before = sent.nodes.get(n.name); return before === undefined || !unchanged(before, n); });
+    const upserts = nodes.filter((n) => { const before = sent.nodes.get(n.name); return before === undefined || !this.#sameAsSent(before, n); });
     const names = new Set(nodes.map((n) => n.name));
     const removes = [...sent.nodes.keys()].filter((name) => !names.has(name));
     for (const name of removes) sent.nodes.delete(name);
@@ -131,8 +147,23 @@ export class WorkerSimulator implements DisruptionSimulator {
       sent.worker.postMessage({ kind: 'nodes', upserts: upserts.slice(i, i + this.#chunk), removes: i === 0 ? removes : [] } satisfies ToWorker);
       await pause();
     }
-    for (const node of upserts) sent.nodes.set(node.name, node);
+    for (const { pods, ...fields } of upserts) sent.nodes.set(fields.name, { fields, podIds: pods.map((pod) => this.#podId(pod)) });
     this.sentCounts.nodes += upserts.length;
+  }
+
+  /** As `unchanged` compares two snapshots (pods by identity), against what was sent. */
+  #sameAsSent(before: SentNode, after: SnapshotNode): boolean {
+    const { podIds } = before;
+    return podIds.length === after.pods.length && after.pods.every((pod, i) => this.#podIds.get(pod) === podIds[i]) && sameNodeFields(before.fields, after);
+  }
+
+  #podId(pod: Pod): number {
+    let id = this.#podIds.get(pod);
+    if (id === undefined) {
+      id = this.#nextPodId++;
+      this.#podIds.set(pod, id);
+    }
+    return id;
   }
 
   async #sendCatalog(sent: Sent, types: readonly InstanceType[]): Promise<void> {

@@ -1,4 +1,6 @@
 import t, { type Test } from 'tap';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { ConsolidationWorld, SimulationQuestion } from '../../../domain/disruption/consolidation/consolidation-world.js';
 import type { SimulationResult } from '../../../domain/simulation/simulation-input.js';
 import { InProcessSimulator } from '../../../provisioner/disruption/simulator.js';
@@ -89,4 +91,25 @@ void t.test('a closed simulator starts again on the next call', async (t) => {
   t.same(placements(await simulator.simulate(w, question(small))), ['web-0 -> roomy']);
   await simulator.close();
   t.same(placements(await simulator.simulate(w, question(small))), ['web-0 -> roomy'], 'the new worker received the whole world again');
+});
+
+void t.test('between passes it keeps no pod and no world of the last pass alive, only what tells a change', async (t) => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const simulator = new WorkerSimulator();
+  t.teardown(() => simulator.close());
+  const weak = await (async () => {
+    const node = fakeNode('small', 'm5.large', pods('web', 2, { cpu: '500m', memory: '1Gi' }));
+    const w = world([node]);
+    await simulator.simulate(w, question(node));
+    return { pod: new WeakRef(node.snapshot.pods[0] ?? {}), world: new WeakRef(w) };
+  })();
+  // A WeakRef holds its target until the current job ends.
+  await new Promise((resolve) => { setImmediate(resolve); });
+  gc();
+  t.equal(weak.pod.deref(), undefined, 'the pod the model has since replaced is collectable');
+  t.equal(weak.world.deref(), undefined, 'the pass\'s world is collectable');
+  const again = fakeNode('small', 'm5.large', pods('web', 2, { cpu: '500m', memory: '1Gi' }));
+  await simulator.simulate(world([again]), question(again));
+  t.equal(simulator.sentCounts.nodes, 2, 'a node whose pods are new objects goes again');
 });
