@@ -63,7 +63,7 @@ export default tseslint.config(
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/explicit-function-return-type': 'off' },
   },
   {
-    // The build bundles provisioner/aws/sdk.ts alone (build/bundle-aws-sdk.mjs): a value imported from a client
+    // The build bundles provisioner/aws/sdk.ts alone (build/bundles.mjs): a value imported from a client
     // package anywhere else would load that whole package again in the image.
     files: ['provisioner/aws/**/*.ts'],
     ignores: ['provisioner/aws/sdk.ts'],

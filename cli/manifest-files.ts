@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseManifestText, type ParsedText } from './manifest-documents.js';
+import { compareStrings } from '../domain/compare.js';
 
 /** A manifest file or directory that cannot be read. */
 export class ManifestFileError extends Error {
@@ -21,7 +22,7 @@ async function filesUnder(path: string): Promise<string[]> {
     throw new ManifestFileError(`reading ${path}: ${e instanceof Error && 'code' in e && e.code === 'ENOENT' ? 'no such file or directory (ENOENT)' : String(e)}`, { cause: e });
   }
   if (!info.isDirectory()) return [path];
-  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => compareStrings(a.name, b.name));
   const nested = await Promise.all(entries
     .filter((e) => e.isDirectory() || manifestExtensions.has(extname(e.name)))
     .map((e) => filesUnder(join(path, e.name))));

@@ -1,4 +1,5 @@
 import type { NodeState, TopRow, TopView, Totals, Use } from './top-model.js';
+import { compareStrings } from '../domain/compare.js';
 
 export const sortKeys = ['cost', 'cpu', 'memory', 'age', 'name'] as const;
 export type SortKey = (typeof sortKeys)[number];
@@ -53,7 +54,7 @@ const byKey: Record<SortKey, (a: TopRow, b: TopRow) => number> = {
 
 /** Sorted by the key, then by name, so equal rows keep a stable order between frames. */
 export function sortRows(rows: readonly TopRow[], key: SortKey): TopRow[] {
-  return [...rows].sort((a, b) => byKey[key](a, b) || a.name.localeCompare(b.name));
+  return [...rows].sort((a, b) => byKey[key](a, b) || compareStrings(a.name, b.name));
 }
 
 /** Left-aligned columns sized to their widest cell. */

@@ -1,3 +1,5 @@
+import { compareStrings } from '../compare.js';
+
 /** EC2 purchase options we launch with. Reserved capacity is not supported yet. */
 export type CapacityType = 'spot' | 'on-demand';
 
@@ -27,7 +29,7 @@ export function offeringKey(o: OfferingKey): string {
 export function byPrice(a: LaunchOffering, b: LaunchOffering): number {
   return (
     a.price - b.price ||
-    a.instanceType.localeCompare(b.instanceType) ||
-    a.zone.localeCompare(b.zone)
+    compareStrings(a.instanceType, b.instanceType) ||
+    compareStrings(a.zone, b.zone)
   );
 }

@@ -1,3 +1,4 @@
+import { compareStrings } from '../compare.js';
 /** Counts why candidates failed for one pod, and renders one readable sentence. */
 export class ReasonCollector {
   private readonly nodes = new Map<string, number>();
@@ -31,7 +32,7 @@ export class ReasonCollector {
 }
 
 function countsText(counts: ReadonlyMap<string, number>): string {
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
+  return [...counts].sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0])).map(([r, n]) => `${n} ${r}`).join(', ');
 }
 
 /**

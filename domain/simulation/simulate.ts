@@ -11,6 +11,7 @@ import { Solver } from './solver.js';
 import { StandingCluster } from './standing-cluster.js';
 import { Topology } from './topology.js';
 import { labels as wellKnown } from '../well-known-labels.js';
+import { compareStrings } from '../compare.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
 
@@ -21,8 +22,8 @@ interface Pending { readonly pod: Pod; readonly shape: PodShape }
  */
 function byKarpenterOrder(a: Pending, b: Pending, size: (p: Pending) => number): number {
   return size(b) - size(a) || b.shape.cpu - a.shape.cpu || b.shape.memory - a.shape.memory
-    || (a.pod.metadata.creationTimestamp ?? '').localeCompare(b.pod.metadata.creationTimestamp ?? '')
-    || podKeyOf(a.pod).localeCompare(podKeyOf(b.pod));
+    || compareStrings(a.pod.metadata.creationTimestamp ?? '', b.pod.metadata.creationTimestamp ?? '')
+    || compareStrings(podKeyOf(a.pod), podKeyOf(b.pod));
 }
 
 function buildShapes(input: SimulationInput, cache: ShapeCache, unschedulable: SimulationResult['unschedulable'][number][]): Pending[] {

@@ -4,7 +4,7 @@
  * Why one module: each client package's entry point loads every command and model of its service. Importing
  * `@aws-sdk/client-ec2` alone takes about 80 MiB of resident memory, more than the rest of the controller at rest.
  * `npm run build` replaces this module's compiled form with an esbuild bundle of only what is listed here
- * (`build/bundle-aws-sdk.mjs`), which takes the four clients to about 40 MiB. Under tsx (tests, `npm run
+ * (`build/bundles.mjs`), which takes the four clients to about 40 MiB. Under tsx (tests, `npm run
  * nodesmith`) the packages load as they are. A value used elsewhere must be added here, or the bundle lacks it and
  * the compiled tests fail at import.
  */

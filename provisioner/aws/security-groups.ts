@@ -3,6 +3,7 @@ import { paginateDescribeSecurityGroups } from './sdk.js';
 import type { ResolvedSecurityGroup, SelectorTerm } from '../../domain/cloud/node-class.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { termFilters, uniqueById } from './selector-filters.js';
+import { compareStrings } from '../../domain/compare.js';
 
 /** Resolves security-group selector terms (id, name or tags; ORed) to groups, sorted by id. */
 export async function resolveSecurityGroups(
@@ -21,5 +22,5 @@ export async function resolveSecurityGroups(
   }
   return uniqueById(found, (g) => g.GroupId)
     .map((g) => ({ id: g.GroupId ?? '', name: g.GroupName ?? '' }))
-    .sort((a, b) => a.id.localeCompare(b.id));
+    .sort((a, b) => compareStrings(a.id, b.id));
 }

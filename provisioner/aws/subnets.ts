@@ -3,6 +3,7 @@ import { paginateDescribeSubnets } from './sdk.js';
 import type { ResolvedSubnet, SelectorTerm } from '../../domain/cloud/node-class.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { termFilters, uniqueById } from './selector-filters.js';
+import { compareStrings } from '../../domain/compare.js';
 
 /** Resolves subnet selector terms (ORed) to subnets, most free addresses first. */
 export async function resolveSubnets(
@@ -22,7 +23,7 @@ export async function resolveSubnets(
   return uniqueById(found, (s) => s.SubnetId)
     .flatMap((s) => toResolved(s))
     .sort(
-      (a, b) => b.availableIpAddressCount - a.availableIpAddressCount || a.id.localeCompare(b.id),
+      (a, b) => b.availableIpAddressCount - a.availableIpAddressCount || compareStrings(a.id, b.id),
     );
 }
 

@@ -7,6 +7,7 @@ import type { ConsolidationOptions } from './consolidation-settings.js';
 import { methodContext, type ContextDeps } from './method-context.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { PodMove } from '../../domain/disruption/consolidation/consolidation-types.js';
+import { compareStrings } from '../../domain/compare.js';
 
 export type MethodName = 'multi-node' | 'single-node';
 
@@ -125,5 +126,5 @@ function nodeViews(deps: DryRunDeps, candidates: readonly Candidate[], commands:
     const price = prices.get(name) ?? (facts.instanceType === null ? 0 : deps.priceOf(facts.instanceType, facts.zone ?? undefined, facts.capacityType ?? undefined));
     out.push({ name, ...facts, pricePerHour: price, pods: deps.state.podsOn(name).length, command, reason: command === null ? reasonFor(deps, name, reasons) : null });
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name));
+  return out.sort((a, b) => compareStrings(a.name, b.name));
 }

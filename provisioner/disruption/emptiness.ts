@@ -4,6 +4,7 @@ import type { Command } from './command.js';
 import type { DisruptionMethod, MethodContext } from './method.js';
 import { consolidatableCondition } from './consolidatable-writer.js';
 import { withinBudgets } from './budget-map.js';
+import { compareStrings } from '../../domain/compare.js';
 
 /** Karpenter's `commandValidationDelay`: a node must stay empty this long before it goes. */
 export const emptinessValidationDelayMs = 15_000;
@@ -39,7 +40,7 @@ export class EmptinessMethod implements DisruptionMethod {
 
   /** One command with every empty candidate each NodePool's budget allows, as Karpenter batches emptiness. */
   computeCommands(candidates: readonly Candidate[], context: MethodContext): Promise<readonly Command[]> {
-    const chosen = withinBudgets([...candidates].sort((a, b) => (a.nodeName < b.nodeName ? -1 : 1)), context.budgets);
+    const chosen = withinBudgets([...candidates].sort((a, b) => compareStrings(a.nodeName, b.nodeName)), context.budgets);
     if (chosen.length === 0) return Promise.resolve([]);
     const after = chosen[0]?.nodePool.spec.disruption?.consolidateAfter ?? '0s';
     return Promise.resolve([{

@@ -13,6 +13,8 @@ export interface WorkerSimulatorOptions {
   readonly chunk?: number;
   /** A simulation that has not answered by then is abandoned and the worker restarted (default 60 s). */
   readonly timeoutMs?: number;
+  /** The worker's script, built JavaScript (default: simulation-worker beside this module; the bundle's test). */
+  readonly entry?: URL;
 }
 
 interface Waiting {
@@ -51,7 +53,8 @@ function pause(): Promise<void> {
  * Under tsx (tests, `npm run`) the worker runs the TypeScript source with tsx registered in the thread: a worker does
  * not inherit the parent's module hooks. Built (dist/), it runs the compiled file.
  */
-function spawn(): Worker {
+function spawn(script: URL | undefined): Worker {
+  if (script !== undefined) return new Worker(script);
   const source = import.meta.url.endsWith('.ts');
   const entry = new URL(source ? './simulation-worker.ts' : './simulation-worker.js', import.meta.url);
   if (!source) return new Worker(entry);
@@ -69,6 +72,7 @@ function spawn(): Worker {
 export class WorkerSimulator implements DisruptionSimulator {
   readonly #chunk: number;
   readonly #timeoutMs: number;
+  readonly #entry: URL | undefined;
   /** What crossed to the worker so far (the benchmark prints it; tests check that a pass sends only changes). */
   readonly sentCounts = { nodes: 0, instanceTypes: 0, worlds: 0, questions: 0 };
   #sent: Sent | undefined;
@@ -81,6 +85,7 @@ export class WorkerSimulator implements DisruptionSimulator {
   constructor(options: WorkerSimulatorOptions = {}) {
     this.#chunk = options.chunk ?? 100;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#entry = options.entry;
   }
 
   simulate(world: ConsolidationWorld, question: SimulationQuestion): Promise<SimulationResult> {
@@ -177,7 +182,7 @@ export class WorkerSimulator implements DisruptionSimulator {
   }
 
   #start(): Sent {
-    const worker = spawn();
+    const worker = spawn(this.#entry);
     // The worker must not keep the process alive: a stopped controller leaves nothing running.
     worker.unref();
     const sent: Sent = { worker, waiting: new Map(), nodes: new Map(), catalog: undefined, catalogId: 0, world: undefined };

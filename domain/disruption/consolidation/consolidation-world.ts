@@ -4,6 +4,7 @@ import type { Pod } from '../../core/pod.js';
 import { simulate } from '../../simulation/simulate.js';
 import type { SimulationInput, SimulationResult } from '../../simulation/simulation-input.js';
 import type { ConsolidationCandidate, PodMove } from './consolidation-types.js';
+import { compareStrings } from '../../compare.js';
 
 /**
  * The cluster as the one simulation sees it, candidates included: consolidation asks it "the cluster without these
@@ -56,5 +57,5 @@ export function podMoves(result: SimulationResult, candidates: readonly Consolid
   };
   for (const placed of result.existing) add(placed.pods, placed.node);
   for (const claim of result.nodeClaims) add(claim.pods, replacementName);
-  return moves.sort((a, b) => a.pod.localeCompare(b.pod));
+  return moves.sort((a, b) => compareStrings(a.pod, b.pod));
 }

@@ -6,6 +6,7 @@ import type { PlannedNodeClaim, SimulationNodePool } from '../../simulation/simu
 import { capacityTypes, labels as wellKnown } from '../../well-known-labels.js';
 import { dollarsPerHour } from './min-savings.js';
 import type { PriceCap } from './same-type-cap.js';
+import { compareStrings } from '../../compare.js';
 
 /** Karpenter's `MinInstanceTypesForSpotToSpotConsolidation`: fewer cheaper spot types than this is not flexible enough. */
 export const spotToSpotMinTypes = 15;
@@ -136,7 +137,7 @@ function pricedOptions(q: ReplacementQuestion, allowed: readonly string[], zone:
     const price = type === undefined ? undefined : worstLaunchPrice(type, q, allowed, zone);
     if (type !== undefined && price !== undefined) priced.push({ type, price });
   }
-  return priced.sort((a, b) => a.price - b.price || a.type.name.localeCompare(b.type.name));
+  return priced.sort((a, b) => a.price - b.price || compareStrings(a.type.name, b.type.name));
 }
 
 function withOptions(claim: PlannedNodeClaim, kept: readonly Priced[], allowed: readonly string[]): PlannedNodeClaim {
