@@ -45,6 +45,10 @@ await createDeployment(product, { name: 'batch', replicas: 1, nodeSelector: { [w
 const web = await waitForRunning(product, 'web', 2);
 const batch = await waitForRunning(product, 'batch', 1);
 await waitForRunning(product, 'agent', 3);
+// A pod runs on its node before the lifecycle controller has written the NodeClaim's Ready condition; the status
+// condition metrics read that condition, so the scrape waits for it (a CI run scraped between the two).
+const readiness = async (): Promise<string[]> => (await product.stack.kubectl(['get', 'nodeclaims', '-l', `${wellKnown.nodePool}=default`, '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}'])).stdout.split('\n').filter((l) => l !== '');
+await waitFor('the default NodeClaims Ready', async () => { const ready = await readiness(); return ready.length >= 2 && ready.every((s) => s === 'True') ? true : undefined; }, { timeoutMs: 60_000, intervalMs: 500 });
 const scaledOut = await scrape();
 
 // Scale in: EC2 takes the spot instance back, and a person removes one web node after scaling web down.
