@@ -17,6 +17,7 @@ export type EventReason =
   | 'AwaitingVolumeDetachment'
   | 'Evicted'
   | 'TerminationGracePeriodExpiring'
+  | 'FailedTermination'
   | 'NodeClassNotReady'
   | 'NodeRepair'
   | 'NodeRepairBlocked'

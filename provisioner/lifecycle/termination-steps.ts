@@ -55,6 +55,7 @@ export class ConditionDraft {
   }
 }
 
+const claimTarget = (claim: NodeClaim): EventTarget => ({ kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name: claim.metadata.name ?? '', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) });
 const nodeTarget = (node: Node): EventTarget => ({ kind: 'Node', apiVersion: 'v1', name: node.metadata.name ?? '', ...(node.metadata.uid === undefined ? {} : { uid: node.metadata.uid }) });
 
 /** Karpenter's termination Events (core node/termination/terminator/events), on the objects it puts them on. */
@@ -65,6 +66,25 @@ export const terminationEvents = {
   awaitingVolumeDetachment(recorder: EventRecorder | undefined, node: Node, attachments: readonly string[]): void {
     const shown = attachments.slice(0, 5).join(', ') + (attachments.length > 5 ? ` and ${String(attachments.length - 5)} other(s)` : '');
     recorder?.record(nodeTarget(node), 'Normal', 'AwaitingVolumeDetachment', `Awaiting deletion of bound volumeattachments (${shown})`);
+  },
+  /** While a termination deadline stands: said on the Node and on its NodeClaim, as Karpenter does each pass. */
+  terminationGracePeriodExpiring(recorder: EventRecorder | undefined, node: Node, claim: NodeClaim, deadline: string): void {
+    const message = `All pods will be deleted by ${deadline}`;
+    recorder?.record(nodeTarget(node), 'Warning', 'TerminationGracePeriodExpiring', message);
+    recorder?.record(claimTarget(claim), 'Warning', 'TerminationGracePeriodExpiring', message);
+  },
+  /** A pod deleted (not evicted) to meet the deadline: past its PodDisruptionBudgets and do-not-disrupt. */
+  disrupted(recorder: EventRecorder | undefined, pod: Pod, forced: { readonly deadline: string; readonly gracePeriodSeconds: number; readonly ownSeconds: number }): void {
+    const { namespace = '', name = '', uid } = pod.metadata;
+    const { deadline, gracePeriodSeconds, ownSeconds } = forced;
+    recorder?.record(
+      { kind: 'Pod', apiVersion: 'v1', namespace, name, ...(uid === undefined ? {} : { uid }) }, 'Normal', 'Disrupted',
+      `Deleting the pod to meet its node's termination time ${deadline}: granted ${String(gracePeriodSeconds)}s of its ${String(ownSeconds)}s terminationGracePeriodSeconds; this bypasses its PodDisruptionBudgets and karpenter.sh/do-not-disrupt`,
+    );
+  },
+  /** The cloud refused to terminate the instance for a reason other than its being gone; the next pass tries again. */
+  failedTermination(recorder: EventRecorder | undefined, claim: NodeClaim, error: unknown): void {
+    recorder?.record(claimTarget(claim), 'Warning', 'FailedTermination', `Failed to terminate the instance, ${error instanceof Error ? error.message : String(error)}`);
   },
   /** The reason is the NodeClaim's DisruptionReason when disruption set one, else Karpenter's "Forceful Termination". */
   evicted(recorder: EventRecorder | undefined, pod: Pod, claim: NodeClaim): void {

@@ -67,6 +67,7 @@ export class TerminationController implements Controller {
 
   async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {
     const deadline = await this.#deadline(claim);
+    if (node !== undefined && deadline !== undefined) terminationEvents.terminationGracePeriodExpiring(this.#o.recorder, node, claim, terminationTimestampValue(deadline));
     const draft = new ConditionDraft(claim, this.#o.clock.now());
     let step: Step;
     try {
@@ -160,12 +161,8 @@ export class TerminationController implements Controller {
   }
 
   #reportForced({ pod, gracePeriodSeconds }: ForcedDeletion, deadline: number): void {
-    const { namespace = '', name = '', uid } = pod.metadata;
-    const own = pod.spec.terminationGracePeriodSeconds ?? defaultPodGraceSeconds;
-    this.#o.recorder?.record(
-      { kind: 'Pod', apiVersion: 'v1', namespace, name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'TerminationGracePeriodExpiring',
-      `deleting the pod to meet its node's termination deadline ${terminationTimestampValue(deadline)}: granted ${String(gracePeriodSeconds)}s of its ${String(own)}s grace period; this bypasses its PodDisruptionBudgets and karpenter.sh/do-not-disrupt`,
-    );
+    const { namespace = '', name = '' } = pod.metadata;
+    terminationEvents.disrupted(this.#o.recorder, pod, { deadline: terminationTimestampValue(deadline), gracePeriodSeconds, ownSeconds: pod.spec.terminationGracePeriodSeconds ?? defaultPodGraceSeconds });
     (this.#o.log ?? silentLogger).info({ component: this.name, pod: `${namespace}/${name}`, gracePeriodSeconds }, 'deleted pod at the termination deadline');
   }
 
@@ -178,6 +175,7 @@ export class TerminationController implements Controller {
       return false;
     } catch (e: unknown) {
       if (isNodeClaimNotFoundError(e)) return true;
+      terminationEvents.failedTermination(this.#o.recorder, claim, e);
       throw e;
     }
   }

@@ -105,8 +105,10 @@ async function guardedDrain(t: Test): Promise<void> {
 async function forcedAtDeadline(t: Test, held: { nodeName: string; podName: string; deadlineMs: number }): Promise<void> {
   const { nodeName, podName, deadlineMs } = held;
   await waitFor('the guarded node to be removed', async () => ((await product.core.listNode()).items.some((n) => n.metadata?.name === nodeName) ? undefined : true), { timeoutMs: 120_000, intervalMs: 1000 });
-  const events = (await product.core.listNamespacedEvent({ namespace: 'default' })).items.filter((e) => e.involvedObject.name === podName && e.reason === 'TerminationGracePeriodExpiring');
-  t.equal(events.length, 1, 'the pod was deleted by the deadline, with an Event saying so');
+  const all = (await product.core.listEventForAllNamespaces()).items;
+  const events = all.filter((e) => e.involvedObject.name === podName && e.reason === 'Disrupted');
+  t.equal(events.length, 1, 'the pod was deleted by the deadline, with a Disrupted Event saying so');
+  t.ok(all.some((e) => e.involvedObject.kind === 'Node' && e.involvedObject.name === nodeName && e.reason === 'TerminationGracePeriodExpiring'), 'the Node said when its pods would be deleted');
   const deletedAtMs = events[0]?.firstTimestamp === undefined ? Number.NaN : new Date(events[0].firstTimestamp).getTime();
   t.ok(deletedAtMs >= deadlineMs, 'the pod (grace period 0) was deleted no earlier than the deadline');
   await waitForRunning(product, 'cart', 1, 180_000);

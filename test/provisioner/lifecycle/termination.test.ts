@@ -16,6 +16,7 @@ interface Fixture {
   cloud: FakeCloudProvider;
   controller: TerminationController;
   registry: Registry;
+  recorder: FakeEventRecorder;
 }
 
 async function setup(options: { terminationGracePeriod?: string } = {}): Promise<Fixture> {
@@ -24,14 +25,15 @@ async function setup(options: { terminationGracePeriod?: string } = {}): Promise
   const cluster = new FakeCluster();
   const cloud = new FakeCloudProvider(clock);
   const registry = new Registry();
-  const controller = new TerminationController({ store, nodes: cluster, pods: cluster, cloud, clock, metrics: new LifecycleMetrics(registry) });
+  const recorder = new FakeEventRecorder();
+  const controller = new TerminationController({ store, nodes: cluster, pods: cluster, cloud, clock, metrics: new LifecycleMetrics(registry), recorder });
   const i = instance({ id: 1, launchTime: 0, nodeClaimName: 'nc-1' });
   cloud.instances.set(i.instanceId, i);
   const claim = nodeClaim({ name: 'nc-1', providerID: i.providerID, nodeName: 'ip-10-0-0-1', finalizers: [terminationFinalizer] });
   const period = options.terminationGracePeriod;
   await store.create(period === undefined ? claim : { ...claim, spec: { ...claim.spec, terminationGracePeriod: period } });
   cluster.addNode(node({ name: 'ip-10-0-0-1', providerID: i.providerID, ready: true }));
-  return { clock, store, cluster, cloud, controller, registry };
+  return { clock, store, cluster, cloud, controller, registry, recorder };
 }
 
 void t.test('termination cordons, drains, deletes the node, terminates the instance, then releases the finalizer', async (t) => {
@@ -118,8 +120,8 @@ void t.test('termination of a nodeclaim that never launched just releases the fi
   t.same(cloud.deleted, []);
 });
 
-void t.test('termination surfaces cloud errors other than not-found and keeps the finalizer', async (t) => {
-  const { store, cloud, controller } = await setup();
+void t.test('termination surfaces cloud errors other than not-found, keeps the finalizer and says so on the NodeClaim', async (t) => {
+  const { store, cloud, controller, recorder } = await setup();
   await store.delete('nc-1');
   cloud.nextError = new Error('throttled');
   await controller.reconcile().then(
@@ -127,6 +129,7 @@ void t.test('termination surfaces cloud errors other than not-found and keeps th
     (e: unknown) => t.match(e, /throttled/),
   );
   t.ok(await store.get('nc-1'));
+  t.match(recorder.events.filter((e) => e.reason === 'FailedTermination'), [{ object: { kind: 'NodeClaim', name: 'nc-1' }, type: 'Warning', message: 'Failed to terminate the instance, throttled' }]);
 });
 
 const minute = 60_000;
@@ -154,7 +157,9 @@ void t.test('a do-not-disrupt pod holds its node until the terminationGracePerio
   await bounded.reconcile();
   t.equal((await store.get('nc-1'))?.metadata.annotations?.['karpenter.sh/nodeclaim-termination-timestamp'], iso(deletedAt + 5 * minute).replace('.000Z', 'Z'), 'the deadline is stamped on the NodeClaim');
   t.same(cluster.evictions, ['default/db-0'], 'the do-not-disrupt pod is not evicted; the PDB-guarded one is tried');
-  t.match(recorder.events, [{ object: { kind: 'NodeClaim', name: 'nc-1' }, type: 'Warning', reason: 'FailedDraining', message: /drain waits for default\/cart-0: karpenter.sh\/do-not-disrupt; the terminationGracePeriod deletes them by / }]);
+  t.match(recorder.events.find((e) => e.reason === 'FailedDraining' && e.object.kind === 'NodeClaim'), { object: { name: 'nc-1' }, type: 'Warning', message: /drain waits for default\/cart-0: karpenter.sh\/do-not-disrupt; the terminationGracePeriod deletes them by / });
+  const expiring = recorder.events.filter((e) => e.reason === 'TerminationGracePeriodExpiring');
+  t.same(expiring.map((e) => `${e.object.kind}/${e.object.name} ${e.type}: ${e.message}`), ['Node', 'NodeClaim'].map((kind) => `${kind}/${kind === 'Node' ? 'ip-10-0-0-1' : 'nc-1'} Warning: All pods will be deleted by ${iso(deletedAt + 5 * minute).replace('.000Z', 'Z')}`), 'the Node and its NodeClaim say when the pods go, as Karpenter does');
 
   clock.step(5 * minute - 30_001);
   await bounded.reconcile();
@@ -164,7 +169,7 @@ void t.test('a do-not-disrupt pod holds its node until the terminationGracePerio
   clock.step(1);
   await bounded.reconcile();
   t.same(cluster.podDeletions.map((d) => `${d.name} ${String(d.gracePeriodSeconds)}`), ['cart-0 30', 'db-0 30'], 'each pod is deleted with its whole 30 s grace period left');
-  t.match(recorder.events.find((e) => e.reason === 'TerminationGracePeriodExpiring'), { object: { kind: 'Pod', name: 'cart-0' }, message: /bypasses its PodDisruptionBudgets and karpenter.sh\/do-not-disrupt/ });
+  t.match(recorder.events.find((e) => e.reason === 'Disrupted'), { object: { kind: 'Pod', name: 'cart-0' }, type: 'Normal', message: /bypasses its PodDisruptionBudgets and karpenter.sh\/do-not-disrupt/ }, 'a pod deleted at the deadline gets Karpenter\'s Disrupted');
   await controller.reconcile();
   t.same(cluster.deletedNodes, ['ip-10-0-0-1'], 'with the pods gone the node goes');
 });
