@@ -23,6 +23,8 @@ import { startHealthServer } from './health-server.js';
 import { launchMetrics } from '../provisioner/launch/metrics.js';
 import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
+import { registerNodePoolCost } from '../provisioner/nodepool-cost.js';
+import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import { registerPodMetrics, type PodMetrics } from '../provisioner/pod-metrics.js';
 import { registerStatusConditionMetrics } from '../provisioner/status-condition-metrics.js';
 import { unplannedPendingPods } from '../provisioner/provisioning/snapshot.js';
@@ -173,6 +175,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
   registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });
+  registerNodePoolCost(registry, state, offeringPrices(() => priced.catalog()));
   const nodes = new KubeNodeWriter(api);
   const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
