@@ -69,6 +69,21 @@ export class ConsolidationMethod implements DisruptionMethod {
     return this.#block(candidate, context) === undefined;
   }
 
+  /**
+   * A `DisruptionBlocked` Event for a Consolidatable candidate this method will not look at (a `WhenEmpty` pool with
+   * pods to move, a missing label or price). Both methods give the same sentence under one source, so a node gets it
+   * once; the consolidateAfter countdown is not news and raises none.
+   */
+  reportIneligible(candidates: readonly Candidate[], context: MethodContext): void {
+    const events = this.deps.events;
+    if (events === undefined) return;
+    for (const c of candidates) {
+      const reason = consolidatableNow(c, context.nowMs).consolidatable ? this.#block(c, context) : undefined;
+      if (reason === undefined) events.unblocked(c.nodeName, 'consolidation-eligibility');
+      else events.blocked(c.nodeClaim, { name: c.nodeName, uid: c.node.metadata.uid }, `consolidation: ${reason}`, 'consolidation-eligibility');
+    }
+  }
+
   async computeCommands(candidates: readonly Candidate[], context: MethodContext): Promise<readonly Command[]> {
     this.last = await this.findings(candidates, context, { explainAll: false, remember: true });
     this.#report(candidates, this.last);

@@ -111,6 +111,7 @@ export class DisruptionController implements Controller {
     const budgets = budgetsFor(this.#o.state, method.reason, started);
     const context = methodContext(this.#o, budgets, passStartedMs);
     const eligible = scan.candidates.filter((c) => method.shouldDisrupt(c, context));
+    method.reportIneligible?.(scan.candidates, context);
     this.#o.metrics?.eligibleNodes.set({ reason: method.reason.toLowerCase() }, eligible.length);
     for (const c of eligible) {
       if (budgets.allowed(c.nodePoolName) >= 1) this.#events.unblocked(c.nodeName, method.reason);

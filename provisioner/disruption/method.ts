@@ -56,6 +56,12 @@ export interface DisruptionMethod {
   /** Whether this method looks at the candidate at all (Karpenter's `ShouldDisrupt`). */
   shouldDisrupt(candidate: Candidate, context: MethodContext): boolean;
   /**
+   * Says why candidates it will not look at are left alone, where a person can act on it (Karpenter publishes
+   * `Unconsolidatable` from `ShouldDisrupt` for a NodePool whose policy rules consolidation out). Called every pass
+   * with all the scan's candidates.
+   */
+  reportIneligible?(candidates: readonly Candidate[], context: MethodContext): void;
+  /**
    * The commands to execute, best first, within `context.budgets` (a method must not exceed a NodePool's allowed
    * count across the commands it returns). An empty list hands the pass to the next method.
    */

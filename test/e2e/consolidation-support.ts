@@ -2,20 +2,31 @@ import * as k8s from '@kubernetes/client-node';
 import { listClaims, poolNodes } from './disruption-support.js';
 import type { ProductStack } from './product-stack.js';
 
+export interface ConsolidationPoolOptions {
+  readonly types: readonly string[];
+  readonly minSavings?: string;
+  readonly budgetNodes?: string;
+  /** Default `WhenEmptyOrUnderutilized`. */
+  readonly policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  /** Default on-demand only. */
+  readonly capacityTypes?: readonly string[];
+}
+
 /**
- * A NodePool of its own for a consolidation scenario: on-demand, only these instance types, tainted so only its pods
- * land there, `WhenEmptyOrUnderutilized` after 15 s, and the minimum-saving annotation and a budget when given
- * (Karpenter's default budget, 10% of the nodes rounded up, lets a pool of 3 lose one node at a time: no multi-node batch).
+ * A NodePool of its own for a consolidation scenario: on-demand unless told, only these instance types, tainted so
+ * only its pods land there, `WhenEmptyOrUnderutilized` (or the given policy) after 15 s, and the minimum-saving
+ * annotation and a budget when given (Karpenter's default budget, 10% of the nodes rounded up, lets a pool of 3 lose
+ * one node at a time: no multi-node batch).
  */
-export function consolidationPoolYaml(product: ProductStack, name: string, options: { types: readonly string[]; minSavings?: string; budgetNodes?: string }): string {
+export function consolidationPoolYaml(product: ProductStack, name: string, options: ConsolidationPoolOptions): string {
   const requirements = [
-    '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }',
+    `\n        - { key: karpenter.sh/capacity-type, operator: In, values: [${(options.capacityTypes ?? ['on-demand']).join(', ')}] }`,
     `\n        - { key: node.kubernetes.io/instance-type, operator: In, values: [${options.types.join(', ')}] }`,
   ].join('');
   const spec = [
     `      taints: [{ key: nodesmith.test/scenario, value: ${name}, effect: NoSchedule }]`,
     '  disruption:',
-    '    consolidationPolicy: WhenEmptyOrUnderutilized',
+    `    consolidationPolicy: ${options.policy ?? 'WhenEmptyOrUnderutilized'}`,
     '    consolidateAfter: 15s',
     ...(options.budgetNodes === undefined ? [] : [`    budgets: [{ nodes: "${options.budgetNodes}" }]`]),
   ].join('\n');

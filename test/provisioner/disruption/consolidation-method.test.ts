@@ -124,3 +124,17 @@ void t.test('each refused candidate gets one DisruptionBlocked Event with the se
   await method.computeCommands(candidates, methodContext(state, now + consolidatedTtlMs));
   t.equal(recorded.length, 4, 'the same sentences are not repeated');
 });
+
+void t.test('a WhenEmpty node with pods gets one Event saying so from both methods, the consolidateAfter countdown none', async (t) => {
+  const recorded: { kind: string; name: string; message: string }[] = [];
+  const events = new DisruptionEvents({ record: (target, _type, _reason, message) => { recorded.push({ kind: target.kind, name: target.name, message }); } });
+  const { state, candidates } = setup(
+    [launched('busy', 'm5.xlarge', ['500m'], { pool: 'empty-only' }), launched('fresh', 'm5.xlarge', ['500m'], { lastPodEventMs: now - 2 * minute })],
+    [pool({ consolidationPolicy: 'WhenEmpty' }, {}, 'empty-only'), pool({ consolidateAfter: '10m' })],
+  );
+  for (const kind of ['multi', 'single'] as const) new ConsolidationMethod(kind, { ...deps(), events }).reportIneligible(candidates, methodContext(state, now));
+  t.same(recorded.filter((r) => r.kind === 'Node'), [
+    { kind: 'Node', name: 'busy', message: 'cannot disrupt: consolidation: NodePool empty-only has consolidationPolicy WhenEmpty and the node has 1 pods to move' },
+  ]);
+  t.equal(recorded.filter((r) => r.kind === 'NodeClaim').length, 1, 'and its NodeClaim');
+});
