@@ -4,6 +4,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NodesmithConfig } from '../../cli/app-config.js';
 import { waitFor } from '../stack/wait-for.js';
+import type { ImageLaunch } from '../image/image-launch.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,7 +41,7 @@ export class NodesmithProcess {
    * `compiled` runs the build in dist/ (as the image does) instead of the sources through tsx, whose
    * transpiler and source maps add some 140 MiB to the process: memory figures must be taken that way.
    */
-  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }, private readonly compiled = false) {}
+  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }, private readonly how: { readonly compiled?: boolean; readonly image?: ImageLaunch } = {}) {}
 
   /** The running process's pid, for memory readings. */
   get pid(): number | undefined {
@@ -49,12 +50,13 @@ export class NodesmithProcess {
 
   async start(): Promise<void> {
     const log = createWriteStream(this.logPath, { flags: 'a' });
-    if (this.compiled && !existsSync(`${repoRoot}dist/cli/main.js`)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
-    const entry = this.compiled ? [...readImageNodeFlags(`${repoRoot}Dockerfile`), 'dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
-    const child = spawn(process.execPath, [...entry, ...runFlags(this.config)], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.#imageEnv(), AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region },
-    });
+    if (this.how.compiled === true && !existsSync(`${repoRoot}dist/cli/main.js`)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
+    const aws = { AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region };
+    const entry = this.how.compiled === true ? [...readImageNodeFlags(`${repoRoot}Dockerfile`), 'dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
+    const image = this.how.image;
+    const child = image === undefined
+      ? spawn(process.execPath, [...entry, ...runFlags(this.config)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.#imageEnv(), ...aws } })
+      : spawn(image.file, image.args(runFlags(this.config), aws), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: image.env });
     child.stdout.pipe(log);
     child.stderr.pipe(log);
     this.#child = child;
@@ -71,7 +73,7 @@ export class NodesmithProcess {
    * runner's own (tap's process tracking) instead of replacing it.
    */
   #imageEnv(): Record<string, string> {
-    if (!this.compiled) return {};
+    if (this.how.compiled !== true) return {};
     const env = readImageRuntimeEnv(`${repoRoot}Dockerfile`);
     const inherited = process.env['NODE_OPTIONS'];
     if (env['NODE_OPTIONS'] !== undefined && inherited !== undefined && inherited !== '') env['NODE_OPTIONS'] = `${inherited} ${env['NODE_OPTIONS']}`;

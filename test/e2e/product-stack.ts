@@ -9,6 +9,7 @@ import type { NodesmithConfig } from '../../cli/app-config.js';
 import type { ConsolidationOptions } from '../../provisioner/disruption/consolidation-settings.js';
 import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
 import { NodesmithProcess } from './nodesmith-process.js';
+import { imageLaunch } from '../image/image-launch.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
 import { freePort } from '../stack/free-port.js';
 import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
@@ -77,6 +78,11 @@ export interface ProductStackOptions {
   readonly driftRecheckMs?: number;
   /** `--metrics-namespace` (default nodesmith); `karpenter` for Karpenter's dashboards. */
   readonly metricsNamespace?: string;
+  /**
+   * Run `nodesmith run` from this container image (built by test/image/build-image.sh) with buildah: its ENTRYPOINT,
+   * user and environment, on the host's network. Implies a child process.
+   */
+  readonly image?: string;
   /** `--feature-gates NodeRepair=true`. */
   readonly nodeRepair?: boolean;
   /**
@@ -90,8 +96,9 @@ export interface ProductStackOptions {
 interface Runner { readonly inProcess: RunningNodesmith | undefined; readonly pid: number | undefined; crashAndRestart(): Promise<void>; stop(): Promise<void> }
 
 async function startRunner(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<Runner> {
+  if (options.image !== undefined) return imageRunner(config, options.image, stack, moto);
   if (options.childProcess === true) {
-    const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials, options.compiled === true);
+    const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials, { compiled: options.compiled === true });
     await child.start();
     return { inProcess: undefined, get pid() { return child.pid; }, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop: () => child.stop() };
   }
@@ -104,6 +111,26 @@ async function startRunner(config: NodesmithConfig, options: ProductStackOptions
     stop: (): Promise<void> => running.stop(),
   };
   return runner;
+}
+
+/** nodesmith from its image: the kubeconfig and webhook certificate are handed in read-only, as a Secret would be. */
+async function imageRunner(config: NodesmithConfig, image: string, stack: Stack, moto: Moto): Promise<Runner> {
+  const files = [config.kubeconfig ?? stack.kubeconfigPath, config.webhooks.certFile, config.webhooks.keyFile];
+  const launch = await imageLaunch(image, files, stack.dir);
+  const inside: NodesmithConfig = {
+    ...config, kubeconfig: launch.inside(files[0] ?? ''),
+    webhooks: { ...config.webhooks, certFile: launch.inside(config.webhooks.certFile), keyFile: launch.inside(config.webhooks.keyFile) },
+  };
+  const child = new NodesmithProcess(inside, join(stack.dir, 'nodesmith.log'), moto.credentials, { image: launch });
+  try {
+    await child.start();
+  } catch (error) {
+    await child.stop();
+    await launch.dispose();
+    throw error;
+  }
+  const stop = async (): Promise<void> => { await child.stop(); await launch.dispose(); };
+  return { inProcess: undefined, get pid() { return child.pid; }, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop };
 }
 
 async function kubectlApply(stack: Stack, args: readonly string[], input?: string): Promise<void> {
@@ -188,7 +215,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
       product.nodesmith = runner.inProcess;
     },
     nodePoolYaml: (name, extraRequirements = '', extraSpec = '') => nodePoolYaml(name, vpc, { extraRequirements, extraSpec }),
-    logTails: () => `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${options.childProcess === true ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : ''}`,
+    logTails: () => `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${options.childProcess === true || options.image !== undefined ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : ''}`,
     stop: async () => {
       await runner.stop().catch(() => undefined);
       await stack.stop();

@@ -9,6 +9,8 @@
 # other step is the Dockerfile's own. Bases and buildah's storage are cached under ~/.cache/nodesmith/image.
 #
 #   NODE_MAJOR=22|24 (default 22)   test/image/build-image.sh [--no-prove]
+# Proving is two steps: the image answers /healthz, and `nodesmith run` from it (its ENTRYPOINT, as its user)
+# provisions a Deployment on the real local stack and moto (test/image/prove-run.ts; needs the stack built).
 # Prints the image reference on its last line.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -105,8 +107,13 @@ prove() { # run the image's own entrypoint as its own user; ask /healthz over HT
   log "GET https://localhost:$port/healthz from the container: $body"
 }
 
+prove_run() { # the controller from the image, against the real stack
+  log "nodesmith run from $IMAGE against the local stack"
+  npx tsx test/image/prove-run.ts "$IMAGE"
+}
+
 node_base
 build
 log "image size: $(bh images --format '{{.Size}}' "$IMAGE")"
-[ "${1:-}" = "--no-prove" ] || prove
+if [ "${1:-}" != "--no-prove" ]; then prove; prove_run; fi
 echo "$IMAGE"
