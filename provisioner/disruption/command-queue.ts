@@ -38,6 +38,7 @@ export class CommandQueue {
       return false;
     }
     this.#metrics?.decisions.inc(this.#labels(command));
+    for (const nodepool of new Set(command.candidates.map((c) => c.nodePoolName))) this.#metrics?.decisionsByNodePool.inc({ nodepool, ...this.#labels(command) });
     if (started.replacements.length === 0) {
       await this.#finish(started);
       return true;

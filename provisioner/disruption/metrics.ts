@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /** Karpenter's disruption metric names (`nodesmith_` prefix; `--metrics-namespace karpenter` serves Karpenter's). */
 export const disruptionMetricNames = {
   decisions: 'nodesmith_voluntary_disruption_decisions_total',
+  decisionsByNodePool: 'nodesmith_voluntary_disruption_decisions_by_nodepool_total',
   eligibleNodes: 'nodesmith_voluntary_disruption_eligible_nodes',
   allowedDisruptions: 'nodesmith_nodepools_allowed_disruptions',
   queueFailures: 'nodesmith_voluntary_disruption_queue_failures_total',
@@ -20,6 +21,8 @@ type DecisionLabel = 'decision' | 'reason' | 'consolidation_type';
  */
 export class DisruptionMetrics {
   readonly decisions: Counter<DecisionLabel>;
+  /** The same decisions once per NodePool of the command's candidates (the dashboards group decisions by NodePool). */
+  readonly decisionsByNodePool: Counter<DecisionLabel | 'nodepool'>;
   readonly eligibleNodes: Gauge<'reason'>;
   readonly allowedDisruptions: Gauge<'nodepool' | 'reason'>;
   readonly queueFailures: Counter<DecisionLabel>;
@@ -32,6 +35,7 @@ export class DisruptionMetrics {
     const n = disruptionMetricNames;
     const decisionLabels = ['decision', 'reason', 'consolidation_type'] as const;
     this.decisions = new Counter({ name: n.decisions, help: 'Number of disruption decisions performed, by decision, reason and consolidation type.', labelNames: decisionLabels, registers });
+    this.decisionsByNodePool = new Counter({ name: n.decisionsByNodePool, help: 'Number of disruption decisions performed by nodepool, by NodePool name, decision, reason and consolidation type.', labelNames: ['nodepool', ...decisionLabels], registers });
     this.eligibleNodes = new Gauge({ name: n.eligibleNodes, help: 'Number of nodes eligible for disruption, by reason.', labelNames: ['reason'] as const, registers });
     this.allowedDisruptions = new Gauge({ name: n.allowedDisruptions, help: 'The number of nodes of a NodePool that may be disrupted at a time for a reason, by the budgets.', labelNames: ['nodepool', 'reason'] as const, registers });
     this.queueFailures = new Counter({ name: n.queueFailures, help: 'Number of disruption commands that failed while executing and were rolled back.', labelNames: decisionLabels, registers });

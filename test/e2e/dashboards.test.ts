@@ -14,7 +14,7 @@ import { createDeployment, waitForRunning, withProduct } from './e2e-support.js'
 /**
  * Karpenter's published Grafana dashboards (vendored in test/fixtures/karpenter-dashboards) against nodesmith's
  * /metrics served with --metrics-namespace karpenter, for a cluster that scaled out (two NodePools, on-demand and
- * spot, with a DaemonSet) and in (a spot interruption, a NodeClaim deleted). A dashboard shows every scrape in its
+ * spot, with a DaemonSet) and in (a spot interruption, an emptied node that emptiness deletes). A dashboard shows every scrape in its
  * time range, so the check reads the union of a scrape after the scale-out and one after the scale-in.
  */
 const queueName = 'nodesmith-dashboards';
@@ -51,7 +51,7 @@ const readiness = async (): Promise<string[]> => (await product.stack.kubectl(['
 await waitFor('the default NodeClaims Ready', async () => { const ready = await readiness(); return ready.length >= 2 && ready.every((s) => s === 'True') ? true : undefined; }, { timeoutMs: 60_000, intervalMs: 500 });
 const scaledOut = await scrape();
 
-// Scale in: EC2 takes the spot instance back, and a person removes one web node after scaling web down.
+// Scale in: EC2 takes the spot instance back, and scaling web down empties one web node.
 const sqs = new SQSClient({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
 t.teardown(() => { sqs.destroy(); });
 const { QueueUrl: queueUrl = '' } = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }));
@@ -65,10 +65,11 @@ const emptied = await waitFor('a web node without a web pod', async () => {
 }, { timeoutMs: 60_000, intervalMs: 500 });
 const claims = await product.stack.kubectl(['get', 'nodeclaims', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.nodeName}{"\\n"}{end}']);
 const claim = claims.stdout.split('\n').find((l) => l.endsWith(` ${emptied}`))?.split(' ')[0] ?? '';
-await product.stack.kubectl(['delete', 'nodeclaim', claim, '--wait=false']);
+// The emptied node keeps only its DaemonSet pod: emptiness (consolidateAfter defaults to 0s) decides to delete it,
+// which the Disruption Actions panels read.
 const gone = async (name: string): Promise<boolean> => !(await product.core.listNode()).items.some((n) => n.metadata?.name === name);
 const claimGone = async (): Promise<boolean> => !(await product.stack.kubectl(['get', 'nodeclaims', '-o', 'name'])).stdout.includes(`/${claim}\n`);
-await waitFor('the interrupted and the deleted node gone, and the deleted NodeClaim', async () => ((await gone(emptied)) && (await gone(spotNode?.metadata?.name ?? '')) && (await claimGone()) ? true : undefined), { timeoutMs: 180_000, intervalMs: 1000 });
+await waitFor('the interrupted node gone, and the emptied node and its NodeClaim', async () => ((await gone(emptied)) && (await gone(spotNode?.metadata?.name ?? '')) && (await claimGone()) ? true : undefined), { timeoutMs: 180_000, intervalMs: 1000 });
 await waitForRunning(product, 'batch', 1);
 const scaledIn = await scrape();
 

@@ -24,6 +24,7 @@ void t.test('an empty consolidatable node is tainted and its nodeclaim deleted w
   t.ok(h.state.marks.isMarkedDeleting('i-empty'));
   t.same(h.disrupted, ['nc-empty:empty']);
   t.match(await h.metric('nodesmith_voluntary_disruption_decisions_total'), /decision="delete",reason="empty",consolidation_type="empty"} 1/);
+  t.match(await h.metric('nodesmith_voluntary_disruption_decisions_by_nodepool_total'), /nodepool="default",decision="delete",reason="empty",consolidation_type="empty"} 1/, 'and by NodePool');
   t.match(h.events('DisruptionTerminating'), [/NodeClaim\/nc-empty: disrupting node: Empty, command empty-.*no replacement needed/, /Node\/i-empty: disrupting node: Empty/]);
 });
 

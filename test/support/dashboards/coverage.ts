@@ -8,6 +8,16 @@ import { anyValue, selectors, type DashboardQuery, type Selector } from './queri
  */
 export const targetLabels: ReadonlySet<string> = new Set(['job', 'instance', 'cluster']);
 
+/**
+ * Labels a dashboard groups a metric by that Karpenter's own metric does not carry, so the panel shows data with
+ * that label empty for Karpenter as for nodesmith: nodesmith keeps Karpenter's label set rather than the panel's.
+ */
+export const labelsKarpenterLacks: ReadonlyMap<string, readonly string[]> = new Map([
+  // Karpenter labels decisions_total by decision, reason and consolidation_type; per NodePool it has
+  // decisions_by_nodepool_total, which nodesmith serves too.
+  ['karpenter_voluntary_disruption_decisions_total', ['nodepool']],
+]);
+
 /** Metrics a dashboard uses that nodesmith's /metrics does not serve, and why. */
 export interface Gap {
   readonly reason: string;
@@ -18,7 +28,6 @@ export interface Gap {
 export const knownGaps: ReadonlyMap<string, Gap> = new Map([
   ['node_time_seconds', { reason: "node-exporter's metric, scraped from every node; no provisioner serves it (Karpenter does not either)" }],
   ['node_boot_time_seconds', { reason: "node-exporter's metric, scraped from every node; no provisioner serves it (Karpenter does not either)" }],
-  ['karpenter_voluntary_disruption_decisions_total', { reason: 'emitted by the disruption controller only once it has decided something; a short scenario may end before a decision', pending: true }],
 ]);
 
 function matches(sample: Sample, m: Selector['matchers'][number]): boolean {
@@ -38,7 +47,8 @@ export function selectorProblems(selector: Selector, samples: readonly Sample[])
   const hits = samples.filter((s) => s.name === selector.metric && Number.isFinite(s.value) && selector.matchers.every((m) => matches(s, m)));
   const shown = `${selector.metric}{${selector.matchers.map((m) => `${m.label}${m.op}"${m.value.replace(anyValue, '$var')}"`).join(',')}}`;
   if (hits.length === 0) return [`no sample of ${shown}`];
-  const missing = selector.groupedBy.filter((label) => !targetLabels.has(label) && !hits.some((s) => (s.labels[label] ?? '') !== ''));
+  const lacking = labelsKarpenterLacks.get(selector.metric) ?? [];
+  const missing = selector.groupedBy.filter((label) => !targetLabels.has(label) && !lacking.includes(label) && !hits.some((s) => (s.labels[label] ?? '') !== ''));
   return missing.map((label) => `${shown} has no "${label}" label (grouped by)`);
 }
 
