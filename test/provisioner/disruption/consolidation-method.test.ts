@@ -125,7 +125,7 @@ void t.test('each refused candidate gets one DisruptionBlocked Event with the se
   t.equal(recorded.length, 4, 'the same sentences are not repeated');
 });
 
-void t.test('a WhenEmpty node with pods gets one Event saying so from both methods, the consolidateAfter countdown none', async (t) => {
+void t.test('a WhenEmpty node with pods gets one Event saying so from both methods, the consolidateAfter countdown none', (t) => {
   const recorded: { kind: string; name: string; message: string }[] = [];
   const events = new DisruptionEvents({ record: (target, _type, _reason, message) => { recorded.push({ kind: target.kind, name: target.name, message }); } });
   const { state, candidates } = setup(
@@ -137,4 +137,5 @@ void t.test('a WhenEmpty node with pods gets one Event saying so from both metho
     { kind: 'Node', name: 'busy', message: 'cannot disrupt: consolidation: NodePool empty-only has consolidationPolicy WhenEmpty and the node has 1 pods to move' },
   ]);
   t.equal(recorded.filter((r) => r.kind === 'NodeClaim').length, 1, 'and its NodeClaim');
+  t.end();
 });
