@@ -14,7 +14,10 @@ import { managedByTag } from '../../domain/product-keys.js';
 import { classifyEc2Error } from './ec2-errors.js';
 import { launchFleet } from './fleet-launch.js';
 import { describeInstanceTypeCatalog } from './instance-type-catalog.js';
-import { describeInstance, isLive, listTaggedInstances, terminateInstance } from './instances.js';
+import { isLive, listTaggedInstances } from './instances.js';
+import { Batcher, instanceBatchWindow, type BatchRecord } from './batcher.js';
+import type { BatcherName } from './batcher-metrics.js';
+import { describeInstancesBatch, terminateInstancesBatch } from './instance-batches.js';
 import { LaunchTemplates } from './launch-template.js';
 import { awsRepairPolicies } from './repair-policies.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
@@ -29,6 +32,8 @@ export interface AwsCloudProviderOptions {
   readonly retry?: RetryPolicy;
   /** Share one cache with the planner so it skips offerings that just failed. */
   readonly unavailableOfferings?: UnavailableOfferings;
+  /** Each DescribeInstances / TerminateInstances batch sent, for the batcher metrics. */
+  readonly onBatch?: (batcher: BatcherName, record: BatchRecord) => void;
 }
 
 /** The CloudProvider port on EC2: CreateFleet for launches, tags for ownership. */
@@ -38,6 +43,8 @@ export class AwsCloudProvider implements CloudProvider {
   readonly #options: AwsCloudProviderOptions;
   readonly #retry: RetryPolicy;
   readonly #templates: LaunchTemplates;
+  readonly #describe: Batcher<string, LaunchedInstance | undefined>;
+  readonly #terminate: Batcher<string, 'terminating' | 'not-found'>;
 
   constructor(options: AwsCloudProviderOptions) {
     this.#options = options;
@@ -45,6 +52,9 @@ export class AwsCloudProvider implements CloudProvider {
     this.unavailableOfferings =
       options.unavailableOfferings ?? new UnavailableOfferings(options.clock);
     this.#templates = new LaunchTemplates(options.ec2, this.#retry, options.cluster.name);
+    const report = (name: BatcherName) => (record: BatchRecord): void => options.onBatch?.(name, record);
+    this.#describe = new Batcher({ window: instanceBatchWindow, clock: options.clock, execute: describeInstancesBatch(options.ec2, this.#retry), onBatch: report('describe_instances') });
+    this.#terminate = new Batcher({ window: instanceBatchWindow, clock: options.clock, execute: terminateInstancesBatch(options.ec2, this.#retry), onBatch: report('terminate_instances') });
   }
 
   async create(request: LaunchRequest): Promise<LaunchedInstance> {
@@ -67,11 +77,11 @@ export class AwsCloudProvider implements CloudProvider {
   async delete(providerID: string): Promise<void> {
     const instanceId = this.#instanceId(providerID);
     try {
-      const instance = await describeInstance(this.#options.ec2, this.#retry, instanceId);
+      const instance = await this.#describe.add(instanceId);
       // Karpenter's contract: NotFound once the instance is gone, so the caller stops retrying.
       if (instance === undefined || !isLive(instance)) throw notFound(providerID);
       if (instance.state === 'shutting-down') return;
-      const result = await terminateInstance(this.#options.ec2, this.#retry, instanceId);
+      const result = await this.#terminate.add(instanceId);
       if (result === 'not-found') throw notFound(providerID);
     } catch (e: unknown) {
       throw classifyEc2Error(e, `terminating instance ${instanceId}`);
@@ -81,7 +91,7 @@ export class AwsCloudProvider implements CloudProvider {
   async get(providerID: string): Promise<LaunchedInstance> {
     const instanceId = this.#instanceId(providerID);
     try {
-      const instance = await describeInstance(this.#options.ec2, this.#retry, instanceId);
+      const instance = await this.#describe.add(instanceId);
       if (instance === undefined || !isLive(instance)) throw notFound(providerID);
       return instance;
     } catch (e: unknown) {

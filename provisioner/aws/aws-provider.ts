@@ -9,6 +9,7 @@ import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offeri
 import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { batcherMetrics } from './batcher-metrics.js';
 import { IamInstanceProfiles } from './iam-instance-profiles.js';
 import { Ec2InstanceHealth } from './instance-status.js';
 import { withCloudProviderMetrics } from './metrics.js';
@@ -60,6 +61,7 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     cluster: options.cluster,
     clock: options.clock,
     retry,
+    ...(options.registry === undefined ? {} : { onBatch: batcherMetrics(options.registry) }),
   });
   const nodeClassResolver = new AwsNodeClassResolver({
     ec2: clients.ec2,
