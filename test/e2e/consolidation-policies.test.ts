@@ -1,10 +1,9 @@
 import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
-import { disruptionCommand } from '../../cli/disruption-command.js';
 import type { ConsolidationDryRun, DryRunCommand } from '../../provisioner/disruption/consolidation-dry-run.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { waitFor } from '../stack/wait-for.js';
-import { consolidationPoolYaml, eventsAbout, liveClaims, livePods, sampleValue } from './consolidation-support.js';
+import { consolidationPoolYaml, dryRun as dryRunOf, eventsAbout, liveClaims, livePods, sampleValue } from './consolidation-support.js';
 import { leakedInstances, listClaims, scaleDeployment, scenarioPods } from './disruption-support.js';
 import { createDeployment, overcommittedNodes, waitForRunning, withProduct } from './e2e-support.js';
 
@@ -20,15 +19,7 @@ async function metrics(): Promise<string> {
   return (await product.nodesmith?.registry.metrics()) ?? '';
 }
 
-async function dryRun(): Promise<ConsolidationDryRun> {
-  let out = '';
-  let err = '';
-  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--region', product.moto.region], {
-    stdout: (s) => { out += s; }, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined), env: {},
-  });
-  if (code !== 0) throw new Error(`nodesmith disruption exited ${String(code)}: ${err}`);
-  return JSON.parse(out) as ConsolidationDryRun;
-}
+const dryRun = (): Promise<ConsolidationDryRun> => dryRunOf(product);
 
 /** Waits until every NodeClaim of the pool is gone (so the next scenario's dry run does not pair its nodes with these). */
 async function poolEmptied(app: string): Promise<void> {

@@ -1,4 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
+import { disruptionCommand } from '../../cli/disruption-command.js';
+import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
 import { listClaims, poolNodes } from './disruption-support.js';
 import type { ProductStack } from './product-stack.js';
 
@@ -91,4 +93,15 @@ export function sampleValue(text: string, name: string, labels: Readonly<Record<
     if (Object.entries(labels).every(([k, v]) => series.includes(`${k}="${v}"`))) return Number(value);
   }
   return 0;
+}
+
+/** `nodesmith disruption --kubeconfig … --output json`: the dry run, on the controller's code, against this cluster. */
+export async function dryRun(product: ProductStack): Promise<ConsolidationDryRun> {
+  let out = '';
+  let err = '';
+  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--region', product.moto.region], {
+    stdout: (s) => { out += s; }, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined), env: {},
+  });
+  if (code !== 0) throw new Error(`nodesmith disruption exited ${String(code)}: ${err}`);
+  return JSON.parse(out) as ConsolidationDryRun;
 }

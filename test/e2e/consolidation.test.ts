@@ -1,12 +1,11 @@
 import * as k8s from '@kubernetes/client-node';
 import t, { type Test } from 'tap';
-import { disruptionCommand } from '../../cli/disruption-command.js';
 import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
 import type { ConsolidationReport } from '../../provisioner/disruption/consolidation-report.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { waitFor } from '../stack/wait-for.js';
 import {
-  annotatePod, consolidationPoolYaml, eventsAbout, keepOnePodPerNode, liveClaims, livePods, sampleValue,
+  annotatePod, consolidationPoolYaml, dryRun as dryRunOf, eventsAbout, keepOnePodPerNode, liveClaims, livePods, sampleValue,
 } from './consolidation-support.js';
 import { availablePods, leakedInstances, listClaims, scaleDeployment, scenarioPods } from './disruption-support.js';
 import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
@@ -23,16 +22,7 @@ async function metrics(): Promise<string> {
 const decisions = 'nodesmith_voluntary_disruption_decisions_total';
 const eligible = 'nodesmith_voluntary_disruption_eligible_nodes';
 
-/** `nodesmith disruption --kubeconfig … --output json`: the dry run, on the controller's code, against this cluster. */
-async function dryRun(): Promise<ConsolidationDryRun> {
-  let out = '';
-  let err = '';
-  const code = await disruptionCommand.run(['--kubeconfig', product.stack.kubeconfigPath, '--output', 'json', '--region', product.moto.region], {
-    stdout: (s) => { out += s; }, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined), env: {},
-  });
-  if (code !== 0) throw new Error(`nodesmith disruption exited ${String(code)}: ${err}`);
-  return JSON.parse(out) as ConsolidationDryRun;
-}
+const dryRun = (): Promise<ConsolidationDryRun> => dryRunOf(product);
 
 void t.test('multi-node: three underutilised nodes become one by two deletes, held while a PDB allows no eviction, never below it after', async (t) => {
   const app = 'merge';
