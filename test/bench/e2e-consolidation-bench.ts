@@ -47,11 +47,12 @@ async function runningPods(product: ProductStack): Promise<{ running: number; no
   return { running: running.length, notRunning: pods.filter((p) => !running.includes(p)) };
 }
 
+/** Waits for `count` pods Running and, after a scale-down, for the ReplicaSets to have deleted the rest. */
 async function waitRunning(product: ProductStack, count: number, write: (s: string) => void): Promise<void> {
   const started = Date.now();
   for (;;) {
-    const { running } = await runningPods(product);
-    if (running >= count) return;
+    const { running, notRunning } = await runningPods(product);
+    if (running >= count && running + notRunning.length <= count) return;
     if (Date.now() - started > 900_000) throw new Error(`only ${String(running)}/${String(count)} pods Running after 15 minutes`);
     write(`  t=${((Date.now() - started) / 1000).toFixed(0)}s running ${String(running)}/${String(count)}\n`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
