@@ -1,4 +1,4 @@
-import { Summary, type Registry } from 'prom-client';
+import { Summary, type Metric, type Registry } from 'prom-client';
 
 /**
  * Karpenter's default duration buckets (pkg/metrics/constants.go DurationBuckets: controller-runtime's, plus
@@ -17,4 +17,12 @@ export const durationBuckets: readonly number[] = [
  */
 export function karpenterSummary<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Summary<L> {
   return new Summary({ name, help, labelNames, percentiles: [0, 0.5, 0.9, 0.99, 1], maxAgeSeconds: 600, ageBuckets: 5, registers: [registry] });
+}
+
+/**
+ * The metric of this name already on the registry, or a new one: two providers on one registry (or one built
+ * again) share their instruments instead of failing on a duplicate registration.
+ */
+export function sharedMetric<M extends Metric>(registry: Registry, name: string, create: () => M): M {
+  return (registry.getSingleMetric(name) as M | undefined) ?? create();
 }

@@ -2,7 +2,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { errorLabel } from '../../domain/cloud/errors.js';
-import { durationBuckets } from '../metric-shapes.js';
+import { durationBuckets, sharedMetric } from '../metric-shapes.js';
 
 export const cloudProviderDurationMetric = 'nodesmith_cloudprovider_duration_seconds';
 export const cloudProviderErrorsMetric = 'nodesmith_cloudprovider_errors_total';
@@ -35,26 +35,20 @@ export function karpenterErrorLabel(e: unknown): string {
   return code.endsWith('Error') ? code : `${code}Error`;
 }
 
-// Two decorators on one registry (e.g. two providers) share the instruments instead of
-// failing on a duplicate registration.
 function instruments(registry: Registry): Instruments {
-  const duration =
-    (registry.getSingleMetric(cloudProviderDurationMetric) as Histogram<Labels> | undefined) ??
-    new Histogram({
-      name: cloudProviderDurationMetric,
-      help: 'Duration of cloud provider method calls. Labeled by the controller, method name and provider.',
-      labelNames: ['controller', 'method', 'provider'] as const,
-      buckets: [...durationBuckets],
-      registers: [registry],
-    });
-  const errors =
-    (registry.getSingleMetric(cloudProviderErrorsMetric) as Counter<Labels | 'error'> | undefined) ??
-    new Counter({
-      name: cloudProviderErrorsMetric,
-      help: 'Total number of errors returned from CloudProvider calls, by controller, method, provider and error type.',
-      labelNames: ['controller', 'method', 'provider', 'error'] as const,
-      registers: [registry],
-    });
+  const duration = sharedMetric(registry, cloudProviderDurationMetric, () => new Histogram({
+    name: cloudProviderDurationMetric,
+    help: 'Duration of cloud provider method calls. Labeled by the controller, method name and provider.',
+    labelNames: ['controller', 'method', 'provider'] as const,
+    buckets: [...durationBuckets],
+    registers: [registry],
+  }));
+  const errors = sharedMetric(registry, cloudProviderErrorsMetric, () => new Counter({
+    name: cloudProviderErrorsMetric,
+    help: 'Total number of errors returned from CloudProvider calls, by controller, method, provider and error type.',
+    labelNames: ['controller', 'method', 'provider', 'error'] as const,
+    registers: [registry],
+  }));
   return { duration, errors };
 }
 

@@ -100,7 +100,7 @@ async function startRunner(config: NodesmithConfig, options: ProductStackOptions
   if (options.childProcess === true) {
     const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials, { compiled: options.compiled === true });
     await child.start();
-    return { inProcess: undefined, get pid() { return child.pid; }, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop: () => child.stop() };
+    return processRunner(child);
   }
   let running = await startNodesmith(config);
   const runner = {
@@ -113,12 +113,22 @@ async function startRunner(config: NodesmithConfig, options: ProductStackOptions
   return runner;
 }
 
+/** A nodesmith child process: a crash is a SIGKILL and a start; `release` runs after it stops for good. */
+function processRunner(child: NodesmithProcess, release: () => Promise<void> = () => Promise.resolve()): Runner {
+  return {
+    inProcess: undefined,
+    get pid() { return child.pid; },
+    crashAndRestart: async () => { await child.kill(); await child.start(); },
+    stop: async () => { await child.stop(); await release(); },
+  };
+}
+
 /** nodesmith from its image: the kubeconfig and webhook certificate are handed in read-only, as a Secret would be. */
 async function imageRunner(config: NodesmithConfig, image: string, stack: Stack, moto: Moto): Promise<Runner> {
-  const files = [config.kubeconfig ?? stack.kubeconfigPath, config.webhooks.certFile, config.webhooks.keyFile];
-  const launch = await imageLaunch(image, files, stack.dir);
+  const kubeconfig = config.kubeconfig ?? stack.kubeconfigPath;
+  const launch = await imageLaunch(image, [kubeconfig, config.webhooks.certFile, config.webhooks.keyFile], stack.dir);
   const inside: NodesmithConfig = {
-    ...config, kubeconfig: launch.inside(files[0] ?? ''),
+    ...config, kubeconfig: launch.inside(kubeconfig),
     webhooks: { ...config.webhooks, certFile: launch.inside(config.webhooks.certFile), keyFile: launch.inside(config.webhooks.keyFile) },
   };
   const child = new NodesmithProcess(inside, join(stack.dir, 'nodesmith.log'), moto.credentials, { image: launch });
@@ -129,8 +139,7 @@ async function imageRunner(config: NodesmithConfig, image: string, stack: Stack,
     await launch.dispose();
     throw error;
   }
-  const stop = async (): Promise<void> => { await child.stop(); await launch.dispose(); };
-  return { inProcess: undefined, get pid() { return child.pid; }, crashAndRestart: async () => { await child.kill(); await child.start(); }, stop };
+  return processRunner(child, () => launch.dispose());
 }
 
 async function kubectlApply(stack: Stack, args: readonly string[], input?: string): Promise<void> {
