@@ -1,7 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import t, { type Test } from 'tap';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { FaultProxy } from '../stack/fault-proxy.js';
 import { waitFor } from '../stack/wait-for.js';
 import { listClaims, scenarioPods } from './disruption-support.js';
 import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
@@ -12,8 +11,8 @@ import { applyScenarioPool } from './scenario-pools.js';
  * DescribeInstanceStatus's "impaired" queries with a failed check for the instance the test chooses
  * (test/stack/instance-status-fault.ts); nodesmith polls once a minute, as Karpenter does.
  */
-const product = await withProduct(t, { faultProxy: true });
-const proxy: FaultProxy = product.proxy ?? (() => { throw new Error('the fault proxy did not start'); })();
+const product = await withProduct(t);
+const proxy = product.proxy;
 const minute = 60_000;
 
 async function metrics(): Promise<string> {

@@ -20,12 +20,12 @@ import { applyScenarioPool } from './scenario-pools.js';
 import { clusterName } from './product-stack.js';
 
 const queueName = 'nodesmith-interruptions';
-const product = await withProduct(t, { interruptionQueue: queueName, faultProxy: true, liveSpotPricesEveryMs: 1000 });
+const product = await withProduct(t, { interruptionQueue: queueName, liveSpotPricesEveryMs: 1000 });
 const catalog = new Map(loadInstanceTypes({ region: product.moto.region }).map((ty) => [ty.name, ty]));
 const onDemandPrice = (type: string): number | undefined => catalog.get(type)?.offerings.find((o) => o.capacityType === 'on-demand')?.price;
 /** Until a test sets its own, spot costs what the embedded estimate says, so plans look as they would on EC2. */
 const estimatedSpot = (type: string): number | undefined => { const p = onDemandPrice(type); return p === undefined ? undefined : p * 0.4; };
-product.proxy?.setSpotPrices(estimatedSpot);
+product.proxy.setSpotPrices(estimatedSpot);
 const sqs = new SQSClient({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
 t.teardown(() => { sqs.destroy(); });
 const { QueueUrl: queueUrl = '' } = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }));
@@ -163,7 +163,7 @@ await t.test('malformed, unknown, invalid and duplicate messages are deleted and
 });
 
 await t.test('a throttled queue is retried with backoff and reported, and provisioning goes on', async (t) => {
-  product.proxy?.throttle('ReceiveMessage', 10_000, 'ThrottlingException');
+  product.proxy.throttle('ReceiveMessage', 10_000, 'ThrottlingException');
   await waitFor('a throttled receive', async () => (/queue_errors_total\{error="throttled"\} [1-9]/.test(await metrics()) ? true : undefined), { timeoutMs: 60_000 });
   await createDeployment(product, { name: 'during-throttle', replicas: 1, cpu: '3', memory: '1Gi' });
   const { nodes } = await waitForRunning(product, 'during-throttle', 1);
@@ -171,7 +171,7 @@ await t.test('a throttled queue is retried with backoff and reported, and provis
   const errors = /nodesmith_interruption_queue_errors_total\{error="throttled"\} (\d+)/.exec(await metrics())?.[1];
   t.comment(`throttled receives while provisioning: ${errors ?? '0'}`);
   t.ok(Number(errors) >= 2, 'retried more than once');
-  product.proxy?.clear();
+  product.proxy.clear();
   const node = [...nodes.keys()][0] ?? '';
   await send(rebalanceRecommendation(node));
   await waitFor('the queue read again after the throttling', async () => ((await metrics()).includes('received_messages_total{message_type="rebalance_recommendation",actionable="true"} 2') ? true : undefined), { timeoutMs: 90_000 });
@@ -185,20 +185,20 @@ await t.test('a spot price change in DescribeSpotPriceHistory changes the next p
         - { key: node.kubernetes.io/instance-type, operator: In, values: [m6g.large, c6g.large] }
         - { key: topology.kubernetes.io/zone, operator: In, values: [${zone}] }`));
   const market = (prices: Record<string, number>) => (type: string): number | undefined => prices[type] ?? estimatedSpot(type);
-  product.proxy?.setSpotPrices(market({ 'm6g.large': 0.011, 'c6g.large': 0.05 }));
+  product.proxy.setSpotPrices(market({ 'm6g.large': 0.011, 'c6g.large': 0.05 }));
   await new Promise((resolve) => setTimeout(resolve, 3_000)); // three refresh periods
   await createDeployment(product, { name: 'priced-1', replicas: 1, cpu: '1500m', memory: '1Gi', nodeSelector: { 'karpenter.sh/nodepool': 'priced' } });
   const first = await waitForRunning(product, 'priced-1', 1);
   const firstType = [...first.nodes.values()][0]?.metadata?.labels?.[wellKnown.instanceType];
   t.equal(firstType, 'm6g.large', 'm6g.large is the cheaper spot offering, so it is chosen');
 
-  product.proxy?.setSpotPrices(market({ 'm6g.large': 0.09, 'c6g.large': 0.02 }));
+  product.proxy.setSpotPrices(market({ 'm6g.large': 0.09, 'c6g.large': 0.02 }));
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   await createDeployment(product, { name: 'priced-2', replicas: 1, cpu: '1500m', memory: '1Gi', nodeSelector: { 'karpenter.sh/nodepool': 'priced' } });
   const second = await waitForRunning(product, 'priced-2', 1);
   const secondType = [...second.nodes.values()][0]?.metadata?.labels?.[wellKnown.instanceType];
   t.equal(secondType, 'c6g.large', 'after the price change c6g.large is cheaper, and the next plan takes it');
-  product.proxy?.setSpotPrices(estimatedSpot);
+  product.proxy.setSpotPrices(estimatedSpot);
 });
 
 await t.test("an interrupted node's pods get their new node before they are evicted", async (t) => {

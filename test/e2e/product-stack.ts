@@ -34,7 +34,8 @@ export interface ProductStack {
   readonly core: k8s.CoreV1Api;
   readonly moto: Moto;
   readonly vpc: SeededVpc;
-  readonly proxy: FaultProxy | undefined;
+  /** Always between nodesmith and moto: it also makes launched instances carry their template's security groups. */
+  readonly proxy: FaultProxy;
   /** Set when nodesmith runs in this process (the default); undefined in process mode. */
   nodesmith: RunningNodesmith | undefined;
   /** kubectl apply of YAML text; rejects with kubectl's message. */
@@ -52,8 +53,6 @@ export interface ProductStack {
 }
 
 export interface ProductStackOptions {
-  /** Put the CreateFleet fault proxy between nodesmith and moto. */
-  readonly faultProxy?: boolean;
   readonly batchIdleMs?: number;
   readonly dir?: string;
   /** Run `nodesmith run` as a child process (needed to test a real crash); default in-process. */
@@ -182,7 +181,7 @@ function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig,
 
 async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptions): Promise<ProductStack> {
   const vpc = await seedVpc(moto, clusterName);
-  const proxy = options.faultProxy === true ? await startFaultProxy(moto.endpoint) : undefined;
+  const proxy = await startFaultProxy(moto.endpoint);
   await kubectlApply(stack, ['-f', repo('manifests/crds')]);
   await stack.kubectl(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
   await kubectlApply(stack, ['-f', repo('manifests/base')]);
@@ -196,7 +195,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
     kubernetesVersion: vpc.kubernetesVersion,
     aws: {
-      region: moto.region, endpoint: proxy?.endpoint ?? moto.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.eksAmiParameterPrefix,
+      region: moto.region, endpoint: proxy.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.eksAmiParameterPrefix,
       ...(options.interruptionQueue === undefined ? {} : { interruptionQueue: await createQueue(moto, options.interruptionQueue) }),
       ...(options.liveSpotPricesEveryMs === undefined ? { spotPrices: 'catalog' as const } : { spotPrices: 'api' as const, spotPriceRefreshMs: options.liveSpotPricesEveryMs }),
     },
@@ -228,7 +227,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     stop: async () => {
       await runner.stop().catch(() => undefined);
       await stack.stop();
-      await proxy?.stop();
+      await proxy.stop();
       await moto.stop();
     },
   };

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { impairedCheckFilter, impairedStatusResponse, type Impairment } from './instance-status-fault.js';
+import { TemplateGroups } from './template-groups.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
 export interface CapacityFault {
@@ -164,6 +165,7 @@ interface State {
   spotPrice: ((instanceType: string, zone: string) => number | undefined) | undefined;
   impaired: readonly Impairment[];
   throttles: Map<string, { left: number; code: string; status: number }>;
+  readonly templateGroups: TemplateGroups;
 }
 
 async function forward(
@@ -227,6 +229,18 @@ async function handleCreateFleet(
   };
 }
 
+/** A CreateFleet, with its capacity faults; the instances it launched carry their template's groups before it answers. */
+async function createFleet(
+  state: State,
+  req: IncomingMessage,
+  params: URLSearchParams,
+  raw: Buffer,
+): Promise<{ status: number; text: string; type: string }> {
+  const out = state.faults.length > 0 ? await handleCreateFleet(state, req, params) : await forward(state, req, raw);
+  if (out.status === 200) await state.templateGroups.apply(req.headers, out.text);
+  return out;
+}
+
 /** JSON-protocol services (SQS) name the operation in `X-Amz-Target: AmazonSQS.ReceiveMessage`. */
 function jsonTarget(req: IncomingMessage): string | undefined {
   const target = req.headers['x-amz-target'];
@@ -271,10 +285,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     send(res, 200, 'text/xml', impaired);
     return;
   }
-  const out =
-    action === 'CreateFleet' && state.faults.length > 0
-      ? await handleCreateFleet(state, req, params)
-      : await forward(state, req, raw);
+  const out = action === 'CreateFleet' ? await createFleet(state, req, params, raw) : await forward(state, req, raw);
   const price = state.spotPrice;
   const text = action === 'DescribeSpotPriceHistory' && price !== undefined ? repriced(out.text, price) : out.text;
   send(res, out.status, out.type, text);
@@ -283,11 +294,13 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 /**
  * A loopback proxy in front of moto for EC2 Query requests: it injects capacity errors into
  * CreateFleet (removing the failed overrides before moto sees them, then adding EC2's `errorSet`
- * to the reply) and throttling replies; everything else passes through unchanged. JSON-protocol
- * calls (SQS) can be throttled or failed too, by operation name, with a JSON error body.
+ * to the reply) and throttling replies, and gives the instances a fleet launched their launch
+ * template's security groups, as EC2 does and moto does not (see TemplateGroups); everything else
+ * passes through unchanged. JSON-protocol calls (SQS) can be throttled or failed too, by operation
+ * name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map() };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), templateGroups: new TemplateGroups(target) };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
