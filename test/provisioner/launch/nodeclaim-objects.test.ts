@@ -17,9 +17,9 @@ void t.test('a new NodeClaim carries the NodePool and EC2NodeClass hashes it was
   const claim = nodeClaimFor(plan, pool, { cpu: '1' }, nodeClass());
   t.match(claim.metadata.annotations, {
     'karpenter.sh/nodepool-hash': nodePoolHash(pool),
-    'karpenter.sh/nodepool-hash-version': 'v3',
+    'karpenter.sh/nodepool-hash-version': 'nodesmith-v3',
     'karpenter.k8s.aws/ec2nodeclass-hash': ec2NodeClassHash(nodeClass().spec),
-    'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v6',
+    'karpenter.k8s.aws/ec2nodeclass-hash-version': 'nodesmith-v6',
   });
   t.end();
 });
