@@ -8,6 +8,7 @@ import type { Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkSelectorTerms } from './selector-term-rules.js';
 import { withRules } from './typed-rules.js';
+import { checkUnsupportedFields } from './unsupported-field-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -38,5 +39,6 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
     ...checkBlockDevices(spec.blockDeviceMappings),
     ...checkKubelet(spec.kubelet),
     ...checkNetworking(spec),
+    ...checkUnsupportedFields('karpenter.k8s.aws/v1/EC2NodeClass', object),
   ]);
 }
