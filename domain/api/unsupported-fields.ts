@@ -48,3 +48,13 @@ export const unsupportedFeatureGates: Readonly<Record<string, string>> = {
   StaticCapacity: `static NodePools (StaticCapacity) are not supported yet by nodesmith (${newerApis})`,
   CapacityBuffer: `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
 };
+
+/**
+ * Karpenter's newer kinds. nodesmith ships no CRD for them, so the API server refuses them ("no matches for
+ * kind"); `nodesmith validate` and `plan` refuse them with this message instead of skipping them silently.
+ */
+export const unsupportedKinds: Readonly<Record<string, string>> = {
+  'karpenter.sh/v1alpha1/NodeOverlay': `NodeOverlay is not supported yet by nodesmith: plans would use the instance types' own prices and capacity (${newerApis})`,
+  'autoscaling.x-k8s.io/v1beta1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
+  'autoscaling.x-k8s.io/v1alpha1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
+};

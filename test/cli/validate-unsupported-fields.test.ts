@@ -24,3 +24,11 @@ for (const sample of unsupportedSamples) {
     t.ok(out.includes(`${file}: ${sample.manifest.kind}/${sample.manifest.metadata.name}: ${sample.path}: ${message} (rule not-supported-yet`), out);
   });
 }
+
+void t.test('nodesmith validate refuses a NodeOverlay (nodesmith ships no CRD for it) instead of skipping it', async (t) => {
+  const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'overlay.yaml');
+  await writeFile(file, 'apiVersion: karpenter.sh/v1alpha1\nkind: NodeOverlay\nmetadata: { name: savings-plan }\nspec: { requirements: [], priceAdjustment: "-30%" }\n');
+  const { code, out } = await validate(file);
+  t.equal(code, 1);
+  t.match(out, `${file}: NodeOverlay/savings-plan: kind: NodeOverlay is not supported yet by nodesmith`);
+});
