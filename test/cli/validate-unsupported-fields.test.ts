@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { stringify } from 'yaml';
 import type { CommandIo } from '../../cli/command.js';
+import { planCommand } from '../../cli/plan-command.js';
 import { validateCommand } from '../../cli/validate-command.js';
 import { unsupportedFields } from '../../domain/api/unsupported-fields.js';
 import { unsupportedSamples } from '../domain/api/unsupported-samples.js';
@@ -31,4 +32,15 @@ void t.test('nodesmith validate refuses a NodeOverlay (nodesmith ships no CRD fo
   const { code, out } = await validate(file);
   t.equal(code, 1);
   t.match(out, `${file}: NodeOverlay/savings-plan: kind: NodeOverlay is not supported yet by nodesmith`);
+});
+
+void t.test('nodesmith plan refuses the same fields with the same words: it plans nothing for a static NodePool', async (t) => {
+  const sample = unsupportedSamples.find((s) => s.field === 'spec.replicas');
+  if (sample === undefined) throw new Error('no static NodePool sample');
+  const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'static.yaml');
+  await writeFile(file, stringify(sample.manifest));
+  let err = '';
+  const io: CommandIo = { stdout: () => undefined, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined) };
+  t.equal(await planCommand.run(['-f', file], io), 1);
+  t.match(err, `${file}: NodePool/static: spec.replicas: static NodePools are not supported yet by nodesmith`);
 });
