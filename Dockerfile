@@ -6,7 +6,7 @@
 #   docker build -t nodesmith:0.1.0 .        # the tag is package.json's version; the chart uses it
 #   test/image/build-image.sh                # the same Dockerfile, built and run here with buildah
 #
-# NODE_IMAGE: a Debian-based Node.js image with npm. Tested with Node.js 22 (default) and 24; 20 still runs.
+# NODE_IMAGE: a Debian-based Node.js image with npm. Tested with Node.js 22 (default, the minimum) and 24.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
