@@ -22,8 +22,9 @@ export function defaultEC2NodeClass<T>(object: T): T {
 }
 
 function isShaped(object: unknown): object is EC2NodeClass {
-  const spec = (object as { spec?: Record<string, unknown> } | null)?.spec;
-  return typeof spec === 'object' && Array.isArray(spec['amiSelectorTerms']);
+  // JSON has null where an object should be, and typeof null is 'object'.
+  const spec = (object as { spec?: Record<string, unknown> | null } | null)?.spec;
+  return typeof spec === 'object' && spec !== null && Array.isArray(spec['amiSelectorTerms']);
 }
 
 /** Every problem with an EC2NodeClass; pass `old` on UPDATE for the role/instanceProfile transition rule. */

@@ -18,8 +18,9 @@ export function defaultNodeClaim<T>(object: T): T {
 }
 
 function isNodeClaimShaped(object: unknown): object is NodeClaim {
-  const spec = (object as { spec?: { requirements?: unknown; nodeClassRef?: unknown } } | null)?.spec;
-  return typeof spec === 'object' && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object';
+  // JSON has null where an object should be, and typeof null is 'object'.
+  const spec = (object as { spec?: { requirements?: unknown; nodeClassRef?: unknown } | null } | null)?.spec;
+  return typeof spec === 'object' && spec !== null && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object' && spec.nodeClassRef !== null;
 }
 
 /** Every problem with a NodeClaim; on UPDATE (`old` given) the whole spec is immutable. */

@@ -88,7 +88,8 @@ export function validateNodePool(object: unknown, old?: unknown): Problem[] {
 
 /** Just enough shape for the rules to walk without crashing; the schema check reports the rest. */
 function isNodePoolShaped(object: unknown): object is NodePool {
-  const o = object as { spec?: { template?: { spec?: { requirements?: unknown; nodeClassRef?: unknown } } } } | null;
+  const o = object as { spec?: { template?: { spec?: { requirements?: unknown; nodeClassRef?: unknown } | null } | null } | null } | null;
   const spec = o?.spec?.template?.spec;
-  return typeof spec === 'object' && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object';
+  // JSON has null where an object should be, and typeof null is 'object'.
+  return typeof spec === 'object' && spec !== null && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object' && spec.nodeClassRef !== null;
 }
