@@ -6,7 +6,7 @@
 #   docker build -t nodesmith:0.1.0 .        # the tag is package.json's version; the chart uses it
 #   test/image/build-image.sh                # the same Dockerfile, built and run here with buildah
 #
-# NODE_IMAGE: a Debian-based Node.js image with npm. Tested with Node.js 22 (default) and 24; 20 still runs.
+# NODE_IMAGE: a Debian-based Node.js image with npm. Tested with Node.js 22 (default, the minimum) and 24.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -14,10 +14,10 @@ FROM ${NODE_IMAGE} AS build
 # Build arguments stay out of the runtime stage.
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /src
-# Dependencies first, so that a source change reuses this layer. `npm install` and not `npm ci`: see .ci/run
-# (the lock file lacks other platforms' optional bindings of a dev dependency, which `npm ci` refuses).
+# Dependencies first, so that a source change reuses this layer; `npm ci` installs exactly the lock file (.ci/run
+# checks that it is complete).
 COPY package.json package-lock.json ./
-RUN npm install --no-fund --no-audit --loglevel=error --ignore-scripts
+RUN npm ci --no-fund --no-audit --loglevel=error --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY domain ./domain
 COPY cli ./cli

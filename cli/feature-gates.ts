@@ -1,7 +1,12 @@
+import { unsupportedFeatureGates } from '../domain/api/unsupported-fields.js';
+
 /** Karpenter's feature gates (FEATURE_GATES); SpotToSpotConsolidation and NodeRepair change what nodesmith does. */
 const knownGates = ['NodeRepair', 'ReservedCapacity', 'SpotToSpotConsolidation', 'NodeOverlay', 'StaticCapacity', 'CapacityBuffer'];
 
-/** `--feature-gates Name=true,Other=false`: the gates given, each problem (unknown name, not true/false) reported. */
+/**
+ * `--feature-gates Name=true,Other=false`: the gates given, each problem reported (unknown name, not true/false,
+ * or a gate turned on whose feature nodesmith does not have yet: starting as if it were on would mislead).
+ */
 export function parseFeatureGates(text: string, problems: string[]): Map<string, boolean> {
   const gates = new Map<string, boolean>();
   for (const item of text.split(',').map((g) => g.trim()).filter((g) => g !== '')) {
@@ -10,6 +15,8 @@ export function parseFeatureGates(text: string, problems: string[]): Map<string,
       problems.push(`--feature-gates: "${item}" is not Name=true|false for one of ${knownGates.join(', ')}`);
       continue;
     }
+    const unsupported = unsupportedFeatureGates[name];
+    if (value === 'true' && unsupported !== undefined) problems.push(`--feature-gates: ${name}=true: ${unsupported}`);
     gates.set(name, value === 'true');
   }
   return gates;

@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-import { commands } from './commands.js';
-import { dispatch } from './dispatch.js';
-import { runCommand } from './run-command.js';
-import { ttyTerminal } from './terminal.js';
-import { readVersion } from './version.js';
+import { unsupportedNodeReason } from './node-version.js';
 
 // The only place that touches process: signals, exit code and the real streams.
+// The version check comes first, and everything else is imported after it: a static import would load (and
+// evaluate) the commands before this line runs, and on an old Node.js a dependency warns or fails first.
+const unsupported = unsupportedNodeReason(process.version);
+if (unsupported !== undefined) {
+  process.stderr.write(`${unsupported}\n`);
+  process.exit(1);
+}
+const [{ commands }, { dispatch }, { runCommand }, { ttyTerminal }, { readVersion }] = await Promise.all([
+  import('./commands.js'), import('./dispatch.js'), import('./run-command.js'), import('./terminal.js'), import('./version.js'),
+]);
 const interrupted = new Promise<void>((resolve) => {
   process.once('SIGINT', () => { resolve(); });
   process.once('SIGTERM', () => { resolve(); });

@@ -5,6 +5,7 @@ import type { ClusterModel } from '../provisioner/index.js';
 import { filterNodes } from './filter.js';
 import { outcomeOfStatus, type ExtenderMetrics, type Outcome, type Verb } from './metrics.js';
 import { prioritizeNodes } from './prioritize.js';
+import { maxNestingDepth, nestingDepth } from '../domain/api/nesting-depth.js';
 import { QuantityError } from '../domain/quantity.js';
 import type { ResourceList } from '../domain/resource-list.js';
 import {
@@ -36,6 +37,16 @@ function candidateCount(args: ExtenderArgs): number {
 
 function passedCount(reply: FilterResult): number {
   return reply.NodeNames?.length ?? (reply.Nodes as { items: unknown[] } | null)?.items.length ?? 0;
+}
+
+/**
+ * The top-level field of a request body that nests deeper than any Kubernetes object, if one does. Such a value
+ * would overflow the stack of code that walks it: the full-Nodes form's reply echoes the Node objects through
+ * JSON.stringify, which failed on a Node nested 5,000 levels deep.
+ */
+function tooDeepField(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  return Object.entries(body).find(([, value]) => nestingDepth(value) > maxNestingDepth)?.[0];
 }
 
 function requestsOf(view: ClusterModel, pod: Pod): ResourceList {
@@ -97,6 +108,11 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     metrics.observe(verb, outcome, reply.elapsedTime / 1000);
   };
   const errorReplies = { 400: ErrorResultSchema, 413: ErrorResultSchema, 415: ErrorResultSchema, 500: ErrorResultSchema };
+  // Every verb, before the schema or a handler reads the body.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const field = tooDeepField(request.body);
+    done(field === undefined ? undefined : new BadRequestError(`${field} nests more than ${String(maxNestingDepth)} levels deep; no Kubernetes object does`));
+  });
 
   app.post<{ Body: ExtenderArgs }>('/filter', {
     schema: { body: ExtenderArgsSchema, response: { 200: FilterResultSchema, ...errorReplies } },

@@ -21,6 +21,7 @@ export type EventReason =
   | 'NodeClassNotReady'
   | 'NodeRepair'
   | 'NodeRepairBlocked'
+  | 'GarbageCollectionSkipped'
   | DisruptionEventReason;
 
 /** Events of the disruption controller (provisioner/disruption/disruption-events.ts), Karpenter's names where it has one. */

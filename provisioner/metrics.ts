@@ -20,6 +20,7 @@ export const lifecycleMetricNames = {
   nodesDrained: 'nodesmith_nodes_drained_total',
   evictionRequests: 'nodesmith_pods_eviction_requests_total',
   garbageCollected: 'nodesmith_garbage_collected_total',
+  garbageCollectionSkipped: 'nodesmith_garbage_collection_skipped_total',
   reconcileErrors: 'nodesmith_controller_reconcile_errors_total',
 } as const;
 
@@ -72,6 +73,7 @@ export class LifecycleMetrics {
   readonly nodesDrained: Counter<'nodepool'>;
   readonly evictionRequests: Counter<'code'>;
   readonly garbageCollected: Counter<'kind'>;
+  readonly garbageCollectionSkipped: Counter<'kind' | 'reason'>;
   readonly reconcileErrors: Counter<'controller'>;
 
   constructor(registry: Registry) {
@@ -110,6 +112,10 @@ export class LifecycleMetrics {
     this.nodesDrained = new Counter({ name: n.nodesDrained, help: 'The total number of nodes drained, by nodepool.', labelNames: ['nodepool'] as const, registers });
     this.evictionRequests = new Counter({ name: n.evictionRequests, help: 'Eviction API requests, by outcome (HTTP-like code).', labelNames: ['code'] as const, registers });
     this.garbageCollected = new Counter({ name: n.garbageCollected, help: 'Objects deleted by garbage collection, by kind.', labelNames: ['kind'] as const, registers });
+    this.garbageCollectionSkipped = new Counter({
+      name: n.garbageCollectionSkipped, labelNames: ['kind', 'reason'] as const, registers,
+      help: 'Objects garbage collection would have deleted but kept because it could not attribute them to a lost launch, by kind and reason.',
+    });
     this.reconcileErrors = new Counter({ name: n.reconcileErrors, help: 'Controller passes that failed, by controller.', labelNames: ['controller'] as const, registers });
   }
 }

@@ -38,9 +38,10 @@ export interface NodeClaimStore {
   delete(name: string): Promise<void>;
   /**
    * Merge-patches the status subresource. Arrays (conditions) are replaced whole, so send the full
-   * list. Returns the stored object.
+   * list. Returns the stored object, or undefined when the NodeClaim is gone (deleted since it was read:
+   * not an error, there is no status left to write).
    */
-  patchStatus(name: string, status: Partial<NodeClaimStatus>, options?: PatchStatusOptions): Promise<NodeClaim>;
+  patchStatus(name: string, status: Partial<NodeClaimStatus>, options?: PatchStatusOptions): Promise<NodeClaim | undefined>;
   /** Adds the finalizer if missing; no-op when present. */
   addFinalizer(name: string, finalizer: string): Promise<void>;
   /** Removes the finalizer if present; no-op when the NodeClaim or the finalizer is gone. */

@@ -3,7 +3,8 @@ import { defaultNodeClaim, validateNodeClaim } from './nodeclaim-validation.js';
 import { defaultNodePool, validateNodePool } from './nodepool-validation.js';
 import { checkPodResources } from './pod-resource-rules.js';
 import { checkPodSteeringAnnotations } from './pod-steering-rules.js';
-import type { Problem } from './problem.js';
+import { problem, type Problem } from './problem.js';
+import { unsupportedKinds } from './unsupported-fields.js';
 
 /** What we know how to default and validate, keyed by `apiVersion/kind`. */
 export interface ApiKind {
@@ -36,7 +37,13 @@ function podTemplateKind(templatePath: readonly string[]): ApiKind {
   };
 }
 
+/** A kind nodesmith has no feature for: every object of it is refused with the kind's message. */
+function refusedKind(message: string): ApiKind {
+  return { withDefaults: identity, validate: (object) => [problem('kind', 'not-supported-yet', (object as { kind?: unknown } | null)?.kind, message)] };
+}
+
 export const apiKinds: Readonly<Record<string, ApiKind>> = {
+  ...Object.fromEntries(Object.entries(unsupportedKinds).map(([key, message]) => [key, refusedKind(message)])),
   'karpenter.sh/v1/NodePool': { withDefaults: defaultNodePool, validate: validateNodePool },
   'karpenter.sh/v1/NodeClaim': { withDefaults: defaultNodeClaim, validate: validateNodeClaim },
   'karpenter.k8s.aws/v1/EC2NodeClass': { withDefaults: defaultEC2NodeClass, validate: validateEC2NodeClass },

@@ -8,6 +8,7 @@ import type { Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkSelectorTerms } from './selector-term-rules.js';
 import { withRules } from './typed-rules.js';
+import { checkUnsupportedFields } from './unsupported-field-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -21,8 +22,9 @@ export function defaultEC2NodeClass<T>(object: T): T {
 }
 
 function isShaped(object: unknown): object is EC2NodeClass {
-  const spec = (object as { spec?: Record<string, unknown> } | null)?.spec;
-  return typeof spec === 'object' && Array.isArray(spec['amiSelectorTerms']);
+  // JSON has null where an object should be, and typeof null is 'object'.
+  const spec = (object as { spec?: Record<string, unknown> | null } | null)?.spec;
+  return typeof spec === 'object' && spec !== null && Array.isArray(spec['amiSelectorTerms']);
 }
 
 /** Every problem with an EC2NodeClass; pass `old` on UPDATE for the role/instanceProfile transition rule. */
@@ -38,5 +40,6 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
     ...checkBlockDevices(spec.blockDeviceMappings),
     ...checkKubelet(spec.kubelet),
     ...checkNetworking(spec),
+    ...checkUnsupportedFields('karpenter.k8s.aws/v1/EC2NodeClass', object),
   ]);
 }

@@ -5,6 +5,7 @@ import { checkNodeClaimSpec } from './nodepool-validation.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
+import { checkUnsupportedFields } from './unsupported-field-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -17,15 +18,16 @@ export function defaultNodeClaim<T>(object: T): T {
 }
 
 function isNodeClaimShaped(object: unknown): object is NodeClaim {
-  const spec = (object as { spec?: { requirements?: unknown; nodeClassRef?: unknown } } | null)?.spec;
-  return typeof spec === 'object' && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object';
+  // JSON has null where an object should be, and typeof null is 'object'.
+  const spec = (object as { spec?: { requirements?: unknown; nodeClassRef?: unknown } | null } | null)?.spec;
+  return typeof spec === 'object' && spec !== null && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object' && spec.nodeClassRef !== null;
 }
 
 /** Every problem with a NodeClaim; on UPDATE (`old` given) the whole spec is immutable. */
 export function validateNodeClaim(object: unknown, old?: unknown): Problem[] {
   const out = schema.problems(object);
   if (!isNodeClaimShaped(object)) return out;
-  const checked = withRules(out, () => checkNodeClaimSpec(object.spec, 'spec'));
+  const checked = withRules(out, () => [...checkNodeClaimSpec(object.spec, 'spec'), ...checkUnsupportedFields('karpenter.sh/v1/NodeClaim', object)]);
   const oldSpec = (old as { spec?: unknown } | null | undefined)?.spec;
   if (old !== undefined && !isDeepStrictEqual(object.spec, oldSpec)) {
     checked.push(problem('spec', 'immutable', undefined, 'spec is immutable: a NodeClaim is a record of one launched node'));

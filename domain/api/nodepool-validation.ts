@@ -8,6 +8,8 @@ import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { checkTaints } from './taint-rules.js';
 import { withRules } from './typed-rules.js';
+import { checkUnsupportedFields } from './unsupported-field-rules.js';
+import { awsDomain } from './well-known-labels.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -20,11 +22,22 @@ export function defaultNodePool<T>(object: T): T {
   return defaulter.withDefaults(object);
 }
 
+/**
+ * nodesmith launches EC2 instances from EC2NodeClasses only, and finds the class by name: a reference to any other
+ * kind would otherwise launch with an EC2NodeClass that happens to share the name (Karpenter skips such a NodePool
+ * silently when its cloud provider does not serve the kind).
+ */
+function checkNodeClassKind(ref: NodeClassReference, base: string): Problem[] {
+  if (ref.group === awsDomain && ref.kind === 'EC2NodeClass') return [];
+  return [problem(base, 'node-class-kind', { group: ref.group, kind: ref.kind }, `nodeClassRef to kind "${ref.kind}" of group "${ref.group}" is not supported by nodesmith: it launches from EC2NodeClasses only (group ${awsDomain}, kind EC2NodeClass)`)];
+}
+
 /** Rules shared by NodePool `spec.template.spec` and NodeClaim `spec`. */
 export function checkNodeClaimSpec(spec: NodeClaimTemplateSpec, base: string): Problem[] {
   return [
     ...checkRequirements(spec.requirements, `${base}.requirements`),
     ...checkTaints(spec, base),
+    ...checkNodeClassKind(spec.nodeClassRef, `${base}.nodeClassRef`),
   ];
 }
 
@@ -69,12 +82,14 @@ export function validateNodePool(object: unknown, old?: unknown): Problem[] {
     ...checkBudgets(spec.disruption?.budgets, 'spec.disruption.budgets'),
     ...checkStatic(spec, oldSpec),
     ...checkConsolidationAnnotations((object as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations),
+    ...checkUnsupportedFields('karpenter.sh/v1/NodePool', object),
   ]);
 }
 
 /** Just enough shape for the rules to walk without crashing; the schema check reports the rest. */
 function isNodePoolShaped(object: unknown): object is NodePool {
-  const o = object as { spec?: { template?: { spec?: { requirements?: unknown; nodeClassRef?: unknown } } } } | null;
+  const o = object as { spec?: { template?: { spec?: { requirements?: unknown; nodeClassRef?: unknown } | null } | null } | null } | null;
   const spec = o?.spec?.template?.spec;
-  return typeof spec === 'object' && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object';
+  // JSON has null where an object should be, and typeof null is 'object'.
+  return typeof spec === 'object' && spec !== null && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object' && spec.nodeClassRef !== null;
 }

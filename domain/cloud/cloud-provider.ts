@@ -25,7 +25,7 @@ export interface LaunchRequest {
 export type InstanceState =
   'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
 
-/** One instance we launched, as Create returns it and Get/List report it. */
+/** One instance launched through the shared API (by us or by Karpenter), as Create returns it and Get/List report it. */
 export interface LaunchedInstance {
   readonly instanceId: string;
   /** `aws:///<zone>/<instance-id>` */
@@ -77,7 +77,10 @@ export interface CloudProvider {
   delete(providerID: string): Promise<void>;
   /** Throws NodeClaimNotFoundError for unknown or terminated instances. */
   get(providerID: string): Promise<LaunchedInstance>;
-  /** Every live instance carrying our tags in this cluster. */
+  /**
+   * Every live instance of this cluster launched through the shared API (by nodesmith or by Karpenter, whose
+   * instances are adopted). A missing instance is not proof of a lost launch: callers confirm with `get`.
+   */
   list(): Promise<LaunchedInstance[]>;
   /** The describe-based catalog, for every type, even those with no available offering. */
   getInstanceTypes(): Promise<InstanceTypeInfo[]>;

@@ -25,6 +25,8 @@ export class FakeCloudProvider implements CloudProvider {
   /** Offering keys (`<capacityType>:<type>:<zone>`) that fail with insufficient capacity. */
   readonly insufficientCapacity = new Set<string>();
   readonly instances = new Map<string, LaunchedInstance>();
+  /** Instance ids List leaves out while Get still finds them, as a filtered or partial listing would. */
+  readonly unlisted = new Set<string>();
   readonly unavailableOfferings: UnavailableOfferings;
   instanceTypes: InstanceTypeInfo[] = [];
   /** Ready False or Unknown for 30 minutes, like the AWS provider's kubelet policies. */
@@ -62,7 +64,7 @@ export class FakeCloudProvider implements CloudProvider {
   list(): Promise<LaunchedInstance[]> {
     return settle(() => {
       this.#throwInjected();
-      return [...this.instances.values()];
+      return [...this.instances.values()].filter((i) => !this.unlisted.has(i.instanceId));
     });
   }
 

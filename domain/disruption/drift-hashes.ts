@@ -3,11 +3,17 @@ import { amiFamilies } from '../api/ec2nodeclass-schema.js';
 import type { NodePool } from '../api/nodepool-schema.js';
 import { canonicalHash } from './canonical-hash.js';
 
-/** Bumped when what the NodePool hash covers changes (Karpenter's `NodePoolHashVersion`). */
-export const nodePoolHashVersion = 'v3';
+/**
+ * Bumped when what the NodePool hash covers changes. Never equal to Karpenter's `NodePoolHashVersion` (`v3`): our
+ * hash is not Karpenter's, and Karpenter compares a NodeClaim's hash with its NodePool's only when the two versions
+ * match. A distinct version makes a Karpenter rolled back onto nodesmith's NodeClaims leave them undrifted (as after
+ * its own version bump) instead of replacing every one of them as NodePoolDrifted; ours skips Karpenter's stamps the
+ * same way and re-stamps them.
+ */
+export const nodePoolHashVersion = 'nodesmith-v3';
 
-/** Bumped when what the EC2NodeClass hash covers changes (Karpenter's `EC2NodeClassHashVersion`). */
-export const ec2NodeClassHashVersion = 'v6';
+/** The same for the EC2NodeClass hash, kept apart from Karpenter's `EC2NodeClassHashVersion` (`v6`) for the same reason. */
+export const ec2NodeClassHashVersion = 'nodesmith-v6';
 
 /**
  * `karpenter.sh/nodepool-hash`: the NodePool's `spec.template` (labels, annotations, taints, startup taints,

@@ -10,11 +10,10 @@ import { isDomainError, NodeClaimNotFoundError } from '../../domain/cloud/errors
 import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
 import type { RepairPolicy } from '../../domain/cloud/repair-policy.js';
-import { managedByTag } from '../../domain/product-keys.js';
 import { classifyEc2Error } from './ec2-errors.js';
 import { launchFleet } from './fleet-launch.js';
 import { describeInstanceTypeCatalog } from './instance-type-catalog.js';
-import { isLive, listTaggedInstances } from './instances.js';
+import { isLive, listClusterInstances } from './instances.js';
 import { Batcher, instanceBatchWindow, type BatchRecord } from './batcher.js';
 import type { BatcherName } from './batcher-metrics.js';
 import { describeInstancesBatch, terminateInstancesBatch } from './instance-batches.js';
@@ -101,10 +100,7 @@ export class AwsCloudProvider implements CloudProvider {
 
   async list(): Promise<LaunchedInstance[]> {
     try {
-      return await listTaggedInstances(this.#options.ec2, this.#retry, {
-        clusterName: this.#options.cluster.name,
-        managedBy: managedByTag,
-      });
+      return await listClusterInstances(this.#options.ec2, this.#retry, this.#options.cluster.name);
     } catch (e: unknown) {
       throw classifyEc2Error(e, 'listing instances');
     }

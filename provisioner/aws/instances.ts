@@ -71,15 +71,21 @@ export async function describeInstance(
   }
 }
 
-/** Live instances carrying our managed-by tag and this cluster's ownership tag, all pages. */
-export async function listTaggedInstances(
+/**
+ * Live instances launched through the shared API in this cluster, by nodesmith or by Karpenter, all pages. Both
+ * tag every instance with `karpenter.sh/nodepool` and `kubernetes.io/cluster/<name>` at launch (Karpenter adds
+ * `karpenter.sh/nodeclaim` only later, so that tag cannot be required). Our own `nodesmith.io/managed-by` is not
+ * asked for: a Karpenter cluster taken over has instances without it, and a NodeClaim whose instance a narrower
+ * filter hid would look lost to garbage collection. Karpenter's own List asks for the same shared tags.
+ */
+export async function listClusterInstances(
   ec2: EC2Client,
   retry: RetryPolicy,
-  filters: { clusterName: string; managedBy: { key: string; value: string } },
+  clusterName: string,
 ): Promise<LaunchedInstance[]> {
   const Filters: Filter[] = [
-    { Name: `tag:${filters.managedBy.key}`, Values: [filters.managedBy.value] },
-    { Name: 'tag-key', Values: [tagKeys.cluster(filters.clusterName)] },
+    { Name: 'tag-key', Values: [tagKeys.nodePool] },
+    { Name: 'tag-key', Values: [tagKeys.cluster(clusterName)] },
     { Name: 'instance-state-name', Values: liveStates },
   ];
   return retryThrottled(retry, 'listing instances', async () => {

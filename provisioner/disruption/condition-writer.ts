@@ -13,7 +13,7 @@ type Edit = (conditions: readonly Condition[]) => Condition[] | undefined;
  * Status conditions are one list, replaced whole by a merge patch, and several controllers write it (registration,
  * drift, disruption). Each write is pinned to the resourceVersion it read, so a concurrent writer's condition is
  * never lost: on a conflict the NodeClaim is read again and the edit re-applied. Returns false when the NodeClaim is
- * gone, true once written (or when there was nothing to change).
+ * gone (before the read or before the write), true once written (or when there was nothing to change).
  */
 async function editConditions(store: ConditionStore, name: string, edit: Edit): Promise<boolean> {
   for (let attempt = 1; ; attempt += 1) {
@@ -23,8 +23,7 @@ async function editConditions(store: ConditionStore, name: string, edit: Edit): 
     if (next === undefined) return true;
     const version = claim.metadata.resourceVersion;
     try {
-      await store.patchStatus(name, { conditions: next }, version === undefined ? {} : { resourceVersion: version });
-      return true;
+      return (await store.patchStatus(name, { conditions: next }, version === undefined ? {} : { resourceVersion: version })) !== undefined;
     } catch (error: unknown) {
       if (!isStoreConflictError(error) || attempt >= attempts) throw error;
     }

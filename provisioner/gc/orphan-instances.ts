@@ -1,15 +1,24 @@
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import { ignoreNotFound } from '../../domain/cloud/errors.js';
+import type { Node } from '../../domain/core/node.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
+import type { EventRecorder } from '../events.js';
+import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import { nodesByProviderId } from '../lifecycle/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
+import { reportKept } from './gc-keep.js';
 
 export interface OrphanInstanceGcOptions {
   readonly cloud: Pick<CloudProvider, 'list' | 'delete'>;
   readonly store: Pick<NodeClaimStore, 'list'>;
+  /** The Nodes: an instance that registered one is kept and reported, not terminated. */
+  readonly nodes: Pick<NodeApi, 'listNodes'>;
   readonly clock: Clock;
+  /** Where the Event saying why an instance was kept goes (on its Node). */
+  readonly recorder?: EventRecorder;
   /** Instances younger than this are kept (Karpenter: 30 s), see below. */
   readonly minAgeMs?: number;
   readonly metrics?: LifecycleMetrics;
@@ -27,6 +36,11 @@ const fastPasses = 20;
  * with its finalizer stripped). The NodeClaims are listed *after* the instances, and an instance
  * counts as held by its providerID *or* its NodeClaim-name tag, so an instance whose NodeClaim status
  * is still being written is never mistaken for an orphan; the minimum age covers list lag.
+ *
+ * List returns this cluster's instances launched through the shared API, Karpenter's included, and
+ * every one of them is held by a NodeClaim in a cluster that was taken over. An instance that no
+ * NodeClaim holds but that registered a Node is kept, with an Event on the Node and a counter: its
+ * NodeClaim was removed by hand, and terminating the instance under running pods is a person's call.
  */
 export class OrphanInstanceGc implements Controller {
   readonly name = 'gc.instances';
@@ -44,15 +58,31 @@ export class OrphanInstanceGc implements Controller {
     const heldNames = new Set(claims.map((c) => c.metadata.name ?? ''));
     const now = this.#o.clock.now();
     const minAge = this.#o.minAgeMs ?? 30_000;
-    for (const instance of instances) {
-      if (heldIds.has(instance.providerID)) continue;
-      if (instance.nodeClaimName !== undefined && heldNames.has(instance.nodeClaimName)) continue;
-      if (!isLive(instance) || now - instance.launchTime < minAge) continue;
-      await this.#terminate(instance);
+    const orphans = instances.filter((instance) => {
+      if (heldIds.has(instance.providerID)) return false;
+      if (instance.nodeClaimName !== undefined && heldNames.has(instance.nodeClaimName)) return false;
+      return isLive(instance) && now - instance.launchTime >= minAge;
+    });
+    const nodes = orphans.length === 0 ? new Map<string, Node>() : nodesByProviderId(await this.#o.nodes.listNodes());
+    for (const instance of orphans) {
+      const node = nodes.get(instance.providerID);
+      if (node === undefined) await this.#terminate(instance);
+      else this.#keep(instance, node);
     }
     this.#passes += 1;
     const fast = this.#passes <= fastPasses;
     return { requeueAfterMs: fast ? (this.#o.fastIntervalMs ?? 10_000) : (this.#o.slowIntervalMs ?? 120_000) };
+  }
+
+  #keep(instance: LaunchedInstance, node: Node): void {
+    const name = node.metadata.name ?? '';
+    const uid = node.metadata.uid;
+    reportKept(
+      { ...this.#o, controller: this.name },
+      { kind: 'Node', apiVersion: 'v1', name, ...(uid === undefined ? {} : { uid }) },
+      'node_exists',
+      `no NodeClaim holds instance ${instance.providerID}, but it registered this Node; not terminated (delete the Node to let it go)`,
+    );
   }
 
   async #terminate(instance: LaunchedInstance): Promise<void> {

@@ -1,7 +1,7 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
 import type { NodeClassWriter } from '../nodeclass/nodeclass-writer.js';
-import { statusCode } from './api-status.js';
+import { isNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 const resource = { group: 'karpenter.k8s.aws', version: 'v1', plural: 'ec2nodeclasses' } as const;
@@ -47,7 +47,7 @@ export class KubeNodeClassClient implements NodeClassWriter {
     try {
       return await this.#api.get<EC2NodeClass>({ ...resource, name });
     } catch (e: unknown) {
-      if (statusCode(e) === 404) return undefined;
+      if (isNotFound(e)) return undefined;
       throw new Error(`reading ec2nodeclass ${name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   }
@@ -56,7 +56,7 @@ export class KubeNodeClassClient implements NodeClassWriter {
     try {
       await call();
     } catch (e: unknown) {
-      if (statusCode(e) === 404) return;
+      if (isNotFound(e)) return;
       throw new Error(`${action}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   }

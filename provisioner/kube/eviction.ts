@@ -1,3 +1,4 @@
+import { isNotFound } from './api-status.js';
 import type { EvictionOutcome } from '../lifecycle/cluster-ports.js';
 import { KubeApiError, type KubeRest } from './kube-rest.js';
 
@@ -13,7 +14,7 @@ export async function evictPod(api: KubeRest, namespace: string, name: string): 
     return 'evicted';
   } catch (e: unknown) {
     if (!(e instanceof KubeApiError)) throw e;
-    if (e.code === 404) return 'gone';
+    if (isNotFound(e)) return 'gone';
     if (e.code === 429) return 'blocked';
     if (e.code === 500 && e.body.includes('more than one PodDisruptionBudget')) return 'blocked';
     throw new Error(`evicting pod ${namespace}/${name}: ${e.message}`, { cause: e });

@@ -1,3 +1,4 @@
+import { isNotFound } from './api-status.js';
 import type { ApiConnection, ApiResponse } from './api-connection.js';
 
 /** A refused API call: the HTTP status, the Status reason (NotFound, Conflict, AlreadyExists …) and its message. */
@@ -77,7 +78,7 @@ export class KubeRest {
     try {
       return await this.get<T>(r);
     } catch (error) {
-      if (error instanceof KubeApiError && error.code === 404) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../domain/clock.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import { statusCode } from './api-status.js';
+import { isNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 /** A coordination.k8s.io/v1 Lease as the elector reads and writes it (times are MicroTime strings). */
@@ -147,7 +147,7 @@ export class LeaderElector {
     try {
       lease = await api.readNamespacedLease({ name, namespace });
     } catch (e: unknown) {
-      if (statusCode(e) !== 404) throw e;
+      if (!isNotFound(e)) throw e;
       return this.#create(now);
     }
     const spec = lease.spec ?? {};

@@ -3,7 +3,7 @@ import type { Taint } from '../../domain/core/taint.js';
 import type { EvictionOutcome, PodDeletion, VolumeAttachmentApi } from '../lifecycle/cluster-ports.js';
 import type { NodeWrites, PodWrites } from '../lifecycle/model-ports.js';
 import { evictPod } from './eviction.js';
-import { statusCode } from './api-status.js';
+import { ignoreNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 const nodes = { version: 'v1', plural: 'nodes' } as const;
@@ -12,11 +12,6 @@ const nodes = { version: 'v1', plural: 'nodes' } as const;
 interface VolumeAttachment {
   readonly metadata?: { readonly name?: string };
   readonly spec?: { readonly nodeName?: string; readonly source?: { readonly persistentVolumeName?: string } };
-}
-
-
-function ignore404(e: unknown): void {
-  if (statusCode(e) !== 404) throw e;
 }
 
 
@@ -35,7 +30,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     try {
       await this.#api.mergePatch({ ...nodes, name }, { metadata: { labels } });
     } catch (e: unknown) {
-      ignore404(e);
+      ignoreNotFound(e);
     }
   }
 
@@ -68,7 +63,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     try {
       await this.#api.delete({ ...nodes, name });
     } catch (e: unknown) {
-      ignore404(e);
+      ignoreNotFound(e);
     }
   }
 
@@ -99,7 +94,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     } catch (e: unknown) {
       // 409: the uid precondition failed, so the pod under this name is a newer one; leave it be.
       if (statusCode(e) === 409) return;
-      ignore404(e);
+      ignoreNotFound(e);
     }
   }
 
@@ -114,7 +109,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     try {
       node = await this.#api.get<typeof node>({ ...nodes, name });
     } catch (e: unknown) {
-      ignore404(e);
+      ignoreNotFound(e);
       return;
     }
     const spec = edit(node);
@@ -126,7 +121,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
         await this.#editNode(name, edit, attempts - 1);
         return;
       }
-      ignore404(e);
+      ignoreNotFound(e);
     }
   }
 }

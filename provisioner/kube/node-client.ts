@@ -1,5 +1,5 @@
 import type { Node } from '../../domain/core/node.js';
-import { statusCode } from './api-status.js';
+import { ignoreNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 const nodes = { version: 'v1', plural: 'nodes' } as const;
@@ -45,7 +45,7 @@ export class KubeNodeWriter implements NodeWriter {
     try {
       await this.#api.delete({ ...nodes, name });
     } catch (error) {
-      if (statusCode(error) !== 404) throw error;
+      ignoreNotFound(error);
     }
   }
 
@@ -53,7 +53,7 @@ export class KubeNodeWriter implements NodeWriter {
     try {
       await this.#api.mergePatch({ ...nodes, name }, { metadata: { annotations: { [key]: value } } });
     } catch (error) {
-      if (statusCode(error) !== 404) throw error;
+      ignoreNotFound(error);
     }
   }
 

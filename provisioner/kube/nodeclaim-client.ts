@@ -4,7 +4,7 @@ import {
   type NodeClaimStore,
   type PatchStatusOptions,
 } from '../nodeclaim-store.js';
-import { statusCode } from './api-status.js';
+import { isNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 const nodeClaims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' } as const;
@@ -39,7 +39,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
     try {
       return await this.#api.get<NodeClaim>({ ...nodeClaims, name });
     } catch (e: unknown) {
-      if (statusCode(e) === 404) return undefined;
+      if (isNotFound(e)) return undefined;
       throw wrap(`reading nodeclaim ${name}`, e);
     }
   }
@@ -57,17 +57,18 @@ export class KubeNodeClaimClient implements NodeClaimStore {
     try {
       await this.#api.delete({ ...nodeClaims, name });
     } catch (e: unknown) {
-      if (statusCode(e) === 404) return;
+      if (isNotFound(e)) return;
       throw wrap(`deleting nodeclaim ${name}`, e);
     }
   }
 
-  async patchStatus(name: string, status: Partial<NodeClaimStatus>, options: PatchStatusOptions = {}): Promise<NodeClaim> {
+  async patchStatus(name: string, status: Partial<NodeClaimStatus>, options: PatchStatusOptions = {}): Promise<NodeClaim | undefined> {
     // A resourceVersion in a merge patch makes the API server refuse it (409) if the object moved on.
     const metadata = options.resourceVersion === undefined ? {} : { metadata: { resourceVersion: options.resourceVersion } };
     try {
       return await this.#api.mergePatch<NodeClaim>({ ...nodeClaims, name, subresource: 'status' }, { ...metadata, status });
     } catch (e: unknown) {
+      if (isNotFound(e)) return undefined;
       throw wrap(`patching status of nodeclaim ${name}`, e);
     }
   }
@@ -93,7 +94,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
     try {
       await this.#api.mergePatch({ ...nodeClaims, name }, { metadata });
     } catch (e: unknown) {
-      if (statusCode(e) === 404) return;
+      if (isNotFound(e)) return;
       throw wrap(`${verb} nodeclaim ${name}`, e);
     }
   }
@@ -112,7 +113,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
         await this.#api.mergePatch({ ...nodeClaims, name }, { metadata: { finalizers: next, resourceVersion: claim.metadata.resourceVersion } });
         return;
       } catch (e: unknown) {
-        if (statusCode(e) === 404) return;
+        if (isNotFound(e)) return;
         if (statusCode(e) !== 409 || attempt >= finalizerAttempts) throw wrap(`updating finalizers of nodeclaim ${name}`, e);
       }
     }

@@ -1,5 +1,6 @@
 import type { NodePoolStatus } from '../../domain/api/nodepool-schema.js';
 import type { NodePoolStatusWriter } from '../provisioning/nodepool-usage.js';
+import { ignoreNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 export class KubeNodePoolStatusWriter implements NodePoolStatusWriter {
@@ -10,6 +11,11 @@ export class KubeNodePoolStatusWriter implements NodePoolStatusWriter {
   }
 
   async patchStatus(name: string, status: Partial<NodePoolStatus>): Promise<void> {
-    await this.#api.mergePatch({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name, subresource: 'status' }, { status });
+    try {
+      await this.#api.mergePatch({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name, subresource: 'status' }, { status });
+    } catch (e: unknown) {
+      // Deleted since the pass read it: a NodePool that is gone has no status to keep.
+      ignoreNotFound(e);
+    }
   }
 }

@@ -84,7 +84,8 @@ export class PlanMaterializer implements Materializer {
     // Labels before the Launched condition: drift reads a Launched NodeClaim's labels against the NodePool's
     // requirements, and a NodeClaim seen Launched without them (kubernetes.io/os, the zone …) would look drifted.
     await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
-    await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
+    const launched = await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
+    if (launched === undefined) throw new Error(`materializing ${virtualNodeName}: NodeClaim ${claimName} was deleted while its instance ${instance.instanceId} launched`);
     const nodeName = await this.#createRealNode(instance, claim, type);
     this.#deps.events.record(claimTarget(claim), 'Normal', 'Launched',
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);

@@ -104,7 +104,9 @@ export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: 
         [wellKnown.capacityType]: instance.capacityType,
         [wellKnown.os]: 'linux',
       },
-      annotations: { [nodeClaimKey]: claim.metadata.name ?? '' },
+      // Karpenter's registration copies the NodeClaim's annotations (so the NodePool template's) onto the Node; a
+      // template `karpenter.sh/do-not-disrupt` protects the node only once it is there.
+      annotations: { ...(claim.metadata.annotations ?? {}), [nodeClaimKey]: claim.metadata.name ?? '' },
     },
     spec: { providerID: instance.providerID, taints: [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])] },
     status: { capacity, allocatable },

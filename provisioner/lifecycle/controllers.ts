@@ -55,7 +55,7 @@ export function lifecycleControllers(deps: LifecycleDependencies): Controller[] 
     ...(deps.repair === undefined ? [] : [new NodeHealthController({ store, nodes, policies: cloud.repairPolicies(), recorder, ...deps.repair, ...common })]),
     new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
     new VirtualNodePodGc({ pods, recorder, ...common }),
-    new OrphanInstanceGc({ cloud, store, ...common }),
-    new LostNodeClaimGc({ store, cloud, ...common }),
+    new OrphanInstanceGc({ cloud, store, nodes, recorder, ...common }),
+    new LostNodeClaimGc({ store, cloud, nodes, recorder, ...common }),
   ];
 }

@@ -169,13 +169,15 @@ export class DriftController implements Controller {
     const next = verdict === undefined
       ? conditions.filter((c) => c.type !== driftedCondition)
       : withCondition(conditions, { type: driftedCondition, status: 'True', reason: verdict.reason, message: verdict.message }, this.#o.clock.now());
+    let written: NodeClaim | undefined;
     try {
-      await this.#o.store.patchStatus(claim.metadata.name ?? '', { conditions: next }, optional('resourceVersion', claim.metadata.resourceVersion));
+      written = await this.#o.store.patchStatus(claim.metadata.name ?? '', { conditions: next }, optional('resourceVersion', claim.metadata.resourceVersion));
     } catch (e: unknown) {
       if (isStoreConflictError(e)) return 'conflict';
       throw e;
     }
-    this.#report(claim, verdict, existing?.status === 'True');
+    // A NodeClaim deleted since the pass read it has no drift left to report.
+    if (written !== undefined) this.#report(claim, verdict, existing?.status === 'True');
     return 'settled';
   }
 

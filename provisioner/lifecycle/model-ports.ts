@@ -71,7 +71,7 @@ export class ModelNodeClaimStore implements NodeClaimStore {
     return this.#writes.delete(name);
   }
 
-  patchStatus(name: string, status: Partial<NodeClaimStatus>, options?: PatchStatusOptions): Promise<NodeClaim> {
+  patchStatus(name: string, status: Partial<NodeClaimStatus>, options?: PatchStatusOptions): Promise<NodeClaim | undefined> {
     return this.#writes.patchStatus(name, status, options);
   }
 

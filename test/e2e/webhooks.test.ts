@@ -177,6 +177,13 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     t.equal(asController.code, 0, `the controller is not blocked by the webhook: ${asController.stderr}`);
   });
 
+  await t.test('a static NodePool is stored by the CRD alone but refused by our webhook as not supported yet', async (t) => {
+    const r = await stack.kubectl(['apply', '-f', '-'], nodePool('static', '  replicas: 3\n  limits: { nodes: "5" }\n'));
+    t.not(r.code, 0);
+    t.match(r.stderr, /spec\.replicas: static NodePools are not supported yet by nodesmith.*issue #27/);
+    t.equal((await stack.kubectl(['get', 'nodepool', 'static'])).code, 1, 'nothing was stored');
+  });
+
   await t.test('a NodeClaim spec cannot change', async (t) => {
     const claim = (arch: string): string => `apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: { name: claim-1 }\nspec:\n  requirements: [{ key: kubernetes.io/arch, operator: In, values: [${arch}] }]\n  nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n`;
     await ok(stack, ['apply', '-f', '-'], claim('amd64'));

@@ -56,9 +56,9 @@ export class InMemoryNodeClaimStore implements NodeClaimStore {
     return Promise.resolve();
   }
 
-  patchStatus(name: string, status: Partial<NodeClaimStatus>, options: PatchStatusOptions = {}): Promise<NodeClaim> {
+  patchStatus(name: string, status: Partial<NodeClaimStatus>, options: PatchStatusOptions = {}): Promise<NodeClaim | undefined> {
     const claim = this.#claims.get(name);
-    if (claim === undefined) return Promise.reject(new Error(`nodeclaim ${name} not found`));
+    if (claim === undefined) return Promise.resolve(undefined);
     if (options.resourceVersion !== undefined && options.resourceVersion !== claim.metadata.resourceVersion) {
       return Promise.reject(new StoreConflictError(`patching status of nodeclaim ${name}: conflict`));
     }

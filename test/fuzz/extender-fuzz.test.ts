@@ -1,6 +1,7 @@
 // The extender's filter, prioritize and bind, fuzzed with mutants of the requests the real kube-scheduler sent
-// (test/fixtures/kube-scheduler): a 200 (misfits and failures in its `Error`) or a 4xx with a message, never a
-// 5xx; the extender keeps serving and its view of the cluster is unchanged. NODESMITH_FUZZ_RUNS for the long run.
+// (test/fixtures/kube-scheduler), and of filter and prioritize in the full-Nodes form: a 200 (misfits and failures
+// in its `Error`) or a 4xx with a message, never a 5xx; the extender keeps serving and its view of the cluster is
+// unchanged. NODESMITH_FUZZ_RUNS for the long run.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import t from 'tap';
@@ -10,6 +11,21 @@ import { checkProperty, fuzzParameters, mutatedBody, type Json } from './mutatio
 function fixture(verb: 'filter' | 'prioritize' | 'bind'): Json {
   return JSON.parse(readFileSync(new URL(`../fixtures/kube-scheduler/${verb}.json`, import.meta.url), 'utf8')) as Json;
 }
+
+/**
+ * The recorded request in the form a kube-scheduler without `nodeCacheCapable` sends: every candidate Node whole
+ * (a NodeList), NodeNames null. The filter reply echoes the Nodes that pass, so a mutant inside one is written back.
+ */
+function fullNodesForm(verb: 'filter' | 'prioritize'): Json {
+  const { Pod } = fixture(verb) as { Pod: Json };
+  const items = ['kwok-a', 'kwok-b'].map((name) => node(name, { cpu: '8', memory: '32Gi' }));
+  return JSON.parse(JSON.stringify({ Pod, Nodes: { metadata: {}, items }, NodeNames: null })) as Json;
+}
+
+const requests: { verb: 'filter' | 'prioritize' | 'bind'; form: string; body: Json }[] = [
+  ...(['filter', 'prioritize', 'bind'] as const).map((verb) => ({ verb, form: 'as recorded', body: fixture(verb) })),
+  ...(['filter', 'prioritize'] as const).map((verb) => ({ verb, form: 'full Nodes', body: fullNodesForm(verb) })),
+];
 
 /** What the view says about the cluster: counts and every node's usage, as filter and prioritize read it. */
 function viewSnapshot(h: Harness): string {
@@ -35,15 +51,15 @@ function parsed(body: string): unknown {
   }
 }
 
-for (const verb of ['filter', 'prioritize', 'bind'] as const) {
-  void t.test(`/${verb} answers every mutant of kube-scheduler's request with a 200 or a 4xx, and its view stays as it was`, async (t) => {
+for (const { verb, form, body: request } of requests) {
+  void t.test(`/${verb} (${form}) answers every mutant of kube-scheduler's request with a 200 or a 4xx, and its view stays as it was`, async (t) => {
     const h = harness();
     for (const name of ['kwok-a', 'kwok-b']) h.view.apply({ kind: 'node-upserted', node: node(name, { cpu: '8', memory: '32Gi' }) });
     // Every bind fails, so a bind that got through cannot leave a reservation behind: the view must be untouched.
     h.binder.failWith = new Error('fuzz: the API server refused the binding');
     const before = viewSnapshot(h);
     const statuses = new Set<number>();
-    const failure = await checkProperty(fc.asyncProperty(mutatedBody(fixture(verb)), async (body) => {
+    const failure = await checkProperty(fc.asyncProperty(mutatedBody(request), async (body) => {
       const response = await h.app.inject({ method: 'POST', url: `/${verb}`, payload: body, headers: { 'content-type': 'application/json' } });
       statuses.add(response.statusCode);
       const why = breach(response.statusCode, parsed(response.body));
@@ -52,7 +68,7 @@ for (const verb of ['filter', 'prioritize', 'bind'] as const) {
     }), fuzzParameters(1500));
     t.equal(failure, undefined, 'every mutant kept the contract');
     t.ok(statuses.has(200) && statuses.has(400), `both answers were exercised: ${[...statuses].join(', ')}`);
-    const healthy = await h.app.inject({ method: 'POST', url: `/${verb}`, payload: fixture(verb) as object });
+    const healthy = await h.app.inject({ method: 'POST', url: `/${verb}`, payload: request as object });
     t.equal(healthy.statusCode, 200, 'the recorded request still gets its answer afterwards');
     t.equal(h.materializer.pendingCount, 0, 'nothing was sent to launch');
   });

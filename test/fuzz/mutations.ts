@@ -1,5 +1,6 @@
 // fast-check arbitraries that mutate real requests: structure-aware (a field removed, a wrong type, huge and
-// negative numbers, odd strings, deep nesting) and byte-level (truncated, a byte flipped, trailing garbage).
+// negative numbers, odd strings, nesting up to 20,000 levels deep) and byte-level (truncated, a byte flipped,
+// trailing garbage).
 import fc from 'fast-check';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -18,6 +19,19 @@ export function nested(depth: number, asObject: boolean): Json {
   return value;
 }
 
+/**
+ * Stands in for a value nested `depth` levels deep, deeper than JSON.stringify can write (its recursion overflows
+ * near 5,000 levels): serialised() splices the nested text in where it stands.
+ */
+function deeplyNested(depth: number): Json {
+  return `\u0000nested:${String(depth)}`;
+}
+
+/** The JSON text of a mutant, each deeplyNested() stand-in replaced by the nested value it stands for. */
+export function serialised(value: Json): string {
+  return JSON.stringify(value).replace(/"\\u0000nested:(\d+)"/g, (_stand, depth: string) => `${'{"a":'.repeat(Number(depth))}0${'}'.repeat(Number(depth))}`);
+}
+
 const oddStrings = [
   '', ' ', '\u0000', '\uFFFF', '\uD800', '💥🔥', 'a'.repeat(70_000), '-1', '1e309', 'NaN', 'null', '0x10', '1.5.2Gi',
   '../../etc/passwd', '${jndi:x}', '%s%n', '<script>', 'launchable-', 'system:serviceaccount:nodesmith:nodesmith',
@@ -34,6 +48,7 @@ export const oddValue: fc.Arbitrary<Json> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 20 }).map((s): Json => s),
   fc.constantFrom<Json>([], {}, [null], { '': null }, JSON.parse('{"__proto__": {"polluted": true}}') as Json, { constructor: { prototype: { x: 1 } } }),
   fc.integer({ min: 50, max: 3000 }).chain((depth) => fc.boolean().map((asObject) => nested(depth, asObject))),
+  fc.integer({ min: 3000, max: 20_000 }).map(deeplyNested),
   fc.jsonValue({ maxDepth: 3 }).map((v) => v as Json),
 );
 
@@ -95,7 +110,7 @@ export function byteMutant(text: string): fc.Arbitrary<Buffer> {
 /** A request body: mostly structure-aware mutants of `base`, serialised, and some byte-level ones. */
 export function mutatedBody(base: Json): fc.Arbitrary<string | Buffer> {
   return fc.oneof(
-    { weight: 3, arbitrary: structuralMutant(base).map((value) => JSON.stringify(value)) },
+    { weight: 3, arbitrary: structuralMutant(base).map(serialised) },
     { weight: 1, arbitrary: byteMutant(JSON.stringify(base)) },
   );
 }

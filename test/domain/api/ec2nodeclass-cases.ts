@@ -1,4 +1,4 @@
-import type { RuleCase } from './nodepool-cases.js';
+import { refusalCases, type RuleCase } from './nodepool-cases.js';
 
 /** EC2NodeClass rule cases shared by the unit tests and the real-API-server test (see nodepool-cases.ts). */
 
@@ -15,7 +15,7 @@ export const ec2NodeClassCases: RuleCase[] = [
   { name: 'a subnet id with tags is refused', set: [['spec.subnetSelectorTerms', [{ id: 'subnet-1', tags: { a: 'b' } }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.subnetSelectorTerms[0].id' } },
   { name: 'a malformed subnet id is refused', set: [['spec.subnetSelectorTerms', [{ id: 'sub-1' }]]], expect: { rule: 'pattern', path: 'spec.subnetSelectorTerms[0].id' } },
   { name: 'an empty selector tag value is refused', set: [['spec.subnetSelectorTerms', [{ tags: { a: '' } }]]], expect: { rule: 'selector-tag-empty', path: 'spec.subnetSelectorTerms[0].tags.a' } },
-  { name: 'a subnet selected by CIDR is valid', set: [['spec.subnetSelectorTerms', [{ cidr: '10.0.0.0/16' }]]] },
+  { name: 'a subnet selected by CIDR alone is refused: nodesmith does not select by it yet', set: [['spec.subnetSelectorTerms', [{ cidr: '10.0.0.0/16' }]]], expect: { rule: 'not-supported-yet', path: 'spec.subnetSelectorTerms[0].cidr' }, webhookOnly: true },
   { name: 'a wildcard selector tag value is valid', set: [['spec.subnetSelectorTerms', [{ tags: { a: '*' } }]]] },
   { name: 'a security group name with an id is refused', set: [['spec.securityGroupSelectorTerms', [{ id: 'sg-1', name: 'x' }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.securityGroupSelectorTerms[0].id' } },
   { name: 'a security group name with tags is refused', set: [['spec.securityGroupSelectorTerms', [{ name: 'x', tags: { a: 'b' } }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.securityGroupSelectorTerms[0].name' } },
@@ -67,5 +67,5 @@ export const ec2NodeClassCases: RuleCase[] = [
   { name: 'a capacity reservation id with tags is refused', set: [['spec.capacityReservationSelectorTerms', [{ id: 'cr-1', tags: { a: 'b' } }]]], expect: { rule: 'selector-term-exclusive', path: 'spec.capacityReservationSelectorTerms[0].id' } },
   { name: 'a capacity reservation owner that is not 12 digits is refused', set: [['spec.capacityReservationSelectorTerms', [{ tags: { a: 'b' }, ownerID: '123' }]]], expect: { rule: 'pattern', path: 'spec.capacityReservationSelectorTerms[0].ownerID' } },
   { name: 'an unknown instanceStorePolicy is refused', set: [['spec.instanceStorePolicy', 'RAID1']], expect: { rule: 'enum', path: 'spec.instanceStorePolicy' } },
+  ...refusalCases('EC2NodeClass'),
 ];
-

@@ -1,3 +1,5 @@
+import { unsupportedSamples } from './unsupported-samples.js';
+
 /**
  * NodePool rule cases shared by the unit tests and the real-API-server test. `webhookOnly` marks
  * rules CEL cannot express: the API server alone lets those through, our webhook refuses them.
@@ -9,6 +11,19 @@ export interface RuleCase {
   /** The rule and path we expect, or undefined for "valid". */
   readonly expect?: { rule: string; path: string };
   readonly webhookOnly?: true;
+}
+
+/**
+ * Each field nodesmith does not support yet, set on the fixture as its sample sets it: the API server stores it
+ * (the CRDs keep Karpenter's fields), our webhook refuses it.
+ */
+export function refusalCases(kind: string): RuleCase[] {
+  return unsupportedSamples.filter((s) => s.manifest.kind === kind).map((s) => ({
+    name: `${s.path} is refused as not supported yet`,
+    set: Object.entries(s.manifest.spec).map(([key, value]): [string, unknown] => [`spec.${key}`, value]),
+    expect: { rule: 'not-supported-yet', path: s.path },
+    webhookOnly: true,
+  }));
 }
 
 const T = 'spec.template';
@@ -78,5 +93,6 @@ export const nodePoolCases: RuleCase[] = [
   { name: 'a non-quantity limit is refused', set: [['spec.limits', { cpu: 'lots' }]], expect: { rule: 'pattern', path: 'spec.limits.cpu' } },
   { name: 'a static NodePool may limit only nodes', set: [['spec.replicas', 3], ['spec.limits', { cpu: '10' }]], expect: { rule: 'static-limits', path: 'spec.limits' } },
   { name: 'a static NodePool may not set weight', set: [['spec.replicas', 3], ['spec.weight', 10]], expect: { rule: 'static-weight', path: 'spec.weight' } },
+  { name: 'a nodeClassRef to a kind other than EC2NodeClass is refused', set: [[`${S}.nodeClassRef`, { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' }]], expect: { rule: 'node-class-kind', path: `${S}.nodeClassRef` }, webhookOnly: true },
+  ...refusalCases('NodePool'),
 ];
-

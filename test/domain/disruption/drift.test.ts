@@ -8,8 +8,8 @@ const created = Date.UTC(2026, 10, 23, 8, 0, 0);
 const poolHash = nodePoolHash(nodePool());
 const classHash = ec2NodeClassHash(nodeClass().spec);
 const stamps = {
-  'karpenter.sh/nodepool-hash': poolHash, 'karpenter.sh/nodepool-hash-version': 'v3',
-  'karpenter.k8s.aws/ec2nodeclass-hash': classHash, 'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v6',
+  'karpenter.sh/nodepool-hash': poolHash, 'karpenter.sh/nodepool-hash-version': 'nodesmith-v3',
+  'karpenter.k8s.aws/ec2nodeclass-hash': classHash, 'karpenter.k8s.aws/ec2nodeclass-hash-version': 'nodesmith-v6',
 };
 const labels = {
   'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'amd64', 'node.kubernetes.io/instance-type': 'm5.large',
@@ -44,10 +44,24 @@ void t.test('a hash of another version or written by Karpenter is re-stamped, no
   t.equal(driftOf(facts({ nodePool: changed }, otherVersion)), undefined);
   t.equal(driftOf(facts({ nodePool: changed }, karpenters)), undefined);
   t.same(staleHashStamps(karpenters, { nodePool: poolHash, nodeClass: classHash }), {
-    'karpenter.sh/nodepool-hash': poolHash, 'karpenter.sh/nodepool-hash-version': 'v3',
+    'karpenter.sh/nodepool-hash': poolHash, 'karpenter.sh/nodepool-hash-version': 'nodesmith-v3',
   });
   t.same(staleHashStamps({}, { nodePool: poolHash, nodeClass: classHash }), stamps, 'an unstamped NodeClaim gets both');
   t.same(staleHashStamps(stamps, { nodePool: poolHash, nodeClass: classHash }), {}, 'current stamps stay');
+  t.end();
+});
+
+void t.test('stamps Karpenter wrote with its own versions are re-stamped with versions Karpenter never compares', (t) => {
+  // Karpenter v1 stamps nodepool-hash-version v3 and ec2nodeclass-hash-version v6 with decimal hashes.
+  const karpenters = {
+    'karpenter.sh/nodepool-hash': '6043272830897534', 'karpenter.sh/nodepool-hash-version': 'v3',
+    'karpenter.k8s.aws/ec2nodeclass-hash': '2260918925634385', 'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v6',
+  };
+  t.equal(driftOf(facts({ nodePool: { ...facts().nodePool, hash: 'f'.repeat(64) }, nodeClassHash: 'e'.repeat(64) }, karpenters)), undefined, 'an adopted NodeClaim is not drifted by the hash change');
+  const restamped = staleHashStamps(karpenters, { nodePool: poolHash, nodeClass: classHash });
+  t.same(restamped, stamps);
+  t.not(restamped['karpenter.sh/nodepool-hash-version'], 'v3', 'a Karpenter rolled back compares only equal versions, so it never reads our hash as drift');
+  t.not(restamped['karpenter.k8s.aws/ec2nodeclass-hash-version'], 'v6');
   t.end();
 });
 

@@ -4,7 +4,8 @@ import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
 import { OrphanInstanceGc } from '../../../provisioner/gc/orphan-instances.js';
 import { LifecycleMetrics } from '../../../provisioner/metrics.js';
-import { instance, nodeClaim } from '../../fakes/builders.js';
+import { instance, node, nodeClaim } from '../../fakes/builders.js';
+import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';
 
 void t.test('instance gc terminates instances older than 30 s that no nodeclaim holds', async (t) => {
@@ -19,7 +20,7 @@ void t.test('instance gc terminates instances older than 30 s that no nodeclaim 
   for (const i of [held, writing, orphan, young]) cloud.instances.set(i.instanceId, i);
   await store.create(nodeClaim({ name: 'held', providerID: held.providerID }));
   await store.create(nodeClaim({ name: 'writing' })); // status.providerID not written yet
-  const gc = new OrphanInstanceGc({ cloud, store, clock, metrics: new LifecycleMetrics(registry) });
+  const gc = new OrphanInstanceGc({ cloud, store, nodes: new FakeCluster(), clock, metrics: new LifecycleMetrics(registry) });
 
   const first = await gc.reconcile();
   t.same(cloud.deleted, [orphan.providerID], 'only the old instance with no nodeclaim is terminated');
@@ -37,7 +38,23 @@ void t.test('instance gc skips instances already shutting down', async (t) => {
   const cloud = new FakeCloudProvider(clock);
   const i = { ...instance({ id: 5, launchTime: 0 }), state: 'shutting-down' as const };
   cloud.instances.set(i.instanceId, i);
-  const gc = new OrphanInstanceGc({ cloud, store: new InMemoryNodeClaimStore(clock), clock });
+  const gc = new OrphanInstanceGc({ cloud, store: new InMemoryNodeClaimStore(clock), nodes: new FakeCluster(), clock });
   await gc.reconcile();
   t.same(cloud.deleted, []);
+});
+
+void t.test('instance gc keeps an instance no nodeclaim holds once it registered a node, and says why', async (t) => {
+  const clock = new FakeClock(100_000);
+  const cloud = new FakeCloudProvider(clock);
+  const cluster = new FakeCluster();
+  const recorder = new FakeEventRecorder();
+  const registry = new Registry();
+  const serving = instance({ id: 6, launchTime: 0, nodeClaimName: 'deleted-by-hand' });
+  cloud.instances.set(serving.instanceId, serving);
+  cluster.addNode(node({ name: 'ip-10-0-0-6', providerID: serving.providerID, ready: true }));
+  const gc = new OrphanInstanceGc({ cloud, store: new InMemoryNodeClaimStore(clock), nodes: cluster, recorder, clock, metrics: new LifecycleMetrics(registry) });
+  await gc.reconcile();
+  t.same(cloud.deleted, [], 'the instance is not terminated');
+  t.match(recorder.events, [{ object: { kind: 'Node', name: 'ip-10-0-0-6' }, type: 'Warning', reason: 'GarbageCollectionSkipped', message: /no NodeClaim holds instance/ }]);
+  t.match(await registry.getSingleMetricAsString('nodesmith_garbage_collection_skipped_total'), /kind="node",reason="node_exists"} 1/);
 });

@@ -1,33 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import { ApiConnection } from '../../../provisioner/kube/api-connection.js';
 import { KubePodBinder } from '../../../provisioner/kube/binder.js';
+import { apiServer } from '../../fakes/fake-api-server.js';
 import { RotatingTokenTarget } from '../../fakes/kube-targets.js';
-
-interface Seen { method: string; url: string; authorization: string | undefined; contentType: string | undefined; body: string }
-type Responder = (seen: Seen) => { status: number; body?: unknown };
-
-/** A stand-in API server on loopback that records every request and answers as `respond` says. */
-async function apiServer(t: Test, respond: Responder): Promise<{ url: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString() };
-      seen.push(request);
-      const reply = respond(request);
-      res.statusCode = reply.status;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(reply.body ?? {}));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
-  return { url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, seen };
-}
 
 const pod = { namespace: 'shop', name: 'web-1', uid: 'uid-1', nodeName: 'node-a' };
 

@@ -4,7 +4,8 @@ import type { NodePool } from '../../../domain/api/nodepool-schema.js';
 import { driftOf, staleHashStamps } from '../../../domain/disruption/drift.js';
 import { ec2NodeClassHash, nodePoolHash } from '../../../domain/disruption/drift-hashes.js';
 import type { VirtualNodePlan } from '../../../provisioner/index.js';
-import { nodeClaimFor } from '../../../provisioner/launch/nodeclaim-objects.js';
+import type { LaunchedInstance } from '../../../domain/cloud/cloud-provider.js';
+import { nodeClaimFor, realNodeFor } from '../../../provisioner/launch/nodeclaim-objects.js';
 import { nodeClass, nodePool } from '../../fakes/provisioning-builders.js';
 
 const plan: VirtualNodePlan = {
@@ -17,9 +18,9 @@ void t.test('a new NodeClaim carries the NodePool and EC2NodeClass hashes it was
   const claim = nodeClaimFor(plan, pool, { cpu: '1' }, nodeClass());
   t.match(claim.metadata.annotations, {
     'karpenter.sh/nodepool-hash': nodePoolHash(pool),
-    'karpenter.sh/nodepool-hash-version': 'v3',
+    'karpenter.sh/nodepool-hash-version': 'nodesmith-v3',
     'karpenter.k8s.aws/ec2nodeclass-hash': ec2NodeClassHash(nodeClass().spec),
-    'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v6',
+    'karpenter.k8s.aws/ec2nodeclass-hash-version': 'nodesmith-v6',
   });
   t.end();
 });
@@ -53,5 +54,22 @@ void t.test("a new NodeClaim is labelled with its NodePool and its node class, a
   const pool = nodePool();
   const claim = nodeClaimFor(plan, pool, { cpu: '1' }, nodeClass());
   t.match(claim.metadata.labels, { 'karpenter.sh/nodepool': 'default', 'karpenter.k8s.aws/ec2nodeclass': pool.spec.template.spec.nodeClassRef.name });
+  t.end();
+});
+
+void t.test('the NodePool template\'s annotations reach the real Node, as Karpenter\'s registration copies them, so a template do-not-disrupt protects it', (t) => {
+  const pool = nodePool('default', { template: { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': 'true', 'team.example.com/owner': 'shop' } }, spec: nodePool().spec.template.spec } });
+  const claim = nodeClaimFor(plan, pool, { cpu: '1' }, nodeClass());
+  const instance: LaunchedInstance = {
+    instanceId: 'i-0abc', providerID: 'aws:///us-east-1a/i-0abc', instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand',
+    imageId: 'ami-1', launchTime: 0, state: 'pending', tags: {},
+  };
+  const node = realNodeFor(instance, claim, undefined);
+  t.match(node.metadata.annotations, {
+    'karpenter.sh/do-not-disrupt': 'true',
+    'team.example.com/owner': 'shop',
+    'karpenter.sh/nodepool-hash': nodePoolHash(pool),
+    'karpenter.sh/nodeclaim': claim.metadata.name,
+  });
   t.end();
 });

@@ -127,7 +127,7 @@ void t.test('a hash stamp of another version is re-stamped with the current hash
   await w.controller.reconcile();
   const claim = await w.store.get('nc-1');
   t.same(await drifted(w, 'nc-1'), {});
-  t.equal(claim?.metadata.annotations?.[nodePoolHashVersionKey], 'v3');
+  t.equal(claim?.metadata.annotations?.[nodePoolHashVersionKey], 'nodesmith-v3');
   t.equal(claim?.metadata.annotations?.[nodePoolHashKey], driftStamps(w.pools.get('default') ?? nodePool(), undefined)[nodePoolHashKey]);
 });
 

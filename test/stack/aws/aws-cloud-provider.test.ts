@@ -205,6 +205,33 @@ void t.test('the EC2 adapter against moto', async (t) => {
     ]);
   });
 
+  await t.test('list and get adopt the instances Karpenter launched in this cluster, not another cluster\'s', async (t) => {
+    const runTagged = async (tags: Record<string, string>): Promise<string> => {
+      const out = await clients.ec2.send(new RunInstancesCommand({
+        ImageId: world.vpc.amis.amd64, InstanceType: 't3.micro', MinCount: 1, MaxCount: 1,
+        TagSpecifications: [{ ResourceType: 'instance', Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) }],
+      }));
+      return out.Instances?.[0]?.InstanceId ?? '';
+    };
+    // Karpenter's launch tags (no nodesmith.io/managed-by); its tagging controller adds karpenter.sh/nodeclaim later.
+    const karpenterTags = {
+      'kubernetes.io/cluster/moto-test': 'owned', 'eks:eks-cluster-name': 'moto-test',
+      'karpenter.sh/nodepool': 'general', 'karpenter.k8s.aws/ec2nodeclass': 'default',
+    };
+    const tagged = await runTagged({ ...karpenterTags, 'karpenter.sh/nodeclaim': 'general-x7k2p' });
+    const untaggedYet = await runTagged(karpenterTags);
+    const otherCluster = await runTagged({
+      'kubernetes.io/cluster/other': 'owned', 'eks:eks-cluster-name': 'other',
+      'karpenter.sh/nodepool': 'general', 'karpenter.k8s.aws/ec2nodeclass': 'default',
+    });
+    const listed = new Map((await provider.list()).map((i) => [i.instanceId, i]));
+    t.match(listed.get(tagged), { nodeClaimName: 'general-x7k2p', nodePoolName: 'general' }, 'a tagged Karpenter instance is listed with its NodeClaim');
+    t.ok(listed.has(untaggedYet), 'one whose karpenter.sh/nodeclaim tag is not written yet is listed too');
+    t.notOk(listed.has(otherCluster), 'another cluster\'s instance is not');
+    const got = await provider.get(listed.get(tagged)?.providerID ?? '');
+    t.equal(got.nodeClaimName, 'general-x7k2p');
+  });
+
   await t.test(
     'delete terminates, then reports not found; get and list no longer see it',
     async (t) => {

@@ -1,0 +1,60 @@
+/**
+ * What Karpenter's API offers and nodesmith does not do yet: the one list. Admission (the webhooks, and so
+ * `nodesmith validate` and `nodesmith plan`) refuses each field here, and the controller refuses to start with
+ * each gate here turned on, rather than accept them and do nothing. The CRDs keep these fields, so Karpenter's
+ * manifests still parse and the refusal can name the field. A change that honours one removes its entry, its
+ * row in docs/api-fields.md and the test case that expects the refusal.
+ */
+
+/** The kinds whose fields admission checks against this list, keyed as `apiVersion/kind`. */
+export type CheckedKind = 'karpenter.sh/v1/NodePool' | 'karpenter.k8s.aws/v1/EC2NodeClass' | 'karpenter.sh/v1/NodeClaim';
+
+export interface UnsupportedField {
+  readonly kind: CheckedKind;
+  /** The field; `[]` stands for every item of a list (`spec.blockDeviceMappings[].ebs.volumeInitializationRate`). */
+  readonly path: string;
+  /** Said after the field path: what is not supported, and what to do instead. */
+  readonly message: string;
+}
+
+/** Where each missing feature is tracked; every refusal names it so the user knows where to follow it. */
+const launchFidelity = 'follow nodesmith issue #25, docs/api-fields.md';
+const newerApis = 'follow nodesmith issue #27, docs/api-fields.md';
+
+const nodePool = 'karpenter.sh/v1/NodePool';
+const ec2NodeClass = 'karpenter.k8s.aws/v1/EC2NodeClass';
+
+export const unsupportedFields: readonly UnsupportedField[] = [
+  { kind: nodePool, path: 'spec.replicas', message: `static NodePools are not supported yet by nodesmith: remove replicas to let pods drive the node count (${newerApis})` },
+  { kind: ec2NodeClass, path: 'spec.capacityReservationSelectorTerms', message: `capacity reservations (ODCRs, capacity blocks) are not supported yet by nodesmith: nodes would launch outside the reservation (${newerApis})` },
+  { kind: ec2NodeClass, path: 'spec.placementGroupSelector', message: `placement groups are not supported yet by nodesmith: nodes would launch outside the group (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.networkInterfaces', message: `custom network interfaces (EFA included) are not supported yet by nodesmith: nodes would get the default primary interface only (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.ipPrefixCount', message: `IPv4 prefix delegation (ipPrefixCount) is not supported yet by nodesmith (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.cpuOptions', message: `CPU options (nested virtualization) are not supported yet by nodesmith (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.context', message: `the CreateFleet context is not supported yet by nodesmith (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.connectionTracking', message: `connection tracking timeouts are not supported yet by nodesmith (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.blockDeviceMappings[].ebs.volumeInitializationRate', message: `the EBS volume initialization rate is not supported yet by nodesmith: the volume would be initialized at the default rate (${launchFidelity})` },
+  // Not in Karpenter's API (v1.14): an earlier nodesmith schema added it but never selected by it, so a term
+  // with only a CIDR would have matched every subnet.
+  { kind: ec2NodeClass, path: 'spec.subnetSelectorTerms[].cidr', message: `selecting subnets by CIDR is not supported yet by nodesmith (nor by Karpenter v1.14): select by id or tags (${launchFidelity})` },
+];
+
+/**
+ * Karpenter's feature gates that turn on a feature nodesmith does not have. Turned on, they stop the controller
+ * at start with this message; turned off (their default), they change nothing, as in Karpenter.
+ */
+export const unsupportedFeatureGates: Readonly<Record<string, string>> = {
+  NodeOverlay: `NodeOverlay is not supported yet by nodesmith: instance types would keep their own prices and capacity (${newerApis})`,
+  StaticCapacity: `static NodePools (StaticCapacity) are not supported yet by nodesmith (${newerApis})`,
+  CapacityBuffer: `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
+};
+
+/**
+ * Karpenter's newer kinds. nodesmith ships no CRD for them, so the API server refuses them ("no matches for
+ * kind"); `nodesmith validate` and `plan` refuse them with this message instead of skipping them silently.
+ */
+export const unsupportedKinds: Readonly<Record<string, string>> = {
+  'karpenter.sh/v1alpha1/NodeOverlay': `NodeOverlay is not supported yet by nodesmith: plans would use the instance types' own prices and capacity (${newerApis})`,
+  'autoscaling.x-k8s.io/v1beta1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
+  'autoscaling.x-k8s.io/v1alpha1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
+};

@@ -1,0 +1,46 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { stringify } from 'yaml';
+import type { CommandIo } from '../../cli/command.js';
+import { planCommand } from '../../cli/plan-command.js';
+import { validateCommand } from '../../cli/validate-command.js';
+import { unsupportedFields } from '../../domain/api/unsupported-fields.js';
+import { unsupportedSamples } from '../domain/api/unsupported-samples.js';
+
+async function validate(file: string): Promise<{ code: number; out: string }> {
+  let out = '';
+  const io: CommandIo = { stdout: (s) => { out += s; }, stderr: () => undefined, interrupted: new Promise(() => undefined) };
+  return { code: await validateCommand.run(['-f', file], io), out };
+}
+
+for (const sample of unsupportedSamples) {
+  void t.test(`nodesmith validate refuses ${sample.path}, naming the field and saying it is not supported yet`, async (t) => {
+    const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'manifest.yaml');
+    await writeFile(file, stringify(sample.manifest));
+    const { code, out } = await validate(file);
+    t.equal(code, 1);
+    const message = unsupportedFields.find((f) => f.path === sample.field)?.message ?? '<no entry>';
+    t.ok(out.includes(`${file}: ${sample.manifest.kind}/${sample.manifest.metadata.name}: ${sample.path}: ${message} (rule not-supported-yet`), out);
+  });
+}
+
+void t.test('nodesmith validate refuses a NodeOverlay (nodesmith ships no CRD for it) instead of skipping it', async (t) => {
+  const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'overlay.yaml');
+  await writeFile(file, 'apiVersion: karpenter.sh/v1alpha1\nkind: NodeOverlay\nmetadata: { name: savings-plan }\nspec: { requirements: [], priceAdjustment: "-30%" }\n');
+  const { code, out } = await validate(file);
+  t.equal(code, 1);
+  t.match(out, `${file}: NodeOverlay/savings-plan: kind: NodeOverlay is not supported yet by nodesmith`);
+});
+
+void t.test('nodesmith plan refuses the same fields with the same words: it plans nothing for a static NodePool', async (t) => {
+  const sample = unsupportedSamples.find((s) => s.field === 'spec.replicas');
+  if (sample === undefined) throw new Error('no static NodePool sample');
+  const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'static.yaml');
+  await writeFile(file, stringify(sample.manifest));
+  let err = '';
+  const io: CommandIo = { stdout: () => undefined, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined) };
+  t.equal(await planCommand.run(['-f', file], io), 1);
+  t.match(err, `${file}: NodePool/static: spec.replicas: static NodePools are not supported yet by nodesmith`);
+});

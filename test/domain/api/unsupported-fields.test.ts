@@ -1,0 +1,56 @@
+import t from 'tap';
+import { admitObject } from '../../../domain/api/api-objects.js';
+import { unsupportedFields } from '../../../domain/api/unsupported-fields.js';
+import { validateNodeClaim } from '../../../domain/api/nodeclaim-validation.js';
+import { ec2NodeClass, nodePool } from '../../webhooks/review-fixture.js';
+import { unsupportedSamples } from './unsupported-samples.js';
+
+void t.test('every unsupported field has a sample, and every sample an entry', (t) => {
+  t.same(unsupportedSamples.map((s) => s.field).sort(), unsupportedFields.map((f) => f.path).sort());
+  t.end();
+});
+
+for (const sample of unsupportedSamples) {
+  void t.test(`${sample.path} is refused as not supported yet, and is the only problem`, (t) => {
+    const entry = unsupportedFields.find((f) => f.path === sample.field);
+    const problems = admitObject(sample.manifest)?.problems ?? [];
+    t.same(problems.map((p) => [p.path, p.rule]), [[sample.path, 'not-supported-yet']]);
+    t.equal(problems[0]?.message, entry?.message);
+    t.match(problems[0]?.message, /not supported yet by nodesmith.*follow nodesmith issue #2[57]/);
+    t.end();
+  });
+}
+
+void t.test('an empty list or object asks for nothing and is let through, as Karpenter\'s default would be', (t) => {
+  const empty = ec2NodeClass({ capacityReservationSelectorTerms: [], cpuOptions: {} });
+  t.same(admitObject(empty)?.problems, []);
+  t.end();
+});
+
+void t.test('a static NodePool is refused whatever else it gets wrong, each problem named', (t) => {
+  const problems = admitObject(nodePool({ replicas: 2, weight: 10 }))?.problems ?? [];
+  t.same(problems.map((p) => p.rule).sort(), ['not-supported-yet', 'static-weight']);
+  t.end();
+});
+
+void t.test('a NodePool or NodeClaim pointing at a node class other than EC2NodeClass is refused, naming what it points at', (t) => {
+  const pool = nodePool();
+  (pool.spec['template'] as { spec: { nodeClassRef: unknown } }).spec.nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
+  const problems = admitObject(pool)?.problems ?? [];
+  t.same(problems.map((p) => [p.path, p.rule]), [['spec.template.spec.nodeClassRef', 'node-class-kind']]);
+  t.match(problems[0]?.message, /kind "KWOKNodeClass" of group "karpenter.kwok.sh" is not supported by nodesmith/);
+  const claim = { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: 'c' }, spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'OtherClass', name: 'x' } } };
+  t.same(validateNodeClaim(claim).map((p) => [p.path, p.rule]), [['spec.nodeClassRef', 'node-class-kind']]);
+  t.end();
+});
+
+void t.test('NodeOverlay and CapacityBuffer objects are refused as not supported yet, not skipped as unknown kinds', (t) => {
+  const overlay = { apiVersion: 'karpenter.sh/v1alpha1', kind: 'NodeOverlay', metadata: { name: 'savings-plan' }, spec: { requirements: [], priceAdjustment: '-30%' } };
+  const buffer = { apiVersion: 'autoscaling.x-k8s.io/v1beta1', kind: 'CapacityBuffer', metadata: { name: 'warm' }, spec: { replicas: 10 } };
+  for (const object of [overlay, buffer]) {
+    const problems = admitObject(object)?.problems ?? [];
+    t.same(problems.map((p) => [p.path, p.rule, p.value]), [['kind', 'not-supported-yet', object.kind]]);
+    t.match(problems[0]?.message, new RegExp(`^${object.kind} is not supported yet by nodesmith.*issue #27`));
+  }
+  t.end();
+});
