@@ -30,11 +30,13 @@ export interface KarpenterGuardOptions {
   readonly override?: boolean;
   readonly metrics?: TakeoverMetrics;
   readonly log?: ControllerLogger;
-  /** While Karpenter is seen (default 5 s), so nodesmith resumes soon after its Lease expires. */
+  /** While Karpenter runs and for a minute after (default 5 s), so nodesmith resumes soon after its Lease expires. */
   readonly activeIntervalMs?: number;
-  /** While nothing of Karpenter's exists (default 15 s). */
+  /** Otherwise (default 15 s). */
   readonly idleIntervalMs?: number;
 }
+
+const recentlyRunningMs = 60_000;
 
 /** On each NodePool while nodesmith stands back, and after (False) until the next change. */
 export const karpenterRunningCondition = 'KarpenterRunning';
@@ -51,7 +53,8 @@ export class KarpenterGuard implements Controller {
   readonly #o: KarpenterGuardOptions;
   readonly #sightings = new LeaseSightings();
   #activity: KarpenterActivity = { running: true, evidence: 'Karpenter\'s Lease has not been read yet' };
-  #seenAnything = false;
+  /** When Karpenter was last seen running; polling stays fast for a while after, in case it was only restarting. */
+  #lastRunningMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: KarpenterGuardOptions) {
     this.#o = options;
@@ -76,27 +79,27 @@ export class KarpenterGuard implements Controller {
       (this.#o.log ?? silentLogger).warn({ component: this.name, err: e }, 'reading karpenter\'s lease failed; keeping the last verdict');
       return { requeueAfterMs: this.#o.activeIntervalMs ?? 5_000 };
     }
+    const now = this.#o.clock.now();
+    if (this.#activity.running) this.#lastRunningMs = now;
     this.#o.metrics?.running.set(this.#activity.running ? 1 : 0);
     if (was !== this.isBlocking() || this.#activity.running) this.#logVerdict();
     await this.#markNodePools();
-    const active = this.#activity.running || this.#seenAnything;
+    // A released Lease object stays after Karpenter is scaled to 0: it alone does not keep the fast pace.
+    const active = now - this.#lastRunningMs < recentlyRunningMs;
     return { requeueAfterMs: active ? (this.#o.activeIntervalMs ?? 5_000) : (this.#o.idleIntervalMs ?? 15_000) };
   }
 
   async #observe(): Promise<KarpenterActivity> {
     const now = this.#o.clock.now();
-    this.#seenAnything = false;
     for (const key of this.#o.leases) {
       const lease = await this.#o.reads.lease(key);
       if (lease === undefined) { this.#sightings.forget(key); continue; }
-      this.#seenAnything = true;
       const holder = this.#sightings.holderOf(key, lease, now);
       if (holder !== undefined) return { running: true, evidence: leaseEvidence(key, holder) };
     }
     for (const key of this.#o.deployments) {
       const deployment = await this.#o.reads.deployment(key);
       if (deployment === undefined) continue;
-      this.#seenAnything = true;
       const evidence = deploymentEvidence(key, deployment);
       if (evidence !== undefined) return { running: true, evidence };
     }

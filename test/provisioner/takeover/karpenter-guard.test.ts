@@ -169,6 +169,17 @@ void t.test('without karpenter, passes write nothing and poll slowly', async (t)
   t.equal(reads(), 4, 'each pass is one GET per Lease and per Deployment');
 });
 
+void t.test('a released lease left behind does not keep the fast pace beyond a minute', async (t) => {
+  const { clock, guard, holdLease } = world();
+  await holdLease('karpenter-7d9f-abcde');
+  t.equal((await guard.reconcile()).requeueAfterMs, 5_000);
+  await holdLease('');
+  clock.step(5_000);
+  t.equal((await guard.reconcile()).requeueAfterMs, 5_000, 'just stopped: it may only be restarting');
+  clock.step(60_000);
+  t.equal((await guard.reconcile()).requeueAfterMs, 15_000);
+});
+
 void t.test('an API failure after a verdict keeps the verdict', async (t) => {
   const { guard, holdLease, leases } = world();
   await holdLease('karpenter-7d9f-abcde');
