@@ -38,6 +38,15 @@ export interface NodesmithConfig {
   readonly consolidation?: ConsolidationOptions;
   /** Karpenter's NodeRepair gate (`--feature-gates NodeRepair=true`, off by default): replace nodes unhealthy too long. */
   readonly nodeRepair?: boolean;
+  /**
+   * Never two controllers at once: where Karpenter's leader-election Lease and Deployment may be, and
+   * `--ignore-running-karpenter` to act even while they say Karpenter runs (docs/migration.md).
+   */
+  readonly karpenterGuard: {
+    readonly leases: readonly { readonly namespace: string; readonly name: string }[];
+    readonly deployments: readonly { readonly namespace: string; readonly name: string }[];
+    readonly override: boolean;
+  };
   readonly leaderElection: { readonly enabled: boolean; readonly namespace: string; readonly identity: string };
   readonly logLevel: string;
   /** The git commit this build came from, for build_info; unset in a source checkout. */

@@ -15,6 +15,7 @@ import { LeaderElector } from '../provisioner/kube/leader-election.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
 import { PlanMaterializer } from '../provisioner/launch/materializer.js';
+import type { Materializer } from '../provisioner/index.js';
 import { Provisioner } from '../provisioner/provisioning/provisioner.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
 import { serveWebhooks, type RunningWebhooks } from '../webhooks/serve.js';
@@ -34,6 +35,7 @@ import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
 import { nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
+import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
 
 export interface RunningNodesmith {
   readonly state: ClusterState;
@@ -92,10 +94,11 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
 
   const isLeader = startLeaderElection(config, api, log, stops);
 
-  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, podMetrics };
-  const provisioning = config.components.provisioner || config.components.extender ? startProvisioning(ctx) : undefined;
+  const guard = startGuard({ config, api, state, registry, log, isLeader }, stops);
+  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics };
+  const provisioning = guard === undefined ? undefined : startProvisioning(ctx);
   if (provisioning !== undefined) stops.push(provisioning.stop);
-  const { extender, webhooks } = await startServers(ctx, provisioning?.materializer, stops);
+  const { extender, webhooks } = await startServers(ctx, guarded(provisioning?.materializer, guard), stops);
   registerClusterGauges(registry, state, systemClock);
   stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
@@ -113,8 +116,23 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   };
 }
 
+/**
+ * Never two controllers at once: while Karpenter runs, nothing that provisions acts on NodePools (docs/migration.md).
+ * Undefined when this process neither provisions nor serves the extender.
+ */
+function startGuard(w: Parameters<typeof startKarpenterGuard>[0], stops: (() => Promise<void>)[]): RunningGuard | undefined {
+  if (!w.config.components.provisioner && !w.config.components.extender) return undefined;
+  const guard = startKarpenterGuard(w);
+  stops.push(guard.stop);
+  return guard;
+}
+
+function guarded(materializer: PlanMaterializer | undefined, guard: RunningGuard | undefined): Materializer | undefined {
+  return materializer === undefined || guard === undefined ? materializer : guard.guardMaterializer(materializer);
+}
+
 /** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
-async function startServers(ctx: ProvisioningContext, materializer: PlanMaterializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
+async function startServers(ctx: ProvisioningContext, materializer: Materializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
   const { config, target, state, registry, log } = ctx;
   // Binds get a pool of their own: the extender's hot path never queues behind controller writes.
   const binder = config.components.extender ? KubePodBinder.fromKubeConfig(target) : undefined;
@@ -167,11 +185,13 @@ async function closeWithin(server: { closeAllConnections(): void }, close: () =>
 
 interface ProvisioningContext {
   config: NodesmithConfig; target: KubeTarget; api: KubeRest; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean;
+  /** The leader, and Karpenter is not running: what provisioning, disruption, lifecycle and GC wait for. */
+  mayAct: () => boolean;
   podMetrics: PodMetrics;
 }
 
 function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
-  const { config, api, state, registry, log, isLeader, podMetrics } = ctx;
+  const { config, api, state, registry, log, mayAct: isLeader, podMetrics } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
   registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });

@@ -5,6 +5,15 @@ import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
 import { isGateOn } from './feature-gates.js';
 
+/**
+ * Where Karpenter keeps its leader-election Lease (`karpenter-leader-election`, in its pod's namespace) and its
+ * Deployment, in the two namespaces its chart is installed to; another namespace is given with the flags.
+ */
+const karpenterGuardDefaults = {
+  leases: 'karpenter/karpenter-leader-election,kube-system/karpenter-leader-election',
+  deployments: 'karpenter/karpenter,kube-system/karpenter',
+} as const;
+
 const flagSpec = {
   kubeconfig: { type: 'string' },
   components: { type: 'string', default: 'provisioner,extender,webhooks' },
@@ -38,6 +47,9 @@ const flagSpec = {
   'consolidation-min-savings': { type: 'string', default: '' },
   'feature-gates': { type: 'string', default: '' },
   'leader-elect': { type: 'boolean', default: true },
+  'karpenter-leases': { type: 'string', default: karpenterGuardDefaults.leases },
+  'karpenter-deployments': { type: 'string', default: karpenterGuardDefaults.deployments },
+  'ignore-running-karpenter': { type: 'boolean', default: false },
   'leader-election-namespace': { type: 'string', default: 'nodesmith' },
   'log-level': { type: 'string', default: 'info' },
 } as const;
@@ -69,6 +81,28 @@ function crossFlagProblems(v: Flags, components: ReadonlySet<string>, clusterNam
   if (namespaceProblem !== undefined) problems.push(namespaceProblem);
   if (!['api', 'catalog'].includes(v['spot-prices'])) problems.push(`--spot-prices must be api or catalog; got "${v['spot-prices']}"`);
   return problems;
+}
+
+/** `namespace/name,…` (empty: none) for the Karpenter guard's objects. */
+function objectKeys(text: string, flag: string, problems: string[]): { namespace: string; name: string }[] {
+  return text.split(',').map((k) => k.trim()).filter((k) => k !== '').flatMap((k) => {
+    const [namespace, name, extra] = k.split('/');
+    if (namespace === undefined || namespace === '' || name === undefined || name === '' || extra !== undefined) {
+      problems.push(`--${flag} takes namespace/name pairs separated by commas; got "${k}"`);
+      return [];
+    }
+    return [{ namespace, name }];
+  });
+}
+
+/** The guard as `nodesmith run` sets it up without flags (test stacks start from it). */
+export function defaultKarpenterGuard(): NodesmithConfig['karpenterGuard'] {
+  const problems: string[] = [];
+  return {
+    leases: objectKeys(karpenterGuardDefaults.leases, 'karpenter-leases', problems),
+    deployments: objectKeys(karpenterGuardDefaults.deployments, 'karpenter-deployments', problems),
+    override: false,
+  };
 }
 
 const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
@@ -106,6 +140,11 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     nodeRepair: isGateOn(v['feature-gates'], 'NodeRepair'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
+    karpenterGuard: {
+      leases: objectKeys(v['karpenter-leases'], 'karpenter-leases', problems),
+      deployments: objectKeys(v['karpenter-deployments'], 'karpenter-deployments', problems),
+      override: v['ignore-running-karpenter'],
+    },
     leaderElection: { enabled: v['leader-elect'], namespace: v['leader-election-namespace'], identity: `${env['POD_NAME'] ?? hostname()}-${Math.random().toString(36).slice(2, 8)}` },
     logLevel: v['log-level'],
     // The image sets NODESMITH_COMMIT from its build argument (Karpenter reads the VCS revision from its binary).

@@ -22,6 +22,8 @@ export type EventReason =
   | 'NodeRepair'
   | 'NodeRepairBlocked'
   | 'GarbageCollectionSkipped'
+  | 'KarpenterRunning'
+  | 'KarpenterStopped'
   | DisruptionEventReason;
 
 /** Events of the disruption controller (provisioner/disruption/disruption-events.ts), Karpenter's names where it has one. */

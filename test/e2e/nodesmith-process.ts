@@ -14,6 +14,12 @@ function featureGates(c: NodesmithConfig): string[] {
   return gates.length === 0 ? [] : [`--feature-gates=${gates.join(',')}`];
 }
 
+function karpenterGuardFlags(c: NodesmithConfig): string[] {
+  const keys = (list: readonly { namespace: string; name: string }[]): string => list.map((k) => `${k.namespace}/${k.name}`).join(',');
+  const g = c.karpenterGuard;
+  return [`--karpenter-leases=${keys(g.leases)}`, `--karpenter-deployments=${keys(g.deployments)}`, ...(g.override ? ['--ignore-running-karpenter'] : [])];
+}
+
 /** `nodesmith run` flags for a config, so a test can run the real CLI as its own process. */
 export function runFlags(c: NodesmithConfig): string[] {
   const components = Object.entries(c.components).filter(([, on]) => on).map(([name]) => name).join(',');
@@ -29,6 +35,7 @@ export function runFlags(c: NodesmithConfig): string[] {
     ...(c.driftRecheckMs === undefined ? [] : [`--drift-recheck-interval=${String(c.driftRecheckMs)}ms`]),
     ...(c.consolidation?.minSavings === undefined ? [] : [`--consolidation-min-savings=${c.consolidation.minSavings.text}`]),
     ...featureGates(c),
+    ...karpenterGuardFlags(c),
     `--leader-election-namespace=${c.leaderElection.namespace}`, `--log-level=${c.logLevel}`,
   ];
 }

@@ -6,6 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodesmithConfig } from '../../cli/app-config.js';
+import { defaultKarpenterGuard } from '../../cli/run-flags.js';
 import type { ConsolidationOptions } from '../../provisioner/disruption/consolidation-settings.js';
 import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
 import { NodesmithProcess } from './nodesmith-process.js';
@@ -75,6 +76,8 @@ export interface ProductStackOptions {
   readonly liveSpotPricesEveryMs?: number;
   /** How often drift is checked again and the EC2NodeClass re-resolved besides on changes (nodesmith's default: 5 min). */
   readonly driftRecheckMs?: number;
+  /** Where to look for a running Karpenter and whether to act anyway (default: `nodesmith run`'s). */
+  readonly karpenterGuard?: NodesmithConfig['karpenterGuard'];
   /** `--metrics-namespace` (default nodesmith); `karpenter` for Karpenter's dashboards. */
   readonly metricsNamespace?: string;
   /**
@@ -205,6 +208,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
     ...controllerSwitches(options),
+    karpenterGuard: options.karpenterGuard ?? defaultKarpenterGuard(),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };

@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { systemClock } from '../domain/clock.js';
+import type { Materializer } from '../provisioner/index.js';
+import { ControllerRunner } from '../provisioner/controller-runner.js';
+import { KubeEventRecorder } from '../provisioner/kube/events.js';
+import { kubeKarpenterReads } from '../provisioner/kube/karpenter-reads.js';
+import type { KubeRest } from '../provisioner/kube/kube-rest.js';
+import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
+import type { ClusterState } from '../provisioner/state/cluster-state.js';
+import { KarpenterGuard } from '../provisioner/takeover/karpenter-guard.js';
+import { TakeoverMetrics } from '../provisioner/takeover/metrics.js';
+import type { NodesmithConfig } from './app-config.js';
+
+export interface RunningGuard {
+  /** Leader and Karpenter not running (or overridden): the gate for provisioning, disruption, lifecycle and GC. */
+  readonly mayAct: () => boolean;
+  /** The extender's materializer, refusing launches while Karpenter runs. */
+  readonly guardMaterializer: (materializer: Materializer) => Materializer;
+  readonly stop: () => Promise<void>;
+}
+
+/**
+ * The Karpenter guard on its own runner: it runs on the leader even while it blocks everything else, since only it
+ * notices that Karpenter stopped.
+ */
+export function startKarpenterGuard(w: { config: NodesmithConfig; api: KubeRest; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean }): RunningGuard {
+  const log = w.log.child({ component: 'takeover.karpenter' });
+  const guard = new KarpenterGuard({
+    reads: kubeKarpenterReads(w.api), leases: w.config.karpenterGuard.leases, deployments: w.config.karpenterGuard.deployments,
+    nodePools: () => w.state.nodePools.values(), writer: new KubeNodePoolStatusWriter(w.api),
+    recorder: new KubeEventRecorder(w.api, { clock: systemClock, component: 'nodesmith', onError: (e) => { log.debug({ err: e }, 'could not write an event'); } }),
+    clock: systemClock, override: w.config.karpenterGuard.override, metrics: new TakeoverMetrics(w.registry), log,
+  });
+  const runner = new ControllerRunner({ clock: systemClock, controllers: [guard], shouldRun: w.isLeader, log });
+  const running = runner.run();
+  return {
+    mayAct: () => w.isLeader() && !guard.isBlocking(),
+    guardMaterializer: (materializer) => ({
+      materialize: (virtualNodeName) => (guard.isBlocking() ? Promise.reject(new Error(guard.blockingReason())) : materializer.materialize(virtualNodeName)),
+    }),
+    stop: async () => {
+      runner.stop();
+      await running;
+    },
+  };
+}

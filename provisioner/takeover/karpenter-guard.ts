@@ -1,0 +1,138 @@
+import type { NodePool } from '../../domain/api/nodepool-schema.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
+import { silentLogger } from '../controller-runner.js';
+import type { EventRecorder } from '../events.js';
+import type { Lease } from '../kube/leader-election.js';
+import { withCondition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import type { NodePoolStatusWriter } from '../provisioning/nodepool-usage.js';
+import {
+  deploymentEvidence, keyText, leaseEvidence, LeaseSightings,
+  type DeploymentStatusView, type KarpenterActivity, type ObjectKey,
+} from './karpenter-activity.js';
+import type { TakeoverMetrics } from './metrics.js';
+
+/** The two single-object GETs the guard makes; undefined when the object does not exist. */
+export interface KarpenterReads {
+  lease(key: ObjectKey): Promise<Lease | undefined>;
+  deployment(key: ObjectKey): Promise<DeploymentStatusView | undefined>;
+}
+
+export interface KarpenterGuardOptions {
+  readonly reads: KarpenterReads;
+  readonly leases: readonly ObjectKey[];
+  readonly deployments: readonly ObjectKey[];
+  readonly nodePools: () => Iterable<NodePool>;
+  readonly writer: NodePoolStatusWriter;
+  readonly recorder: EventRecorder;
+  readonly clock: Clock;
+  /** `--ignore-running-karpenter`: observe and report, never block. */
+  readonly override?: boolean;
+  readonly metrics?: TakeoverMetrics;
+  readonly log?: ControllerLogger;
+  /** While Karpenter runs and for a minute after (default 5 s), so nodesmith resumes soon after its Lease expires. */
+  readonly activeIntervalMs?: number;
+  /** Otherwise (default 15 s). */
+  readonly idleIntervalMs?: number;
+}
+
+const recentlyRunningMs = 60_000;
+
+/** On each NodePool while nodesmith stands back, and after (False) until the next change. */
+export const karpenterRunningCondition = 'KarpenterRunning';
+
+/**
+ * Never two controllers on one NodePool: while Karpenter's leader-election Lease is held (or its Deployment has
+ * ready replicas), nodesmith neither provisions, disrupts, terminates nor garbage-collects, and says so on every
+ * NodePool (a condition and an Event) and in `takeover_karpenter_running`. It resumes by itself once the Lease
+ * expires or is released. Each pass is a few single-object GETs, no LIST. Until the first pass has read the API,
+ * nothing is known, and nodesmith waits.
+ */
+export class KarpenterGuard implements Controller {
+  readonly name = 'takeover.karpenter';
+  readonly #o: KarpenterGuardOptions;
+  readonly #sightings = new LeaseSightings();
+  #activity: KarpenterActivity = { running: true, evidence: 'Karpenter\'s Lease has not been read yet' };
+  /** When Karpenter was last seen running; polling stays fast for a while after, in case it was only restarting. */
+  #lastRunningMs = Number.NEGATIVE_INFINITY;
+
+  constructor(options: KarpenterGuardOptions) {
+    this.#o = options;
+  }
+
+  /** True while nodesmith must not act on NodePools. */
+  isBlocking(): boolean {
+    return this.#activity.running && this.#o.override !== true;
+  }
+
+  /** Why nodesmith stands back, for Events, errors and logs. */
+  blockingReason(): string {
+    return `Karpenter is running (${this.#activity.evidence}); nodesmith will not act until it stops`;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const was = this.isBlocking();
+    try {
+      this.#activity = await this.#observe();
+    } catch (e: unknown) {
+      // Keep the last verdict: an API hiccup must neither start nor stop nodesmith. Before any verdict, it waits.
+      (this.#o.log ?? silentLogger).warn({ component: this.name, err: e }, 'reading karpenter\'s lease failed; keeping the last verdict');
+      return { requeueAfterMs: this.#o.activeIntervalMs ?? 5_000 };
+    }
+    const now = this.#o.clock.now();
+    if (this.#activity.running) this.#lastRunningMs = now;
+    this.#o.metrics?.running.set(this.#activity.running ? 1 : 0);
+    if (was !== this.isBlocking() || this.#activity.running) this.#logVerdict();
+    await this.#markNodePools();
+    // A released Lease object stays after Karpenter is scaled to 0: it alone does not keep the fast pace.
+    const active = now - this.#lastRunningMs < recentlyRunningMs;
+    return { requeueAfterMs: active ? (this.#o.activeIntervalMs ?? 5_000) : (this.#o.idleIntervalMs ?? 15_000) };
+  }
+
+  async #observe(): Promise<KarpenterActivity> {
+    const now = this.#o.clock.now();
+    for (const key of this.#o.leases) {
+      const lease = await this.#o.reads.lease(key);
+      if (lease === undefined) { this.#sightings.forget(key); continue; }
+      const holder = this.#sightings.holderOf(key, lease, now);
+      if (holder !== undefined) return { running: true, evidence: leaseEvidence(key, holder) };
+    }
+    for (const key of this.#o.deployments) {
+      const deployment = await this.#o.reads.deployment(key);
+      if (deployment === undefined) continue;
+      const evidence = deploymentEvidence(key, deployment);
+      if (evidence !== undefined) return { running: true, evidence };
+    }
+    const looked = [...this.#o.leases.map((k) => `Lease ${keyText(k)}`), ...this.#o.deployments.map((k) => `Deployment ${keyText(k)}`)];
+    return { running: false, evidence: `no held ${looked.join(', ')}` };
+  }
+
+  #logVerdict(): void {
+    const log = this.#o.log ?? silentLogger;
+    if (!this.#activity.running) log.info({ component: this.name }, 'karpenter is not running; acting on nodepools');
+    else if (this.#o.override === true) log.warn({ component: this.name, evidence: this.#activity.evidence }, 'karpenter is running but --ignore-running-karpenter is set; acting anyway');
+    else log.warn({ component: this.name, evidence: this.#activity.evidence }, 'karpenter is running; not acting on nodepools');
+  }
+
+  /** Writes the condition only where it changes, so a steady state costs no API call. */
+  async #markNodePools(): Promise<void> {
+    const blocking = this.isBlocking();
+    const update: ConditionUpdate = blocking
+      ? { type: karpenterRunningCondition, status: 'True', reason: 'KarpenterRunning', message: this.blockingReason() }
+      : { type: karpenterRunningCondition, status: 'False', reason: 'KarpenterNotRunning', message: 'Karpenter is not running; nodesmith acts on this NodePool' };
+    for (const pool of this.#o.nodePools()) {
+      const current = pool.status?.conditions?.find((c) => c.type === karpenterRunningCondition);
+      const unchanged = current === undefined ? !blocking : current.status === update.status && current.message === update.message;
+      if (!unchanged) await this.#mark(pool, update, current?.status === 'True');
+    }
+  }
+
+  async #mark(pool: NodePool, update: ConditionUpdate, wasBlocked: boolean): Promise<void> {
+    const name = pool.metadata.name ?? '';
+    await this.#o.writer.patchStatus(name, { conditions: withCondition(pool.status?.conditions ?? [], update, this.#o.clock.now()) });
+    const uid = pool.metadata.uid;
+    const target = { kind: 'NodePool', apiVersion: 'karpenter.sh/v1', name, ...(uid === undefined ? {} : { uid }) };
+    if (update.status === 'True') this.#o.recorder.record(target, 'Warning', 'KarpenterRunning', update.message ?? '');
+    else if (wasBlocked) this.#o.recorder.record(target, 'Normal', 'KarpenterStopped', 'Karpenter stopped; nodesmith acts on this NodePool again');
+  }
+}
