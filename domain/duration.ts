@@ -25,3 +25,31 @@ export function parseNillableDuration(text: string | undefined): number | undefi
   if (text === undefined || text === 'Never') return undefined;
   return parseGoDuration(text);
 }
+
+/**
+ * Go's `time.Duration.String()` for milliseconds: "1m30s", "1h0m0s", "1.5s", "300ms", "0s". Karpenter
+ * writes the kubelet's eviction grace periods this way, whatever spelling the user chose.
+ */
+export function formatGoDuration(ms: number): string {
+  const ns = Math.round(Math.abs(ms) * 1e6);
+  const sign = ms < 0 && ns > 0 ? '-' : '';
+  if (ns === 0) return '0s';
+  if (ns < 1e3) return `${sign}${String(ns)}ns`;
+  if (ns < 1e6) return `${sign}${fraction(ns, 1e3)}µs`;
+  if (ns < 1e9) return `${sign}${fraction(ns, 1e6)}ms`;
+  const hours = Math.floor(ns / 3.6e12);
+  const minutes = Math.floor((ns % 3.6e12) / 6e10);
+  const seconds = `${fraction(ns % 6e10, 1e9)}s`;
+  if (hours > 0) return `${sign}${String(hours)}h${String(minutes)}m${seconds}`;
+  if (minutes > 0) return `${sign}${String(minutes)}m${seconds}`;
+  return `${sign}${seconds}`;
+}
+
+/** `value / unit` with Go's trailing zeros trimmed: 1500000/1e6 → "1.5". */
+function fraction(value: number, unit: number): string {
+  const whole = Math.floor(value / unit);
+  const rest = value % unit;
+  if (rest === 0) return String(whole);
+  const digits = String(unit).length - 1;
+  return `${String(whole)}.${String(rest).padStart(digits, '0').replace(/0+$/, '')}`;
+}

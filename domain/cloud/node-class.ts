@@ -19,9 +19,40 @@ export interface NodeClassSpec {
   readonly tags?: Readonly<Record<string, string>>;
   readonly associatePublicIPAddress?: boolean;
   readonly detailedMonitoring?: boolean;
+  readonly kubelet?: KubeletSettings;
+  readonly instanceStorePolicy?: 'RAID0';
 }
 
-export type AmiFamily = 'AL2023' | 'AL2' | 'Bottlerocket' | 'Custom';
+export type AmiFamily =
+  'AL2023' | 'AL2' | 'Bottlerocket' | 'Custom' | 'Windows2019' | 'Windows2022' | 'Windows2025';
+
+/**
+ * Which accelerator drivers an EKS-optimized image carries (Karpenter's AMI variants): standard
+ * images serve types without GPUs or Neuron devices, nvidia images GPU types, neuron images
+ * Inferentia and Trainium types.
+ */
+export type AmiVariant = 'standard' | 'nvidia' | 'neuron';
+
+/**
+ * spec.kubelet: Karpenter's managed subset, typed, plus any other KubeletConfiguration field
+ * (AL2023's nodeadm passes those through; the other families write only the managed subset).
+ */
+export interface KubeletSettings {
+  readonly clusterDNS?: readonly string[];
+  readonly maxPods?: number;
+  readonly podsPerCore?: number;
+  readonly systemReserved?: Readonly<Record<string, string>>;
+  readonly kubeReserved?: Readonly<Record<string, string>>;
+  readonly evictionHard?: Readonly<Record<string, string>>;
+  readonly evictionSoft?: Readonly<Record<string, string>>;
+  /** Go durations (`1m30s`), as the API server accepted them. */
+  readonly evictionSoftGracePeriod?: Readonly<Record<string, string>>;
+  readonly evictionMaxPodGracePeriod?: number;
+  readonly imageGCHighThresholdPercent?: number;
+  readonly imageGCLowThresholdPercent?: number;
+  readonly cpuCFSQuota?: boolean;
+  readonly [field: string]: unknown;
+}
 
 /** `id` alone, or `tags` (a value of `*` matches any value), or `name` (security groups only). */
 export interface SelectorTerm {
@@ -76,6 +107,32 @@ export const defaultBlockDeviceMappings: readonly BlockDeviceMapping[] = [
   },
 ];
 
+const defaultEbs = { volumeType: 'gp3', encrypted: true, deleteOnTermination: true } as const;
+
+/**
+ * The volumes each family's image expects when the NodeClass names none (facts §3): Bottlerocket
+ * keeps its OS on a 4Gi /dev/xvda and containers on /dev/xvdb, Windows needs 50Gi on /dev/sda1,
+ * and a Custom image keeps whatever its own mappings say.
+ */
+export function familyBlockDeviceMappings(family: AmiFamily): readonly BlockDeviceMapping[] {
+  switch (family) {
+    case 'AL2023':
+    case 'AL2':
+      return defaultBlockDeviceMappings;
+    case 'Bottlerocket':
+      return [
+        { deviceName: '/dev/xvda', ebs: { ...defaultEbs, volumeSize: '4Gi' } },
+        { deviceName: '/dev/xvdb', ebs: { ...defaultEbs, volumeSize: '20Gi' } },
+      ];
+    case 'Windows2019':
+    case 'Windows2022':
+    case 'Windows2025':
+      return [{ deviceName: '/dev/sda1', ebs: { ...defaultEbs, volumeSize: '50Gi' } }];
+    case 'Custom':
+      return [];
+  }
+}
+
 export interface ResolvedSubnet {
   readonly id: string;
   readonly zone: string;
@@ -93,6 +150,12 @@ export interface ResolvedAmi {
   readonly name: string;
   readonly architecture: Architecture;
   readonly creationDate?: string;
+  /**
+   * The instance types this image serves, when it came from an alias parameter that says so.
+   * Absent for images selected by id, name, tags or ssmParameter, and for Windows aliases: those
+   * serve every type of their architecture.
+   */
+  readonly variant?: AmiVariant;
 }
 
 /** A NodeClass with its selectors turned into concrete ids: everything a launch needs. */
@@ -101,7 +164,7 @@ export interface ResolvedNodeClass {
   readonly amiFamily: AmiFamily;
   readonly subnets: readonly ResolvedSubnet[];
   readonly securityGroups: readonly ResolvedSecurityGroup[];
-  /** At most one per architecture: the newest image matching the selectors. */
+  /** The newest image per architecture and variant, newest first: a launch takes the first that fits. */
   readonly amis: readonly ResolvedAmi[];
   readonly instanceProfile: string;
   readonly blockDeviceMappings: readonly BlockDeviceMapping[];
@@ -110,4 +173,8 @@ export interface ResolvedNodeClass {
   readonly tags: Readonly<Record<string, string>>;
   readonly associatePublicIPAddress?: boolean;
   readonly detailedMonitoring?: boolean;
+  readonly kubelet?: KubeletSettings;
+  readonly instanceStorePolicy?: 'RAID0';
+  /** The selectors the images came from: Bottlerocket's user data depends on the version they name. */
+  readonly amiSelectorTerms?: readonly AmiSelectorTerm[];
 }

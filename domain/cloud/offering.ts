@@ -18,6 +18,11 @@ export interface LaunchOffering extends OfferingKey {
   readonly price: number;
   /** Chooses the AMI: each override carries the image of its type's architecture. */
   readonly architecture: Architecture;
+  /** GPUs and Neuron devices of the type (absent: none); they choose the AMI variant. */
+  readonly gpuCount?: number;
+  readonly acceleratorCount?: number;
+  /** The pods the type is planned to hold; its kubelet is told the same (Karpenter writes maxPods). */
+  readonly maxPods?: number;
 }
 
 /** `<capacityType>:<instanceType>:<zone>`, Karpenter's unavailable-offerings key. */

@@ -37,8 +37,12 @@ function without<T extends object>(value: T, keys: readonly (keyof T)[]): Partia
 }
 
 /** The AMI family launches use: the field, else the alias's family (`al2023@latest` → AL2023), else Custom. */
-export function resolvedAmiFamily(spec: EC2NodeClassSpec): string {
-  if (spec.amiFamily !== undefined) return spec.amiFamily;
+export function resolvedAmiFamily(spec: {
+  readonly amiFamily?: string | undefined;
+  readonly amiSelectorTerms: readonly { readonly alias?: string | undefined }[];
+}): (typeof amiFamilies)[number] {
+  const named = amiFamilies.find((family) => family === spec.amiFamily);
+  if (named !== undefined) return named;
   const aliasFamily = spec.amiSelectorTerms.find((term) => term.alias !== undefined)?.alias?.split('@')[0]?.toLowerCase();
   return amiFamilies.find((family) => family.toLowerCase() === aliasFamily) ?? 'Custom';
 }

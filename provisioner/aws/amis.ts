@@ -1,10 +1,9 @@
 import type { EC2Client, Filter, Image } from '@aws-sdk/client-ec2';
 import { DescribeImagesCommand, GetParameterCommand } from './sdk.js';
 import type { SSMClient } from '@aws-sdk/client-ssm';
-import type { AmiSelectorTerm, ResolvedAmi } from '../../domain/cloud/node-class.js';
-import type { Architecture } from '../../domain/cloud/offering.js';
+import type { AmiSelectorTerm, AmiVariant, ResolvedAmi } from '../../domain/cloud/node-class.js';
 import { isThrottledError, NodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import { parseAlias, toArchitecture, type AliasParameterName } from './ami-alias.js';
+import { parseAlias, toArchitecture, type AliasParameters } from './ami-alias.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { termFilters, uniqueById } from './selector-filters.js';
 
@@ -12,32 +11,49 @@ export interface AmiResolverDeps {
   readonly ec2: EC2Client;
   readonly ssm: SSMClient;
   readonly retry: RetryPolicy;
-  readonly aliasParameterName: AliasParameterName;
+  readonly aliasParameters: AliasParameters;
 }
 
-const architectures: readonly Architecture[] = ['amd64', 'arm64'];
+/** Images of an alias carry the variants their parameter named; other images serve any type. */
+type VariantsById = ReadonlyMap<string, readonly AmiVariant[]>;
 
-/** Resolves AMI selector terms to at most one image per architecture: the newest match. */
+/**
+ * Resolves AMI selector terms to the newest image per architecture and variant, newest first
+ * (Karpenter's order: a launch gives each instance type the first image that fits it).
+ */
 export async function resolveAmis(
   deps: AmiResolverDeps,
   terms: readonly AmiSelectorTerm[],
 ): Promise<ResolvedAmi[]> {
   const images: Image[] = [];
-  for (const term of terms) images.push(...(await imagesForTerm(deps, term)));
-  const newest = new Map<Architecture, ResolvedAmi>();
+  const variants = new Map<string, readonly AmiVariant[]>();
+  for (const term of terms) images.push(...(await imagesForTerm(deps, term, variants)));
+  const newest = new Map<string, ResolvedAmi>();
   for (const image of uniqueById(images, (i) => i.ImageId)) {
-    const ami = toResolved(image);
-    if (ami === undefined) continue;
-    const current = newest.get(ami.architecture);
-    if (current === undefined || (ami.creationDate ?? '') > (current.creationDate ?? '')) {
-      newest.set(ami.architecture, ami);
+    for (const ami of toResolved(image, variants)) {
+      const key = `${ami.architecture}/${ami.variant ?? ''}`;
+      const current = newest.get(key);
+      if (current === undefined || newestFirst(ami, current) < 0) newest.set(key, ami);
     }
   }
-  return architectures.flatMap((a) => newest.get(a) ?? []);
+  return [...newest.values()].sort(newestFirst);
 }
 
-async function imagesForTerm(deps: AmiResolverDeps, term: AmiSelectorTerm): Promise<Image[]> {
-  if (term.alias !== undefined) return imagesForIds(deps, await aliasImageIds(deps, term.alias));
+function newestFirst(a: ResolvedAmi, b: ResolvedAmi): number {
+  const byDate = (b.creationDate ?? '').localeCompare(a.creationDate ?? '');
+  return byDate !== 0 ? byDate : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+async function imagesForTerm(
+  deps: AmiResolverDeps,
+  term: AmiSelectorTerm,
+  variants: Map<string, readonly AmiVariant[]>,
+): Promise<Image[]> {
+  if (term.alias !== undefined) {
+    const found = await aliasImageIds(deps, term.alias);
+    for (const [id, v] of found) variants.set(id, v);
+    return imagesForIds(deps, [...found.keys()]);
+  }
   if (term.ssmParameter !== undefined) {
     return imagesForIds(deps, [await readParameter(deps, term.ssmParameter)]);
   }
@@ -56,22 +72,25 @@ async function imagesForTerm(deps: AmiResolverDeps, term: AmiSelectorTerm): Prom
   return describeImages(deps, filters, owners);
 }
 
-async function aliasImageIds(deps: AmiResolverDeps, alias: string): Promise<string[]> {
+/** Image id → the variants it serves, from every parameter of the alias that exists. */
+async function aliasImageIds(deps: AmiResolverDeps, alias: string): Promise<VariantsById> {
   const parsed = parseAlias(alias);
   if (parsed === undefined)
     throw new NodeClassNotReadyError(`resolving ami alias ${alias}: malformed`, { part: 'amis' });
-  const ids: string[] = [];
-  for (const arch of architectures) {
-    const name = deps.aliasParameterName(parsed, arch);
-    if (name === undefined)
-      throw new NodeClassNotReadyError(`resolving ami alias ${alias}: unsupported family`, { part: 'amis' });
-    const id = await readParameter(deps, name).catch((e: unknown) => {
-      // An alias may lack one architecture (e.g. no arm64 build); the other still resolves.
+  const ids = new Map<string, AmiVariant[]>();
+  for (const parameter of deps.aliasParameters(parsed)) {
+    const id = await readParameter(deps, parameter.name).catch((e: unknown) => {
+      // A region may lack a variant or an architecture (no arm64 Neuron build); the rest resolve.
       if (e instanceof NodeClassNotReadyError) return undefined;
       throw e;
     });
-    if (id !== undefined) ids.push(id);
+    if (id === undefined) continue;
+    const known = ids.get(id) ?? [];
+    // Windows parameters name no variant: an empty list stands for "any type".
+    ids.set(id, [...known, ...(parameter.variants ?? [])]);
   }
+  if (ids.size === 0)
+    throw new NodeClassNotReadyError(`resolving ami alias ${alias}: no image found for any of its parameters`, { part: 'amis' });
   return ids;
 }
 
@@ -110,13 +129,16 @@ async function describeImages(
   return out.Images ?? [];
 }
 
-function toResolved(image: Image): ResolvedAmi | undefined {
+/** One entry per variant the image serves (Karpenter keeps one image per requirement set). */
+function toResolved(image: Image, variants: VariantsById): ResolvedAmi[] {
   const architecture = toArchitecture(image.Architecture);
-  if (image.ImageId === undefined || architecture === undefined) return undefined;
-  return {
+  if (image.ImageId === undefined || architecture === undefined) return [];
+  const base = {
     id: image.ImageId,
     name: image.Name ?? '',
     architecture,
     ...(image.CreationDate === undefined ? {} : { creationDate: image.CreationDate }),
   };
+  const served = variants.get(image.ImageId) ?? [];
+  return served.length === 0 ? [base] : [...new Set(served)].map((variant) => ({ ...base, variant }));
 }

@@ -6,7 +6,7 @@ import type { InstanceProfileProvider } from '../../domain/cloud/instance-profil
 import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
 import type { SpotPriceSource } from '../../domain/cloud/spot-prices.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
-import { eksAliasParameterName, publicEksAmiPrefix } from './ami-alias.js';
+import { eksAliasParameters, publicServicePrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { batcherMetrics } from './batcher-metrics.js';
@@ -27,7 +27,7 @@ export interface AwsProviderOptions extends AwsClientOptions {
   /** When set, the CloudProvider is wrapped with the duration and error metrics. */
   readonly registry?: Registry;
   readonly retry?: Partial<Omit<RetryPolicy, 'clock'>>;
-  /** Only for emulators that reserve `/aws/…` (moto); defaults to the public EKS prefix. */
+  /** Stands for `/aws/service` in the alias parameters, for emulators that reserve `/aws/…` (moto). */
   readonly amiParameterPrefix?: string;
   /** Karpenter's INTERRUPTION_QUEUE: an SQS queue name or URL; unset turns interruption handling off. */
   readonly interruptionQueue?: string;
@@ -67,9 +67,9 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     ec2: clients.ec2,
     ssm: clients.ssm,
     retry,
-    aliasParameterName: eksAliasParameterName(
+    aliasParameters: eksAliasParameters(
       options.kubernetesVersion,
-      options.amiParameterPrefix ?? publicEksAmiPrefix,
+      options.amiParameterPrefix ?? publicServicePrefix,
     ),
   });
   const registry = options.registry;

@@ -5,12 +5,12 @@ import { InsufficientCapacityError } from '../../domain/cloud/errors.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import { errorCode, insufficientCapacityCodes } from './ec2-errors.js';
-import { planOverrides, type OverridePlan } from './fleet-overrides.js';
+import { amiFor, planOverrides, type OverridePlan } from './fleet-overrides.js';
 import { interpretFleet, type FleetLaunch } from './fleet-result.js';
 import type { LaunchTemplates } from './launch-template.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
 import { instanceTags, tagKeys, toEc2Tags } from './tags.js';
-import { al2023UserData, type ClusterBootstrap } from './user-data.js';
+import { userDataFor, type ClusterBootstrap } from './user-data.js';
 
 export interface FleetLaunchDeps {
   readonly ec2: EC2Client;
@@ -74,15 +74,6 @@ async function fleetRequest(
   tags: Record<string, string>,
 ): Promise<CreateFleetCommandInput> {
   const nodeClass = request.nodeClass;
-  const userData =
-    nodeClass.amiFamily === 'Custom'
-      ? Buffer.from(nodeClass.userData ?? '', 'utf8').toString('base64')
-      : al2023UserData({
-          cluster: deps.cluster,
-          labels: request.nodeLabels ?? {},
-          taints: request.nodeTaints ?? [],
-          ...(nodeClass.userData === undefined ? {} : { custom: nodeClass.userData }),
-        });
   const templateTags = {
     [tagKeys.cluster(deps.cluster.name)]: 'owned',
     [tagKeys.nodeClass]: nodeClass.name,
@@ -90,6 +81,14 @@ async function fleetRequest(
   };
   const configs = [];
   for (const group of plan.groups) {
+    const userData = userDataFor({
+      cluster: deps.cluster,
+      nodeClass,
+      labels: request.nodeLabels ?? {},
+      taints: request.nodeTaints ?? [],
+      capacityType: request.capacityType,
+      ...(group.maxPods === undefined ? {} : { maxPods: group.maxPods }),
+    });
     const id = await deps.templates.ensure({
       nodeClass,
       ami: group.ami,
@@ -149,9 +148,11 @@ function toLaunched(
   now: number,
 ): LaunchedInstance {
   const zone = launch.zone !== '' ? launch.zone : (request.nodeClass.subnets[0]?.zone ?? '');
-  const arch = request.offerings.find((o) => o.instanceType === launch.instanceType)?.architecture;
+  const offering = request.offerings.find((o) => o.instanceType === launch.instanceType);
   const imageId =
-    launch.imageId ?? request.nodeClass.amis.find((a) => a.architecture === arch)?.id ?? '';
+    launch.imageId ??
+    (offering === undefined ? undefined : amiFor(request.nodeClass.amis, offering)?.id) ??
+    '';
   return {
     instanceId: launch.instanceId,
     providerID: formatProviderId(zone, launch.instanceId),

@@ -22,8 +22,21 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
   return {
     ImageId: ami.id,
     IamInstanceProfile: { Name: nodeClass.instanceProfile },
-    SecurityGroupIds: nodeClass.securityGroups.map((g) => g.id),
-    BlockDeviceMappings: toLaunchTemplateBlockDevices(nodeClass.blockDeviceMappings),
+    // The primary interface is spelled out, as Karpenter does, so that it can carry
+    // associatePublicIPAddress; EC2 then takes the security groups from it, not from SecurityGroupIds.
+    NetworkInterfaces: [
+      {
+        DeviceIndex: 0,
+        Groups: nodeClass.securityGroups.map((g) => g.id),
+        ...(nodeClass.associatePublicIPAddress === undefined
+          ? {}
+          : { AssociatePublicIpAddress: nodeClass.associatePublicIPAddress }),
+      },
+    ],
+    // EC2 refuses an empty list (a Custom class with no mappings keeps the image's own).
+    ...(nodeClass.blockDeviceMappings.length === 0
+      ? {}
+      : { BlockDeviceMappings: toLaunchTemplateBlockDevices(nodeClass.blockDeviceMappings) }),
     MetadataOptions: {
       HttpEndpoint: md.httpEndpoint,
       HttpProtocolIpv6: md.httpProtocolIPv6,

@@ -3,12 +3,13 @@ import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import { isDomainError, NodeClassNotReadyError, type NodeClassPart } from '../../domain/cloud/errors.js';
 import {
-  defaultBlockDeviceMappings,
   defaultMetadataOptions,
+  familyBlockDeviceMappings,
   type NodeClassSpec,
   type ResolvedNodeClass,
 } from '../../domain/cloud/node-class.js';
-import type { AliasParameterName } from './ami-alias.js';
+import { resolvedAmiFamily } from '../../domain/disruption/drift-hashes.js';
+import type { AliasParameters } from './ami-alias.js';
 import { resolveAmis } from './amis.js';
 import { classifyEc2Error } from './ec2-errors.js';
 import type { RetryPolicy } from './retry-throttled.js';
@@ -19,7 +20,7 @@ export interface AwsNodeClassResolverOptions {
   readonly ec2: EC2Client;
   readonly ssm: SSMClient;
   readonly retry: RetryPolicy;
-  readonly aliasParameterName: AliasParameterName;
+  readonly aliasParameters: AliasParameters;
 }
 
 /**
@@ -43,34 +44,45 @@ export class AwsNodeClassResolver implements NodeClassResolver {
   }
 
   async #resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
-    const { ec2, ssm, retry, aliasParameterName } = this.#options;
+    const { ec2, ssm, retry, aliasParameters } = this.#options;
     const subnets = await resolveSubnets(ec2, retry, spec.subnetSelectorTerms);
     if (subnets.length === 0) throw notReady(spec.name, 'subnets', 'no subnet matches subnetSelectorTerms');
     const securityGroups = await resolveSecurityGroups(ec2, retry, spec.securityGroupSelectorTerms);
     if (securityGroups.length === 0)
       throw notReady(spec.name, 'securityGroups', 'no security group matches securityGroupSelectorTerms');
-    const amis = await resolveAmis({ ec2, ssm, retry, aliasParameterName }, spec.amiSelectorTerms);
+    const amis = await resolveAmis({ ec2, ssm, retry, aliasParameters }, spec.amiSelectorTerms);
     if (amis.length === 0) throw notReady(spec.name, 'amis', 'no image matches amiSelectorTerms');
     if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile', 'no instance profile: spec.instanceProfile is empty and none was created for spec.role yet');
+    const amiFamily = resolvedAmiFamily(spec);
     return {
       name: spec.name,
-      amiFamily: spec.amiFamily ?? 'AL2023',
+      amiFamily,
       subnets,
       securityGroups,
       amis,
+      amiSelectorTerms: spec.amiSelectorTerms,
       instanceProfile: spec.instanceProfile,
-      blockDeviceMappings: spec.blockDeviceMappings ?? defaultBlockDeviceMappings,
+      blockDeviceMappings:
+        spec.blockDeviceMappings !== undefined && spec.blockDeviceMappings.length > 0
+          ? spec.blockDeviceMappings
+          : familyBlockDeviceMappings(amiFamily),
       metadataOptions: { ...defaultMetadataOptions, ...spec.metadataOptions },
       tags: spec.tags ?? {},
-      ...(spec.userData === undefined ? {} : { userData: spec.userData }),
-      ...(spec.associatePublicIPAddress === undefined
-        ? {}
-        : { associatePublicIPAddress: spec.associatePublicIPAddress }),
-      ...(spec.detailedMonitoring === undefined
-        ? {}
-        : { detailedMonitoring: spec.detailedMonitoring }),
+      ...optionalFields(spec),
     };
   }
+}
+
+/** The fields a class may leave out, copied only when set (exactOptionalPropertyTypes). */
+function optionalFields(spec: NodeClassSpec): Partial<ResolvedNodeClass> {
+  const out: { -readonly [K in keyof ResolvedNodeClass]?: ResolvedNodeClass[K] } = {};
+  if (spec.userData !== undefined) out.userData = spec.userData;
+  if (spec.associatePublicIPAddress !== undefined)
+    out.associatePublicIPAddress = spec.associatePublicIPAddress;
+  if (spec.detailedMonitoring !== undefined) out.detailedMonitoring = spec.detailedMonitoring;
+  if (spec.kubelet !== undefined) out.kubelet = spec.kubelet;
+  if (spec.instanceStorePolicy !== undefined) out.instanceStorePolicy = spec.instanceStorePolicy;
+  return out;
 }
 
 function notReady(name: string, part: NodeClassPart, why: string): NodeClassNotReadyError {

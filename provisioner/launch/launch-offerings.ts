@@ -3,6 +3,7 @@ import type { InstanceType, Offering } from '../../domain/instance-types/instanc
 import { offeringKey } from '../../domain/instance-types/instance-type.js';
 import type { NodeSelectorRequirementWithMinValues } from '../../domain/requirements/requirements.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import { resourceNames } from '../../domain/resource-list.js';
 import type { VirtualNodePlan } from '../index.js';
 
 /** Values of `key` the requirements allow, out of `candidates` (In narrows, NotIn removes). */
@@ -20,6 +21,20 @@ export interface LaunchChoice {
   readonly offerings: LaunchOffering[];
 }
 
+/** What of a type picks its image and its kubelet's pod limit: architecture, GPUs, Neuron devices, pods. */
+function typeDevices(type: InstanceType): Pick<LaunchOffering, 'architecture' | 'gpuCount' | 'acceleratorCount' | 'maxPods'> {
+  const count = (key: string): number => Number(type.labels[key] ?? 0);
+  const gpus = count(wellKnown.instanceGpuCount);
+  const accelerators = count(wellKnown.instanceAcceleratorCount);
+  const pods = type.capacity[resourceNames.pods];
+  return {
+    architecture: type.labels[wellKnown.arch] === 'arm64' ? 'arm64' : 'amd64',
+    ...(gpus > 0 ? { gpuCount: gpus } : {}),
+    ...(accelerators > 0 ? { acceleratorCount: accelerators } : {}),
+    ...(pods === undefined || pods <= 0 ? {} : { maxPods: pods }),
+  };
+}
+
 /**
  * The offerings one launch may use: the plan's types in its zones and capacity types, minus what the
  * NodePool forbids and what just ran out of capacity. Spot is chosen whenever the plan allows it and an
@@ -34,10 +49,10 @@ export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonl
   for (const name of plan.instanceTypes) {
     const type = catalog.get(name);
     if (type === undefined) continue;
-    const architecture = type.labels[wellKnown.arch] === 'arm64' ? 'arm64' : 'amd64';
+    const devices = typeDevices(type);
     for (const o of type.offerings) {
       if (o.available && !unavailable.has(offeringKey(o.capacityType, name, o.zone)) && inPlan(o)) {
-        all.push({ instanceType: name, zone: o.zone, capacityType: o.capacityType, price: o.price, architecture });
+        all.push({ instanceType: name, zone: o.zone, capacityType: o.capacityType, price: o.price, ...devices });
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClassSpec } from '../../domain/cloud/node-class.js';
+import { resolvedAmiFamily } from '../../domain/disruption/drift-hashes.js';
 
 /**
  * The cloud port's view of an EC2NodeClass. With `role` instead of `instanceProfile`, the profile is the one
@@ -13,7 +14,7 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     subnetSelectorTerms: spec.subnetSelectorTerms,
     securityGroupSelectorTerms: spec.securityGroupSelectorTerms,
     amiSelectorTerms: spec.amiSelectorTerms,
-    amiFamily: spec.amiFamily,
+    amiFamily: resolvedAmiFamily(spec),
     instanceProfile: spec.instanceProfile ?? (spec.role === undefined ? '' : (nodeClass.status?.instanceProfile ?? '')),
     blockDeviceMappings: spec.blockDeviceMappings,
     metadataOptions: spec.metadataOptions,
@@ -21,5 +22,7 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     tags: spec.tags,
     associatePublicIPAddress: spec.associatePublicIPAddress,
     detailedMonitoring: spec.detailedMonitoring,
+    kubelet: spec.kubelet,
+    instanceStorePolicy: spec.instanceStorePolicy,
   })) as NodeClassSpec;
 }

@@ -3,6 +3,7 @@ import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { unregisteredTaintKey } from '../../domain/karpenter-keys.js';
+import { resourceAmount } from '../../domain/quantity.js';
 
 
 /**
@@ -39,7 +40,25 @@ export function initializationBlocker(claim: NodeClaim, node: Node): string | un
     taints.some((t) => t.key === s.key && t.effect === s.effect),
   );
   if (startup !== undefined) return `startup taint ${startup.key} is present`;
+  const missing = unregisteredResource(claim, node);
+  if (missing !== undefined) return `requested resource ${missing} is not registered on the node yet`;
   return undefined;
+}
+
+/**
+ * A resource the NodeClaim's pods request that the node does not offer yet. The kubelet starts
+ * extended resources (nvidia.com/gpu, aws.amazon.com/neuron) at zero until their device plugin
+ * registers them; pods bound before then would fail admission (Karpenter's RequestedResourcesRegistered).
+ */
+function unregisteredResource(claim: NodeClaim, node: Node): string | undefined {
+  const requests = claim.spec.resources?.requests ?? {};
+  const allocatable = node.status?.allocatable ?? {};
+  return Object.keys(requests).find((name) => {
+    const requested = requests[name];
+    if (requested === undefined || resourceAmount(name, requested) <= 0) return false;
+    const offered = allocatable[name];
+    return offered === undefined || resourceAmount(name, offered) <= 0;
+  });
 }
 
 /** Real (non-virtual) nodes by spec.providerID. */

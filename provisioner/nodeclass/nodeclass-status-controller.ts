@@ -2,7 +2,8 @@ import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
 import type { NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import { isNodeClassNotReadyError, type NodeClassPart } from '../../domain/cloud/errors.js';
-import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
+import type { AmiVariant, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Clock } from '../../domain/clock.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
@@ -104,9 +105,17 @@ function resolvedStatus(resolved: ResolvedNodeClass): Partial<EC2NodeClassStatus
   return {
     subnets: resolved.subnets.map((s) => ({ id: s.id, zone: s.zone, ...(s.zoneId === undefined ? {} : { zoneID: s.zoneId }) })),
     securityGroups: resolved.securityGroups.map((g) => ({ id: g.id, name: g.name })),
-    amis: resolved.amis.map((a) => ({ id: a.id, name: a.name, requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: [a.architecture] }] })),
+    amis: resolved.amis.map((a) => ({ id: a.id, name: a.name, requirements: [{ key: wellKnown.arch, operator: 'In', values: [a.architecture] }, ...variantRequirements[a.variant ?? 'any']] })),
   };
 }
+
+/** The instance types each image variant serves, as status.amis[].requirements says (Karpenter's Variant.Requirements). */
+const variantRequirements: Readonly<Record<AmiVariant | 'any', readonly { key: string; operator: 'Exists' | 'DoesNotExist' }[]>> = {
+  any: [],
+  standard: [{ key: wellKnown.instanceAcceleratorCount, operator: 'DoesNotExist' }, { key: wellKnown.instanceGpuCount, operator: 'DoesNotExist' }],
+  nvidia: [{ key: wellKnown.instanceGpuCount, operator: 'Exists' }],
+  neuron: [{ key: wellKnown.instanceAcceleratorCount, operator: 'Exists' }],
+};
 
 /**
  * The condition for each resolved part, then Ready. The resolver stops at the first part that fails, so the

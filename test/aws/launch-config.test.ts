@@ -1,5 +1,4 @@
 import t from 'tap';
-import { parse } from 'yaml';
 import {
   defaultBlockDeviceMappings,
   defaultMetadataOptions,
@@ -7,25 +6,13 @@ import {
 } from '../../domain/cloud/node-class.js';
 import { managedByTag } from '../../domain/product-keys.js';
 import {
-  eksAliasParameterName,
-  parseAlias,
-  toArchitecture,
-} from '../../provisioner/aws/ami-alias.js';
-import {
   toLaunchTemplateBlockDevices,
   volumeSizeGiB,
 } from '../../provisioner/aws/block-devices.js';
 import { launchTemplateData, launchTemplateName } from '../../provisioner/aws/launch-template.js';
 import { termFilters } from '../../provisioner/aws/selector-filters.js';
 import { fromEc2Tags, instanceTags, toEc2Tags } from '../../provisioner/aws/tags.js';
-import { al2023UserData } from '../../provisioner/aws/user-data.js';
 
-const cluster = {
-  name: 'prod',
-  endpoint: 'https://api.example',
-  certificateAuthority: 'Q0E=',
-  serviceCidr: '10.100.0.0/16',
-};
 const nodeClass: ResolvedNodeClass = {
   name: 'default',
   amiFamily: 'AL2023',
@@ -62,59 +49,6 @@ void t.test(
     t.end();
   },
 );
-
-void t.test('al2023 user data is a MIME document with a nodeadm NodeConfig part', (t) => {
-  const text = Buffer.from(
-    al2023UserData({
-      cluster,
-      labels: { 'karpenter.sh/nodepool': 'general', 'a/b': 'c' },
-      taints: [
-        { key: 'gpu', value: 'true', effect: 'NoSchedule' },
-        { key: 'spot', effect: 'NoExecute' },
-      ],
-      custom: '#!/bin/bash\necho hi\n',
-    }),
-    'base64',
-  ).toString('utf8');
-  t.match(text, /^MIME-Version: 1.0\nContent-Type: multipart\/mixed; boundary="\/\/"/);
-  const parts = text.split('--//').slice(1, -1);
-  t.equal(parts.length, 2, 'custom script first, then ours');
-  t.match(parts[0], /text\/x-shellscript[\s\S]*echo hi/);
-  const yamlText = (parts[1] ?? '').split('\n\n').slice(1).join('\n\n');
-  t.match(parse(yamlText), {
-    apiVersion: 'node.eks.aws/v1alpha1',
-    kind: 'NodeConfig',
-    spec: {
-      cluster: {
-        name: 'prod',
-        apiServerEndpoint: 'https://api.example',
-        certificateAuthority: 'Q0E=',
-        cidr: '10.100.0.0/16',
-      },
-      kubelet: {
-        flags: [
-          '--node-labels=a/b=c,karpenter.sh/nodepool=general',
-          '--register-with-taints=gpu=true:NoSchedule,spot:NoExecute',
-        ],
-      },
-    },
-  });
-  const plain = Buffer.from(
-    al2023UserData({
-      cluster,
-      labels: {},
-      taints: [],
-      custom: 'apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\n',
-    }),
-    'base64',
-  ).toString('utf8');
-  t.match(
-    plain,
-    /Content-Type: application\/node.eks.aws[^\n]*\n\napiVersion: node.eks.aws\/v1alpha1\nkind: NodeConfig/,
-  );
-  t.notMatch(plain, /--node-labels/);
-  t.end();
-});
 
 void t.test('volume sizes convert to whole GiB, rounding decimal units up', (t) => {
   t.equal(volumeSizeGiB('20Gi'), 20);
@@ -157,7 +91,7 @@ void t.test(
     t.match(data, {
       ImageId: 'ami-1',
       IamInstanceProfile: { Name: 'node-profile' },
-      SecurityGroupIds: ['sg-1'],
+      NetworkInterfaces: [{ DeviceIndex: 0, Groups: ['sg-1'] }],
       MetadataOptions: {
         HttpEndpoint: 'enabled',
         HttpProtocolIpv6: 'disabled',
@@ -177,6 +111,7 @@ void t.test(
     t.equal(launchTemplateName('prod', { ...data }), name, 'same options, same name');
     t.not(launchTemplateName('staging', data), name, 'the cluster is part of the hash');
     t.not(launchTemplateName('prod', { ...data, ImageId: 'ami-2' }), name);
+    t.equal(data.SecurityGroupIds, undefined, 'the groups ride on the primary interface only');
     t.end();
   },
 );
@@ -204,22 +139,16 @@ void t.test('selector terms become EC2 filters, with * as a tag-key filter', (t)
   t.end();
 });
 
-void t.test('ami aliases parse and map to the EKS SSM parameter names', (t) => {
-  t.same(parseAlias('AL2023@latest'), { family: 'al2023', version: 'latest' });
-  for (const bad of ['al2023', '@latest', 'al2023@', 'a@b@c'])
-    t.equal(parseAlias(bad), undefined, bad);
-  const name = eksAliasParameterName('1.33');
-  t.equal(
-    name({ family: 'al2023', version: 'latest' }, 'arm64'),
-    '/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/recommended/image_id',
-  );
-  t.equal(
-    name({ family: 'al2023', version: 'v20250101' }, 'amd64'),
-    '/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.33-v20250101/image_id',
-  );
-  t.equal(name({ family: 'bottlerocket', version: 'latest' }, 'amd64'), undefined);
-  t.equal(toArchitecture('x86_64'), 'amd64');
-  t.equal(toArchitecture('arm64'), 'arm64');
-  t.equal(toArchitecture('i386'), undefined);
+void t.test('associatePublicIPAddress rides on the primary interface with the security groups', (t) => {
+  const data = launchTemplateData({
+    nodeClass: { ...nodeClass, associatePublicIPAddress: false, blockDeviceMappings: [] },
+    ami: { id: 'ami-1', name: 'al2023', architecture: 'amd64' },
+    userData: 'dXNlcg==',
+    tags: {},
+  });
+  t.same(data.NetworkInterfaces, [
+    { DeviceIndex: 0, Groups: ['sg-1'], AssociatePublicIpAddress: false },
+  ]);
+  t.equal(data.BlockDeviceMappings, undefined, 'no mappings: EC2 refuses an empty list');
   t.end();
 });

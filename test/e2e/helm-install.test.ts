@@ -46,7 +46,7 @@ function installValues(stack: Stack, moto: Moto, vpc: SeededVpc, ports: Ports): 
   return {
     'settings.clusterName': clusterName, 'settings.clusterEndpoint': stack.server, 'settings.serviceCIDR': '10.96.0.0/16',
     'settings.kubernetesVersion': vpc.kubernetesVersion, 'settings.region': moto.region, 'settings.ec2Endpoint': moto.endpoint,
-    'settings.amiParameterPrefix': vpc.eksAmiParameterPrefix, 'settings.zones': `{${['a', 'b', 'c'].map((z) => moto.region + z).join(',')}}`,
+    'settings.amiParameterPrefix': vpc.amiParameterPrefix, 'settings.zones': `{${['a', 'b', 'c'].map((z) => moto.region + z).join(',')}}`,
     'settings.batchIdleDuration': '500ms', 'settings.logLevel': 'warn', 'settings.metricsNamespace': 'karpenter',
     // The image is replaced by local processes: no pods, and the API server calls the webhooks on loopback.
     'controller.replicas': '0', 'webhooks.replicas': '0',

@@ -198,7 +198,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
     kubernetesVersion: vpc.kubernetesVersion,
     aws: {
-      region: moto.region, endpoint: proxy.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.eksAmiParameterPrefix,
+      region: moto.region, endpoint: proxy.endpoint, credentials: moto.credentials, amiParameterPrefix: vpc.amiParameterPrefix,
       ...(options.interruptionQueue === undefined ? {} : { interruptionQueue: await createQueue(moto, options.interruptionQueue) }),
       ...(options.liveSpotPricesEveryMs === undefined ? { spotPrices: 'catalog' as const } : { spotPrices: 'api' as const, spotPriceRefreshMs: options.liveSpotPricesEveryMs }),
     },

@@ -186,7 +186,9 @@ export interface SeededVpc {
     readonly cidr: string;
   }[];
   readonly securityGroup: { readonly id: string; readonly name: string };
-  /** Prefix under which the EKS AL2023 alias parameters were copied (moto reserves `/aws/…`). */
+  /** What stands for `/aws/service` in the alias parameters (moto reserves `/aws/…`): the amiParameterPrefix option. */
+  readonly amiParameterPrefix: string;
+  /** Where the EKS AL2023 alias parameters were copied: `<amiParameterPrefix>/eks/optimized-ami`. */
   readonly eksAmiParameterPrefix: string;
   readonly kubernetesVersion: string;
   readonly amis: { readonly amd64: string; readonly arm64: string };
@@ -246,7 +248,8 @@ export async function seedVpc(
     new CreateSecurityGroupCommand({ GroupName: sgName, Description: 'nodes', VpcId: vpcId }),
   );
   await ec2.send(new CreateTagsCommand({ Resources: [sg.GroupId ?? ''], Tags }));
-  const eksAmiParameterPrefix = '/nodesmith-test/eks/optimized-ami';
+  const amiParameterPrefix = '/nodesmith-test';
+  const eksAmiParameterPrefix = `${amiParameterPrefix}/eks/optimized-ami`;
   const amis = { amd64: '', arm64: '' };
   for (const [arch, ec2Arch] of [
     ['amd64', 'x86_64'],
@@ -270,6 +273,7 @@ export async function seedVpc(
     discoveryTag,
     subnets,
     securityGroup: { id: sg.GroupId ?? '', name: sgName },
+    amiParameterPrefix,
     eksAmiParameterPrefix,
     kubernetesVersion,
     amis,

@@ -26,7 +26,7 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
         serviceCidr: '10.96.0.0/12',
       },
       kubernetesVersion: vpc.kubernetesVersion,
-      amiParameterPrefix: vpc.eksAmiParameterPrefix,
+      amiParameterPrefix: vpc.amiParameterPrefix,
       clock: new RecordingClock(),
       registry,
     });

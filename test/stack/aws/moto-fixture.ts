@@ -2,7 +2,7 @@ import type { Test } from 'tap';
 import type { LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
 import type { NodeClassSpec, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import type { CapacityType, LaunchOffering } from '../../../domain/cloud/offering.js';
-import { eksAliasParameterName } from '../../../provisioner/aws/ami-alias.js';
+import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
 import { createAwsClients, type AwsClients } from '../../../provisioner/aws/aws-clients.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
@@ -65,7 +65,7 @@ export async function startMotoWorld(t: Test): Promise<MotoWorld> {
     ec2: clients.ec2,
     ssm: clients.ssm,
     retry,
-    aliasParameterName: eksAliasParameterName(vpc.kubernetesVersion, vpc.eksAmiParameterPrefix),
+    aliasParameters: eksAliasParameters(vpc.kubernetesVersion, vpc.amiParameterPrefix),
   });
   return { moto, proxy, vpc, clients, clock, provider, resolver, clusterName };
 }
