@@ -2,6 +2,7 @@ import t from 'tap';
 import type { ResolvedAmi, ResolvedSubnet } from '../../domain/cloud/node-class.js';
 import type { LaunchOffering } from '../../domain/cloud/offering.js';
 import {
+  amiFor,
   maxInstanceTypes,
   planOverrides,
   subnetPerZone,
@@ -132,5 +133,42 @@ void t.test('no usable offering gives an empty plan', (t) => {
     }),
     { groups: [], offerings: [] },
   );
+  t.end();
+});
+
+void t.test('each type launches with the image whose variant serves its devices, newest first', (t) => {
+  const variants: ResolvedAmi[] = [
+    { id: 'ami-std-new', name: 'std', architecture: 'amd64', variant: 'standard' },
+    { id: 'ami-nvidia', name: 'nvidia', architecture: 'amd64', variant: 'nvidia' },
+    { id: 'ami-neuron', name: 'neuron', architecture: 'amd64', variant: 'neuron' },
+    { id: 'ami-std-old', name: 'std', architecture: 'amd64', variant: 'standard' },
+    { id: 'ami-arm-std', name: 'std', architecture: 'arm64', variant: 'standard' },
+  ];
+  t.equal(amiFor(variants, offer('m5.large', 'a', 1))?.id, 'ami-std-new');
+  t.equal(amiFor(variants, offer('g5.xlarge', 'a', 1, { gpuCount: 1 }))?.id, 'ami-nvidia');
+  t.equal(amiFor(variants, offer('inf2.xlarge', 'a', 1, { acceleratorCount: 1 }))?.id, 'ami-neuron');
+  t.equal(amiFor(variants, offer('g5g.xlarge', 'a', 1, { architecture: 'arm64', gpuCount: 1 })), undefined, 'no arm64 nvidia image: the type is not launched');
+  t.equal(amiFor(amis, offer('g5.xlarge', 'a', 1, { gpuCount: 1 }))?.id, 'ami-x86', 'an image chosen by id serves every type');
+  const plan = planOverrides({
+    offerings: [
+      offer('m5.large', 'a', 0.1, { maxPods: 29 }),
+      offer('g5.xlarge', 'a', 1, { gpuCount: 1, maxPods: 58 }),
+      offer('m5.xlarge', 'a', 0.2, { maxPods: 58 }),
+      offer('g5g.xlarge', 'a', 0.5, { architecture: 'arm64', gpuCount: 1 }),
+    ],
+    capacityType: 'spot',
+    subnets,
+    amis: variants,
+  });
+  t.same(
+    plan.groups.map((g) => [g.ami.id, g.maxPods, g.overrides.map((o) => o.InstanceType)]),
+    [
+      ['ami-std-new', 29, ['m5.large']],
+      ['ami-std-new', 58, ['m5.xlarge']],
+      ['ami-nvidia', 58, ['g5.xlarge']],
+    ],
+    'one launch template per image and pod count',
+  );
+  t.same(plan.offerings.map((o) => o.instanceType), ['m5.large', 'm5.xlarge', 'g5.xlarge']);
   t.end();
 });

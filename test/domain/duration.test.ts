@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseGoDuration, parseNillableDuration } from '../../domain/duration.js';
+import { formatGoDuration, parseGoDuration, parseNillableDuration } from '../../domain/duration.js';
 
 void t.test('durations parse as Go parses them, in milliseconds', (t) => {
   const cases: [string, number][] = [
@@ -21,5 +21,14 @@ void t.test('Never and unset mean no limit for nillable durations', (t) => {
   t.equal(parseNillableDuration('Never'), undefined);
   t.equal(parseNillableDuration(undefined), undefined);
   t.equal(parseNillableDuration('2m'), 120_000);
+  t.end();
+});
+
+void t.test("durations are written back in Go's spelling", (t) => {
+  const cases: [number, string][] = [
+    [0, '0s'], [90_000, '1m30s'], [60_000, '1m0s'], [3_600_000, '1h0m0s'], [5_400_000, '1h30m0s'],
+    [1_500, '1.5s'], [300, '300ms'], [1.5, '1.5ms'], [0.0015, '1.5µs'], [0.00001, '10ns'], [-120_000, '-2m0s'], [86_400_000, '24h0m0s'],
+  ];
+  for (const [ms, text] of cases) t.equal(formatGoDuration(ms), text, `${ms} ms is ${text}`);
   t.end();
 });

@@ -1,5 +1,5 @@
 import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
-import type { AmiFamily, KubeletSettings, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import type { KubeletSettings, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import type { CapacityType } from '../../../domain/cloud/offering.js';
 import { formatGoDuration, parseGoDuration } from '../../../domain/duration.js';
 import { unregisteredTaintKey } from '../../../domain/karpenter-keys.js';
@@ -50,7 +50,7 @@ export function bootstrapOptions(input: UserDataInput): BootstrapOptions {
   const { nodeClass, cluster } = input;
   return {
     cluster,
-    labels: registrationLabels(input.labels, input.capacityType, nodeClass.amiFamily),
+    labels: registrationLabels(input.labels, input.capacityType),
     taints: registrationTaints(input.taints),
     kubelet: kubeletWithDefaults(nodeClass.kubelet ?? {}, input.maxPods, cluster.dnsClusterIp),
     ...(nodeClass.userData === undefined ? {} : { custom: nodeClass.userData }),
@@ -61,19 +61,19 @@ export function bootstrapOptions(input: UserDataInput): BootstrapOptions {
 }
 
 /**
- * The labels the kubelet registers with: the NodeClaim's, its capacity type and (unless Custom,
- * whose image may not honour it) do-not-sync-taints, minus the kubernetes.io and k8s.io domains
- * that the NodeRestriction admission plugin forbids a kubelet to set.
+ * The labels the kubelet registers with: the NodeClaim's, its capacity type and do-not-sync-taints
+ * (the node's taints are the kubelet's to register, not the NodeClaim's to sync), minus the
+ * kubernetes.io and k8s.io domains that the NodeRestriction admission plugin forbids a kubelet to
+ * set. Custom images bootstrap themselves and are given none.
  */
 function registrationLabels(
   claim: Readonly<Record<string, string>>,
   capacityType: CapacityType,
-  family: AmiFamily,
 ): Record<string, string> {
   const all: Record<string, string> = {
     ...claim,
     [wellKnown.capacityType]: capacityType,
-    ...(family === 'Custom' ? {} : { [wellKnown.doNotSyncTaints]: 'true' }),
+    [wellKnown.doNotSyncTaints]: 'true',
   };
   return Object.fromEntries(Object.entries(all).filter(([key]) => !isRestrictedLabel(key)));
 }

@@ -114,3 +114,22 @@ void t.test('registration adds the termination finalizer to live nodeclaims that
   await new RegistrationController({ store, nodes: new FakeCluster(), clock }).reconcile();
   t.same((await store.get('bare'))?.metadata.finalizers, ['karpenter.sh/termination']);
 });
+
+void t.test('registration holds initialization until the node offers the GPUs its pods requested', async (t) => {
+  const clock = new FakeClock(1_000_000);
+  const store = new InMemoryNodeClaimStore(clock);
+  const cluster = new FakeCluster();
+  const controller = new RegistrationController({ store, nodes: cluster, clock });
+  const claim = nodeClaim({ name: 'nc-1', providerID, conditions: [condition('Launched', 'True', 1_000_000)] });
+  await store.create({ ...claim, spec: { ...claim.spec, resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1', 'aws.amazon.com/neuron': '0' } } } });
+  const ready = node({ name: 'ip-10-0-0-1', providerID, ready: true });
+  const withAllocatable = (allocatable: Record<string, string>): typeof ready => ({ ...ready, status: { ...ready.status, allocatable } });
+  cluster.addNode(withAllocatable({ cpu: '4', 'nvidia.com/gpu': '0' }));
+  await controller.reconcile();
+  t.equal(await status(store, conditionTypes.registered), 'True');
+  t.equal(await status(store, conditionTypes.initialized), 'Unknown', 'the device plugin has not registered the GPU yet');
+  t.match((await store.get('nc-1'))?.status?.conditions?.find((c) => c.type === 'Initialized')?.message, /requested resource nvidia\.com\/gpu is not registered/);
+  cluster.addNode(withAllocatable({ cpu: '4', 'nvidia.com/gpu': '1' }));
+  await controller.reconcile();
+  t.equal(await status(store, conditionTypes.initialized), 'True', 'a zero request (neuron) waits for nothing');
+});
