@@ -7,7 +7,8 @@ export interface NodesmithConfig {
   /** The environment the kubeconfig is looked up in (KUBECONFIG, HOME, the in-cluster service address). */
   readonly kubeEnv: Readonly<Record<string, string | undefined>>;
   readonly components: { readonly provisioner: boolean; readonly extender: boolean; readonly webhooks: boolean };
-  readonly cluster: { readonly name: string; readonly endpoint: string; readonly certificateAuthority: string; readonly serviceCidr: string };
+  /** dnsClusterIp: the kube-dns Service address written into every node's kubelet (Karpenter's KubeDNSIP). */
+  readonly cluster: { readonly name: string; readonly endpoint: string; readonly certificateAuthority: string; readonly serviceCidr: string; readonly dnsClusterIp?: string };
   readonly kubernetesVersion: string;
   readonly aws: {
     readonly region: string;

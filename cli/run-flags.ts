@@ -21,6 +21,7 @@ const flagSpec = {
   'cluster-endpoint': { type: 'string' },
   'cluster-ca-bundle': { type: 'string', default: '' },
   'service-cidr': { type: 'string', default: '10.100.0.0/16' },
+  'cluster-dns-ip': { type: 'string' },
   'kubernetes-version': { type: 'string', default: '1.36' },
   region: { type: 'string', default: 'us-east-1' },
   'ec2-endpoint': { type: 'string' },
@@ -119,7 +120,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     ...optional('kubeconfig', v.kubeconfig),
     kubeEnv: env,
     components: { provisioner: components.has('provisioner'), extender: components.has('extender'), webhooks: components.has('webhooks') },
-    cluster: { name: clusterName ?? '', endpoint: v['cluster-endpoint'] ?? env['CLUSTER_ENDPOINT'] ?? '', certificateAuthority: v['cluster-ca-bundle'], serviceCidr: v['service-cidr'] },
+    cluster: { name: clusterName ?? '', endpoint: v['cluster-endpoint'] ?? env['CLUSTER_ENDPOINT'] ?? '', certificateAuthority: v['cluster-ca-bundle'], serviceCidr: v['service-cidr'], ...optional('dnsClusterIp', v['cluster-dns-ip']) },
     kubernetesVersion: v['kubernetes-version'],
     aws: {
       region: v.region,
