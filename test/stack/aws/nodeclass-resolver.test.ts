@@ -48,14 +48,15 @@ void t.test('nodeclass resolution against moto', async (t) => {
     );
   });
 
-  await t.test('the al2023 alias resolves one image per architecture through SSM', async (t) => {
+  await t.test('the al2023 alias resolves the standard image of each architecture through SSM', async (t) => {
     const resolved = await resolver.resolve(nodeClassSpec(vpc));
     t.same(
-      resolved.amis.map((a) => [a.architecture, a.id]),
+      resolved.amis.map((a) => [a.architecture, a.id, a.variant]).sort(),
       [
-        ['amd64', vpc.amis.amd64],
-        ['arm64', vpc.amis.arm64],
+        ['amd64', vpc.amis.amd64, 'standard'],
+        ['arm64', vpc.amis.arm64, 'standard'],
       ],
+      'the variants the seed lacks (nvidia, neuron) are skipped, not an error',
     );
   });
 
@@ -78,8 +79,12 @@ void t.test('nodeclass resolution against moto', async (t) => {
       });
       const resolved = await resolver.resolve(spec);
       t.same(
-        resolved.amis.map((a) => a.architecture),
+        resolved.amis.map((a) => a.architecture).sort(),
         ['amd64', 'arm64'],
+      );
+      t.ok(
+        resolved.amis.every((a, i) => i === 0 || (resolved.amis[i - 1]?.creationDate ?? '') >= (a.creationDate ?? '')),
+        'newest first',
       );
       t.ok(resolved.amis.every((a) => a.name.startsWith('al2023-ami-2023.')));
     },
