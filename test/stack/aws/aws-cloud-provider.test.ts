@@ -94,7 +94,7 @@ void t.test('the EC2 adapter against moto', async (t) => {
       const userData = Buffer.from(data?.UserData ?? '', 'base64').toString('utf8');
       t.match(userData, /Content-Type: application\/node.eks.aws/);
       t.match(userData, /kind: NodeConfig/);
-      t.match(userData, /--register-with-taints=example.com\/gpu=true:NoSchedule/);
+      t.match(userData, /registerWithTaints:\n\s*- effect: NoSchedule\n\s*key: example.com\/gpu\n\s*value: "true"\n/, 'taints are registered as the NodeClaim has them');
     },
   );
 
