@@ -79,7 +79,7 @@ void t.test('the EC2 adapter against moto', async (t) => {
       const ours = (templates.LaunchTemplates ?? []).filter(
         (lt) => lt.LaunchTemplateName?.startsWith('nodesmith.io/') === true,
       );
-      t.equal(ours.length, 2, 'one template per image');
+      t.equal(ours.length, 3, 'one template per image and capacity type: the kubelet registers with its capacity-type label');
       const out = await clients.ec2.send(
         new DescribeLaunchTemplateVersionsCommand({
           LaunchTemplateId: ours[0]?.LaunchTemplateId,
