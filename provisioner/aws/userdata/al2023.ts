@@ -37,7 +37,10 @@ export function nodeConfigYaml(o: BootstrapOptions): string {
         name: o.cluster.name,
         apiServerEndpoint: o.cluster.endpoint,
         // nodeadm reads bytes; a canonical encoding keeps equal CAs equal in the template hash.
-        certificateAuthority: Buffer.from(o.cluster.certificateAuthority, 'base64').toString('base64'),
+        // An empty CA (no --cluster-ca-bundle) is left out, as Karpenter leaves it out.
+        ...(o.cluster.certificateAuthority === ''
+          ? {}
+          : { certificateAuthority: Buffer.from(o.cluster.certificateAuthority, 'base64').toString('base64') }),
         cidr: o.cluster.serviceCidr,
       },
       containerd: {},

@@ -48,6 +48,8 @@ void t.test('al2023 writes a nodeadm NodeConfig with the cluster, labels as a fl
     ],
   }, 'the planned pod count is the kubelet maxPods');
   t.same(config.spec.instance.localStorage, {});
+  const noCa = nodeConfigOf(userDataFor({ ...input(), cluster: { ...cluster, certificateAuthority: '' } })).config;
+  t.notOk('certificateAuthority' in noCa.spec.cluster, 'no CA configured, none written');
   t.end();
 });
 
