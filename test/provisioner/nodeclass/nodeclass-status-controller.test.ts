@@ -3,7 +3,7 @@ import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
 import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js';
 import { NodeClassNotReadyError, ThrottledError } from '../../../domain/cloud/errors.js';
-import { defaultBlockDeviceMappings, defaultMetadataOptions, type NodeClassSpec, type ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import { defaultBlockDeviceMappings, defaultMetadataOptions, type NodeClassSpec, type ResolvedAmi, type ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import { NodeClassStatusController } from '../../../provisioner/nodeclass/nodeclass-status-controller.js';
 import { usableNodePools } from '../../../provisioner/provisioning/snapshot.js';
 import { ClusterState } from '../../../provisioner/state/cluster-state.js';
@@ -14,6 +14,7 @@ import { FakeNodeClassWriter } from '../../fakes/fake-nodeclass-writer.js';
 class FakeResolver implements NodeClassResolver {
   failure: Error | undefined;
   readonly failures = new Map<string, Error>();
+  amis: ResolvedAmi[] = [{ id: 'ami-arm', name: 'al2023-arm', architecture: 'arm64' }, { id: 'ami-x86', name: 'al2023-x86', architecture: 'amd64' }];
 
   resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
     const failure = this.failures.get(spec.name) ?? this.failure;
@@ -22,7 +23,7 @@ class FakeResolver implements NodeClassResolver {
       name: spec.name, amiFamily: 'AL2023', instanceProfile: 'profile',
       subnets: [{ id: 'subnet-a', zone: 'us-west-2a', zoneId: 'usw2-az1', availableIpAddressCount: 100 }],
       securityGroups: [{ id: 'sg-1', name: 'nodes' }],
-      amis: [{ id: 'ami-arm', name: 'al2023-arm', architecture: 'arm64' }, { id: 'ami-x86', name: 'al2023-x86', architecture: 'amd64' }],
+      amis: this.amis,
       blockDeviceMappings: defaultBlockDeviceMappings, metadataOptions: defaultMetadataOptions, tags: {},
     });
   }
@@ -116,4 +117,22 @@ void t.test('the planner does not launch for a NodePool whose EC2NodeClass is Re
     state.upsertObject('nodepool', { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name }, requirements: [] } } } });
   }
   t.same(usableNodePools(state).map((p) => p.metadata.name), ['fine', 'unseen'], 'a class not looked at yet is tried; the launch resolves it itself');
+});
+
+void t.test("each image's status requirements say which instance types its variant serves", async (t) => {
+  const { classes, resolver, controller } = setup(nodeClass('default'));
+  resolver.amis = [
+    { id: 'ami-std', name: 'std', architecture: 'amd64', variant: 'standard' },
+    { id: 'ami-gpu', name: 'gpu', architecture: 'amd64', variant: 'nvidia' },
+    { id: 'ami-inf', name: 'inf', architecture: 'amd64', variant: 'neuron' },
+  ];
+  await controller.reconcile();
+  t.same(classes.get('default')?.status?.amis?.map((a) => [a.id, a.requirements.slice(1)]), [
+    ['ami-std', [
+      { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' },
+      { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'DoesNotExist' },
+    ]],
+    ['ami-gpu', [{ key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'Exists' }]],
+    ['ami-inf', [{ key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'Exists' }]],
+  ]);
 });
