@@ -2,6 +2,7 @@ import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { LaunchedWith, ResolvedNow } from '../../domain/disruption/resolved-drift.js';
+import { firstUnmetKey, requirementsFromExpressions } from '../../domain/requirements/requirements.js';
 
 /** What resolved drift compares: the EC2NodeClass's selectors now, and what each instance was launched with. */
 export interface ResolvedDriftFacts {
@@ -31,6 +32,17 @@ export function resolvedFromStatus(nodeClass: EC2NodeClass): ResolvedNow | undef
     subnetIds: new Set((status.subnets ?? []).map((s) => s.id)),
     securityGroupIds: new Set((status.securityGroups ?? []).map((g) => g.id)),
   };
+}
+
+/**
+ * The image a launch would give this NodeClaim's instance type now: the first of status.amis (newest first) whose
+ * requirements its labels meet (Karpenter's MapToInstanceTypes, as its AMI drift uses it), so a GPU node running
+ * the standard image has drifted even while that image is still selected. Undefined when no image fits the labels
+ * (a NodeClaim not yet labelled with its type): drift then falls back to "is the image still selected at all".
+ */
+export function imageForLabels(nodeClass: EC2NodeClass, labels: Readonly<Record<string, string>>): string | undefined {
+  const labelOf = (key: string): string | undefined => labels[key];
+  return nodeClass.status?.amis?.find((a) => firstUnmetKey(requirementsFromExpressions(a.requirements), labelOf) === undefined)?.id;
 }
 
 /** An instance launched after the last listing is looked for again, but not more often than this. */

@@ -14,7 +14,7 @@ import type { EventRecorder } from '../events.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
 import { conditionTypes, findCondition, type Condition, isConditionTrue, nodePoolOf, timestampMs, withCondition } from './conditions.js';
-import type { ResolvedDriftFacts } from './drift-facts.js';
+import { imageForLabels, type ResolvedDriftFacts } from './drift-facts.js';
 
 /** Karpenter's NodeClaim condition the disruption controller's drift method reads. */
 export const driftedCondition = 'Drifted';
@@ -159,7 +159,9 @@ export class DriftController implements Controller {
     if (resolved === undefined) return undefined;
     const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '')) ?? {};
     const imageId = claim.status?.imageID ?? launched.imageId;
-    return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, resolved);
+    const expected = imageForLabels(nodeClass, claim.metadata.labels ?? {});
+    const forType = expected === undefined ? resolved : { ...resolved, amiIds: new Set([expected]) };
+    return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, forType);
   }
 
   async #write(claim: NodeClaim, verdict: DriftVerdict | undefined): Promise<Outcome> {

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
-import { CloudDriftFacts, resolvedFromStatus } from '../../../provisioner/lifecycle/drift-facts.js';
+import { CloudDriftFacts, imageForLabels, resolvedFromStatus } from '../../../provisioner/lifecycle/drift-facts.js';
 import { instance } from '../../fakes/builders.js';
 import { nodeClass } from '../../fakes/provisioning-builders.js';
 
@@ -44,4 +44,19 @@ void t.test('launch facts come from one listing of every instance, reused for th
   clock.step(10_000);
   t.same(await facts.launchedWith(second.providerID), { imageId: 'ami-0123', subnetId: 'subnet-b' }, 'after 10 s a missing instance is listed again');
   t.equal(await facts.launchedWith(first.providerID), undefined, 'and that listing is the one used from then on');
+});
+
+void t.test('the image for a node is the first in status whose requirements its labels meet', (t) => {
+  const arch = { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] };
+  const cls = withStatus({
+    amis: [
+      { id: 'ami-neuron', requirements: [arch, { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'Exists' }] },
+      { id: 'ami-std', requirements: [arch, { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' }] },
+    ],
+  });
+  t.equal(imageForLabels(cls, { 'kubernetes.io/arch': 'amd64' }), 'ami-std');
+  t.equal(imageForLabels(cls, { 'kubernetes.io/arch': 'amd64', 'karpenter.k8s.aws/instance-accelerator-count': '1' }), 'ami-neuron');
+  t.equal(imageForLabels(cls, {}), undefined, 'a NodeClaim without its type labels matches nothing');
+  t.equal(imageForLabels(withStatus(undefined), { 'kubernetes.io/arch': 'amd64' }), undefined);
+  t.end();
 });

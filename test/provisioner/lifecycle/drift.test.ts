@@ -238,3 +238,21 @@ void t.test('after a full pass only the NodeClaims that changed are checked, unt
   await w.controller.reconcile();
   t.match(await drifted(w, 'nc-2'), { reason: 'NodePoolDrifted' });
 });
+
+void t.test('a GPU node running the standard image has drifted although that image is still selected', async (t) => {
+  const w = world();
+  const gpuCount = 'karpenter.k8s.aws/instance-gpu-count';
+  const requirements = (variant: 'Exists' | 'DoesNotExist'): { key: string; operator: string; values?: string[] }[] => [
+    { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+    { key: gpuCount, operator: variant },
+  ];
+  const base = w.classes.get('default') ?? nodeClass();
+  w.classes.set('default', { ...base, status: { amis: [{ id: 'ami-std', requirements: requirements('DoesNotExist') }, { id: 'ami-nvidia', requirements: requirements('Exists') }] } });
+  w.facts.resolvedNow = { amiIds: new Set(['ami-std', 'ami-nvidia']), subnetIds: new Set(['subnet-a']), securityGroupIds: new Set(['sg-1']) };
+  await launched(w, 'nc-1', { imageID: 'ami-std' });
+  const gpu = nodeClaim({ name: 'nc-gpu', providerID: 'aws:///us-east-1a/i-nc-gpu', labels: { ...launchedLabels, [gpuCount]: '1' }, conditions: [condition('Launched', 'True', w.clock.now())] });
+  await w.store.create({ ...gpu, metadata: { ...gpu.metadata, annotations: driftStamps(w.pools.get('default') ?? nodePool(), w.classes.get('default')) }, status: { ...gpu.status, imageID: 'ami-std' } });
+  await w.controller.reconcile();
+  t.same(await drifted(w, 'nc-1'), {}, 'the standard type keeps its standard image');
+  t.match(await drifted(w, 'nc-gpu'), { reason: 'AMIDrift', message: /ami-std.*ami-nvidia/ });
+});
