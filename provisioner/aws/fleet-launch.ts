@@ -79,6 +79,9 @@ async function fleetRequest(
     [tagKeys.nodeClass]: nodeClass.name,
     [tagKeys.managedBy]: tags[tagKeys.managedBy] ?? '',
   };
+  const withoutNodeClaim = Object.fromEntries(
+    Object.entries(tags).filter(([key]) => key !== tagKeys.nodeClaim),
+  );
   const configs = [];
   for (const group of plan.groups) {
     const userData = userDataFor({
@@ -94,6 +97,8 @@ async function fleetRequest(
       ami: group.ami,
       userData,
       tags: templateTags,
+      resourceTags: withoutNodeClaim,
+      capacityType: request.capacityType,
     });
     configs.push({
       LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' },

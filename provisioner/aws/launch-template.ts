@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { EC2Client, RequestLaunchTemplateData } from '@aws-sdk/client-ec2';
+import type {
+  EC2Client,
+  LaunchTemplateTagSpecificationRequest,
+  RequestLaunchTemplateData,
+} from '@aws-sdk/client-ec2';
 import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from './sdk.js';
 import type { ResolvedAmi, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
+import type { CapacityType } from '../../domain/cloud/offering.js';
 import { toLaunchTemplateBlockDevices } from './block-devices.js';
 import { errorCode } from './ec2-errors.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
@@ -14,6 +19,12 @@ export interface LaunchTemplateInput {
   readonly userData: string;
   /** Tags for the template itself (cluster, nodeclass, managed-by); instances get theirs from the fleet. */
   readonly tags: Readonly<Record<string, string>>;
+  /**
+   * Tags for what the fleet cannot tag itself: the network interfaces and, for spot, the spot request
+   * (Karpenter's: the instance tags without the NodeClaim's name, so NodeClaims share templates).
+   */
+  readonly resourceTags?: Readonly<Record<string, string>>;
+  readonly capacityType?: CapacityType;
 }
 
 export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTemplateData {
@@ -42,12 +53,22 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
       HttpProtocolIpv6: md.httpProtocolIPv6,
       HttpPutResponseHopLimit: md.httpPutResponseHopLimit,
       HttpTokens: md.httpTokens,
+      // An account default of "enabled" would expose instance tags in IMDS, which Karpenter's
+      // (and our) tag keys with `/` cannot be; so the template says disabled, as Karpenter's does.
+      InstanceMetadataTags: 'disabled',
     },
     UserData: input.userData,
-    ...(nodeClass.detailedMonitoring === undefined
-      ? {}
-      : { Monitoring: { Enabled: nodeClass.detailedMonitoring } }),
+    Monitoring: { Enabled: nodeClass.detailedMonitoring ?? false },
+    ...(input.resourceTags === undefined ? {} : { TagSpecifications: resourceTagSpecifications(input) }),
   };
+}
+
+function resourceTagSpecifications(input: LaunchTemplateInput): LaunchTemplateTagSpecificationRequest[] {
+  const Tags = toEc2Tags(input.resourceTags ?? {});
+  return [
+    { ResourceType: 'network-interface', Tags },
+    ...(input.capacityType === 'spot' ? [{ ResourceType: 'spot-instances-request' as const, Tags }] : []),
+  ];
 }
 
 /**

@@ -152,3 +152,17 @@ void t.test('associatePublicIPAddress rides on the primary interface with the se
   t.equal(data.BlockDeviceMappings, undefined, 'no mappings: EC2 refuses an empty list');
   t.end();
 });
+
+void t.test('the template tags the network interfaces (and a spot request) and keeps instance tags out of IMDS', (t) => {
+  const base = { nodeClass, ami: { id: 'ami-1', name: 'al2023', architecture: 'amd64' as const }, userData: 'dXNlcg==', tags: {} };
+  const spot = launchTemplateData({ ...base, resourceTags: { team: 'platform' }, capacityType: 'spot' });
+  t.same(spot.TagSpecifications, [
+    { ResourceType: 'network-interface', Tags: [{ Key: 'team', Value: 'platform' }] },
+    { ResourceType: 'spot-instances-request', Tags: [{ Key: 'team', Value: 'platform' }] },
+  ]);
+  const onDemand = launchTemplateData({ ...base, resourceTags: { team: 'platform' }, capacityType: 'on-demand' });
+  t.same(onDemand.TagSpecifications?.map((s) => s.ResourceType), ['network-interface']);
+  t.equal(spot.MetadataOptions?.InstanceMetadataTags, 'disabled');
+  t.same(spot.Monitoring, { Enabled: false }, 'detailed monitoring is off unless asked for');
+  t.end();
+});

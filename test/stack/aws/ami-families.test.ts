@@ -90,6 +90,10 @@ void t.test('every AMI family launches with its own image and user data, read ba
     t.match(config['spec']?.['kubelet'], { config: { maxPods: 20, systemReserved: { cpu: '100m' }, kubeReserved: { memory: '300Mi' } } });
     t.same(config['spec']?.['instance'], { localStorage: { strategy: 'RAID0' } });
     t.match(lt?.data['NetworkInterfaces'], [{ DeviceIndex: 0, AssociatePublicIpAddress: true, Groups: [vpc.securityGroup.id] }]);
+    const specs = (lt?.data['TagSpecifications'] ?? []) as { ResourceType?: string; Tags?: { Key?: string }[] }[];
+    const eni = specs.find((s) => s.ResourceType === 'network-interface')?.Tags?.map((tag) => tag.Key);
+    t.ok(eni?.includes('team'), "the class's tags reach the network interfaces");
+    t.notOk(eni?.includes('karpenter.sh/nodeclaim'), 'NodeClaims share the template');
   });
 
   await t.test('bottlerocket launches its own images with TOML settings and its two volumes', async (t) => {
