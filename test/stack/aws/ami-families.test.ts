@@ -39,6 +39,11 @@ async function lastTemplates(world: MotoWorld): Promise<{ imageId: string; userD
   return out;
 }
 
+function networkInterfaceTagKeys(data: Record<string, unknown>): (string | undefined)[] {
+  const specs = (data['TagSpecifications'] ?? []) as { ResourceType?: string; Tags?: { Key?: string }[] }[];
+  return specs.find((s) => s.ResourceType === 'network-interface')?.Tags?.map((tag) => tag.Key) ?? [];
+}
+
 void t.test('every AMI family launches with its own image and user data, read back from EC2', async (t) => {
   const world = await startMotoWorld(t);
   const { vpc, resolver, provider } = world;
@@ -90,10 +95,9 @@ void t.test('every AMI family launches with its own image and user data, read ba
     t.match(config['spec']?.['kubelet'], { config: { maxPods: 20, systemReserved: { cpu: '100m' }, kubeReserved: { memory: '300Mi' } } });
     t.same(config['spec']?.['instance'], { localStorage: { strategy: 'RAID0' } });
     t.match(lt?.data['NetworkInterfaces'], [{ DeviceIndex: 0, AssociatePublicIpAddress: true, Groups: [vpc.securityGroup.id] }]);
-    const specs = (lt?.data['TagSpecifications'] ?? []) as { ResourceType?: string; Tags?: { Key?: string }[] }[];
-    const eni = specs.find((s) => s.ResourceType === 'network-interface')?.Tags?.map((tag) => tag.Key);
-    t.ok(eni?.includes('team'), "the class's tags reach the network interfaces");
-    t.notOk(eni?.includes('karpenter.sh/nodeclaim'), 'NodeClaims share the template');
+    const eni = networkInterfaceTagKeys(lt?.data ?? {});
+    t.ok(eni.includes('team'), "the class's tags reach the network interfaces");
+    t.notOk(eni.includes('karpenter.sh/nodeclaim'), 'NodeClaims share the template');
   });
 
   await t.test('bottlerocket launches its own images with TOML settings and its two volumes', async (t) => {
