@@ -30,11 +30,12 @@ import { registerPodMetrics, type PodMetrics } from '../provisioner/pod-metrics.
 import { registerStatusConditionMetrics } from '../provisioner/status-condition-metrics.js';
 import { unplannedPendingPods } from '../provisioner/provisioning/snapshot.js';
 import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-type-metrics.js';
+import { registerCatalogSourceMetric } from '../provisioner/pricing/catalog-sources.js';
 import { registerBuildInfo } from './build-info.js';
 import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
-import { nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
+import { catalogControllers, nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
 import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
 
 export interface RunningNodesmith {
@@ -200,6 +201,8 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
   const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
+  const catalog = catalogControllers(priced, aws, { state, events, log });
+  registerCatalogSourceMetric(registry, catalog.sources);
   const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
@@ -218,12 +221,12 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => {
       metrics.planned(s);
       podMetrics.schedulable(s.placed, s.decidedAtMs);
-      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, spotPrices: priced.origin() }, 'planned pending pods');
+      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, spotPrices: priced.origin(), instanceTypes: catalog.sources().instanceTypes.source, onDemandPrices: catalog.sources().onDemandPrices.source }, 'planned pending pods');
     },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
-    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced],
+    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers],
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const disruption = lifecycle === undefined ? undefined : startDisruption({
     api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted,

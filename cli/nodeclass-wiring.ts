@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { systemClock } from '../domain/clock.js';
 import type { InstanceProfileProvider } from '../domain/cloud/instance-profiles.js';
 import type { SpotPriceSource } from '../domain/cloud/spot-prices.js';
-import { loadInstanceTypes } from '../domain/instance-types/catalog.js';
+import { buildInstanceTypes, liveCatalog } from '../domain/instance-types/catalog.js';
 import type { Controller } from '../provisioner/controller-runner.js';
 import { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
 import type { NodesmithConfig } from './app-config.js';
@@ -12,6 +12,10 @@ import { InstanceProfileController, type NodeClassView } from '../provisioner/no
 import { NodeClassStatusController } from '../provisioner/nodeclass/nodeclass-status-controller.js';
 import type { NodeClassResolver } from '../domain/cloud/cloud-provider.js';
 import type { EventRecorder } from '../provisioner/events.js';
+import type { AwsProvider } from '../provisioner/aws/aws-provider.js';
+import { CatalogSourceEvents } from '../provisioner/nodeclass/catalog-source-events.js';
+import { CatalogRefresh } from '../provisioner/pricing/catalog-refresh.js';
+import type { CatalogSources } from '../provisioner/pricing/catalog-sources.js';
 
 export interface NodeClassWiring {
   readonly api: KubeRest;
@@ -38,9 +42,32 @@ export function nodeClassControllers(w: NodeClassWiring): Controller[] {
 export function pricedInstanceTypes(config: NodesmithConfig, source: SpotPriceSource, log: Logger): PricedInstanceTypes {
   const zones = config.zones === undefined ? {} : { zones: config.zones };
   return new PricedInstanceTypes({
-    build: (spotPrices) => loadInstanceTypes({ region: config.aws.region, ...zones, ...(spotPrices === undefined ? {} : { spotPrices }) }),
+    build: ({ spotPrices, described, onDemandPrices }) => buildInstanceTypes(
+      liveCatalog(config.aws.region, described, onDemandPrices),
+      { region: config.aws.region, ...zones, ...(spotPrices === undefined ? {} : { spotPrices }) },
+    ),
     ...(config.aws.spotPrices === 'catalog' ? {} : { source }),
     ...(config.aws.spotPriceRefreshMs === undefined ? {} : { intervalMs: config.aws.spotPriceRefreshMs }),
     log: log.child({ component: 'provisioner.pricing' }),
   });
+}
+
+/** The live catalog's refresh controllers and the EC2NodeClass Events that say which sources are in use. */
+export interface CatalogWiring {
+  readonly controllers: readonly Controller[];
+  readonly sources: () => CatalogSources;
+}
+
+export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsProvider, 'instanceTypes' | 'onDemandPrices'>, w: Pick<NodeClassWiring, 'state' | 'events' | 'log'>): CatalogWiring {
+  const log = w.log.child({ component: 'provisioner.pricing' });
+  const types = new CatalogRefresh({
+    name: 'providers.instancetype', fetch: () => aws.instanceTypes.describe(), clock: systemClock, log,
+    apply: (described) => { priced.useDescribed(described); return described.entries.length; },
+  });
+  const onDemand = new CatalogRefresh({
+    name: 'providers.pricing.ondemand', fetch: () => aws.onDemandPrices.current(), clock: systemClock, log,
+    apply: (prices) => { priced.useOnDemandPrices(prices); return prices.size; },
+  });
+  const sources = (): CatalogSources => ({ instanceTypes: types.status(), onDemandPrices: onDemand.status(), spotPrices: priced.origin() });
+  return { controllers: [types, onDemand, new CatalogSourceEvents({ view: w.state, sources, events: w.events })], sources };
 }

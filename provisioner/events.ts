@@ -19,6 +19,8 @@ export type EventReason =
   | 'TerminationGracePeriodExpiring'
   | 'FailedTermination'
   | 'NodeClassNotReady'
+  | 'InstanceTypeCatalog'
+  | 'InstanceTypeCatalogFallback'
   | 'NodeRepair'
   | 'NodeRepairBlocked'
   | 'GarbageCollectionSkipped'

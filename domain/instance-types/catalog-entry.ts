@@ -25,6 +25,15 @@ export interface CatalogEntry {
   readonly flex: boolean;
 }
 
+/** What the cloud describes of its instance types: their facts, where each is offered, how it may be bought. */
+export interface DescribedInstanceTypes {
+  readonly entries: readonly CatalogEntry[];
+  /** Zones per type (DescribeInstanceTypeOfferings); a type listed nowhere is offered nowhere. */
+  readonly zonesByType: ReadonlyMap<string, readonly string[]>;
+  /** karpenter.sh/capacity-type values per type (EC2's SupportedUsageClasses, spot and on-demand only). */
+  readonly capacityTypesByType: ReadonlyMap<string, readonly string[]>;
+}
+
 function put(into: Record<string, string>, key: string, value: string | number | boolean | null | undefined): void {
   if (value !== null && value !== undefined) into[key] = String(value);
 }

@@ -1,7 +1,7 @@
 import { capacityTypes } from '../well-known-labels.js';
 import { resourceNames } from '../resource-list.js';
 import { allocatableFrom, maxPods, memoryCapacity, overheadFor, type AllocatableOptions } from './allocatable.js';
-import { entryExtendedResources, entryLabels, type CatalogEntry } from './catalog-entry.js';
+import { entryExtendedResources, entryLabels, type CatalogEntry, type DescribedInstanceTypes } from './catalog-entry.js';
 import type { InstanceType, Offering } from './instance-type.js';
 import catalogData from './ec2-catalog.json' with { type: 'json' };
 
@@ -22,6 +22,26 @@ export const defaultSpotPriceFraction = 0.4;
 /** Where the embedded data came from. */
 export const catalogSource = catalog.source;
 
+/** The day the embedded data was taken (the Karpenter commit's date), for "embedded catalog (snapshot …)". */
+export const catalogSnapshotDate = /\((\d{4}-\d{2}-\d{2})\)/.exec(catalog.source)?.[1] ?? 'unknown';
+
+/** The embedded rows, by name: the fallback when EC2 cannot be asked, and the facts EC2 does not describe. */
+export const embeddedEntries: ReadonlyMap<string, CatalogEntry> = new Map(catalog.types.map((e) => [e.name, e]));
+
+/**
+ * The raw inputs of a catalog: each type's facts, its on-demand price and, when EC2 was asked, the zones
+ * DescribeInstanceTypeOfferings lists for it (a type is offered in no other zone).
+ */
+export interface CatalogData {
+  readonly entries: Iterable<CatalogEntry>;
+  /** USD per hour by type; a type without one has no on-demand offering. */
+  readonly onDemandPrices: Readonly<Record<string, number>>;
+  /** Unset: every type in every zone (the embedded catalog knows no zones). */
+  readonly zonesByType?: ReadonlyMap<string, readonly string[]>;
+  /** Capacity types each type may be bought as; unset or unlisted: both spot and on-demand. */
+  readonly capacityTypesByType?: ReadonlyMap<string, readonly string[]>;
+}
+
 /** Choices for building the offline catalog. */
 export interface CatalogOptions extends AllocatableOptions {
   /** Default us-east-1; regions without an embedded table fall back to us-east-1 prices, as Karpenter does. */
@@ -40,14 +60,26 @@ export function catalogRegions(): string[] {
   return Object.keys(catalog.onDemandPrices);
 }
 
-function offeringsFor(name: string, onDemand: number, zones: readonly string[], options: CatalogOptions): Offering[] {
+/** The embedded data for a region; regions without a price table use us-east-1's, as Karpenter does. */
+export function embeddedCatalog(region: string): CatalogData {
+  return { entries: catalog.types, onDemandPrices: catalog.onDemandPrices[region] ?? catalog.onDemandPrices['us-east-1'] ?? {} };
+}
+
+interface TypePricing {
+  readonly onDemand: number | undefined;
+  readonly sold: readonly string[] | undefined;
+}
+
+function offeringsFor(name: string, pricing: TypePricing, zones: readonly string[], options: CatalogOptions): Offering[] {
   const fraction = options.spotPriceFraction ?? defaultSpotPriceFraction;
   const spot = options.spotPrices?.get(name);
+  const onDemand = pricing.sold?.includes(capacityTypes.onDemand) === false ? undefined : pricing.onDemand;
+  const spotSold = pricing.sold?.includes(capacityTypes.spot) !== false;
   const out: Offering[] = [];
   for (const zone of zones) {
-    out.push({ zone, capacityType: capacityTypes.onDemand, price: onDemand, available: true });
-    const spotPrice = spot === undefined ? onDemand * fraction : spot.get(zone);
-    if (spotPrice !== undefined) out.push({ zone, capacityType: capacityTypes.spot, price: spotPrice, available: true });
+    if (onDemand !== undefined) out.push({ zone, capacityType: capacityTypes.onDemand, price: onDemand, available: true });
+    const spotPrice = spot === undefined ? (pricing.onDemand === undefined ? undefined : pricing.onDemand * fraction) : spot.get(zone);
+    if (spotSold && spotPrice !== undefined) out.push({ zone, capacityType: capacityTypes.spot, price: spotPrice, available: true });
   }
   return out;
 }
@@ -68,19 +100,49 @@ function toInstanceType(entry: CatalogEntry, region: string, offerings: Offering
   return { name: entry.name, labels: entryLabels(entry, region), capacity, overhead, allocatable: allocatableFrom(capacity, overhead), offerings };
 }
 
+/** The zones a type is offered in: the offerings' (a type they do not list has none), within the configured ones. */
+function zoneChooser(data: CatalogData, region: string, configured: readonly string[] | undefined): (name: string) => readonly string[] {
+  const byType = data.zonesByType;
+  if (byType === undefined) {
+    const every = configured ?? ['a', 'b', 'c'].map((suffix) => `${region}${suffix}`);
+    return () => every;
+  }
+  if (configured === undefined) return (name) => byType.get(name) ?? [];
+  const wanted = new Set(configured);
+  return (name) => (byType.get(name) ?? []).filter((zone) => wanted.has(zone));
+}
+
 /**
- * The embedded EC2 catalog as instance types with offerings in every zone, both capacity types. Only types with
- * an on-demand price in the region are returned (Karpenter treats an unpriced offering as unavailable).
+ * Instance types with their offerings: each zone the type is offered in (every zone when the data knows none;
+ * only those of `options.zones` when set) × capacity type. An offering needs a price: Karpenter treats an unpriced
+ * one as unavailable, so a type neither priced on demand nor for spot is left out, and the planner never sees it.
  */
-export function loadInstanceTypes(options: CatalogOptions = {}): InstanceType[] {
+export function buildInstanceTypes(data: CatalogData, options: CatalogOptions = {}): InstanceType[] {
   const region = options.region ?? 'us-east-1';
-  const prices = catalog.onDemandPrices[region] ?? catalog.onDemandPrices['us-east-1'] ?? {};
-  const zones = options.zones ?? ['a', 'b', 'c'].map((suffix) => `${region}${suffix}`);
+  const zonesOf = zoneChooser(data, region, options.zones);
   const out: InstanceType[] = [];
-  for (const entry of catalog.types) {
-    const price = prices[entry.name];
-    if (price === undefined || (options.only !== undefined && !options.only.has(entry.name))) continue;
-    out.push(toInstanceType(entry, region, offeringsFor(entry.name, price, zones, options), options));
+  for (const entry of data.entries) {
+    if (options.only !== undefined && !options.only.has(entry.name)) continue;
+    const pricing = { onDemand: data.onDemandPrices[entry.name], sold: data.capacityTypesByType?.get(entry.name) };
+    const offerings = offeringsFor(entry.name, pricing, zonesOf(entry.name), options);
+    if (offerings.length > 0) out.push(toInstanceType(entry, region, offerings, options));
   }
   return out;
+}
+
+/**
+ * The catalog from what the cloud answered, the embedded data filling what it did not: without described types,
+ * the embedded ones in every zone; on-demand prices from the Pricing API over the embedded table (Karpenter keeps
+ * its generated prices for types the API does not price).
+ */
+export function liveCatalog(region: string, described: DescribedInstanceTypes | undefined, onDemand: ReadonlyMap<string, number> | undefined): CatalogData {
+  const embedded = embeddedCatalog(region);
+  const onDemandPrices = onDemand === undefined ? embedded.onDemandPrices : { ...embedded.onDemandPrices, ...Object.fromEntries(onDemand) };
+  if (described === undefined) return { ...embedded, onDemandPrices };
+  return { entries: described.entries, onDemandPrices, zonesByType: described.zonesByType, capacityTypesByType: described.capacityTypesByType };
+}
+
+/** The embedded EC2 catalog as instance types with offerings in every zone, both capacity types. */
+export function loadInstanceTypes(options: CatalogOptions = {}): InstanceType[] {
+  return buildInstanceTypes(embeddedCatalog(options.region ?? 'us-east-1'), options);
 }

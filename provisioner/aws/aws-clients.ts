@@ -1,10 +1,13 @@
-import { EC2Client, IAMClient, SQSClient, SSMClient } from './sdk.js';
+import { pricingApiRegion } from './on-demand-prices.js';
+import { EC2Client, IAMClient, PricingClient, SQSClient, SSMClient } from './sdk.js';
 
 /** Where and as whom to call AWS; the same shape reaches real EC2 or moto. */
 export interface AwsClientOptions {
   readonly region: string;
   /** e.g. `http://127.0.0.1:4566` for moto; unset for the real regional endpoint. */
   readonly endpoint?: string;
+  /** The Pricing API's endpoint; defaults to `endpoint`, else the real one in the nearest pricing region. */
+  readonly pricingEndpoint?: string;
   /** Static credentials (tests, moto); unset means the SDK's default provider chain. */
   readonly credentials?: {
     readonly accessKeyId: string;
@@ -18,6 +21,7 @@ export interface AwsClients {
   readonly ssm: SSMClient;
   readonly sqs: SQSClient;
   readonly iam: IAMClient;
+  readonly pricing: PricingClient;
   destroy(): void;
 }
 
@@ -36,12 +40,16 @@ export function createAwsClients(options: AwsClientOptions): AwsClients {
   const ssm = new SSMClient(config);
   const sqs = new SQSClient(config);
   const iam = new IAMClient(config);
+  const pricingEndpoint = options.pricingEndpoint ?? options.endpoint;
+  const pricing = new PricingClient({ ...config, region: pricingApiRegion(options.region), ...(pricingEndpoint === undefined ? {} : { endpoint: pricingEndpoint }) });
   return {
     ec2,
     ssm,
     sqs,
     iam,
+    pricing,
     destroy: () => {
+      pricing.destroy();
       iam.destroy();
       ec2.destroy();
       ssm.destroy();

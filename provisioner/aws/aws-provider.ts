@@ -3,12 +3,15 @@ import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceHealthSource } from '../../domain/cloud/instance-health.js';
 import type { InstanceProfileProvider } from '../../domain/cloud/instance-profiles.js';
+import type { InstanceTypeSource, OnDemandPriceSource } from '../../domain/cloud/instance-type-source.js';
 import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
 import type { SpotPriceSource } from '../../domain/cloud/spot-prices.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { eksAliasParameters, publicServicePrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { Ec2InstanceTypes } from './ec2-instance-types.js';
+import { PricingApiOnDemandPrices } from './on-demand-prices.js';
 import { batcherMetrics } from './batcher-metrics.js';
 import { IamInstanceProfiles } from './iam-instance-profiles.js';
 import { Ec2InstanceHealth } from './instance-status.js';
@@ -45,6 +48,10 @@ export interface AwsProvider {
   readonly instanceHealth: InstanceHealthSource;
   /** DescribeSpotPriceHistory, for the periodic spot price refresh. */
   readonly spotPrices: SpotPriceSource;
+  /** DescribeInstanceTypes and DescribeInstanceTypeOfferings, for the instance-type refresh. */
+  readonly instanceTypes: InstanceTypeSource;
+  /** The Pricing API's GetProducts, for the on-demand price refresh. */
+  readonly onDemandPrices: OnDemandPriceSource;
   /** IAM instance profiles for EC2NodeClasses with `role`. */
   readonly instanceProfiles: InstanceProfileProvider;
   /** Set when an interruption queue was configured. */
@@ -82,6 +89,8 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     unavailableOfferings: provider.unavailableOfferings,
     instanceProfiles: new IamInstanceProfiles(clients.iam, retry),
     spotPrices: new Ec2SpotPrices(clients.ec2, retry),
+    instanceTypes: new Ec2InstanceTypes(clients.ec2, retry),
+    onDemandPrices: new PricingApiOnDemandPrices(clients.pricing, options.region, retry),
     instanceHealth: new Ec2InstanceHealth(clients.ec2, retry),
     ...(options.interruptionQueue === undefined || options.interruptionQueue === ''
       ? {}

@@ -26,7 +26,8 @@ export async function describeInstanceTypeCatalog(
   return types.flatMap((t) => toInfo(t, zones, spot));
 }
 
-async function describeTypes(ec2: EC2Client): Promise<Ec2InstanceTypeInfo[]> {
+/** Every type Karpenter considers: hardware virtualisation, x86_64 or arm64 (so no mac or i386-only types). */
+export async function describeTypes(ec2: EC2Client): Promise<Ec2InstanceTypeInfo[]> {
   const out: Ec2InstanceTypeInfo[] = [];
   const Filters = [
     { Name: 'supported-virtualization-type', Values: ['hvm'] },
@@ -38,7 +39,8 @@ async function describeTypes(ec2: EC2Client): Promise<Ec2InstanceTypeInfo[]> {
   return out;
 }
 
-async function describeZones(ec2: EC2Client): Promise<Map<string, string[]>> {
+/** The availability zones each type is offered in, from DescribeInstanceTypeOfferings. */
+export async function describeZones(ec2: EC2Client): Promise<Map<string, string[]>> {
   const zones = new Map<string, string[]>();
   const input = { LocationType: 'availability-zone' as const };
   for await (const page of paginateDescribeInstanceTypeOfferings({ client: ec2 }, input)) {
@@ -49,7 +51,6 @@ async function describeZones(ec2: EC2Client): Promise<Map<string, string[]>> {
   }
   return zones;
 }
-
 
 function toInfo(
   t: Ec2InstanceTypeInfo,

@@ -32,5 +32,6 @@ export {
   IAMClient,
   RemoveRoleFromInstanceProfileCommand,
 } from '@aws-sdk/client-iam';
+export { PricingClient, paginateGetProducts } from '@aws-sdk/client-pricing';
 export { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 export { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';

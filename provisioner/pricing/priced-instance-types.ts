@@ -1,10 +1,18 @@
 import { sameSpotPrices, type SpotPriceOrigin, type SpotPriceSource, type SpotPriceTable } from '../../domain/cloud/spot-prices.js';
+import type { DescribedInstanceTypes } from '../../domain/instance-types/catalog-entry.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 
+/** What the cloud has answered so far; each part left out falls back to the embedded catalog. */
+export interface CatalogInputs {
+  readonly spotPrices?: SpotPriceTable;
+  readonly described?: DescribedInstanceTypes;
+  readonly onDemandPrices?: ReadonlyMap<string, number>;
+}
+
 export interface PricedInstanceTypesOptions {
-  /** Builds the catalog; without prices it estimates spot from on-demand (the embedded fallback). */
-  readonly build: (spotPrices?: SpotPriceTable) => readonly InstanceType[];
+  /** Builds the catalog; without spot prices it estimates spot from on-demand (the embedded fallback). */
+  readonly build: (inputs: CatalogInputs) => readonly InstanceType[];
   /** Unset: prices stay the catalog's estimate (offline, or turned off by a flag). */
   readonly source?: SpotPriceSource;
   /** How often to ask for prices again (default 5 minutes). */
@@ -17,17 +25,43 @@ export interface PricedInstanceTypesOptions {
  * cloud per type and zone, refreshed periodically; the embedded catalog's estimate is used only
  * until the first answer and whenever the cloud reports no prices at all. The catalog is rebuilt
  * only when a price changed, so a steady market costs one API call per interval and nothing else.
+ * The described types and on-demand prices arrive through {@link useDescribed} and
+ * {@link useOnDemandPrices} (their own refresh controllers); each rebuilds the catalog once, never per plan.
  */
 export class PricedInstanceTypes implements Controller {
   readonly name = 'pricing.spot';
   readonly #o: PricedInstanceTypesOptions;
   #prices: SpotPriceTable | undefined;
+  #described: DescribedInstanceTypes | undefined;
+  #onDemand: ReadonlyMap<string, number> | undefined;
   #types: readonly InstanceType[];
   #byName: ReadonlyMap<string, InstanceType>;
 
   constructor(options: PricedInstanceTypesOptions) {
     this.#o = options;
-    this.#types = options.build();
+    this.#types = options.build({});
+    this.#byName = byName(this.#types);
+  }
+
+  /** Instance types and zones as the cloud describes them, replacing the embedded types. */
+  useDescribed(described: DescribedInstanceTypes): void {
+    this.#described = described;
+    this.#rebuild();
+  }
+
+  /** On-demand prices from the cloud, over the embedded table. */
+  useOnDemandPrices(prices: ReadonlyMap<string, number>): void {
+    if (this.#onDemand !== undefined && sameOnDemandPrices(this.#onDemand, prices)) return;
+    this.#onDemand = prices;
+    this.#rebuild();
+  }
+
+  #rebuild(): void {
+    this.#types = this.#o.build({
+      ...(this.#prices === undefined ? {} : { spotPrices: this.#prices }),
+      ...(this.#described === undefined ? {} : { described: this.#described }),
+      ...(this.#onDemand === undefined ? {} : { onDemandPrices: this.#onDemand }),
+    });
     this.#byName = byName(this.#types);
   }
 
@@ -50,12 +84,15 @@ export class PricedInstanceTypes implements Controller {
     const next = table.size === 0 ? undefined : table;
     if (!sameSpotPrices(next, this.#prices)) {
       this.#prices = next;
-      this.#types = this.#o.build(next);
-      this.#byName = byName(this.#types);
+      this.#rebuild();
       (this.#o.log ?? silentLogger).info({ component: this.name, origin: this.origin(), types: next?.size ?? 0 }, 'updated spot prices');
     }
     return { requeueAfterMs: intervalMs };
   }
+}
+
+function sameOnDemandPrices(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  return a.size === b.size && [...a].every(([type, price]) => b.get(type) === price);
 }
 
 function byName(types: readonly InstanceType[]): ReadonlyMap<string, InstanceType> {

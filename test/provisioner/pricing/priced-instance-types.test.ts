@@ -2,10 +2,10 @@ import t from 'tap';
 import { ThrottledError } from '../../../domain/cloud/errors.js';
 import type { SpotPriceSource, SpotPriceTable } from '../../../domain/cloud/spot-prices.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
-import { PricedInstanceTypes } from '../../../provisioner/pricing/priced-instance-types.js';
+import { PricedInstanceTypes, type CatalogInputs } from '../../../provisioner/pricing/priced-instance-types.js';
 
 const only = new Set(['m7i.large', 'c7i.large']);
-const build = (spotPrices?: SpotPriceTable): ReturnType<typeof loadInstanceTypes> => loadInstanceTypes({ region: 'us-east-1', zones: ['us-east-1a', 'us-east-1b'], only, ...(spotPrices === undefined ? {} : { spotPrices }) });
+const build = ({ spotPrices }: CatalogInputs): ReturnType<typeof loadInstanceTypes> => loadInstanceTypes({ region: 'us-east-1', zones: ['us-east-1a', 'us-east-1b'], only, ...(spotPrices === undefined ? {} : { spotPrices }) });
 
 class MarketSource implements SpotPriceSource {
   table: SpotPriceTable = new Map();
