@@ -1,5 +1,5 @@
 import { podKeyOf } from '../domain/core/object-key.js';
-import { catalogSource, defaultSpotPriceFraction } from '../domain/instance-types/catalog.js';
+import { catalogSnapshotDate, catalogSource, defaultSpotPriceFraction } from '../domain/instance-types/catalog.js';
 import type { SimulationResult } from '../domain/simulation/simulation-input.js';
 
 /** The `plan --output json` document. */
@@ -18,11 +18,16 @@ export interface PlanReport {
   readonly totals: { readonly pricePerHour: number; readonly nodes: number; readonly cpuUtilization: number; readonly memoryUtilization: number };
   /** Which prices the plan used: offline there is no DescribeSpotPriceHistory, so spot is the catalog's estimate. */
   readonly prices: { readonly onDemand: string; readonly spot: string };
+  /** Which instance types the plan chose from: offline, the embedded snapshot, every type in every zone. */
+  readonly instanceTypes: string;
 }
+
+/** The offline plan's instance-type source, as said in its output. */
+export const offlineInstanceTypes = `embedded catalog (snapshot date ${catalogSnapshotDate}; every type in every zone, offline; nodesmith run describes them with DescribeInstanceTypes and DescribeInstanceTypeOfferings)`;
 
 /** The offline plan's price sources, as said in its output. */
 export const offlinePrices = {
-  onDemand: `embedded catalog (${catalogSource})`,
+  onDemand: `embedded catalog (snapshot date ${catalogSnapshotDate}, ${catalogSource}; nodesmith run asks the Pricing API)`,
   spot: `estimated at ${String(defaultSpotPriceFraction * 100)}% of on-demand (offline; nodesmith run prices spot from DescribeSpotPriceHistory)`,
 } as const;
 
@@ -56,6 +61,7 @@ export function planReport(result: SimulationResult): PlanReport {
       memoryUtilization: allocatable.memory === 0 ? 0 : round(used.memory / allocatable.memory, 4),
     },
     prices: offlinePrices,
+    instanceTypes: offlineInstanceTypes,
   };
 }
 
@@ -84,6 +90,6 @@ export function planTable(report: PlanReport): string {
     parts.push(table(['UNSCHEDULABLE POD', 'REASON'], report.unschedulable.map((u) => [u.pod, u.reason])));
   }
   const t = report.totals;
-  parts.push(`Total: ${t.nodes} new node(s), $${t.pricePerHour.toFixed(4)}/hour, CPU ${(t.cpuUtilization * 100).toFixed(1)}%, memory ${(t.memoryUtilization * 100).toFixed(1)}% of allocatable requested\nPrices: on-demand from the ${report.prices.onDemand}; spot ${report.prices.spot}`);
+  parts.push(`Total: ${t.nodes} new node(s), $${t.pricePerHour.toFixed(4)}/hour, CPU ${(t.cpuUtilization * 100).toFixed(1)}%, memory ${(t.memoryUtilization * 100).toFixed(1)}% of allocatable requested\nInstance types: ${report.instanceTypes}\nPrices: on-demand from the ${report.prices.onDemand}; spot ${report.prices.spot}`);
   return `${parts.join('\n\n')}\n`;
 }

@@ -95,3 +95,11 @@ void t.test('the plan says which prices it used', async (t) => {
   const json = JSON.parse((await run(['-f', fixtures, '--output', 'json'])).stdout) as PlanReport;
   t.match(json.prices.spot, /^estimated at 40% of on-demand/);
 });
+
+void t.test('the plan says it chose from the embedded catalog and the date of its snapshot', async (t) => {
+  const { stdout } = await run(['-f', fixtures]);
+  t.match(stdout, /^Instance types: embedded catalog \(snapshot date 2026-08-21; every type in every zone, offline;/m);
+  const json = JSON.parse((await run(['-f', fixtures, '--output', 'json'])).stdout) as PlanReport;
+  t.match(json.instanceTypes, /^embedded catalog \(snapshot date \d{4}-\d{2}-\d{2};/);
+  t.match(json.prices.onDemand, /^embedded catalog \(snapshot date 2026-08-21,/);
+});
