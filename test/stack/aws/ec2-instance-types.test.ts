@@ -65,7 +65,7 @@ void t.test('instance types as moto describes them (EC2 data), next to the embed
     t.end();
   });
 
-  await t.test('the planner\'s types come from EC2: new types priced, zones only where offered', (t) => {
+  await t.test('the planner\'s types come from EC2, each offered only in the zones its offerings list', (t) => {
     const types = buildInstanceTypes(liveCatalog(moto.region, described, undefined), { region: moto.region });
     const m5 = types.find((x) => x.name === 'm5.large');
     t.same(new Set(m5?.offerings.map((o) => o.zone)), new Set(described.zonesByType.get('m5.large')));
@@ -78,5 +78,6 @@ void t.test('instance types as moto describes them (EC2 data), next to the embed
     t.same(await refresh.reconcile(), { requeueAfterMs: 5_000 });
     t.equal(refresh.status().source, 'embedded');
     t.match(refresh.status().reason, /^getting on-demand prices: /);
+    t.comment(`moto answered: ${refresh.status().reason ?? ''}`);
   });
 });
