@@ -100,21 +100,22 @@ function toInstanceType(entry: CatalogEntry, region: string, offerings: Offering
   return { name: entry.name, labels: entryLabels(entry, region), capacity, overhead, allocatable: allocatableFrom(capacity, overhead), offerings };
 }
 
-/** The zones a type is offered in: the offerings' (a type they do not list has none), within the configured ones. */
+/**
+ * The zones a type is offered in: the configured ones (default `<region>a`–`c`), and of those only the ones its
+ * offerings list when EC2 was asked (a type they do not list is offered nowhere). The planner does not yet narrow
+ * zones to each EC2NodeClass's subnets as Karpenter does, so a zone outside the configured set stays out even when
+ * EC2 offers it there: a plan for a zone without a subnet could not launch.
+ */
 function zoneChooser(data: CatalogData, region: string, configured: readonly string[] | undefined): (name: string) => readonly string[] {
+  const every = configured ?? ['a', 'b', 'c'].map((suffix) => `${region}${suffix}`);
   const byType = data.zonesByType;
-  if (byType === undefined) {
-    const every = configured ?? ['a', 'b', 'c'].map((suffix) => `${region}${suffix}`);
-    return () => every;
-  }
-  if (configured === undefined) return (name) => byType.get(name) ?? [];
-  const wanted = new Set(configured);
+  if (byType === undefined) return () => every;
+  const wanted = new Set(every);
   return (name) => (byType.get(name) ?? []).filter((zone) => wanted.has(zone));
 }
 
 /**
- * Instance types with their offerings: each zone the type is offered in (every zone when the data knows none;
- * only those of `options.zones` when set) × capacity type. An offering needs a price: Karpenter treats an unpriced
+ * Instance types with their offerings: each zone the type is offered in (see zoneChooser) × capacity type. An offering needs a price: Karpenter treats an unpriced
  * one as unavailable, so a type neither priced on demand nor for spot is left out, and the planner never sees it.
  */
 export function buildInstanceTypes(data: CatalogData, options: CatalogOptions = {}): InstanceType[] {

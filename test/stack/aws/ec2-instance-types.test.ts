@@ -66,10 +66,14 @@ void t.test('instance types as moto describes them (EC2 data), next to the embed
   });
 
   await t.test('the planner\'s types come from EC2, each offered only in the zones its offerings list', (t) => {
-    const types = buildInstanceTypes(liveCatalog(moto.region, described, undefined), { region: moto.region });
-    const m5 = types.find((x) => x.name === 'm5.large');
-    t.same(new Set(m5?.offerings.map((o) => o.zone)), new Set(described.zonesByType.get('m5.large')));
-    t.equal(m5?.labels['topology.kubernetes.io/region'], moto.region);
+    const zones = ['a', 'b', 'c', 'd'].map((z) => `${moto.region}${z}`);
+    const types = buildInstanceTypes(liveCatalog(moto.region, described, undefined), { region: moto.region, zones });
+    t.ok(types.length > 1000, `${String(types.length)} priced types`);
+    const outside = types.filter((x) => x.offerings.some((o) => !(described.zonesByType.get(x.name) ?? []).includes(o.zone)));
+    t.same(outside.map((x) => x.name), [], 'no type is offered in a zone its offerings do not list');
+    const narrower = types.filter((x) => new Set(x.offerings.map((o) => o.zone)).size < zones.length);
+    t.ok(narrower.length > 0, `${String(narrower.length)} types are offered in fewer than the 4 zones, e.g. ${narrower[0]?.name ?? ''}`);
+    t.equal(types[0]?.labels['topology.kubernetes.io/region'], moto.region);
     t.end();
   });
 
