@@ -17,17 +17,23 @@ function architectureOf(info: InstanceTypeInfo): string | undefined {
   return undefined;
 }
 
-/**
- * ENI-limited pods as the VPC CNI counts them: only the default network card's interfaces, each giving all but
- * one of its IPv4 addresses to pods, plus 2 for host-network pods (Karpenter's ENILimitedPods, RESERVED_ENIS 0).
- */
-function eniLimitedPods(info: InstanceTypeInfo): number | undefined {
+/** The default network card's interfaces and IPv4 addresses per interface: all the VPC CNI gives pods. */
+export function eniLimitsOf(info: InstanceTypeInfo): { readonly enis: number; readonly ipv4PerEni: number } | undefined {
   const network = info.NetworkInfo;
   const card = network?.NetworkCards?.find((c) => c.NetworkCardIndex === (network.DefaultNetworkCardIndex ?? 0));
   const enis = card?.MaximumNetworkInterfaces ?? network?.MaximumNetworkInterfaces;
-  const ips = network?.Ipv4AddressesPerInterface;
-  if (enis === undefined || ips === undefined) return undefined;
-  return enis === 0 ? 0 : enis * (ips - 1) + 2;
+  const ipv4PerEni = network?.Ipv4AddressesPerInterface;
+  return enis === undefined || ipv4PerEni === undefined ? undefined : { enis, ipv4PerEni };
+}
+
+/**
+ * ENI-limited pods as the VPC CNI counts them: each default-card interface gives all but one of its IPv4 addresses
+ * to pods, plus 2 for host-network pods (Karpenter's ENILimitedPods with RESERVED_ENIS 0).
+ */
+function eniLimitedPods(info: InstanceTypeInfo): number | undefined {
+  const limits = eniLimitsOf(info);
+  if (limits === undefined) return undefined;
+  return limits.enis === 0 ? 0 : limits.enis * (limits.ipv4PerEni - 1) + 2;
 }
 
 /** The only element of a list, or undefined when there are none or several (Karpenter labels only a single kind). */
