@@ -64,8 +64,10 @@ export class CatalogRefresh<T> implements Controller {
     } catch (e: unknown) {
       this.#failures++;
       const reason = e instanceof Error ? e.message : String(e);
+      const repeated = this.#status.reason === reason;
       this.#status = { ...this.#status, reason };
-      log.warn({ component: this.name, source: this.#status.source, err: e }, this.#status.source === 'live' ? 'catalog refresh failed, keeping the last answer' : 'catalog refresh failed, using the embedded catalog');
+      // Once per reason: where the API can never answer (GovCloud has no Pricing API) the retries would flood the log.
+      if (!repeated) log.warn({ component: this.name, source: this.#status.source, err: e }, this.#status.source === 'live' ? 'catalog refresh failed, keeping the last answer' : 'catalog refresh failed, using the embedded catalog');
       return { requeueAfterMs: Math.min(maxRetryMs, firstRetryMs * 2 ** (this.#failures - 1)) };
     }
   }

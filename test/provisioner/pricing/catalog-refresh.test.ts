@@ -119,3 +119,16 @@ void t.test('the source gauge is 1 for the source in use of each part', async (t
   t.match(text, /\{data="instance_types",source="embedded"\} 1/);
   t.match(text, /\{data="spot_prices",source="embedded"\} 1/);
 });
+
+void t.test('a failure is logged once per reason, not on every retry', async (t) => {
+  const warned: string[] = [];
+  const log = { debug: () => undefined, info: () => undefined, warn: (_: object, msg: string) => { warned.push(msg); }, error: () => undefined };
+  const cloud = new FakeAnswer<ReadonlyMap<string, number>>(new Map());
+  cloud.failure = new Error('the Pricing API is not available in AWS GovCloud');
+  const refresh = new CatalogRefresh({ name: 'providers.pricing.ondemand', fetch: cloud.fetch, clock: new FakeClock(), apply: (p) => p.size, log });
+  for (let i = 0; i < 4; i++) await refresh.reconcile();
+  t.same(warned, ['catalog refresh failed, using the embedded catalog']);
+  cloud.failure = new Error('another reason');
+  await refresh.reconcile();
+  t.equal(warned.length, 2);
+});
