@@ -13,7 +13,7 @@ import { NodeClassStatusController } from '../provisioner/nodeclass/nodeclass-st
 import type { NodeClassResolver } from '../domain/cloud/cloud-provider.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import type { AwsProvider } from '../provisioner/aws/aws-provider.js';
-import { CatalogSourceEvents } from '../provisioner/nodeclass/catalog-source-events.js';
+import { CatalogSourceEvents, type CatalogSourceEventsOptions } from '../provisioner/nodeclass/catalog-source-events.js';
 import { CatalogRefresh } from '../provisioner/pricing/catalog-refresh.js';
 import type { CatalogSources } from '../provisioner/pricing/catalog-sources.js';
 
@@ -58,7 +58,7 @@ export interface CatalogWiring {
   readonly sources: () => CatalogSources;
 }
 
-export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsProvider, 'instanceTypes' | 'onDemandPrices'>, w: Pick<NodeClassWiring, 'state' | 'events' | 'log'>): CatalogWiring {
+export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsProvider, 'instanceTypes' | 'onDemandPrices'>, w: { readonly state: CatalogSourceEventsOptions['view'] } & Pick<NodeClassWiring, 'events' | 'log'>): CatalogWiring {
   const log = w.log.child({ component: 'provisioner.pricing' });
   const types = new CatalogRefresh({
     name: 'providers.instancetype', fetch: () => aws.instanceTypes.describe(), clock: systemClock, log,
