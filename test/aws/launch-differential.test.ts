@@ -1,0 +1,61 @@
+import t from 'tap';
+import { fileURLToPath } from 'node:url';
+import { karpenterBuild, parseUserData, runOracle, type ParsedUserData } from '../support/karpenter-oracle.js';
+import { corpus } from './launch-differential/corpus.js';
+import { classify, readKnownDifferences } from './launch-differential/known-differences.js';
+import { diffShapes, type Difference } from './launch-differential/launch-shape.js';
+import { decodeUserData, karpenterShape, nodesmithShape, nodesmithSide } from './launch-differential/shapes.js';
+
+const differencesDoc = fileURLToPath(new URL('../../docs/launch-differences.md', import.meta.url));
+
+function sample(diffs: readonly Difference[], n = 3): string {
+  return diffs.slice(0, n).map((d) => `  ${d.caseName} ${d.path}\n    karpenter: ${JSON.stringify(d.karpenter)?.slice(0, 300)}\n    nodesmith: ${JSON.stringify(d.nodesmith)?.slice(0, 300)}`).join('\n');
+}
+
+void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs only as docs/launch-differences.md says', async (t) => {
+  const build = await karpenterBuild();
+  const cases = corpus(build.examplesDir);
+  t.equal(cases.filter((c) => c.name.startsWith('example/')).length, 22, "all 22 EC2NodeClasses of Karpenter's examples/v1 are cases");
+  t.ok(cases.length >= 200, `at least 200 cases (${String(cases.length)})`);
+
+  const karpenter = await runOracle(build, cases);
+  const nodesmith = await Promise.all(cases.map((c, i) => nodesmithSide(c, karpenter[i] ?? (() => { throw new Error(`no oracle result for ${c.name}`); })())));
+
+  // Every user data of both sides, parsed by one parser (and nodeadm's, for MIME documents).
+  const texts = new Set<string>();
+  for (const r of karpenter) for (const lt of r.launchTemplates) texts.add(lt.userData);
+  for (const n of nodesmith) if (n.outcome === 'launched') for (const lt of n.templates) texts.add(decodeUserData(lt.request.LaunchTemplateData?.UserData));
+  const list = [...texts];
+  const parsed = new Map<string, ParsedUserData>();
+  (await parseUserData(build, list, true)).forEach((p, i) => parsed.set(list[i] ?? '', p));
+  const parse = (text: string): ParsedUserData => parsed.get(text) ?? { format: 'text', error: 'not parsed' };
+
+  const diffs = cases.flatMap((c, i) => {
+    const k = karpenter[i];
+    const n = nodesmith[i];
+    return k === undefined || n === undefined ? [] : diffShapes(c.name, karpenterShape(k, parse), nodesmithShape(n, parse));
+  });
+  const known = readKnownDifferences(differencesDoc);
+  const { explained, unexplained } = classify(known, diffs);
+
+  const byPath = new Map<string, Difference[]>();
+  for (const d of unexplained) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d]);
+  t.same([...byPath.keys()], [], `every difference is listed in docs/launch-differences.md; unlisted:\n${[...byPath].map(([p, ds]) => `${p} (${String(ds.length)} cases)\n${sample(ds)}`).join('\n')}`);
+  const stale = [...explained].filter(([, ds]) => ds.length === 0).map(([id]) => id);
+  t.same(stale, [], 'every listed difference still occurs (remove the rows of those that were fixed)');
+  for (const [id, ds] of explained) t.comment(`${id}: ${String(new Set(ds.map((d) => d.caseName)).size)} cases, ${String(ds.length)} differences`);
+
+  const launched = nodesmith.filter((n) => n.outcome === 'launched').length;
+  t.comment(`${String(cases.length)} cases; Karpenter launched ${String(karpenter.filter((k) => k.launchTemplates.length > 0).length)}, nodesmith ${String(launched)}`);
+
+  await t.test("nodeadm's own parser accepts every AL2023 user data nodesmith writes (and Karpenter's)", (t) => {
+    const nodesmithTexts = new Set(nodesmith.flatMap((n) => (n.outcome === 'launched' ? n.templates.map((lt) => decodeUserData(lt.request.LaunchTemplateData?.UserData)) : [])));
+    const rejected = (mine: boolean): string[] =>
+      list.filter((text) => nodesmithTexts.has(text) === mine && parse(text).nodeadm?.valid === false).map((text) => `${text.slice(0, 200)}\n=> ${parse(text).nodeadm?.output ?? ''}`);
+    const checked = list.filter((text) => parse(text).nodeadm !== undefined);
+    t.ok(checked.some((text) => nodesmithTexts.has(text)), 'some nodesmith user data went through nodeadm');
+    t.same(rejected(true), [], 'nodeadm rejects none of nodesmith');
+    t.same(rejected(false), [], "nodeadm rejects none of Karpenter's (the checker reads what nodes read)");
+    t.end();
+  });
+});

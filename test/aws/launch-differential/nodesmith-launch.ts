@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import {
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  DescribeImagesCommand,
+  DescribeLaunchTemplatesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  type CreateFleetCommandInput,
+  type CreateLaunchTemplateCommandInput,
+  type EC2Client,
+  type Filter,
+} from '@aws-sdk/client-ec2';
+import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
+import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
+import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
+import type { Architecture, LaunchOffering } from '../../../domain/cloud/offering.js';
+import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
+import { managedByTag } from '../../../domain/product-keys.js';
+import { eksAliasParameterName } from '../../../provisioner/aws/ami-alias.js';
+import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
+import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
+import { nodeClassSpecOf } from '../../../provisioner/launch/node-class-spec.js';
+import { RecordingClock } from '../../fakes/recording-clock.js';
+import type { OracleCase, OracleImage } from '../../support/karpenter-oracle.js';
+
+/** One launch template nodesmith created, with the instance types CreateFleet sent it for. */
+export interface NodesmithTemplate {
+  readonly instanceTypes: string[];
+  readonly request: CreateLaunchTemplateCommandInput;
+}
+
+export type NodesmithLaunch =
+  | { readonly outcome: 'launched'; readonly templates: NodesmithTemplate[] }
+  | { readonly outcome: 'failed'; readonly error: string };
+
+/** The same rule Karpenter's side of the test answers SSM with: every parameter names an image. */
+export function parameterImageId(name: string): string {
+  return `ami-${createHash('sha256').update(name).digest('hex').slice(0, 17)}`;
+}
+
+function matches(filter: Filter, image: OracleImage): boolean {
+  const values = filter.Values ?? [];
+  const name = filter.Name ?? '';
+  if (name === 'image-id') return values.includes(image.id);
+  if (name === 'name') return values.includes(image.name);
+  if (name === 'state') return values.includes('available');
+  if (name === 'tag-key') return values.some((v) => image.tags?.[v] !== undefined);
+  if (name.startsWith('tag:')) return values.includes(image.tags?.[name.slice(4)] ?? '\0');
+  throw new Error(`the fake EC2 does not know image filter ${name}`);
+}
+
+/**
+ * An EC2 and SSM that hold exactly Karpenter's world for the case: its subnets, security groups and
+ * the images Karpenter saw; CreateLaunchTemplate and CreateFleet are recorded, and the fleet
+ * launches the first override.
+ */
+function fakeAws(c: OracleCase, images: readonly OracleImage[]) {
+  const templates = new Map<string, CreateLaunchTemplateCommandInput>();
+  const fleets: CreateFleetCommandInput[] = [];
+  const ec2 = {
+    send(command: unknown): Promise<unknown> {
+      if (command instanceof DescribeSubnetsCommand)
+        return Promise.resolve({ Subnets: c.subnets.map((s) => ({ SubnetId: s.id, AvailabilityZone: s.zone, AvailabilityZoneId: s.zoneID, AvailableIpAddressCount: 4000 })) });
+      if (command instanceof DescribeSecurityGroupsCommand)
+        return Promise.resolve({ SecurityGroups: c.securityGroups.map((g) => ({ GroupId: g.id, GroupName: g.name })) });
+      if (command instanceof DescribeImagesCommand) {
+        const filters = command.input.Filters ?? [];
+        const found = images.filter((i) => filters.every((f) => matches(f, i)));
+        return Promise.resolve({ Images: found.map((i) => ({ ImageId: i.id, Name: i.name, Architecture: i.architecture, CreationDate: i.creationDate, State: 'available' })) });
+      }
+      if (command instanceof CreateLaunchTemplateCommand) {
+        const id = `lt-${String(templates.size + 1)}`;
+        templates.set(id, command.input);
+        return Promise.resolve({ LaunchTemplate: { LaunchTemplateId: id, LaunchTemplateName: command.input.LaunchTemplateName } });
+      }
+      if (command instanceof DescribeLaunchTemplatesCommand) return Promise.resolve({ LaunchTemplates: [] });
+      if (command instanceof CreateFleetCommand) {
+        fleets.push(command.input);
+        const first = command.input.LaunchTemplateConfigs?.[0]?.Overrides?.[0];
+        return Promise.resolve({ Instances: [{ InstanceIds: ['i-0123456789abcdef0'], InstanceType: first?.InstanceType, Lifecycle: command.input.TargetCapacitySpecification?.DefaultTargetCapacityType === 'spot' ? 'spot' : 'on-demand', LaunchTemplateAndOverrides: { Overrides: first } }] });
+      }
+      return Promise.reject(new Error(`the fake EC2 does not answer ${(command as object).constructor.name}`));
+    },
+  };
+  const ssm = {
+    send(command: unknown): Promise<unknown> {
+      if (command instanceof GetParameterCommand) {
+        const name = command.input.Name ?? '';
+        return Promise.resolve({ Parameter: { Name: name, Value: parameterImageId(name) } });
+      }
+      return Promise.reject(new Error(`the fake SSM does not answer ${(command as object).constructor.name}`));
+    },
+  };
+  return { ec2: ec2 as unknown as EC2Client, ssm: ssm as unknown as SSMClient, templates, fleets };
+}
+
+const catalog = new Map(loadInstanceTypes({ region: 'us-west-2' }).map((t) => [t.name, t]));
+
+function offeringsFor(c: OracleCase): LaunchOffering[] {
+  return c.instanceTypes.flatMap((name, i) => {
+    const type = catalog.get(name);
+    if (type === undefined) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
+    const architecture = type.labels['kubernetes.io/arch'] as Architecture;
+    // One zone and rising prices keep every type in the request, in the case's order.
+    return [{ instanceType: name, zone: c.subnets[0]?.zone ?? '', capacityType: c.capacityType, price: 0.01 * (i + 1), architecture }];
+  });
+}
+
+/**
+ * Launches the case's NodeClaim through nodesmith's own path: the EC2NodeClass as the launch
+ * controller maps it, the AWS resolver, then AwsCloudProvider.create (CreateLaunchTemplate and
+ * CreateFleet), with labels and taints as launch-instance.ts passes them.
+ */
+export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImage[]): Promise<NodesmithLaunch> {
+  const aws = fakeAws(c, images);
+  const clock = new RecordingClock();
+  const retry = { clock, maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };
+  const cluster = { name: c.cluster.name, endpoint: c.cluster.endpoint, certificateAuthority: c.cluster.caBundle, serviceCidr: c.cluster.serviceCidr };
+  const nodeClass = c.nodeClass as EC2NodeClass;
+  const claim = c.nodeClaim as NodeClaim;
+  try {
+    const resolver = new AwsNodeClassResolver({ ec2: aws.ec2, ssm: aws.ssm, retry, aliasParameterName: eksAliasParameterName(c.cluster.kubernetesVersion) });
+    const resolved = await resolver.resolve(nodeClassSpecOf({ ...nodeClass, status: { ...(nodeClass.status ?? {}), instanceProfile: c.instanceProfile } } as EC2NodeClass));
+    const provider = new AwsCloudProvider({ ec2: aws.ec2, cluster, clock, retry });
+    const taints: LaunchTaint[] = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as LaunchTaint['effect'], ...(t.value === undefined ? {} : { value: t.value }) }));
+    await provider.create({
+      nodeClaimName: claim.metadata.name ?? '',
+      nodePoolName: claim.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
+      nodeClass: resolved,
+      offerings: offeringsFor(c),
+      capacityType: c.capacityType,
+      nodeLabels: { ...(claim.metadata.labels ?? {}), [managedByTag.key]: managedByTag.value },
+      nodeTaints: taints,
+    });
+  } catch (e: unknown) {
+    return { outcome: 'failed', error: e instanceof Error ? e.message : String(e) };
+  }
+  const typesByTemplate = new Map<string, string[]>();
+  for (const config of aws.fleets.at(-1)?.LaunchTemplateConfigs ?? []) {
+    const id = config.LaunchTemplateSpecification?.LaunchTemplateId ?? '';
+    typesByTemplate.set(id, (config.Overrides ?? []).map((o) => o.InstanceType ?? '').sort());
+  }
+  return { outcome: 'launched', templates: [...aws.templates].map(([id, request]) => ({ instanceTypes: typesByTemplate.get(id) ?? [], request })) };
+}

@@ -1,0 +1,64 @@
+import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
+import { defaultEC2NodeClass, validateEC2NodeClass } from '../../../domain/api/ec2nodeclass-validation.js';
+import type { OracleCase, OracleResult, ParsedUserData } from '../../support/karpenter-oracle.js';
+import { templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
+import { nodesmithLaunch, type NodesmithLaunch } from './nodesmith-launch.js';
+
+/** Both sides' launches for one case, before user data is parsed. */
+export interface RawLaunches {
+  readonly case: OracleCase;
+  readonly karpenter: OracleResult;
+  /** undefined when nodesmith's admission refused the EC2NodeClass. */
+  readonly nodesmith: NodesmithLaunch;
+}
+
+/** nodesmith's side: refused by its admission webhook, or launched through its AWS provider. */
+export async function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<NodesmithLaunch | { outcome: 'refused'; error: string }> {
+  const defaulted = defaultEC2NodeClass(structuredClone(c.nodeClass)) as EC2NodeClass;
+  const problems = validateEC2NodeClass(defaulted);
+  if (problems.length > 0) return { outcome: 'refused', error: problems.map((p) => `${p.path}: ${p.message}`).join('; ') };
+  return nodesmithLaunch({ ...c, nodeClass: defaulted }, karpenter.images);
+}
+
+type Parse = (userData: string) => ParsedUserData;
+
+function withoutVerdict(p: ParsedUserData): Omit<ParsedUserData, 'nodeadm'> {
+  const { nodeadm: _verdict, ...rest } = p;
+  return rest;
+}
+
+export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {
+  if (r.error !== undefined) return { outcome: 'failed', why: r.error, types: {} };
+  if (r.refused !== undefined) return { outcome: 'refused', why: r.refused, types: {} };
+  const types: Record<string, TemplateShape> = {};
+  for (const lt of r.launchTemplates) {
+    const shape: TemplateShape = {
+      imageId: lt.imageId,
+      userData: withoutVerdict(parse(lt.userData)),
+      data: templateData(lt.request.LaunchTemplateData),
+      templateTags: templateTags(lt.request.TagSpecifications),
+    };
+    for (const t of lt.instanceTypes) types[t] = shape;
+  }
+  return { outcome: 'launched', types };
+}
+
+export function decodeUserData(base64: string | undefined): string {
+  return Buffer.from(base64 ?? '', 'base64').toString('utf8');
+}
+
+export function nodesmithShape(n: NodesmithLaunch | { outcome: 'refused'; error: string }, parse: Parse): LaunchShape {
+  if (n.outcome !== 'launched') return { outcome: n.outcome, why: n.error, types: {} };
+  const types: Record<string, TemplateShape> = {};
+  for (const lt of n.templates) {
+    const data = (lt.request.LaunchTemplateData ?? {}) as Record<string, unknown>;
+    const shape: TemplateShape = {
+      imageId: String(data.ImageId ?? ''),
+      userData: withoutVerdict(parse(decodeUserData(data.UserData as string | undefined))),
+      data: templateData(data),
+      templateTags: templateTags(lt.request.TagSpecifications),
+    };
+    for (const t of lt.instanceTypes) types[t] = shape;
+  }
+  return { outcome: 'launched', types };
+}

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Where build-karpenter.sh left the oracle, nodeadm and Karpenter's examples (cached by version). */
+export interface KarpenterBuild {
+  readonly oracle: string;
+  readonly nodeadm: string;
+  readonly examplesDir: string;
+}
+
+export async function karpenterBuild(): Promise<KarpenterBuild> {
+  const script = fileURLToPath(new URL('../stack/build-karpenter.sh', import.meta.url));
+  const { stdout } = await run('bash', [script, 'oracle'], { maxBuffer: 16 * 1024 * 1024 });
+  const bin = stdout.trim().split('\n').at(-1);
+  if (bin === undefined || bin === '') throw new Error('build-karpenter.sh printed no bin directory');
+  return { oracle: join(bin, 'karpenter-oracle'), nodeadm: join(bin, 'nodeadm'), examplesDir: join(bin, '..', 'examples', 'v1') };
+}
+
+/** The cluster both sides launch into: what Karpenter reads from its flags and the cluster. */
+export interface OracleCluster {
+  readonly name: string;
+  readonly endpoint: string;
+  /** Base64 PEM, as in a kubeconfig. */
+  readonly caBundle: string;
+  readonly serviceCidr: string;
+  readonly kubeDnsIp: string;
+  readonly region: string;
+  readonly kubernetesVersion: string;
+}
+
+export interface OracleImage {
+  readonly id: string;
+  readonly name: string;
+  readonly architecture: 'x86_64' | 'arm64';
+  readonly creationDate: string;
+  readonly tags?: Readonly<Record<string, string>>;
+}
+
+export interface OracleCase {
+  readonly name: string;
+  readonly nodeClass: unknown;
+  readonly nodeClaim: unknown;
+  readonly instanceTypes: readonly string[];
+  readonly capacityType: 'on-demand' | 'spot';
+  readonly cluster: OracleCluster;
+  readonly securityGroups: readonly { id: string; name: string }[];
+  readonly subnets: readonly { id: string; zone: string; zoneID: string }[];
+  readonly instanceProfile: string;
+  readonly images: readonly OracleImage[];
+}
+
+/** One CreateLaunchTemplate request Karpenter would send, with the user data decoded. */
+export interface OracleTemplate {
+  readonly instanceTypes: string[];
+  readonly imageId: string;
+  readonly userData: string;
+  readonly request: {
+    readonly LaunchTemplateData: Record<string, unknown>;
+    readonly TagSpecifications?: { ResourceType: string; Tags: { Key: string; Value: string }[] }[];
+  };
+}
+
+export interface OracleResult {
+  readonly name: string;
+  readonly error?: string;
+  /** Why Karpenter's EC2NodeClass validation would keep the class NotReady. */
+  readonly refused?: string;
+  readonly ssmParameters: Record<string, string>;
+  readonly images: OracleImage[];
+  readonly amis: { id: string; name: string; requirements: unknown[] }[];
+  readonly maxPods: Record<string, number>;
+  readonly launchTemplates: OracleTemplate[];
+}
+
+async function runJson<T>(binary: string, args: string[], input: unknown): Promise<T> {
+  const child = execFile(binary, args, { maxBuffer: 512 * 1024 * 1024 });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout?.on('data', (d: Buffer) => out.push(d));
+  child.stderr?.on('data', (d: Buffer) => err.push(d));
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${binary} ${args.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString().slice(-4000)}`));
+    });
+  });
+  child.stdin?.end(JSON.stringify(input));
+  await done;
+  return JSON.parse(Buffer.concat(out).toString('utf8')) as T;
+}
+
+export function runOracle(build: KarpenterBuild, cases: readonly OracleCase[]): Promise<OracleResult[]> {
+  return runJson<OracleResult[]>(build.oracle, [], cases);
+}
+
+/** User data as both sides are compared: MIME parts with NodeConfigs as objects, TOML as settings. */
+export interface ParsedUserData {
+  readonly format: 'mime' | 'toml' | 'text';
+  readonly parts?: { contentType: string; nodeConfigs?: Record<string, unknown>[]; text?: string }[];
+  readonly settings?: Record<string, unknown>;
+  readonly text?: string;
+  readonly error?: string;
+  /** For MIME user data: nodeadm's own parser's verdict. */
+  readonly nodeadm?: { valid: boolean; output: string };
+}
+
+export function parseUserData(build: KarpenterBuild, texts: readonly string[], withNodeadm: boolean): Promise<ParsedUserData[]> {
+  return runJson<ParsedUserData[]>(build.oracle, ['-parse', ...(withNodeadm ? ['-nodeadm', build.nodeadm] : [])], texts);
+}
