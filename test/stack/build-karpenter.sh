@@ -99,6 +99,7 @@ copy_examples() {
 start=$(date +%s)
 case "${1:-all}" in
   controller) build_controller ;;
+  nodeadm) build_nodeadm; copy_examples ;;
   oracle) build_oracle; build_nodeadm; copy_examples ;;
   all) build_controller; build_oracle; build_nodeadm; copy_examples ;;
 esac

@@ -7,11 +7,11 @@ import {
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   type CreateFleetCommandInput,
+  EC2Client,
   type CreateLaunchTemplateCommandInput,
-  type EC2Client,
   type Filter,
 } from '@aws-sdk/client-ec2';
-import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
@@ -93,7 +93,13 @@ function fakeAws(c: OracleCase, images: readonly OracleImage[]) {
       return Promise.reject(new Error(`the fake SSM does not answer ${(command as object).constructor.name}`));
     },
   };
-  return { ec2: ec2 as unknown as EC2Client, ssm: ssm as unknown as SSMClient, templates, fleets };
+  // Real clients (the SDK's paginators insist on one) whose send never leaves the process.
+  const config = { region: c.cluster.region, credentials: { accessKeyId: 'differential', secretAccessKey: 'differential' } };
+  const ec2Client = new EC2Client(config);
+  const ssmClient = new SSMClient(config);
+  Object.assign(ec2Client, { send: ec2.send });
+  Object.assign(ssmClient, { send: ssm.send });
+  return { ec2: ec2Client, ssm: ssmClient, templates, fleets };
 }
 
 const catalog = new Map(loadInstanceTypes({ region: 'us-west-2' }).map((t) => [t.name, t]));

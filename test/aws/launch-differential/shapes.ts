@@ -4,19 +4,11 @@ import type { OracleCase, OracleResult, ParsedUserData } from '../../support/kar
 import { templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
 import { nodesmithLaunch, type NodesmithLaunch } from './nodesmith-launch.js';
 
-/** Both sides' launches for one case, before user data is parsed. */
-export interface RawLaunches {
-  readonly case: OracleCase;
-  readonly karpenter: OracleResult;
-  /** undefined when nodesmith's admission refused the EC2NodeClass. */
-  readonly nodesmith: NodesmithLaunch;
-}
-
 /** nodesmith's side: refused by its admission webhook, or launched through its AWS provider. */
-export async function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<NodesmithLaunch | { outcome: 'refused'; error: string }> {
+export function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<NodesmithLaunch | { outcome: 'refused'; error: string }> {
   const defaulted = defaultEC2NodeClass(structuredClone(c.nodeClass)) as EC2NodeClass;
   const problems = validateEC2NodeClass(defaulted);
-  if (problems.length > 0) return { outcome: 'refused', error: problems.map((p) => `${p.path}: ${p.message}`).join('; ') };
+  if (problems.length > 0) return Promise.resolve({ outcome: 'refused', error: problems.map((p) => `${p.path}: ${p.message}`).join('; ') });
   return nodesmithLaunch({ ...c, nodeClass: defaulted }, karpenter.images);
 }
 
