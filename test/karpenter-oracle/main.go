@@ -21,6 +21,7 @@ import (
 	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/patrickmn/go-cache"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
@@ -54,7 +55,7 @@ type Cluster struct {
 // instance types it may launch as.
 type Case struct {
 	Name            string             `json:"name"`
-	NodeClass       *v1.EC2NodeClass   `json:"nodeClass"`
+	NodeClass       json.RawMessage    `json:"nodeClass"`
 	NodeClaim       *karpv1.NodeClaim  `json:"nodeClaim"`
 	InstanceTypes   []string           `json:"instanceTypes"`
 	CapacityType    string             `json:"capacityType"`
@@ -250,7 +251,7 @@ func run(c *Case) (Result, error) {
 		return r, err
 	}
 	resolver := amifamily.NewDefaultResolver(c.Cluster.Region, nil, celEnv)
-	resolved, err := resolver.Resolve(ctx, nc, claim, its, capacityType, string(v1.TenancyDefault), opts, "", 0)
+	resolved, err := resolver.Resolve(ctx, nc, claim, its, capacityType, string(ec2types.TenancyDefault), opts, "", 0)
 	if err != nil {
 		return r, fmt.Errorf("resolving launch templates: %w", err)
 	}
@@ -276,7 +277,7 @@ func run(c *Case) (Result, error) {
 			InstanceTypes: names,
 			ImageID:       lt.AMIID,
 			UserData:      decoded,
-			Request:       launchtemplate.NewCreateLaunchTemplateInputBuilder(lt, ipFamily, script).WithLaunchModeProvider(provider).Build(ctx),
+			Request:       launchtemplate.NewCreateLaunchTemplateInputBuilder(lt, ipFamily, script).Build(ctx),
 		})
 	}
 	sort.Slice(r.LaunchTemplates, func(i, j int) bool {

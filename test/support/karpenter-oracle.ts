@@ -77,7 +77,7 @@ export interface OracleResult {
 }
 
 async function runJson<T>(binary: string, args: string[], input: unknown): Promise<T> {
-  const child = execFile(binary, args, { maxBuffer: 512 * 1024 * 1024 });
+  const child = execFile(binary, args, { maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout?.on('data', (d: Buffer) => out.push(d));

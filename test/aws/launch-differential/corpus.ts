@@ -27,6 +27,9 @@ export const taggedImages: OracleImage[] = [
   { id: 'ami-0aaaaaaaaaaaaaaa2', name: 'custom-al2023-arm64', architecture: 'arm64', creationDate: '2026-02-01T00:00:00.000Z', tags: { 'karpenter.sh/discovery': 'differential', os: 'al2023' } },
   { id: 'ami-0bbbbbbbbbbbbbbb1', name: 'bottlerocket-aws-k8s-1.35-x86_64-v1.50.0-0123abcd', architecture: 'x86_64', creationDate: '2026-02-01T00:00:00.000Z', tags: { os: 'bottlerocket' } },
   { id: 'ami-0ccccccccccccccc1', name: 'Windows_Server-2022-English-Core-EKS_Optimized-1.35', architecture: 'x86_64', creationDate: '2026-02-01T00:00:00.000Z', tags: { os: 'windows' } },
+  // The ids Karpenter's examples select (al2-custom-ami, custom-family).
+  { id: 'ami-123', name: 'example-ami-123', architecture: 'x86_64', creationDate: '2026-02-01T00:00:00.000Z' },
+  { id: 'ami-456', name: 'example-ami-456', architecture: 'arm64', creationDate: '2026-02-01T00:00:00.000Z' },
   { id: 'ami-0123456789abcdef0', name: 'my-custom-ami', architecture: 'x86_64', creationDate: '2026-02-01T00:00:00.000Z', tags: {} },
 ];
 

@@ -4,7 +4,7 @@ import type { Difference } from './launch-shape.js';
 /** A row of docs/launch-differences.md: differences nodesmith knowingly has, and why. */
 export interface KnownDifference {
   readonly id: string;
-  /** `/`-separated; `*` is one segment, `**` any number of them. */
+  /** `/`-separated paths separated by `,`; `*` is one segment, `**` any number of them. */
   readonly path: string;
   /** Case-name globs separated by `,`; `*` matches any run of characters. */
   readonly cases: string;
@@ -47,7 +47,7 @@ function caseMatches(globs: string, name: string): boolean {
 }
 
 export function explains(known: KnownDifference, d: Difference): boolean {
-  return caseMatches(known.cases, d.caseName) && pathMatches(known.path.split('/'), d.path.split('/'));
+  return caseMatches(known.cases, d.caseName) && known.path.split(',').some((p) => pathMatches(p.trim().split('/'), d.path.split('/')));
 }
 
 /** Each difference with the first row that explains it, or none. */

@@ -1,7 +1,7 @@
 import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import { defaultEC2NodeClass, validateEC2NodeClass } from '../../../domain/api/ec2nodeclass-validation.js';
 import type { OracleCase, OracleResult, ParsedUserData } from '../../support/karpenter-oracle.js';
-import { templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
+import { stripUnset, templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
 import { nodesmithLaunch, type NodesmithLaunch } from './nodesmith-launch.js';
 
 /** nodesmith's side: refused by its admission webhook, or launched through its AWS provider. */
@@ -14,9 +14,14 @@ export function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<N
 
 type Parse = (userData: string) => ParsedUserData;
 
+/**
+ * The parsed user data without nodeadm's verdict, and with empty NodeConfig sections dropped: Go
+ * writes `metadata: {}` and `containerd: {}` for structs left unset, which nodeadm reads as absent.
+ */
 function withoutVerdict(p: ParsedUserData): Omit<ParsedUserData, 'nodeadm'> {
-  const { nodeadm: _verdict, ...rest } = p;
-  return rest;
+  const { nodeadm: _verdict, parts, ...rest } = p;
+  if (parts === undefined) return rest;
+  return { ...rest, parts: parts.map((part) => (part.nodeConfigs === undefined ? part : { ...part, nodeConfigs: part.nodeConfigs.map((c) => (stripUnset(c) ?? {}) as Record<string, unknown>) })) };
 }
 
 export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {
