@@ -14,7 +14,8 @@ export interface LaunchShape {
 
 export interface TemplateShape {
   readonly imageId: string;
-  readonly userData: Omit<ParsedUserData, 'nodeadm'>;
+  /** Parsed; for MIME user data, with nodeadm's verdict on it (`valid` or `rejected: …`). */
+  readonly userData: Omit<ParsedUserData, 'nodeadm'> & { readonly nodeadm?: string };
   /** LaunchTemplateData without ImageId and UserData, nulls and unset enums removed, tags as maps. */
   readonly data: Record<string, unknown>;
   /** Tags on the launch template itself. */

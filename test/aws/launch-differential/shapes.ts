@@ -14,14 +14,24 @@ export function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<N
 
 type Parse = (userData: string) => ParsedUserData;
 
+/** nodeadm's verdict in a comparable form: `valid`, or the error it stopped with. */
+export function verdict(p: ParsedUserData): string | undefined {
+  if (p.nodeadm === undefined) return undefined;
+  if (p.nodeadm.valid) return 'valid';
+  const error = /"error":"([^"]*)"/.exec(p.nodeadm.output)?.[1];
+  return `rejected: ${error ?? p.nodeadm.output.slice(-200)}`;
+}
+
 /**
- * The parsed user data without nodeadm's verdict, and with empty NodeConfig sections dropped: Go
+ * The parsed user data with nodeadm's verdict, and with empty NodeConfig sections dropped: Go
  * writes `metadata: {}` and `containerd: {}` for structs left unset, which nodeadm reads as absent.
  */
-function withoutVerdict(p: ParsedUserData): Omit<ParsedUserData, 'nodeadm'> {
-  const { nodeadm: _verdict, parts, ...rest } = p;
-  if (parts === undefined) return rest;
-  return { ...rest, parts: parts.map((part) => (part.nodeConfigs === undefined ? part : { ...part, nodeConfigs: part.nodeConfigs.map((c) => (stripUnset(c) ?? {}) as Record<string, unknown>) })) };
+function comparable(p: ParsedUserData): TemplateShape['userData'] {
+  const { nodeadm: _raw, parts, ...rest } = p;
+  const checked = verdict(p);
+  const withVerdict = checked === undefined ? rest : { ...rest, nodeadm: checked };
+  if (parts === undefined) return withVerdict;
+  return { ...withVerdict, parts: parts.map((part) => (part.nodeConfigs === undefined ? part : { ...part, nodeConfigs: part.nodeConfigs.map((c) => (stripUnset(c) ?? {}) as Record<string, unknown>) })) };
 }
 
 export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {
@@ -31,7 +41,7 @@ export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {
   for (const lt of r.launchTemplates) {
     const shape: TemplateShape = {
       imageId: lt.imageId,
-      userData: withoutVerdict(parse(lt.userData)),
+      userData: comparable(parse(lt.userData)),
       data: templateData(lt.request.LaunchTemplateData),
       templateTags: templateTags(lt.request.TagSpecifications),
     };
@@ -51,7 +61,7 @@ export function nodesmithShape(n: NodesmithLaunch | { outcome: 'refused'; error:
     const data = (lt.request.LaunchTemplateData ?? {}) as Record<string, unknown>;
     const shape: TemplateShape = {
       imageId: String(data.ImageId ?? ''),
-      userData: withoutVerdict(parse(decodeUserData(data.UserData as string | undefined))),
+      userData: comparable(parse(decodeUserData(data.UserData as string | undefined))),
       data: templateData(data),
       templateTags: templateTags(lt.request.TagSpecifications),
     };
