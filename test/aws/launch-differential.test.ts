@@ -8,8 +8,12 @@ import { decodeUserData, karpenterShape, nodesmithShape, nodesmithSide, verdict 
 
 const differencesDoc = fileURLToPath(new URL('../../docs/launch-differences.md', import.meta.url));
 
+function show(v: unknown): string {
+  return (v === undefined ? 'undefined' : JSON.stringify(v)).slice(0, 300);
+}
+
 function sample(diffs: readonly Difference[], n = 3): string {
-  return diffs.slice(0, n).map((d) => `  ${d.caseName} ${d.path}\n    karpenter: ${JSON.stringify(d.karpenter)?.slice(0, 300)}\n    nodesmith: ${JSON.stringify(d.nodesmith)?.slice(0, 300)}`).join('\n');
+  return diffs.slice(0, n).map((d) => `  ${d.caseName} ${d.path}\n    karpenter: ${show(d.karpenter)}\n    nodesmith: ${show(d.nodesmith)}`).join('\n');
 }
 
 void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs only as docs/launch-differences.md says', async (t) => {

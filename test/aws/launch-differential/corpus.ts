@@ -36,36 +36,55 @@ export const taggedImages: OracleImage[] = [
 
 type Obj = Record<string, unknown>;
 
-function nodeClaimFor(pool: Obj | undefined, nodeClassName: string, caseName: string): Obj {
-  const template = ((pool?.spec as Obj | undefined)?.template ?? {}) as Obj;
-  const meta = (template.metadata ?? {}) as Obj;
-  const spec = (template.spec ?? {}) as Obj;
-  const poolName = ((pool?.metadata ?? {}) as Obj).name ?? 'default';
+/** The parts of a NodePool a NodeClaim is made from. */
+interface PoolDoc {
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: { readonly template?: { readonly metadata?: { readonly labels?: Obj }; readonly spec?: { readonly requirements?: unknown[]; readonly taints?: unknown[]; readonly startupTaints?: unknown[]; readonly nodeClassRef?: { readonly name?: string } } } };
+}
+
+interface ClassDoc {
+  readonly kind?: string;
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: { readonly amiFamily?: string; readonly amiSelectorTerms?: { readonly alias?: string }[]; readonly instanceStorePolicy?: string };
+}
+
+/** The NodeClaim Karpenter makes from a NodePool: its template's labels and taints, and the pool label. */
+function nodeClaimFor(pool: PoolDoc | undefined, nodeClassName: string, caseName: string): Obj {
+  const template = pool?.spec?.template;
+  const poolName = pool?.metadata?.name ?? 'default';
   return {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodeClaim',
-    metadata: {
-      name: `${String(poolName)}-${caseName.replace(/[^a-z0-9]/g, '').slice(0, 10)}`,
-      labels: { ...((meta.labels ?? {}) as Obj), 'karpenter.sh/nodepool': poolName },
-    },
-    spec: {
-      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName },
-      requirements: spec.requirements ?? [],
-      ...(spec.taints === undefined ? {} : { taints: spec.taints }),
-      ...(spec.startupTaints === undefined ? {} : { startupTaints: spec.startupTaints }),
-    },
+    metadata: { name: `${poolName}-${caseName.replace(/[^a-z0-9]/g, '').slice(0, 10)}`, labels: { ...template?.metadata?.labels, 'karpenter.sh/nodepool': poolName } },
+    spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName }, ...claimSpec(template?.spec) },
   };
 }
 
-export function oracleCase(name: string, nodeClass: Obj, nodeClaim: Obj, instanceTypes: readonly string[], capacityType: 'on-demand' | 'spot' = 'on-demand'): OracleCase {
-  return { name, nodeClass, nodeClaim, instanceTypes, capacityType, cluster, ...world, images: taggedImages };
+function claimSpec(spec: NonNullable<NonNullable<PoolDoc['spec']>['template']>['spec']): Obj {
+  return {
+    requirements: spec?.requirements ?? [],
+    ...(spec?.taints === undefined ? {} : { taints: spec.taints }),
+    ...(spec?.startupTaints === undefined ? {} : { startupTaints: spec.startupTaints }),
+  };
 }
 
-function typesFor(nodeClass: Obj): readonly string[] {
-  const spec = nodeClass.spec as Obj;
-  const family = String(spec.amiFamily ?? JSON.stringify(spec.amiSelectorTerms));
+export interface CaseInput {
+  readonly name: string;
+  readonly nodeClass: Obj;
+  readonly nodeClaim: Obj;
+  readonly instanceTypes: readonly string[];
+  readonly capacityType?: 'on-demand' | 'spot';
+}
+
+export function oracleCase(input: CaseInput): OracleCase {
+  return { ...input, capacityType: input.capacityType ?? 'on-demand', cluster, ...world, images: taggedImages };
+}
+
+function typesFor(nodeClass: ClassDoc): readonly string[] {
+  const spec = nodeClass.spec;
+  const family = spec?.amiFamily ?? spec?.amiSelectorTerms?.map((t) => t.alias ?? '').join(',') ?? '';
   if (/windows/i.test(family)) return instanceTypeMixes.x86;
-  if (spec.instanceStorePolicy !== undefined) return instanceTypeMixes.instanceStore;
+  if (spec?.instanceStorePolicy !== undefined) return instanceTypeMixes.instanceStore;
   return instanceTypeMixes.accelerated;
 }
 
@@ -74,13 +93,13 @@ export function exampleCases(examplesDir: string): OracleCase[] {
   const cases: OracleCase[] = [];
   for (const file of readdirSync(examplesDir).filter((f) => f.endsWith('.yaml')).sort()) {
     const text = readFileSync(join(examplesDir, file), 'utf8').replaceAll('${CLUSTER_NAME}', cluster.name);
-    const docs = parseAllDocuments(text).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const docs = parseAllDocuments(text).map((d) => d.toJS() as (ClassDoc & PoolDoc & Obj) | null).filter((d) => d !== null);
     const pools = docs.filter((d) => d.kind === 'NodePool');
     for (const nodeClass of docs.filter((d) => d.kind === 'EC2NodeClass')) {
-      const className = String((nodeClass.metadata as Obj).name);
-      const pool = pools.find((p) => ((((p.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj).name === className);
+      const className = nodeClass.metadata?.name ?? '';
+      const pool = pools.find((p) => p.spec?.template?.spec?.nodeClassRef?.name === className);
       const name = `example/${file.replace(/\.yaml$/, '')}/${className}`;
-      cases.push(oracleCase(name, nodeClass, nodeClaimFor(pool, className, name), typesFor(nodeClass)));
+      cases.push(oracleCase({ name, nodeClass, nodeClaim: nodeClaimFor(pool, className, name), instanceTypes: typesFor(nodeClass) }));
     }
   }
   return cases;
@@ -104,9 +123,9 @@ export function baseNodeClass(name: string, spec: Obj): Obj {
 function variationCase(v: Variation): OracleCase {
   const className = v.name.replace(/[^a-z0-9-]/g, '-').slice(0, 60);
   const nodeClass = baseNodeClass(className, v.spec);
-  const claim = nodeClaimFor(undefined, className, v.name);
-  const withClaim = v.nodeClaim === undefined ? claim : { ...claim, metadata: { ...(claim.metadata as Obj), labels: { ...((claim.metadata as Obj).labels as Obj), ...v.nodeClaim.labels } }, spec: { ...(claim.spec as Obj), ...v.nodeClaim.spec } };
-  return oracleCase(`variation/${v.name}`, nodeClass, withClaim, v.instanceTypes ?? typesFor(nodeClass), v.capacityType);
+  const claim = nodeClaimFor(undefined, className, v.name) as { metadata: { labels: Obj }; spec: Obj };
+  const nodeClaim = { ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, ...v.nodeClaim?.labels } }, spec: { ...claim.spec, ...v.nodeClaim?.spec } };
+  return oracleCase({ name: `variation/${v.name}`, nodeClass, nodeClaim, instanceTypes: v.instanceTypes ?? typesFor(nodeClass), ...(v.capacityType === undefined ? {} : { capacityType: v.capacityType }) });
 }
 
 export function corpus(examplesDir: string): OracleCase[] {

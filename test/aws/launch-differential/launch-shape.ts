@@ -22,8 +22,15 @@ export interface TemplateShape {
   readonly templateTags: Record<string, string>;
 }
 
-type Tag = { Key?: string; Value?: string };
-type TagSpec = { ResourceType?: string; Tags?: Tag[] };
+interface Tag {
+  readonly Key?: string | undefined;
+  readonly Value?: string | undefined;
+}
+
+interface TagSpec {
+  readonly ResourceType?: string | undefined;
+  readonly Tags?: readonly Tag[] | undefined;
+}
 
 export function tagMap(tags: readonly Tag[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -54,9 +61,10 @@ export function stripUnset(value: unknown): unknown {
 
 /** LaunchTemplateData in the compared form: tag specifications as a map per resource type. */
 export function templateData(data: Record<string, unknown>): Record<string, unknown> {
-  const { ImageId: _image, UserData: _userData, TagSpecifications, ...rest } = data;
+  // ImageId and UserData are compared on their own (the AMI per type, the user data parsed).
+  const rest = Object.fromEntries(Object.entries(data).filter(([k]) => !['ImageId', 'UserData', 'TagSpecifications'].includes(k)));
   const tagSpecs: Record<string, Record<string, string>> = {};
-  for (const spec of (TagSpecifications ?? []) as TagSpec[]) tagSpecs[spec.ResourceType ?? ''] = tagMap(spec.Tags);
+  for (const spec of (data['TagSpecifications'] ?? []) as TagSpec[]) tagSpecs[spec.ResourceType ?? ''] = tagMap(spec.Tags);
   return (stripUnset({ ...rest, TagSpecifications: tagSpecs }) ?? {}) as Record<string, unknown>;
 }
 

@@ -51,55 +51,59 @@ function matches(filter: Filter, image: OracleImage): boolean {
   throw new Error(`the fake EC2 does not know image filter ${name}`);
 }
 
+interface FakeAws {
+  readonly ec2: EC2Client;
+  readonly ssm: SSMClient;
+  readonly templates: Map<string, CreateLaunchTemplateCommandInput>;
+  readonly fleets: CreateFleetCommandInput[];
+}
+
+function describeImages(command: DescribeImagesCommand, images: readonly OracleImage[]): unknown {
+  const filters = command.input.Filters ?? [];
+  const found = images.filter((i) => filters.every((f) => matches(f, i)));
+  return { Images: found.map((i) => ({ ImageId: i.id, Name: i.name, Architecture: i.architecture, CreationDate: i.creationDate, State: 'available' })) };
+}
+
+function createFleet(command: CreateFleetCommand): unknown {
+  const first = command.input.LaunchTemplateConfigs?.[0]?.Overrides?.[0];
+  const lifecycle = command.input.TargetCapacitySpecification?.DefaultTargetCapacityType === 'spot' ? 'spot' : 'on-demand';
+  return { Instances: [{ InstanceIds: ['i-0123456789abcdef0'], InstanceType: first?.InstanceType, Lifecycle: lifecycle, LaunchTemplateAndOverrides: { Overrides: first } }] };
+}
+
 /**
  * An EC2 and SSM that hold exactly Karpenter's world for the case: its subnets, security groups and
  * the images Karpenter saw; CreateLaunchTemplate and CreateFleet are recorded, and the fleet
- * launches the first override.
+ * launches the first override. Real clients (the SDK's paginators insist on one) whose send never
+ * leaves the process.
  */
-function fakeAws(c: OracleCase, images: readonly OracleImage[]) {
+function fakeAws(c: OracleCase, images: readonly OracleImage[]): FakeAws {
   const templates = new Map<string, CreateLaunchTemplateCommandInput>();
   const fleets: CreateFleetCommandInput[] = [];
-  const ec2 = {
-    send(command: unknown): Promise<unknown> {
-      if (command instanceof DescribeSubnetsCommand)
-        return Promise.resolve({ Subnets: c.subnets.map((s) => ({ SubnetId: s.id, AvailabilityZone: s.zone, AvailabilityZoneId: s.zoneID, AvailableIpAddressCount: 4000 })) });
-      if (command instanceof DescribeSecurityGroupsCommand)
-        return Promise.resolve({ SecurityGroups: c.securityGroups.map((g) => ({ GroupId: g.id, GroupName: g.name })) });
-      if (command instanceof DescribeImagesCommand) {
-        const filters = command.input.Filters ?? [];
-        const found = images.filter((i) => filters.every((f) => matches(f, i)));
-        return Promise.resolve({ Images: found.map((i) => ({ ImageId: i.id, Name: i.name, Architecture: i.architecture, CreationDate: i.creationDate, State: 'available' })) });
-      }
-      if (command instanceof CreateLaunchTemplateCommand) {
-        const id = `lt-${String(templates.size + 1)}`;
-        templates.set(id, command.input);
-        return Promise.resolve({ LaunchTemplate: { LaunchTemplateId: id, LaunchTemplateName: command.input.LaunchTemplateName } });
-      }
-      if (command instanceof DescribeLaunchTemplatesCommand) return Promise.resolve({ LaunchTemplates: [] });
-      if (command instanceof CreateFleetCommand) {
-        fleets.push(command.input);
-        const first = command.input.LaunchTemplateConfigs?.[0]?.Overrides?.[0];
-        return Promise.resolve({ Instances: [{ InstanceIds: ['i-0123456789abcdef0'], InstanceType: first?.InstanceType, Lifecycle: command.input.TargetCapacitySpecification?.DefaultTargetCapacityType === 'spot' ? 'spot' : 'on-demand', LaunchTemplateAndOverrides: { Overrides: first } }] });
-      }
-      return Promise.reject(new Error(`the fake EC2 does not answer ${(command as object).constructor.name}`));
-    },
+  const answers: [new (...args: never[]) => unknown, (command: never) => unknown][] = [
+    [DescribeSubnetsCommand, () => ({ Subnets: c.subnets.map((s) => ({ SubnetId: s.id, AvailabilityZone: s.zone, AvailabilityZoneId: s.zoneID, AvailableIpAddressCount: 4000 })) })],
+    [DescribeSecurityGroupsCommand, () => ({ SecurityGroups: c.securityGroups.map((g) => ({ GroupId: g.id, GroupName: g.name })) })],
+    [DescribeImagesCommand, (command: DescribeImagesCommand) => describeImages(command, images)],
+    [DescribeLaunchTemplatesCommand, () => ({ LaunchTemplates: [] })],
+    [CreateLaunchTemplateCommand, (command: CreateLaunchTemplateCommand) => {
+      const id = `lt-${String(templates.size + 1)}`;
+      templates.set(id, command.input);
+      return { LaunchTemplate: { LaunchTemplateId: id, LaunchTemplateName: command.input.LaunchTemplateName } };
+    }],
+    [CreateFleetCommand, (command: CreateFleetCommand) => {
+      fleets.push(command.input);
+      return createFleet(command);
+    }],
+    [GetParameterCommand, (command: GetParameterCommand) => ({ Parameter: { Name: command.input.Name, Value: parameterImageId(command.input.Name ?? '') } })],
+  ];
+  const send = (command: unknown): Promise<unknown> => {
+    const answer = answers.find(([type]) => command instanceof type)?.[1];
+    if (answer === undefined) return Promise.reject(new Error(`the fake AWS does not answer ${(command as object).constructor.name}`));
+    return Promise.resolve(answer(command as never));
   };
-  const ssm = {
-    send(command: unknown): Promise<unknown> {
-      if (command instanceof GetParameterCommand) {
-        const name = command.input.Name ?? '';
-        return Promise.resolve({ Parameter: { Name: name, Value: parameterImageId(name) } });
-      }
-      return Promise.reject(new Error(`the fake SSM does not answer ${(command as object).constructor.name}`));
-    },
-  };
-  // Real clients (the SDK's paginators insist on one) whose send never leaves the process.
   const config = { region: c.cluster.region, credentials: { accessKeyId: 'differential', secretAccessKey: 'differential' } };
-  const ec2Client = new EC2Client(config);
-  const ssmClient = new SSMClient(config);
-  Object.assign(ec2Client, { send: ec2.send });
-  Object.assign(ssmClient, { send: ssm.send });
-  return { ec2: ec2Client, ssm: ssmClient, templates, fleets };
+  const ec2 = Object.assign(new EC2Client(config), { send });
+  const ssm = Object.assign(new SSMClient(config), { send });
+  return { ec2, ssm, templates, fleets };
 }
 
 const catalog = new Map(loadInstanceTypes({ region: 'us-west-2' }).map((t) => [t.name, t]));
@@ -112,6 +116,19 @@ function offeringsFor(c: OracleCase): LaunchOffering[] {
     // One zone and rising prices keep every type in the request, in the case's order.
     return [{ instanceType: name, zone: c.subnets[0]?.zone ?? '', capacityType: c.capacityType, price: 0.01 * (i + 1), architecture }];
   });
+}
+
+function launchTaints(claim: NodeClaim): LaunchTaint[] {
+  return [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect, ...(t.value === undefined ? {} : { value: t.value }) }));
+}
+
+function templatesOf(aws: FakeAws): NodesmithTemplate[] {
+  const typesByTemplate = new Map<string, string[]>();
+  for (const config of aws.fleets.at(-1)?.LaunchTemplateConfigs ?? []) {
+    const id = config.LaunchTemplateSpecification?.LaunchTemplateId ?? '';
+    typesByTemplate.set(id, (config.Overrides ?? []).map((o) => o.InstanceType ?? '').sort());
+  }
+  return [...aws.templates].map(([id, request]) => ({ instanceTypes: typesByTemplate.get(id) ?? [], request }));
 }
 
 /**
@@ -128,25 +145,20 @@ export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImag
   const claim = c.nodeClaim as NodeClaim;
   try {
     const resolver = new AwsNodeClassResolver({ ec2: aws.ec2, ssm: aws.ssm, retry, aliasParameterName: eksAliasParameterName(c.cluster.kubernetesVersion) });
-    const resolved = await resolver.resolve(nodeClassSpecOf({ ...nodeClass, status: { ...(nodeClass.status ?? {}), instanceProfile: c.instanceProfile } } as EC2NodeClass));
+    const resolved = await resolver.resolve(nodeClassSpecOf({ ...nodeClass, status: { ...nodeClass.status, instanceProfile: c.instanceProfile } }));
     const provider = new AwsCloudProvider({ ec2: aws.ec2, cluster, clock, retry });
-    const taints: LaunchTaint[] = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as LaunchTaint['effect'], ...(t.value === undefined ? {} : { value: t.value }) }));
+    const labels = claim.metadata.labels ?? {};
     await provider.create({
       nodeClaimName: claim.metadata.name ?? '',
-      nodePoolName: claim.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
+      nodePoolName: labels['karpenter.sh/nodepool'] ?? '',
       nodeClass: resolved,
       offerings: offeringsFor(c),
       capacityType: c.capacityType,
-      nodeLabels: { ...(claim.metadata.labels ?? {}), [managedByTag.key]: managedByTag.value },
-      nodeTaints: taints,
+      nodeLabels: { ...labels, [managedByTag.key]: managedByTag.value },
+      nodeTaints: launchTaints(claim),
     });
   } catch (e: unknown) {
     return { outcome: 'failed', error: e instanceof Error ? e.message : String(e) };
   }
-  const typesByTemplate = new Map<string, string[]>();
-  for (const config of aws.fleets.at(-1)?.LaunchTemplateConfigs ?? []) {
-    const id = config.LaunchTemplateSpecification?.LaunchTemplateId ?? '';
-    typesByTemplate.set(id, (config.Overrides ?? []).map((o) => o.InstanceType ?? '').sort());
-  }
-  return { outcome: 'launched', templates: [...aws.templates].map(([id, request]) => ({ instanceTypes: typesByTemplate.get(id) ?? [], request })) };
+  return { outcome: 'launched', templates: templatesOf(aws) };
 }

@@ -27,7 +27,8 @@ export function verdict(p: ParsedUserData): string | undefined {
  * writes `metadata: {}` and `containerd: {}` for structs left unset, which nodeadm reads as absent.
  */
 function comparable(p: ParsedUserData): TemplateShape['userData'] {
-  const { nodeadm: _raw, parts, ...rest } = p;
+  const rest: Omit<ParsedUserData, 'nodeadm' | 'parts'> = { format: p.format, ...(p.settings === undefined ? {} : { settings: p.settings }), ...(p.text === undefined ? {} : { text: p.text }), ...(p.error === undefined ? {} : { error: p.error }) };
+  const parts = p.parts;
   const checked = verdict(p);
   const withVerdict = checked === undefined ? rest : { ...rest, nodeadm: checked };
   if (parts === undefined) return withVerdict;
@@ -58,11 +59,11 @@ export function nodesmithShape(n: NodesmithLaunch | { outcome: 'refused'; error:
   if (n.outcome !== 'launched') return { outcome: n.outcome, why: n.error, types: {} };
   const types: Record<string, TemplateShape> = {};
   for (const lt of n.templates) {
-    const data = (lt.request.LaunchTemplateData ?? {}) as Record<string, unknown>;
+    const data = lt.request.LaunchTemplateData ?? {};
     const shape: TemplateShape = {
-      imageId: String(data.ImageId ?? ''),
-      userData: comparable(parse(decodeUserData(data.UserData as string | undefined))),
-      data: templateData(data),
+      imageId: data.ImageId ?? '',
+      userData: comparable(parse(decodeUserData(data.UserData))),
+      data: templateData(data as Record<string, unknown>),
       templateTags: templateTags(lt.request.TagSpecifications),
     };
     for (const t of lt.instanceTypes) types[t] = shape;
