@@ -66,6 +66,8 @@ build_oracle() {
   )
   mv "$out.tmp" "$out"
   ln -sf "$(basename "$out")" "$BIN/karpenter-oracle"
+  # Builds of earlier sources are of no further use.
+  find "$BIN" -name 'karpenter-oracle-*' ! -name "$(basename "$out")" -delete
 }
 
 # nodeadm's config parser lives in internal packages no other module may import, so the check runs
