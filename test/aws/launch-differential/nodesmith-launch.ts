@@ -15,12 +15,13 @@ import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
-import type { Architecture, LaunchOffering } from '../../../domain/cloud/offering.js';
+import type { LaunchOffering } from '../../../domain/cloud/offering.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import { managedByTag } from '../../../domain/product-keys.js';
-import { eksAliasParameterName } from '../../../provisioner/aws/ami-alias.js';
+import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
+import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';
 import { nodeClassSpecOf } from '../../../provisioner/launch/node-class-spec.js';
 import { RecordingClock } from '../../fakes/recording-clock.js';
 import type { OracleCase, OracleImage } from '../../support/karpenter-oracle.js';
@@ -106,16 +107,15 @@ function fakeAws(c: OracleCase, images: readonly OracleImage[]): FakeAws {
   return { ec2, ssm, templates, fleets };
 }
 
-const catalog = new Map(loadInstanceTypes({ region: 'us-west-2' }).map((t) => [t.name, t]));
+// The catalog the planner reads, without a NodeClass's kubelet settings (the launch takes maxPods
+// from the offering when spec.kubelet leaves it unset).
+const catalog = new Map(loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] }).map((t) => [t.name, t]));
 
+/** The offerings launch-instance.ts would send for a plan of the case's types. */
 function offeringsFor(c: OracleCase): LaunchOffering[] {
-  return c.instanceTypes.flatMap((name, i) => {
-    const type = catalog.get(name);
-    if (type === undefined) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
-    const architecture = type.labels['kubernetes.io/arch'] as Architecture;
-    // One zone and rising prices keep every type in the request, in the case's order.
-    return [{ instanceType: name, zone: c.subnets[0]?.zone ?? '', capacityType: c.capacityType, price: 0.01 * (i + 1), architecture }];
-  });
+  for (const name of c.instanceTypes) if (!catalog.has(name)) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
+  const plan = { nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {} };
+  return chooseOfferings(plan, [], catalog, new Set()).offerings;
 }
 
 function launchTaints(claim: NodeClaim): LaunchTaint[] {
@@ -126,7 +126,8 @@ function templatesOf(aws: FakeAws): NodesmithTemplate[] {
   const typesByTemplate = new Map<string, string[]>();
   for (const config of aws.fleets.at(-1)?.LaunchTemplateConfigs ?? []) {
     const id = config.LaunchTemplateSpecification?.LaunchTemplateId ?? '';
-    typesByTemplate.set(id, (config.Overrides ?? []).map((o) => o.InstanceType ?? '').sort());
+    // Configs of one template (equal data for different pod counts) share its id.
+    typesByTemplate.set(id, [...(typesByTemplate.get(id) ?? []), ...(config.Overrides ?? []).map((o) => o.InstanceType ?? '')].sort());
   }
   return [...aws.templates].map(([id, request]) => ({ instanceTypes: typesByTemplate.get(id) ?? [], request }));
 }
@@ -140,11 +141,11 @@ export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImag
   const aws = fakeAws(c, images);
   const clock = new RecordingClock();
   const retry = { clock, maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };
-  const cluster = { name: c.cluster.name, endpoint: c.cluster.endpoint, certificateAuthority: c.cluster.caBundle, serviceCidr: c.cluster.serviceCidr };
+  const cluster = { name: c.cluster.name, endpoint: c.cluster.endpoint, certificateAuthority: c.cluster.caBundle, serviceCidr: c.cluster.serviceCidr, dnsClusterIp: c.cluster.kubeDnsIp };
   const nodeClass = c.nodeClass as EC2NodeClass;
   const claim = c.nodeClaim as NodeClaim;
   try {
-    const resolver = new AwsNodeClassResolver({ ec2: aws.ec2, ssm: aws.ssm, retry, aliasParameterName: eksAliasParameterName(c.cluster.kubernetesVersion) });
+    const resolver = new AwsNodeClassResolver({ ec2: aws.ec2, ssm: aws.ssm, retry, aliasParameters: eksAliasParameters(c.cluster.kubernetesVersion) });
     const resolved = await resolver.resolve(nodeClassSpecOf({ ...nodeClass, status: { ...nodeClass.status, instanceProfile: c.instanceProfile } }));
     const provider = new AwsCloudProvider({ ec2: aws.ec2, cluster, clock, retry });
     const labels = claim.metadata.labels ?? {};
