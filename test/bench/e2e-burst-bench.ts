@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
+import { boundCurve, watchBinds } from './bound-curve.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
 function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
@@ -45,7 +47,10 @@ export const e2eBurstBench: Bench = {
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
       write(`nodesmith RSS before the burst ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB (peak so far ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB)\n`);
+      const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+      write(`load average before the burst ${load()}\n`);
       const started = Date.now();
+      const binds = await watchBinds(product.kc, 'default', started);
       for (const d of burst(total)) await createDeployment(product, d);
       let boundAt = 0;
       let runningAt = 0;
@@ -58,11 +63,14 @@ export const e2eBurstBench: Bench = {
         write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}; RSS ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB, ${String(statusField(product.childPid(), 'Threads'))} threads\n`);
         if (runningAt === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
+      write(`load average after it ${load()}\n`);
       const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
       const catalog = new Map(loadInstanceTypes({ region: 'us-east-1' }).map((t) => [t.name, t]));
       const price = instances.reduce((sum, i) => sum + (catalog.get(i.type)?.offerings.find((o) => o.capacityType === 'on-demand')?.price ?? 0), 0);
       const types = new Map<string, number>();
       for (const i of instances) types.set(i.type, (types.get(i.type) ?? 0) + 1);
+      binds.stop();
+      write(`bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${binds.interruptions.length === 0 ? '' : ` (pod watch interrupted: ${binds.interruptions.join('; ')})`}\n`);
       write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
       write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
       write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB\n`);

@@ -1,0 +1,49 @@
+import * as k8s from '@kubernetes/client-node';
+
+/**
+ * How many pods were bound by the end of each `stepS`-second step, from the ms after the start at which each was
+ * first seen bound, up to the step in which the last one was: "2s 0, 4s 12, 6s 340, …".
+ */
+export function boundCurve(boundAtMs: readonly number[], stepS = 2): string {
+  if (boundAtMs.length === 0) return 'no pod bound';
+  const last = Math.max(...boundAtMs);
+  const steps: string[] = [];
+  for (let end = stepS * 1000; ; end += stepS * 1000) {
+    steps.push(`${String(end / 1000)}s ${String(boundAtMs.filter((at) => at < end).length)}`);
+    if (end > last) break;
+  }
+  return steps.join(', ');
+}
+
+export interface BindWatch {
+  /** Ms after the start at which each pod (by uid) was first seen with a node. */
+  readonly boundAtMs: ReadonlyMap<string, number>;
+  /** Why the watch ended before `stop`, each time (it is started again at once: binds in the gap count late). */
+  readonly interruptions: readonly string[];
+  stop(): void;
+}
+
+/**
+ * Watches the namespace's pods and notes when each is first seen bound. Neither the pods' PodScheduled stamp (whole
+ * seconds, and kwok rewrites the conditions when it makes the pod Running) nor the bench's own polls (a list of
+ * 1,000 pods takes a while on a loaded machine) time a bind as closely.
+ */
+export async function watchBinds(kc: k8s.KubeConfig, namespace: string, startedMs: number): Promise<BindWatch> {
+  const boundAtMs = new Map<string, number>();
+  const interruptions: string[] = [];
+  let stopped = false;
+  let controller: AbortController | undefined;
+  const note = (_phase: string, pod: k8s.V1Pod): void => {
+    const uid = pod.metadata?.uid;
+    if (uid !== undefined && (pod.spec?.nodeName ?? '') !== '' && !boundAtMs.has(uid)) boundAtMs.set(uid, Date.now() - startedMs);
+  };
+  const start = async (): Promise<void> => {
+    controller = await new k8s.Watch(kc).watch(`/api/v1/namespaces/${namespace}/pods`, {}, note, (error: unknown) => {
+      if (stopped) return;
+      interruptions.push(`${((Date.now() - startedMs) / 1000).toFixed(1)}s: ${error instanceof Error ? error.message : 'closed by the server'}`);
+      void start().catch((e: unknown) => interruptions.push(String(e)));
+    });
+  };
+  await start();
+  return { boundAtMs, interruptions, stop: () => { stopped = true; controller?.abort(); } };
+}
