@@ -23,6 +23,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.clusterEndpoint': 'https://prod.example.com',
     'settings.clusterCABundle': 'Q0E=',
     'settings.serviceCIDR': '172.20.0.0/16',
+    'settings.clusterDNSIP': '172.20.0.10',
     'settings.kubernetesVersion': '1.35',
     'settings.region': 'eu-west-1',
     'settings.ec2Endpoint': 'https://ec2.example.com',
