@@ -59,6 +59,13 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
     },
     UserData: input.userData,
     Monitoring: { Enabled: nodeClass.detailedMonitoring ?? false },
+    // Stated rather than left to EC2: without preference `none`, an on-demand or spot launch may consume
+    // the account's open capacity reservations, which other workloads may be counting on (nodesmith does
+    // not launch into reservations). Enclaves and tenancy are spelled out as Karpenter does, so an account
+    // default cannot change what a node is.
+    CapacityReservationSpecification: { CapacityReservationPreference: 'none' },
+    EnclaveOptions: { Enabled: false },
+    Placement: { Tenancy: 'default' },
     ...(input.resourceTags === undefined ? {} : { TagSpecifications: resourceTagSpecifications(input) }),
   };
 }

@@ -166,3 +166,23 @@ void t.test('the template tags the network interfaces (and a spot request) and k
   t.same(spot.Monitoring, { Enabled: false }, 'detailed monitoring is off unless asked for');
   t.end();
 });
+
+void t.test('the template opts out of open capacity reservations and states enclaves off and default tenancy', (t) => {
+  for (const capacityType of ['on-demand', 'spot'] as const) {
+    const data = launchTemplateData({
+      nodeClass,
+      ami: { id: 'ami-1', name: 'al2023', architecture: 'amd64' },
+      userData: 'dXNlcg==',
+      tags: {},
+      capacityType,
+    });
+    t.same(
+      data.CapacityReservationSpecification,
+      { CapacityReservationPreference: 'none' },
+      `${capacityType} launches never consume an open reservation`,
+    );
+    t.same(data.EnclaveOptions, { Enabled: false });
+    t.same(data.Placement, { Tenancy: 'default' });
+  }
+  t.end();
+});
