@@ -3,7 +3,6 @@ import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { InsufficientCapacityError, isInsufficientCapacityError } from '../../domain/cloud/errors.js';
-import { managedByTag } from '../../domain/product-keys.js';
 import type { VirtualNodePlan } from '../index.js';
 import { chooseOfferings } from './launch-offerings.js';
 import type { MaterializerDeps } from './materializer.js';
@@ -44,7 +43,9 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
     try {
       return await deps.cloud.create({
         nodeClaimName: claimName, nodePoolName: plan.nodePool, nodeClass: resolved, offerings: choice.offerings, capacityType: choice.capacityType,
-        nodeLabels: { ...(claim.metadata.labels ?? {}), [managedByTag.key]: managedByTag.value },
+        // The kubelet registers with the NodeClaim's labels, as Karpenter's does. Nothing reads a managed-by label
+        // on the Node (ownership is the NodeClaim's providerID and the instance's tags), so none is added.
+        nodeLabels: claim.metadata.labels ?? {},
         nodeTaints: taints,
       });
     } catch (error) {

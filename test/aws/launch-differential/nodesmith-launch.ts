@@ -17,7 +17,6 @@ import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
 import type { LaunchOffering } from '../../../domain/cloud/offering.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
-import { managedByTag } from '../../../domain/product-keys.js';
 import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
@@ -155,7 +154,7 @@ export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImag
       nodeClass: resolved,
       offerings: offeringsFor(c),
       capacityType: c.capacityType,
-      nodeLabels: { ...labels, [managedByTag.key]: managedByTag.value },
+      nodeLabels: labels,
       nodeTaints: launchTaints(claim),
     });
   } catch (e: unknown) {

@@ -134,3 +134,13 @@ void t.test('a failed launch names its cause the way Karpenter does', (t) => {
   t.equal(launchFailureReason(new Error('socket hang up')), 'LaunchFailed');
   t.end();
 });
+
+void t.test('the kubelet is given the NodeClaim\'s labels and no label of nodesmith\'s own', async (t) => {
+  const w = await world();
+  await w.materializer.materialize(virtualName);
+  const [request] = w.cloud.createRequests;
+  const claim = await w.claims.get('default-abcde');
+  t.equal(request?.nodeLabels?.['karpenter.sh/nodepool'], 'default', 'the NodeClaim\'s labels reach the kubelet');
+  t.same(Object.keys(request?.nodeLabels ?? {}).filter((k) => k.startsWith('nodesmith.io/')), [], 'Karpenter\'s label set only');
+  t.match(claim?.metadata.labels, request?.nodeLabels ?? {}, 'every kubelet label is one of the NodeClaim\'s');
+});
