@@ -98,21 +98,25 @@ export const defaultMetadataOptions: MetadataOptions = {
   httpTokens: 'required',
 };
 
-/** AL2023's root volume when the NodeClass names none: 20Gi gp3, encrypted. */
+/**
+ * AL2023's root volume when the NodeClass names none: 20Gi gp3, encrypted. DeleteOnTermination is left unset, as
+ * Karpenter leaves it: EC2 deletes volumes created at launch with the instance unless told otherwise.
+ */
 export const defaultBlockDeviceMappings: readonly BlockDeviceMapping[] = [
   {
     deviceName: '/dev/xvda',
     rootVolume: true,
-    ebs: { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true, deleteOnTermination: true },
+    ebs: { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true },
   },
 ];
 
-const defaultEbs = { volumeType: 'gp3', encrypted: true, deleteOnTermination: true } as const;
+const defaultEbs = { volumeType: 'gp3', encrypted: true } as const;
 
 /**
  * The volumes each family's image expects when the NodeClass names none (facts §3): Bottlerocket
- * keeps its OS on a 4Gi /dev/xvda and containers on /dev/xvdb, Windows needs 50Gi on /dev/sda1,
- * and a Custom image keeps whatever its own mappings say.
+ * keeps its OS on a 6Gi /dev/xvda (no smaller than its images' root snapshot, as in Karpenter v1.15)
+ * and containers on /dev/xvdb, Windows needs 50Gi on /dev/sda1, and a Custom image keeps whatever
+ * its own mappings say.
  */
 export function familyBlockDeviceMappings(family: AmiFamily): readonly BlockDeviceMapping[] {
   switch (family) {
@@ -121,7 +125,7 @@ export function familyBlockDeviceMappings(family: AmiFamily): readonly BlockDevi
       return defaultBlockDeviceMappings;
     case 'Bottlerocket':
       return [
-        { deviceName: '/dev/xvda', ebs: { ...defaultEbs, volumeSize: '4Gi' } },
+        { deviceName: '/dev/xvda', ebs: { ...defaultEbs, volumeSize: '6Gi' } },
         { deviceName: '/dev/xvdb', ebs: { ...defaultEbs, volumeSize: '20Gi' } },
       ];
     case 'Windows2019':

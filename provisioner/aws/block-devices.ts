@@ -22,7 +22,7 @@ export function toLaunchTemplateBlockDevices(
       ...(m.ebs.volumeSize === undefined ? {} : { VolumeSize: volumeSizeGiB(m.ebs.volumeSize) }),
       ...(m.ebs.volumeType === undefined ? {} : { VolumeType: m.ebs.volumeType }),
       ...(m.ebs.encrypted === undefined ? {} : { Encrypted: m.ebs.encrypted }),
-      DeleteOnTermination: m.ebs.deleteOnTermination ?? true,
+      ...(m.ebs.deleteOnTermination === undefined ? {} : { DeleteOnTermination: m.ebs.deleteOnTermination }),
       ...(m.ebs.iops === undefined ? {} : { Iops: m.ebs.iops }),
       ...(m.ebs.throughput === undefined ? {} : { Throughput: m.ebs.throughput }),
       ...(m.ebs.kmsKeyID === undefined ? {} : { KmsKeyId: m.ebs.kmsKeyID }),

@@ -2,6 +2,7 @@ import t from 'tap';
 import {
   defaultBlockDeviceMappings,
   defaultMetadataOptions,
+  familyBlockDeviceMappings,
   type ResolvedNodeClass,
 } from '../../domain/cloud/node-class.js';
 import { managedByTag } from '../../domain/product-keys.js';
@@ -67,7 +68,6 @@ void t.test('volume sizes convert to whole GiB, rounding decimal units up', (t) 
       {
         DeviceName: '/dev/xvdb',
         Ebs: {
-          DeleteOnTermination: true,
           Iops: 3000,
           Throughput: 125,
           KmsKeyId: 'k',
@@ -101,7 +101,7 @@ void t.test(
       BlockDeviceMappings: [
         {
           DeviceName: '/dev/xvda',
-          Ebs: { VolumeSize: 20, VolumeType: 'gp3', Encrypted: true, DeleteOnTermination: true },
+          Ebs: { VolumeSize: 20, VolumeType: 'gp3', Encrypted: true },
         },
       ],
       Monitoring: { Enabled: true },
@@ -184,5 +184,25 @@ void t.test('the template opts out of open capacity reservations and states encl
     t.same(data.EnclaveOptions, { Enabled: false });
     t.same(data.Placement, { Tenancy: 'default' });
   }
+  t.end();
+});
+
+void t.test('DeleteOnTermination is sent only when the class sets it, as Karpenter sends it', (t) => {
+  const [unset, kept] = toLaunchTemplateBlockDevices([
+    { deviceName: '/dev/xvda', ebs: { volumeSize: '20Gi' } },
+    { deviceName: '/dev/xvdb', ebs: { volumeSize: '30Gi', deleteOnTermination: false } },
+  ]);
+  t.notOk(unset?.Ebs !== undefined && 'DeleteOnTermination' in unset.Ebs, 'unset: EC2 deletes launch volumes anyway');
+  t.equal(kept?.Ebs?.DeleteOnTermination, false, 'an explicit false keeps the volume');
+  const defaults = toLaunchTemplateBlockDevices(familyBlockDeviceMappings('AL2023'));
+  t.notOk(defaults.some((d) => d.Ebs !== undefined && 'DeleteOnTermination' in d.Ebs), 'the family defaults set none');
+  t.end();
+});
+
+void t.test('Bottlerocket\'s default OS volume is 6Gi, its data volume 20Gi', (t) => {
+  t.same(
+    toLaunchTemplateBlockDevices(familyBlockDeviceMappings('Bottlerocket')).map((d) => [d.DeviceName, d.Ebs?.VolumeSize]),
+    [['/dev/xvda', 6], ['/dev/xvdb', 20]],
+  );
   t.end();
 });

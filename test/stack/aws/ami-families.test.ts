@@ -106,7 +106,7 @@ void t.test('every AMI family launches with its own image and user data, read ba
       userData: "[settings.host-containers.admin]\nenabled = true\n",
     }));
     t.equal(nodeClass.amiFamily, 'Bottlerocket');
-    t.same(nodeClass.blockDeviceMappings.map((b) => [b.deviceName, b.ebs.volumeSize]), [['/dev/xvda', '4Gi'], ['/dev/xvdb', '20Gi']]);
+    t.same(nodeClass.blockDeviceMappings.map((b) => [b.deviceName, b.ebs.volumeSize]), [['/dev/xvda', '6Gi'], ['/dev/xvdb', '20Gi']]);
     const templates = await launch(nodeClass, [
       { ...offering('m6g.large', zone, 0.08), maxPods: 29 },
       { ...offering('g5.xlarge', zone, 1), gpuCount: 1, maxPods: 58 },
