@@ -9,7 +9,7 @@ import { amiFor, planOverrides, type OverridePlan } from './fleet-overrides.js';
 import { interpretFleet, type FleetLaunch } from './fleet-result.js';
 import type { LaunchTemplates } from './launch-template.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
-import { instanceTags, tagKeys, toEc2Tags } from './tags.js';
+import { instanceTags, launchTemplateTags, toEc2Tags } from './tags.js';
 import { userDataFor, type ClusterBootstrap } from './user-data.js';
 
 export interface FleetLaunchDeps {
@@ -74,14 +74,7 @@ async function fleetRequest(
   tags: Record<string, string>,
 ): Promise<CreateFleetCommandInput> {
   const nodeClass = request.nodeClass;
-  const templateTags = {
-    [tagKeys.cluster(deps.cluster.name)]: 'owned',
-    [tagKeys.nodeClass]: nodeClass.name,
-    [tagKeys.managedBy]: tags[tagKeys.managedBy] ?? '',
-  };
-  const withoutNodeClaim = Object.fromEntries(
-    Object.entries(tags).filter(([key]) => key !== tagKeys.nodeClaim),
-  );
+  const templateTags = launchTemplateTags(tags);
   const configs = [];
   for (const group of plan.groups) {
     const userData = userDataFor({
@@ -97,7 +90,6 @@ async function fleetRequest(
       ami: group.ami,
       userData,
       tags: templateTags,
-      resourceTags: withoutNodeClaim,
       capacityType: request.capacityType,
     });
     configs.push({

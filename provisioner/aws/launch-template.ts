@@ -17,13 +17,12 @@ export interface LaunchTemplateInput {
   readonly ami: ResolvedAmi;
   /** Base64, already merged for the AMI family. */
   readonly userData: string;
-  /** Tags for the template itself (cluster, nodeclass, managed-by); instances get theirs from the fleet. */
-  readonly tags: Readonly<Record<string, string>>;
   /**
-   * Tags for what the fleet cannot tag itself: the network interfaces and, for spot, the spot request
-   * (Karpenter's: the instance tags without the NodeClaim's name, so NodeClaims share templates).
+   * Karpenter's launch tags (the NodeClass's tags, cluster ownership, EKS cluster name, nodepool, nodeclass): on the
+   * template itself and on what the fleet cannot tag, the network interfaces and, for spot, the spot request. The
+   * NodeClaim's name is not among them, so NodeClaims share templates; instances get theirs from the fleet.
    */
-  readonly resourceTags?: Readonly<Record<string, string>>;
+  readonly tags: Readonly<Record<string, string>>;
   readonly capacityType?: CapacityType;
 }
 
@@ -66,12 +65,13 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
     CapacityReservationSpecification: { CapacityReservationPreference: 'none' },
     EnclaveOptions: { Enabled: false },
     Placement: { Tenancy: 'default' },
-    ...(input.resourceTags === undefined ? {} : { TagSpecifications: resourceTagSpecifications(input) }),
+    // EC2 refuses a tag specification with no tags.
+    ...(Object.keys(input.tags).length === 0 ? {} : { TagSpecifications: resourceTagSpecifications(input) }),
   };
 }
 
 function resourceTagSpecifications(input: LaunchTemplateInput): LaunchTemplateTagSpecificationRequest[] {
-  const Tags = toEc2Tags(input.resourceTags ?? {});
+  const Tags = toEc2Tags(input.tags);
   return [
     { ResourceType: 'network-interface', Tags },
     ...(input.capacityType === 'spot' ? [{ ResourceType: 'spot-instances-request' as const, Tags }] : []),

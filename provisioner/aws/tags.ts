@@ -37,6 +37,17 @@ export function instanceTags(ctx: InstanceTagContext): Record<string, string> {
   };
 }
 
+/**
+ * Karpenter's launch tags, for a launch template and the network interfaces and spot requests it tags: the
+ * instance's without the NodeClaim (so NodeClaims share templates) and without our managed-by, which only the
+ * instances, volumes and fleet carry (nothing reads it elsewhere; ownership is `kubernetes.io/cluster/<name>`).
+ */
+export function launchTemplateTags(instance: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(instance).filter(([key]) => key !== tagKeys.nodeClaim && key !== tagKeys.managedBy),
+  );
+}
+
 export function toEc2Tags(tags: Readonly<Record<string, string>>): Tag[] {
   return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
 }

@@ -12,7 +12,7 @@ import {
 } from '../../provisioner/aws/block-devices.js';
 import { launchTemplateData, launchTemplateName } from '../../provisioner/aws/launch-template.js';
 import { termFilters } from '../../provisioner/aws/selector-filters.js';
-import { fromEc2Tags, instanceTags, toEc2Tags } from '../../provisioner/aws/tags.js';
+import { fromEc2Tags, instanceTags, launchTemplateTags, toEc2Tags } from '../../provisioner/aws/tags.js';
 
 const nodeClass: ResolvedNodeClass = {
   name: 'default',
@@ -155,12 +155,12 @@ void t.test('associatePublicIPAddress rides on the primary interface with the se
 
 void t.test('the template tags the network interfaces (and a spot request) and keeps instance tags out of IMDS', (t) => {
   const base = { nodeClass, ami: { id: 'ami-1', name: 'al2023', architecture: 'amd64' as const }, userData: 'dXNlcg==', tags: {} };
-  const spot = launchTemplateData({ ...base, resourceTags: { team: 'platform' }, capacityType: 'spot' });
+  const spot = launchTemplateData({ ...base, tags: { team: 'platform' }, capacityType: 'spot' });
   t.same(spot.TagSpecifications, [
     { ResourceType: 'network-interface', Tags: [{ Key: 'team', Value: 'platform' }] },
     { ResourceType: 'spot-instances-request', Tags: [{ Key: 'team', Value: 'platform' }] },
   ]);
-  const onDemand = launchTemplateData({ ...base, resourceTags: { team: 'platform' }, capacityType: 'on-demand' });
+  const onDemand = launchTemplateData({ ...base, tags: { team: 'platform' }, capacityType: 'on-demand' });
   t.same(onDemand.TagSpecifications?.map((s) => s.ResourceType), ['network-interface']);
   t.equal(spot.MetadataOptions?.InstanceMetadataTags, 'disabled');
   t.same(spot.Monitoring, { Enabled: false }, 'detailed monitoring is off unless asked for');
@@ -204,5 +204,24 @@ void t.test('Bottlerocket\'s default OS volume is 6Gi, its data volume 20Gi', (t
     toLaunchTemplateBlockDevices(familyBlockDeviceMappings('Bottlerocket')).map((d) => [d.DeviceName, d.Ebs?.VolumeSize]),
     [['/dev/xvda', 6], ['/dev/xvdb', 20]],
   );
+  t.end();
+});
+
+void t.test('the template, its interfaces and spot requests carry Karpenter\'s launch tags: no NodeClaim, no managed-by', (t) => {
+  const tags = launchTemplateTags(instanceTags({
+    clusterName: 'prod', nodePoolName: 'general', nodeClaimName: 'general-abc', nodeClassName: 'default',
+    userTags: { team: 'platform' },
+  }));
+  t.same(tags, {
+    team: 'platform',
+    'kubernetes.io/cluster/prod': 'owned',
+    'eks:eks-cluster-name': 'prod',
+    'karpenter.sh/nodepool': 'general',
+    'karpenter.k8s.aws/ec2nodeclass': 'default',
+  });
+  const data = launchTemplateData({ nodeClass, ami: { id: 'ami-1', name: 'al2023', architecture: 'amd64' }, userData: 'dXNlcg==', tags, capacityType: 'spot' });
+  t.same(data.TagSpecifications?.map((s) => fromEc2Tags(s.Tags)), [tags, tags], 'interfaces and spot request alike');
+  const untagged = launchTemplateData({ nodeClass, ami: { id: 'ami-1', name: 'al2023', architecture: 'amd64' }, userData: 'dXNlcg==', tags: {} });
+  t.equal(untagged.TagSpecifications, undefined, 'no tags, no specification (EC2 refuses an empty one)');
   t.end();
 });
