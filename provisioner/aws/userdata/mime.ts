@@ -37,6 +37,10 @@ export function parseMime(text: string): MimePart[] {
       current.push(line);
     }
   }
+  // A last `--//` with nothing after it ends the document too: Go's multipart reader, which Karpenter reads user
+  // data with, finds no next part there and stops, and Karpenter's own examples/v1 al2023-custom-userdata ends so.
+  // Content after the last delimiter with no closing one is still refused: that part may have been cut short.
+  if (current?.every((line) => line.trim() === '') === true) return parts;
   throw new Error(`user data MIME document has no closing --${delimiter}--`);
 }
 
