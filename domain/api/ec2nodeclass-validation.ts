@@ -2,7 +2,8 @@ import { checkBlockDevices } from './block-device-rules.js';
 import { Defaulter } from './defaults.js';
 import type { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { checkAmiFamily, checkRoleAndProfile, checkTags } from './ec2nodeclass-rules.js';
-import { checkKubelet } from './kubelet-rules.js';
+import { resolvedAmiFamily } from '../disruption/drift-hashes.js';
+import { checkKubelet, checkKubeletForFamily } from './kubelet-rules.js';
 import { checkNetworking } from './network-rules.js';
 import type { Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
@@ -39,6 +40,7 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
     ...checkTags(spec.tags),
     ...checkBlockDevices(spec.blockDeviceMappings),
     ...checkKubelet(spec.kubelet),
+    ...checkKubeletForFamily(spec.kubelet, resolvedAmiFamily(spec)),
     ...checkNetworking(spec),
     ...checkUnsupportedFields('karpenter.k8s.aws/v1/EC2NodeClass', object),
   ]);

@@ -51,3 +51,17 @@ export function checkKubelet(kubelet: KubeletConfiguration | undefined): Problem
   }
   return out;
 }
+
+/**
+ * Kubelet settings an AMI family's user data has no place for: refused, as Karpenter's EC2NodeClass validation
+ * refuses them, rather than launched without. Bottlerocket's settings have no pods-per-core
+ * (bottlerocket-os/bottlerocket#1721). Custom is exempt: its user data is the user's own. The resolver applies
+ * the same rule to classes admitted before it (they stay NotReady, as Karpenter keeps them).
+ */
+export function checkKubeletForFamily(kubelet: { readonly podsPerCore?: number | undefined } | undefined, family: string): Problem[] {
+  if (family !== 'Bottlerocket' || kubelet?.podsPerCore === undefined) return [];
+  return [
+    problem('spec.kubelet.podsPerCore', 'kubelet-family-unsupported', kubelet.podsPerCore,
+      'podsPerCore is not applied by the Bottlerocket AMI family (its settings have no pods-per-core), so the kubelet would run without it: remove it, or bound pods with maxPods'),
+  ];
+}

@@ -8,6 +8,7 @@ import {
   type NodeClassSpec,
   type ResolvedNodeClass,
 } from '../../domain/cloud/node-class.js';
+import { checkKubeletForFamily } from '../../domain/api/kubelet-rules.js';
 import { resolvedAmiFamily } from '../../domain/disruption/drift-hashes.js';
 import type { AliasParameters } from './ami-alias.js';
 import { resolveAmis } from './amis.js';
@@ -45,6 +46,11 @@ export class AwsNodeClassResolver implements NodeClassResolver {
 
   async #resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
     const { ec2, ssm, retry, aliasParameters } = this.#options;
+    const amiFamily = resolvedAmiFamily(spec);
+    // A class admitted before the webhook refused this (or with the webhook off) stays NotReady, as Karpenter
+    // keeps it, instead of launching nodes whose kubelet lacks a setting the user asked for.
+    const [unapplied] = checkKubeletForFamily(spec.kubelet, amiFamily);
+    if (unapplied !== undefined) throw notReady(spec.name, undefined, `${unapplied.path}: ${unapplied.message}`);
     const subnets = await resolveSubnets(ec2, retry, spec.subnetSelectorTerms);
     if (subnets.length === 0) throw notReady(spec.name, 'subnets', 'no subnet matches subnetSelectorTerms');
     const securityGroups = await resolveSecurityGroups(ec2, retry, spec.securityGroupSelectorTerms);
@@ -53,7 +59,6 @@ export class AwsNodeClassResolver implements NodeClassResolver {
     const amis = await resolveAmis({ ec2, ssm, retry, aliasParameters }, spec.amiSelectorTerms);
     if (amis.length === 0) throw notReady(spec.name, 'amis', 'no image matches amiSelectorTerms');
     if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile', 'no instance profile: spec.instanceProfile is empty and none was created for spec.role yet');
-    const amiFamily = resolvedAmiFamily(spec);
     return {
       name: spec.name,
       amiFamily,
@@ -85,6 +90,6 @@ function optionalFields(spec: NodeClassSpec): Partial<ResolvedNodeClass> {
   return out;
 }
 
-function notReady(name: string, part: NodeClassPart, why: string): NodeClassNotReadyError {
-  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`, { part });
+function notReady(name: string, part: NodeClassPart | undefined, why: string): NodeClassNotReadyError {
+  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`, part === undefined ? {} : { part });
 }

@@ -70,8 +70,9 @@ export interface OracleResult {
   /** Why Karpenter's EC2NodeClass validation would keep the class NotReady. */
   readonly refused?: string;
   readonly ssmParameters: Record<string, string>;
-  readonly images: OracleImage[];
-  readonly amis: { id: string; name: string; requirements: unknown[] }[];
+  /** null when Karpenter refused the class before resolving images (Go writes a nil slice as null). */
+  readonly images: OracleImage[] | null;
+  readonly amis: { id: string; name: string; requirements: unknown[] }[] | null;
   readonly maxPods: Record<string, number>;
   readonly launchTemplates: OracleTemplate[];
 }

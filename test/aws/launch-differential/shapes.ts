@@ -9,7 +9,8 @@ export function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<N
   const defaulted = defaultEC2NodeClass(structuredClone(c.nodeClass)) as EC2NodeClass;
   const problems = validateEC2NodeClass(defaulted);
   if (problems.length > 0) return Promise.resolve({ outcome: 'refused', error: problems.map((p) => `${p.path}: ${p.message}`).join('; ') });
-  return nodesmithLaunch({ ...c, nodeClass: defaulted }, karpenter.images);
+  // A class Karpenter refused resolved no images: nodesmith's side then sees an EC2 that holds none.
+  return nodesmithLaunch({ ...c, nodeClass: defaulted }, karpenter.images ?? []);
 }
 
 type Parse = (userData: string) => ParsedUserData;
