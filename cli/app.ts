@@ -221,7 +221,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     onPlanned: (s) => {
       metrics.planned(s);
       podMetrics.schedulable(s.placed, s.decidedAtMs);
-      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, spotPrices: priced.origin(), instanceTypes: catalog.sources().instanceTypes.source, onDemandPrices: catalog.sources().onDemandPrices.source }, 'planned pending pods');
+      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, decideSeconds: s.decideSeconds, spotPrices: priced.origin(), instanceTypes: catalog.sources().instanceTypes.source, onDemandPrices: catalog.sources().onDemandPrices.source }, 'planned pending pods');
     },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });

@@ -46,6 +46,12 @@ export interface PlanSummary {
   /** Pods set aside without scheduling: they failed validation (Karpenter's ignored pods). */
   readonly ignored: number;
   readonly seconds: number;
+  /**
+   * Of `seconds`, the part spent deciding (snapshot and simulation, synchronous on the event loop); the rest waited on
+   * the API server (pruning stale plans, publishing virtual nodes). A slow pass is then told apart: CPU that holds
+   * the extender, or writes that queue behind others.
+   */
+  readonly decideSeconds: number;
   /** Keys of the pods the pass placed (on a plan or an existing node), and when it decided. */
   readonly placed: readonly string[];
   readonly decidedAtMs: number;
@@ -85,15 +91,16 @@ function standingFor(state: ClusterState): StandingCluster {
 export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const started = deps.clock.now();
   await pruneStalePlans(deps);
+  const deciding = deps.clock.now();
   const input = buildSimulationInput(deps.state, deps.instanceTypes(), deps.unavailableOfferings());
-  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
+  if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const result = simulate(input, standingFor(deps.state));
   const decidedAtMs = deps.clock.now();
   await publish(deps, result);
   const placed = [...result.nodeClaims, ...result.existing].flatMap((bin) => bin.pods.map(podKeyOf));
   const summary = {
     pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length,
-    ignored: result.unschedulable.filter((u) => u.ignored === true).length, seconds: (deps.clock.now() - started) / 1000, placed, decidedAtMs,
+    ignored: result.unschedulable.filter((u) => u.ignored === true).length, seconds: (deps.clock.now() - started) / 1000, decideSeconds: (decidedAtMs - deciding) / 1000, placed, decidedAtMs,
     unplannedLaunches: result.nodeClaims.filter((c) => c.pods.some((p) => deps.state.plannedPlacement(p).size > 0)).length,
   };
   deps.onPlanned?.(summary);

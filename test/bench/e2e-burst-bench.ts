@@ -4,7 +4,8 @@ import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
-import { boundCurve, watchBinds } from './bound-curve.js';
+import { boundCurve, watchBinds, type BindWatch } from './bound-curve.js';
+import { latencyCurve, probeLatency, type LatencyProbe } from './loop-probe.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
 function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
@@ -23,6 +24,12 @@ async function heapFigures(healthUrl: string): Promise<string> {
     return (sum / 1_048_576).toFixed(0);
   };
   return `V8 heap ${mib(/^\w*nodejs_heap_size_used_bytes (\S+)$/gm)}/${mib(/^\w*nodejs_heap_size_total_bytes (\S+)$/gm)} MiB (used/reserved), external ${mib(/^\w*nodejs_external_memory_bytes (\S+)$/gm)} MiB`;
+}
+
+/** The bound pods and nodesmith's answer time, both every 2 s of the burst. */
+function curves(binds: BindWatch, probe: LatencyProbe): string {
+  const interrupted = binds.interruptions.length === 0 ? '' : ` (pod watch interrupted: ${binds.interruptions.join('; ')})`;
+  return `bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${interrupted}\nnodesmith /healthz slowest answer every 2 s: ${latencyCurve(probe.samples)}\n`;
 }
 
 /** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
@@ -44,6 +51,7 @@ export const e2eBurstBench: Bench = {
     const total = Math.min(maxPods, 1000);
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
     const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000 });
+    let probe: LatencyProbe | undefined;
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
       write(`nodesmith RSS before the burst ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB (peak so far ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB)\n`);
@@ -51,6 +59,8 @@ export const e2eBurstBench: Bench = {
       write(`load average before the burst ${load()}\n`);
       const started = Date.now();
       const binds = await watchBinds(product.kc, 'default', started);
+      // /healthz is served on nodesmith's event loop and does no work: its answer time is that loop's availability.
+      probe = probeLatency(`${product.healthUrl}/healthz`, started);
       for (const d of burst(total)) await createDeployment(product, d);
       let boundAt = 0;
       let runningAt = 0;
@@ -70,7 +80,8 @@ export const e2eBurstBench: Bench = {
       const types = new Map<string, number>();
       for (const i of instances) types.set(i.type, (types.get(i.type) ?? 0) + 1);
       binds.stop();
-      write(`bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${binds.interruptions.length === 0 ? '' : ` (pod watch interrupted: ${binds.interruptions.join('; ')})`}\n`);
+      await probe.stop();
+      write(curves(binds, probe));
       write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
       write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
       write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB\n`);
@@ -78,6 +89,8 @@ export const e2eBurstBench: Bench = {
       const overcommitted = await overcommittedNodes(product);
       write(`nodes holding more than their allocatable: ${String(overcommitted.length)}${overcommitted.length === 0 ? '' : ` (${overcommitted.join('; ')})`}\n`);
     } finally {
+      // A probe left running would keep the bench's process alive after the stack is gone.
+      await probe?.stop();
       await product.stop();
     }
   },

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { launchMetrics } from '../../../provisioner/launch/metrics.js';
 import { planningMetrics } from '../../../provisioner/provisioning/metrics.js';
 
-const pass = { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, placed: [], decidedAtMs: 0, unplannedLaunches: 0 };
+const pass = { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: 0, unplannedLaunches: 0 };
 
 void t.test('a planning pass and a launch are counted under the names Karpenter dashboards read', async (t) => {
   const registry = new Registry();

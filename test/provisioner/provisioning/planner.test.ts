@@ -2,6 +2,7 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint } from '../../../domain/product-keys.js';
+import type { Node } from '../../../domain/core/node.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
@@ -150,4 +151,25 @@ void t.test("Karpenter's nomination window is twice the batch's longest wait, an
   t.equal(nominationWindowMs(10_000), 20_000);
   t.equal(nominationWindowMs(2_000), 10_000);
   t.end();
+});
+
+/** The API server answers each node create 3 s later, as it does under a burst's write load. */
+class SlowNodeWriter extends FakeNodeWriter {
+  constructor(state: ClusterState, private readonly clock: FakeClock) {
+    super(state);
+  }
+
+  override async create(node: Node): Promise<void> {
+    this.clock.step(3_000);
+    await super.create(node);
+  }
+}
+
+void t.test('a pass whose virtual nodes wait on a slow API server says so apart from its decision time', async (t) => {
+  const state = stateWith({ ...pools, pods: [pendingPod('web', { tolerations: [launchable] })] });
+  const p = planner(state);
+  const summary = await planOnce({ ...p.deps, nodes: new SlowNodeWriter(state, p.deps.clock as FakeClock) });
+  t.equal(summary.newNodes, 1);
+  t.equal(summary.seconds, 3, 'the pass took as long as the write');
+  t.equal(summary.decideSeconds, 0, 'none of it was the snapshot or the simulation');
 });
