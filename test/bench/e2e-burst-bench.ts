@@ -68,9 +68,11 @@ export const e2eBurstBench: Bench = {
         const pods = (await product.core.listNamespacedPod({ namespace: 'default' })).items;
         const bound = pods.filter((p) => p.spec?.nodeName).length;
         const running = pods.filter((p) => p.status?.phase === 'Running').length;
+        // Created and marked unschedulable tell a slow pod creation (webhooks, controller) from kube-scheduler not trying.
+        const unschedulable = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable') === true).length;
         if (bound >= total && boundAt === 0) boundAt = Date.now();
         if (running >= total) runningAt = Date.now();
-        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s bound ${String(bound)}/${String(total)} running ${String(running)}; RSS ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB, ${String(statusField(product.childPid(), 'Threads'))} threads\n`);
+        write(`  t=${((Date.now() - started) / 1000).toFixed(1)}s created ${String(pods.length)} unschedulable ${String(unschedulable)} bound ${String(bound)}/${String(total)} running ${String(running)}; RSS ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB, ${String(statusField(product.childPid(), 'Threads'))} threads\n`);
         if (runningAt === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
       write(`load average after it ${load()}\n`);
