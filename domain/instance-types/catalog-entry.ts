@@ -14,8 +14,11 @@ export interface CatalogEntry {
   readonly clockMhz: number | null;
   readonly gpu: { readonly count: number; readonly manufacturer: string; readonly name: string; readonly memoryMiB: number } | null;
   readonly accelerator: { readonly count: number; readonly manufacturer: string; readonly name: string } | null;
+  /** Total instance store (EC2's TotalSizeInGB, decimal GB despite the name). */
   readonly localNvmeGiB: number | null;
-  readonly maxPods: number;
+  /** Network interfaces of the default network card, and IPv4 addresses per interface (ENI-limited max pods). */
+  readonly enis: number;
+  readonly ipv4PerEni: number;
   readonly efa: number | null;
   readonly networkMbps: number | null;
   readonly ebsMbps: number | null;

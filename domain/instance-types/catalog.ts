@@ -1,8 +1,8 @@
 import { capacityTypes } from '../well-known-labels.js';
-import { resourceNames } from '../resource-list.js';
-import { allocatableFrom, maxPods, memoryCapacity, overheadFor, type AllocatableOptions } from './allocatable.js';
+import { memoryCapacity, type MachineFacts } from './allocatable.js';
 import { entryExtendedResources, entryLabels, type CatalogEntry, type DescribedInstanceTypes } from './catalog-entry.js';
 import type { InstanceType, Offering } from './instance-type.js';
+import { defaultNodeClassCapacity, sizeMachine } from './node-class-types.js';
 import catalogData from './ec2-catalog.json' with { type: 'json' };
 
 interface CatalogFile {
@@ -43,7 +43,11 @@ export interface CatalogData {
 }
 
 /** Choices for building the offline catalog. */
-export interface CatalogOptions extends AllocatableOptions {
+export interface CatalogOptions {
+  /** VM_MEMORY_OVERHEAD_PERCENT, default 0.075. */
+  readonly vmMemoryOverheadPercent?: number;
+  /** RESERVED_ENIS: interfaces kept from pods when max pods is ENI-limited, default 0. */
+  readonly reservedEnis?: number;
   /** Default us-east-1; regions without an embedded table fall back to us-east-1 prices, as Karpenter does. */
   readonly region?: string;
   /** Default `<region>a`, `<region>b`, `<region>c`. */
@@ -85,19 +89,13 @@ function offeringsFor(name: string, pricing: TypePricing, zones: readonly string
 }
 
 function toInstanceType(entry: CatalogEntry, region: string, offerings: Offering[], options: CatalogOptions): InstanceType {
-  const shape = { vcpu: entry.vcpu, memoryMiB: entry.memoryMiB, arch: entry.arch, eniLimitedPods: entry.maxPods };
-  const pods = maxPods(shape, options);
-  const storage = options.ephemeralStorageBytes ?? 20 * 2 ** 30;
-  const capacity = {
-    [resourceNames.cpu]: entry.vcpu * 1000,
-    [resourceNames.memory]: memoryCapacity(shape, options.vmMemoryOverheadPercent),
-    [resourceNames.pods]: pods,
-    [resourceNames.ephemeralStorage]: storage,
-    ...entryExtendedResources(entry),
+  const machine: MachineFacts = {
+    vcpu: entry.vcpu, memoryMiB: entry.memoryMiB, arch: entry.arch, enis: entry.enis, ipv4PerEni: entry.ipv4PerEni,
+    reservedEnis: options.reservedEnis ?? 0, instanceStoreGB: entry.localNvmeGiB,
   };
-  // kubeReserved memory uses the ENI-limited count for AL2/AL2023/Custom even when maxPods is set (facts §8).
-  const overhead = overheadFor(shape, entry.maxPods, storage);
-  return { name: entry.name, labels: entryLabels(entry, region), capacity, overhead, allocatable: allocatableFrom(capacity, overhead), offerings };
+  // Sized as a class with no settings of its own; each EC2NodeClass re-sizes it (node-class-types.ts).
+  const sized = sizeMachine(machine, memoryCapacity(machine, options.vmMemoryOverheadPercent), entryExtendedResources(entry), defaultNodeClassCapacity);
+  return { name: entry.name, labels: entryLabels(entry, region), ...sized, offerings, machine };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ResourceList } from '../resource-list.js';
+import type { MachineFacts } from './allocatable.js';
 
 /** One place an instance type can be bought: type × zone × capacity type, with its hourly price. */
 export interface Offering {
@@ -28,6 +29,8 @@ export interface InstanceType {
   /** capacity − kubeReserved − systemReserved − evictionThreshold, precomputed once. */
   readonly allocatable: ResourceList;
   readonly offerings: readonly Offering[];
+  /** What capacity is derived from, so that each EC2NodeClass's kubelet and disk settings can size it (node-class-types.ts). */
+  readonly machine: MachineFacts;
 }
 
 /** The key of an offering in an unavailable-offerings set, as Karpenter's ICE cache: capacityType:type:zone. */

@@ -94,7 +94,7 @@ export class ClaimBin implements Bin {
     let keepsHeld = false;
     for (const i of this.state.types) {
       if (filter.mask[i] !== 1 || !this.hasRoom(i, need) || ((table.offerMask[i] ?? 0) & offerMask) === 0) continue;
-      if (!this.extendedFits(i, shape, table)) continue;
+      if (!this.extendedFits(i, shape)) continue;
       out[n++] = i;
       keepsHeld ||= this.hasRoom(i, withHeld);
     }
@@ -106,9 +106,9 @@ export class ClaimBin implements Bin {
     return (availCpu[i] ?? 0) >= need.cpu && (availMemory[i] ?? 0) >= need.memory && (availPods[i] ?? 0) >= need.pods;
   }
 
-  private extendedFits(i: number, shape: PodShape, table: TypeTable): boolean {
+  private extendedFits(i: number, shape: PodShape): boolean {
     if (shape.extended.length === 0 && this.usedExtended.size === 0) return true;
-    const allocatable = table.types[i]?.allocatable ?? {};
+    const allocatable = this.pool.types[i]?.allocatable ?? {};
     for (const [name, amount] of shape.extended) if ((this.usedExtended.get(name) ?? 0) + amount > (allocatable[name] ?? 0)) return false;
     return true;
   }
@@ -156,7 +156,7 @@ export class ClaimBin implements Bin {
     const trial: Trial = { types, offerMask, custom, decided: constrained ? new Map(this.state.decided) : this.state.decided };
     const topology = this.decideTopology(trial, shape, variant, ctx);
     if (topology !== undefined) return topology;
-    if (!this.keepsMinValues(trial, variant, ctx.table)) return { reason: 'minValues would not hold', permanent: true };
+    if (!this.keepsMinValues(trial, variant)) return { reason: 'minValues would not hold', permanent: true };
     const newPrice = this.cheapestPrice(trial, ctx.table);
     if (!this.worthGrowing(newPrice, shape, filter, ctx)) {
       this.freeze(ctx.table);
@@ -233,12 +233,12 @@ export class ClaimBin implements Bin {
   /** The cheapest price a pod's max-price-per-hour still allows on this claim. */
   get priceCap(): number { return this.maxPrice; }
 
-  private keepsMinValues(trial: Trial, variant: ShapeVariant, table: TypeTable): boolean {
+  private keepsMinValues(trial: Trial, variant: ShapeVariant): boolean {
     const wanted = [...this.minValues, ...[...variant.requirements.values()].filter((r) => r.minValues !== undefined)];
     for (const r of wanted) {
       const values = new Set<string>();
       for (const i of trial.types) {
-        const v = table.types[i]?.labels[r.key];
+        const v = this.pool.types[i]?.labels[r.key];
         if (v !== undefined) values.add(v);
       }
       if (values.size < (r.minValues ?? 0)) return false;
@@ -255,7 +255,7 @@ export class ClaimBin implements Bin {
       const mask = union & trial.offerMask;
       return key === wellKnown.zone ? table.zonesIn(mask) : table.capacityTypesIn(mask);
     }
-    if (typeKeys.has(key)) return [...new Set([...trial.types].map((i) => table.types[i]?.labels[key]).filter((v) => v !== undefined))].sort();
+    if (typeKeys.has(key)) return [...new Set([...trial.types].map((i) => this.pool.types[i]?.labels[key]).filter((v) => v !== undefined))].sort();
     const requirement = trial.custom.get(key);
     if (requirement !== undefined && !requirement.complement) return [...requirement.values].sort();
     const label = this.pool.labels[key];
@@ -269,7 +269,7 @@ export class ClaimBin implements Bin {
       trial.offerMask &= key === wellKnown.zone ? table.zoneMask(domain) : table.capacityTypeMask(domain);
       trial.types = trial.types.filter((i) => ((table.offerMask[i] ?? 0) & trial.offerMask) !== 0);
     } else if (ctx.typeKeys.has(key)) {
-      trial.types = trial.types.filter((i) => table.types[i]?.labels[key] === domain);
+      trial.types = trial.types.filter((i) => this.pool.types[i]?.labels[key] === domain);
     } else {
       trial.custom.set(key, newRequirement(key, 'In', [domain]));
     }

@@ -1,6 +1,7 @@
 import type { Pod } from '../core/pod.js';
 import type { Taint } from '../core/taint.js';
 import type { DaemonSet } from '../core/workloads.js';
+import type { InstanceType } from '../instance-types/instance-type.js';
 import { podRequests } from '../pod-requests.js';
 import { isUnsatisfiable, newRequirement, requirementAllows, intersectRequirement, type Requirement } from '../requirements/requirement.js';
 import { addRequirement, intersectRequirements, requirementsFromExpressions, requirementsFromLabels, type Requirements } from '../requirements/requirements.js';
@@ -20,6 +21,11 @@ export interface NodePoolView {
   /** Requirements on keys that are neither instance-type labels nor zone, capacity type, NodePool or hostname. */
   readonly customRequirements: Requirements;
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * The table's types as this NodePool's EC2NodeClass sizes them (same order, names and offerings; its own capacity,
+   * allocatable and labels). Everything that asks what one of the pool's nodes holds reads these, not the table.
+   */
+  readonly types: readonly InstanceType[];
   /** 1 where the type satisfies the NodePool's type-level requirements and has an allowed offering. */
   readonly typeMask: Uint8Array;
   readonly offerMask: number;
@@ -102,11 +108,14 @@ function daemonOverhead(daemons: readonly DaemonDemand[], typeKeys: ReadonlySet<
   return total;
 }
 
-/** Compiles a NodePool: requirements, type mask, offering mask and per-type room after DaemonSet overhead. */
-export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, shared: { daemonSets: readonly DaemonSet[]; typeKeys: ReadonlySet<string> }): NodePoolView {
+/**
+ * Compiles a NodePool over its class's types (aligned with the table): requirements, type mask, offering mask and
+ * per-type room after DaemonSet overhead.
+ */
+export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, shared: { daemonSets: readonly DaemonSet[]; typeKeys: ReadonlySet<string>; types: readonly InstanceType[] }): NodePoolView {
   const name = pool.metadata.name ?? `nodepool-${index}`;
   const requirements = nodePoolRequirements(pool, name);
-  const { daemonSets, typeKeys } = shared;
+  const { daemonSets, typeKeys, types } = shared;
   const offerMask = offerMaskFor(table, requirements);
   const taints = pool.spec.template.spec.taints ?? [];
   const n = table.n;
@@ -114,7 +123,7 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
     index, name, weight: pool.spec.weight ?? 0, taints, requirements,
     customRequirements: new Map([...requirements].filter(([k]) => isCustomKey(k, typeKeys))),
     labels: { ...(pool.spec.template.metadata?.labels ?? {}), [labels.nodePool]: name },
-    typeMask: new Uint8Array(n), offerMask,
+    types, typeMask: new Uint8Array(n), offerMask,
     availCpu: new Float64Array(n), availMemory: new Float64Array(n), availPods: new Float64Array(n),
     daemonCpu: new Float64Array(n), daemonMemory: new Float64Array(n), daemonPods: new Float64Array(n),
     limits: pool.spec.limits === undefined ? undefined : parseResourceList(pool.spec.limits),
@@ -122,7 +131,7 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
     excludedBy: new Array<string | undefined>(n),
   };
   const daemons = daemonDemands(daemonSets).filter((d) => daemonFitsPool(d, taints, requirements, typeKeys));
-  table.types.forEach((t, i) => {
+  types.forEach((t, i) => {
     const failing = firstFailingKey(requirements, typeKeys, t.labels);
     const offered = ((table.offerMask[i] ?? 0) & offerMask) !== 0;
     view.excludedBy[i] = failing ?? (offered ? undefined : 'offerings');
@@ -131,9 +140,9 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
     view.daemonCpu[i] = overhead.cpu;
     view.daemonMemory[i] = overhead.memory;
     view.daemonPods[i] = overhead.pods;
-    view.availCpu[i] = (table.cpu[i] ?? 0) - overhead.cpu;
-    view.availMemory[i] = (table.memory[i] ?? 0) - overhead.memory;
-    view.availPods[i] = (table.pods[i] ?? 0) - overhead.pods;
+    view.availCpu[i] = (t.allocatable['cpu'] ?? 0) - overhead.cpu;
+    view.availMemory[i] = (t.allocatable['memory'] ?? 0) - overhead.memory;
+    view.availPods[i] = (t.allocatable['pods'] ?? 0) - overhead.pods;
   });
   return view;
 }

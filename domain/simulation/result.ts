@@ -53,10 +53,10 @@ function fixedOffering(options: readonly Priced[], claim: ClaimBin, table: TypeT
  * the plan did not assign up to this room, so the cheapest option's allocatable alone would overcommit a node
  * launched as an option with less CPU or memory (the 1,000-pod burst found nodes at 137% of their CPU that way).
  */
-function guaranteedAllocatable(options: readonly { readonly i: number }[], table: TypeTable): ResourceList {
+function guaranteedAllocatable(options: readonly { readonly i: number }[], claim: ClaimBin): ResourceList {
   const out: Record<string, number> = {};
   for (const [n, { i }] of options.entries()) {
-    const allocatable = table.types[i]?.allocatable ?? {};
+    const allocatable = claim.pool.types[i]?.allocatable ?? {};
     if (n === 0) Object.assign(out, allocatable);
     else for (const key of Object.keys(out)) out[key] = Math.min(out[key] ?? 0, allocatable[key] ?? 0);
   }
@@ -68,11 +68,12 @@ export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: n
   const options = pricedOptions(claim, table, maxInstanceTypes);
   const fallback = claim.types[0] ?? 0;
   const first = options[0] ?? { i: fallback, price: table.cheapest(fallback, claim.offerMask) };
-  const type = table.types[first.i];
+  // The NodePool's own types: its EC2NodeClass decides their allocatable and labels.
+  const type = claim.pool.types[first.i];
   const fixed = fixedOffering(options, claim, table);
   return {
     name: claim.name, nodePool: claim.pool.name, instanceTypes: options.map((o) => table.types[o.i]?.name ?? ''), ...fixed,
     pods: claim.pods, pricePerHour: first.price, requests: claimRequests(claim, first.i),
-    allocatable: options.length === 0 ? (type?.allocatable ?? {}) : guaranteedAllocatable(options, table), labels: claimLabels(claim, type?.labels ?? {}, fixed),
+    allocatable: options.length === 0 ? (type?.allocatable ?? {}) : guaranteedAllocatable(options, claim), labels: claimLabels(claim, type?.labels ?? {}, fixed),
   };
 }

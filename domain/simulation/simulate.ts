@@ -3,6 +3,8 @@ import { podKeyOf } from '../core/object-key.js';
 import type { ClaimBin } from './claim-bin.js';
 import { compileNodePool, orderNodePools } from './nodepool-view.js';
 import { compiledCatalog } from './compiled-catalog.js';
+import type { InstanceType } from '../instance-types/instance-type.js';
+import { instanceTypesForNodeClass } from '../instance-types/node-class-types.js';
 import { ShapeCache, type PodShape } from './pod-shape.js';
 import { PendingDemand } from './pending-demand.js';
 import { planClaim } from './result.js';
@@ -74,7 +76,12 @@ function runPasses(solver: Solver, pending: readonly Pending[], unschedulable: {
 export function simulate(input: SimulationInput, standing?: StandingCluster): SimulationResult {
   const options = input.options ?? {};
   const { table, typeKeys } = compiledCatalog(input.instanceTypes, input.unavailableOfferings);
-  const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys })));
+  const classes = new Map((input.nodeClasses ?? []).map((c) => [c.name, c]));
+  const typesOf = (pool: SimulationInput['nodePools'][number]): readonly InstanceType[] => {
+    const settings = classes.get(pool.spec.template.spec.nodeClassRef?.name ?? '');
+    return settings === undefined ? input.instanceTypes : instanceTypesForNodeClass(input.instanceTypes, settings);
+  };
+  const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys, types: typesOf(p) })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',
     anyPreferNoScheduleTaint: pools.some((p) => p.taints.some((t) => t.effect === 'PreferNoSchedule')),

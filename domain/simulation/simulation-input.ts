@@ -3,6 +3,7 @@ import type { NodeSelectorRequirement } from '../core/node-selector.js';
 import type { Pod, QuantityValue } from '../core/pod.js';
 import type { Taint } from '../core/taint.js';
 import type { InstanceType } from '../instance-types/instance-type.js';
+import type { NodeClassCapacity } from '../instance-types/node-class-types.js';
 import type { NodeSelectorRequirementWithMinValues } from '../requirements/requirements.js';
 import type { ResourceList } from '../resource-list.js';
 
@@ -19,6 +20,8 @@ export interface SimulationNodePool {
         readonly requirements: readonly NodeSelectorRequirementWithMinValues[];
         readonly taints?: readonly Taint[];
         readonly startupTaints?: readonly Taint[];
+        /** The EC2NodeClass whose settings size this NodePool's nodes (see SimulationInput.nodeClasses). */
+        readonly nodeClassRef?: { readonly name: string };
       };
     };
     readonly weight?: number;
@@ -53,6 +56,11 @@ export interface SimulationInput {
   readonly pendingPods: readonly Pod[];
   readonly nodePools: readonly SimulationNodePool[];
   readonly instanceTypes: readonly InstanceType[];
+  /**
+   * The sizing settings of the EC2NodeClasses (nodeClassCapacityOf): a NodePool whose class is here plans with the
+   * catalog as that class's kubelet, AMI family and disks size it; any other NodePool plans with `instanceTypes` as given.
+   */
+  readonly nodeClasses?: readonly NodeClassCapacity[];
   /** Offering keys (see offeringKey) known to be unavailable: the ICE cache. */
   readonly unavailableOfferings?: ReadonlySet<string>;
   /** Already-resolved volume topology per pod key "namespace/name": zone requirements from PVs and StorageClasses. */

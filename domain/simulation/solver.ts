@@ -220,7 +220,7 @@ export class Solver implements PlacementContext {
    */
   private startingOptions(shape: PodShape, variant: ShapeVariant, pool: NodePoolView, first: boolean): { types: Int32Array; sized: boolean } {
     const filter = this.filterFor(shape, variant, pool);
-    const state = { nodes: this.setup.nodes, claims: this.claims, table: this.table };
+    const state = { nodes: this.setup.nodes, claims: this.claims };
     const wantsFlexibility = pool.minValues.length > 0 || [...variant.requirements.values()].some((r) => r.minValues !== undefined);
     if (wantsFlexibility || this.setup.growAnyType || this.setup.flexibleClaims) return { types: withinLimits(pool, filter.list, state), sized: this.setup.flexibleClaims };
     if (!first) return { types: withinLimits(pool, filter.efficient, state), sized: false };

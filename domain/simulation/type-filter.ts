@@ -67,7 +67,7 @@ interface FilterRun {
 }
 
 function labelReason(i: number, run: FilterRun): string | undefined {
-  const t = run.ctx.table.types[i];
+  const t = run.pool.types[i];
   const excluded = run.pool.excludedBy[i];
   if (t === undefined) return 'unknown';
   if (excluded !== undefined) return excluded === 'offerings' ? 'no offering the NodePool allows' : `excluded by NodePool requirement ${excluded}`;
@@ -82,7 +82,7 @@ function resourceReason(i: number, run: FilterRun): string | undefined {
   if (shape.cpu > (pool.availCpu[i] ?? 0)) return 'too little cpu';
   if (shape.memory > (pool.availMemory[i] ?? 0)) return 'too little memory';
   if (1 > (pool.availPods[i] ?? 0)) return 'too few pod slots';
-  const allocatable = run.ctx.table.types[i]?.allocatable ?? {};
+  const allocatable = pool.types[i]?.allocatable ?? {};
   for (const [name, amount] of shape.extended) if (amount > (allocatable[name] ?? 0)) return `too little ${name}`;
   return undefined;
 }

@@ -26,16 +26,6 @@ export function eniLimitsOf(info: InstanceTypeInfo): { readonly enis: number; re
   return enis === undefined || ipv4PerEni === undefined ? undefined : { enis, ipv4PerEni };
 }
 
-/**
- * ENI-limited pods as the VPC CNI counts them: each default-card interface gives all but one of its IPv4 addresses
- * to pods, plus 2 for host-network pods (Karpenter's ENILimitedPods with RESERVED_ENIS 0).
- */
-function eniLimitedPods(info: InstanceTypeInfo): number | undefined {
-  const limits = eniLimitsOf(info);
-  if (limits === undefined) return undefined;
-  return limits.enis === 0 ? 0 : limits.enis * (limits.ipv4PerEni - 1) + 2;
-}
-
 /** The only element of a list, or undefined when there are none or several (Karpenter labels only a single kind). */
 function single<T>(list: readonly T[] | undefined): T | undefined {
   return list?.length === 1 ? list[0] : undefined;
@@ -97,12 +87,15 @@ function nameParts(name: string): Pick<CatalogEntry, 'family' | 'size' | 'catego
   };
 }
 
-/** What every node needs: a supported architecture, vCPUs, memory and ENI limits. */
-function basicsOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'name' | 'arch' | 'vcpu' | 'memoryMiB' | 'maxPods'> | undefined {
-  const basics = { name: info.InstanceType, arch: architectureOf(info), vcpu: info.VCpuInfo?.DefaultVCpus, memoryMiB: info.MemoryInfo?.SizeInMiB, maxPods: eniLimitedPods(info) };
-  const { name, arch, vcpu, memoryMiB, maxPods } = basics;
-  if (name === undefined || arch === undefined || vcpu === undefined || memoryMiB === undefined || maxPods === undefined) return undefined;
-  return { name, arch, vcpu, memoryMiB, maxPods };
+/**
+ * What every node needs: a supported architecture, vCPUs, memory and ENI limits (the catalog turns the last into
+ * max pods per EC2NodeClass, domain/instance-types/allocatable.ts).
+ */
+function basicsOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'name' | 'arch' | 'vcpu' | 'memoryMiB' | 'enis' | 'ipv4PerEni'> | undefined {
+  const basics = { name: info.InstanceType, arch: architectureOf(info), vcpu: info.VCpuInfo?.DefaultVCpus, memoryMiB: info.MemoryInfo?.SizeInMiB, limits: eniLimitsOf(info) };
+  const { name, arch, vcpu, memoryMiB, limits } = basics;
+  if (name === undefined || arch === undefined || vcpu === undefined || memoryMiB === undefined || limits === undefined) return undefined;
+  return { name, arch, vcpu, memoryMiB, ...limits };
 }
 
 function processorOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'cpuManufacturer' | 'clockMhz'> {

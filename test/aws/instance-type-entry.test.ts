@@ -24,7 +24,7 @@ void t.test('a described type carries the same karpenter.k8s.aws labels and exte
     }
     t.same(entryLabels(entry, 'us-east-1'), entryLabels(known, 'us-east-1'), `${name}: labels`);
     t.same(entryExtendedResources(entry), entryExtendedResources(known), `${name}: extended resources`);
-    t.equal(entry.maxPods, known.maxPods, `${name}: ENI-limited pods`);
+    t.same([entry.enis, entry.ipv4PerEni], [known.enis, known.ipv4PerEni], `${name}: ENI limits`);
   }
   t.end();
 });
@@ -37,7 +37,7 @@ void t.test('GPUs, Neuron devices, NVMe, EFA and bare metal are read from their 
   t.equal(mapped('m5.metal')?.hypervisor, null, 'bare metal has no hypervisor label');
   t.equal(mapped('m5.metal')?.bareMetal, true);
   t.equal(mapped('c1.medium')?.clockMhz, 0, 'a processor without a sustained clock is 0 MHz, as Karpenter writes it');
-  t.equal(mapped('m5.large')?.maxPods, 29, 'the default card: 3 ENIs × (10 − 1) + 2');
+  t.same([mapped('m5.large')?.enis, mapped('m5.large')?.ipv4PerEni], [3, 10], 'the default card: 3 ENIs of 10 IPv4 addresses (29 pods)');
   t.end();
 });
 

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { assignmentBound, nodeOffers, podClasses, usefulOffers, type NodeOffer } from './assignment-bound.js';
+import { handMachine } from '../support/hand-machine.js';
 import { costLowerBound } from './cost-bound.js';
 import { loadLpSolver } from './lp-solver.js';
 import { pods } from '../domain/simulation/fixtures.js';
@@ -11,7 +12,7 @@ function instanceType(name: string, size: { cpu: number; memoryGiB: number; pods
   const allocatable = { cpu: size.cpu, memory: size.memoryGiB * gib, pods: size.pods };
   return {
     name, labels: {}, capacity: allocatable, allocatable, overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
-    offerings: [{ zone: 'z', capacityType: 'spot', price, available: true }],
+    offerings: [{ zone: 'z', capacityType: 'spot', price, available: true }], machine: handMachine(size.cpu, size.memoryGiB * gib),
   };
 }
 

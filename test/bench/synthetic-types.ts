@@ -2,6 +2,7 @@
 // 10(i+1) pods, priced 0.1 $/vCPU + 0.1 $/GB (PriceFromResources), offered spot and on-demand in three zones at
 // that price. No overhead is modelled: allocatable equals capacity.
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { handMachine } from '../support/hand-machine.js';
 
 export const syntheticZones = ['test-zone-1', 'test-zone-2', 'test-zone-3'];
 
@@ -21,6 +22,7 @@ export function syntheticInstanceTypes(count: number): InstanceType[] {
       name,
       labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
       capacity, overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} }, allocatable: capacity, offerings,
+      machine: handMachine(capacity.cpu, capacity.memory),
     };
   });
 }

@@ -6,6 +6,7 @@ import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js
 import type { Pod } from '../../domain/core/pod.js';
 import type { Taint } from '../../domain/core/taint.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { instanceTypesForNodeClass } from '../../domain/instance-types/node-class-types.js';
 import { podRequests } from '../../domain/pod-requests.js';
 import { checkTopology, expressionOk, type Located } from './plan-topology-check.js';
 import type { PlannedNodeClaim, SimulationInput, SimulationNodePool, SimulationResult } from '../../domain/simulation/simulation-input.js';
@@ -44,8 +45,15 @@ function claimLabels(c: PlannedNodeClaim, pool: SimulationNodePool, type: Instan
   return labels;
 }
 
-function claimNode(c: PlannedNodeClaim, input: SimulationInput, types: ReadonlyMap<string, InstanceType>, errors: string[]): PlacedNode | undefined {
+/** The catalog as the NodePool's EC2NodeClass sizes it, when the input names that class. */
+function poolTypes(pool: SimulationNodePool | undefined, input: SimulationInput, catalog: ReadonlyMap<string, InstanceType>): ReadonlyMap<string, InstanceType> {
+  const settings = input.nodeClasses?.find((c) => c.name === pool?.spec.template.spec.nodeClassRef?.name);
+  return settings === undefined ? catalog : new Map(instanceTypesForNodeClass(input.instanceTypes, settings).map((t) => [t.name, t]));
+}
+
+function claimNode(c: PlannedNodeClaim, input: SimulationInput, catalog: ReadonlyMap<string, InstanceType>, errors: string[]): PlacedNode | undefined {
   const pool = input.nodePools.find((p) => p.metadata.name === c.nodePool);
+  const types = poolTypes(pool, input, catalog);
   const type = types.get(c.instanceTypes[0] ?? '');
   if (pool === undefined || type === undefined) {
     errors.push(`claim ${c.name}: unknown pool or type`);

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { kubeReservedCpu, maxPods, memoryCapacity } from '../../../domain/instance-types/allocatable.js';
+import { amiFamilyCapacity } from '../../../domain/instance-types/ami-family-capacity.js';
 import { buildInstanceTypes, catalogRegions, catalogSnapshotDate, catalogSource, embeddedCatalog, embeddedEntries, liveCatalog, loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 
 void t.test('allocatable follows Karpenter overhead formulas (m5.large: 1930m CPU, 6903Mi memory, 29 pods)', (t) => {
@@ -15,10 +16,17 @@ void t.test('overhead pieces', (t) => {
   t.equal(kubeReservedCpu(1), 60);
   t.equal(kubeReservedCpu(2), 70);
   t.equal(kubeReservedCpu(4), 80);
+  t.equal(kubeReservedCpu(5), 82, 'each tier is truncated to whole millicores before adding, as Karpenter does (2.5m → 2m)');
   t.equal(kubeReservedCpu(8), 90);
-  t.equal(memoryCapacity({ vcpu: 2, memoryMiB: 4096, arch: 'arm64', eniLimitedPods: 11 }), (4032 - Math.ceil(4032 * 0.075)) * 2 ** 20, 'arm64 loses 64Mi first');
-  t.equal(maxPods({ vcpu: 4, memoryMiB: 1, arch: 'amd64', eniLimitedPods: 58 }, { podsPerCore: 10 }), 40);
-  t.equal(maxPods({ vcpu: 4, memoryMiB: 1, arch: 'amd64', eniLimitedPods: 58 }, { maxPods: 110 }), 110);
+  t.equal(memoryCapacity({ memoryMiB: 4096, arch: 'arm64' }), (4032 - Math.ceil(4032 * 0.075)) * 2 ** 20, 'arm64 loses 64Mi first');
+  const machine = { vcpu: 4, memoryMiB: 1, arch: 'amd64', enis: 3, ipv4PerEni: 10, reservedEnis: 0, instanceStoreGB: null };
+  t.equal(maxPods(machine, amiFamilyCapacity('AL2023')), 29, '3 ENIs × (10 − 1) + 2');
+  t.equal(maxPods(machine, amiFamilyCapacity('AL2023'), { podsPerCore: 5 }), 20);
+  t.equal(maxPods(machine, amiFamilyCapacity('AL2023'), { maxPods: 110 }), 110);
+  t.equal(maxPods(machine, amiFamilyCapacity('Bottlerocket'), { podsPerCore: 5 }), 29, 'Bottlerocket has no podsPerCore');
+  t.equal(maxPods(machine, amiFamilyCapacity('Windows2022')), 110, 'Windows is not ENI-limited');
+  t.equal(maxPods({ ...machine, reservedEnis: 1 }, amiFamilyCapacity('AL2023')), 20, 'RESERVED_ENIS takes interfaces from pods');
+  t.equal(maxPods({ ...machine, reservedEnis: 3 }, amiFamilyCapacity('AL2023')), 0, 'no interface left, no pods');
   t.end();
 });
 

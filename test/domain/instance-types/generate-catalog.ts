@@ -11,7 +11,8 @@ interface SourceType {
   vcpu: number; memoryMiB: number; architectures: string[]; cpuManufacturer: string | null;
   sustainedClockSpeedMhz: number | null; gpu: { count: number; manufacturer: string; name: string; memoryMiB: number } | null;
   accelerator: { count: number; manufacturer: string; name: string } | null; localNvmeGiB: number | null;
-  maxPodsEniLimited: number; efaMaxInterfaces: number | null; networkBandwidthMbps: number | null;
+  efaMaxInterfaces: number | null; ipv4PerEni: number;
+  defaultNetworkCardIndex: number | null; networkCards: { index: number; maximumNetworkInterfaces: number }[]; networkBandwidthMbps: number | null;
   ebsMaxBandwidthMbps: number | null; encryptionInTransitSupported: boolean | null; hypervisor: string | null;
   bareMetal: boolean; flex: boolean; fullSpecs: boolean;
 }
@@ -21,11 +22,18 @@ const types = JSON.parse(readFileSync(join(sourceDir, 'instance-types.json'), 'u
 const prices = JSON.parse(readFileSync(join(sourceDir, 'on-demand-prices.json'), 'utf8')) as Record<string, Record<string, number>>;
 const usdRegions = ['us-east-1', 'us-gov-east-1', 'us-gov-west-1'];
 
+/** Karpenter counts the interfaces of the default network card only (the VPC CNI uses no other card). */
+function defaultCardEnis(t: SourceType): number {
+  const card = t.networkCards.find((c) => c.index === (t.defaultNetworkCardIndex ?? 0));
+  if (card === undefined) throw new Error(`${t.name}: no default network card`);
+  return card.maximumNetworkInterfaces;
+}
+
 const trimmed = types.filter((t) => t.fullSpecs).map((t) => ({
   name: t.name, family: t.family, size: t.size, category: t.category, generation: t.generation,
   vcpu: t.vcpu, memoryMiB: t.memoryMiB, arch: t.architectures[0] === 'arm64' ? 'arm64' : 'amd64',
   cpuManufacturer: t.cpuManufacturer, clockMhz: t.sustainedClockSpeedMhz, gpu: t.gpu, accelerator: t.accelerator,
-  localNvmeGiB: t.localNvmeGiB, maxPods: t.maxPodsEniLimited, efa: t.efaMaxInterfaces,
+  localNvmeGiB: t.localNvmeGiB, enis: defaultCardEnis(t), ipv4PerEni: t.ipv4PerEni, efa: t.efaMaxInterfaces,
   networkMbps: t.networkBandwidthMbps, ebsMbps: t.ebsMaxBandwidthMbps, encryptionInTransit: t.encryptionInTransitSupported,
   hypervisor: t.hypervisor, bareMetal: t.bareMetal, flex: t.flex,
 }));

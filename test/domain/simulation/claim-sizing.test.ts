@@ -5,6 +5,7 @@ import { simulate } from '../../../domain/simulation/simulate.js';
 import type { SimulationInput } from '../../../domain/simulation/simulation-input.js';
 import { benchNodePool, benchPods, karpenterPods } from '../../bench/bench-pods.js';
 import { syntheticInstanceTypes } from '../../bench/synthetic-types.js';
+import { handMachine } from '../../support/hand-machine.js';
 import { input, pod, pods, smallCatalog } from './fixtures.js';
 import { checkPlan } from '../../support/validate-plan.js';
 
@@ -15,7 +16,7 @@ function handType(name: string, size: { cpu: number; memoryGiB: number }, price:
   return {
     name, labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64' }, capacity: allocatable, allocatable,
     overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
-    offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price, available: true }],
+    offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price, available: true }], machine: handMachine(size.cpu, size.memoryGiB * gib),
   };
 }
 
