@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { catalogRegions, loadInstanceTypes } from '../domain/instance-types/catalog.js';
+import { nodeClassCapacityOf, type NodeClassLike } from '../domain/instance-types/node-class-types.js';
 import { collectManifests, snapshotFrom, type ManifestSet } from '../domain/simulation/manifest-objects.js';
 import { simulate } from '../domain/simulation/simulate.js';
 import type { Command, CommandIo } from './command.js';
@@ -29,17 +30,6 @@ function parseFlags(argv: readonly string[]): PlanFlags | string {
   return { files: values.file, output, region: values.region ?? 'us-east-1', validate: values['no-validate'] !== true };
 }
 
-/** kubelet maxPods/podsPerCore from the EC2NodeClasses, when they all agree (the catalog is built once). */
-function kubeletOptions(set: ManifestSet): { maxPods?: number; podsPerCore?: number } {
-  const kubelets = set.nodeClasses.map((c) => (c['spec'] as { kubelet?: { maxPods?: unknown; podsPerCore?: unknown } } | undefined)?.kubelet);
-  const [first] = kubelets;
-  if (first === undefined || kubelets.some((k) => JSON.stringify(k) !== JSON.stringify(first))) return {};
-  return {
-    ...(typeof first.maxPods === 'number' ? { maxPods: first.maxPods } : {}),
-    ...(typeof first.podsPerCore === 'number' ? { podsPerCore: first.podsPerCore } : {}),
-  };
-}
-
 /** The same gate as `validate`: invalid objects are refused with the same messages, unless --no-validate. */
 async function admittedManifests(flags: PlanFlags, io: CommandIo): Promise<ManifestSet | undefined> {
   const gate = checkManifests(await readManifestFiles(flags.files));
@@ -66,8 +56,10 @@ async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
   }
   for (const ignored of set.ignored) io.stderr(`nodesmith plan: ignoring ${ignored}\n`);
   const { nodes, pending } = snapshotFrom(set);
-  const instanceTypes = loadInstanceTypes({ region: flags.region, ...kubeletOptions(set) });
-  const result = simulate({ nodes, daemonSets: set.daemonSets, pendingPods: pending, nodePools: set.nodePools, instanceTypes });
+  const instanceTypes = loadInstanceTypes({ region: flags.region });
+  // Each NodePool plans with its own class's kubelet, AMI family and disks, as the controller does.
+  const nodeClasses = set.nodeClasses.map((c) => nodeClassCapacityOf(c as unknown as NodeClassLike));
+  const result = simulate({ nodes, daemonSets: set.daemonSets, pendingPods: pending, nodePools: set.nodePools, nodeClasses, instanceTypes });
   const report = planReport(result);
   io.stdout(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : planTable(report));
   return 0;

@@ -21,12 +21,14 @@ export const defaultNodeClassCapacity: NodeClassCapacity = { name: '', amiFamily
 const efaResource = 'vpc.amazonaws.com/efa';
 const privateIpv4Resource = 'vpc.amazonaws.com/PrivateIPv4Address';
 
-interface NodeClassLike {
+/** The EC2NodeClass fields nodeClassCapacityOf reads (domain/api's EC2NodeClass is assignable to it). */
+export interface NodeClassLike {
   readonly metadata: { readonly name?: string };
   readonly spec?: {
     readonly amiFamily?: string;
     readonly amiSelectorTerms?: readonly { readonly alias?: string }[];
-    readonly kubelet?: KubeletCapacity;
+    /** The whole kubelet block (AL2023 passes any field through); only the sizing fields are read. */
+    readonly kubelet?: KubeletCapacity & Readonly<Record<string, unknown>>;
     readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
     readonly instanceStorePolicy?: string;
     readonly networkInterfaces?: readonly { readonly networkCardIndex: number; readonly interfaceType: string }[];

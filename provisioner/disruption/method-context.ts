@@ -3,6 +3,7 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import type { ConsolidationWorld } from '../../domain/disruption/consolidation/consolidation-world.js';
 import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
 import { snapshotNodesPaced, usableNodePools, volumeRequirementsOf } from '../provisioning/snapshot.js';
+import { nodeClassCapacities } from '../provisioning/node-class-capacities.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import { newCommandId } from './command.js';
@@ -55,6 +56,7 @@ export async function passWorld(deps: ContextDeps): Promise<ConsolidationWorld> 
     nodes,
     daemonSets: [...deps.state.daemonSets.values()],
     nodePools: usableNodePools(deps.state),
+    nodeClasses: nodeClassCapacities(deps.state),
     instanceTypes,
     unavailableOfferings: deps.unavailableOfferings(),
   };

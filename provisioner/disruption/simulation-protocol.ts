@@ -3,6 +3,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import type { NodeClassCapacity } from '../../domain/instance-types/node-class-types.js';
 import type { PlannedNodeClaim, SimulationNodePool, SimulationOptions, SimulationResult, SnapshotNode } from '../../domain/simulation/simulation-input.js';
 
 /**
@@ -21,6 +22,7 @@ export type ToWorker =
 export interface WorldRest {
   readonly daemonSets: readonly DaemonSet[];
   readonly nodePools: readonly SimulationNodePool[];
+  readonly nodeClasses?: readonly NodeClassCapacity[];
   readonly unavailableOfferings: readonly string[];
   readonly volumeRequirements?: VolumeEntries;
   readonly options?: SimulationOptions;

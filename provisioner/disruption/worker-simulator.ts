@@ -133,6 +133,7 @@ export class WorkerSimulator implements DisruptionSimulator {
     await this.#sendNodes(sent, world.nodes);
     const rest = {
       daemonSets: world.daemonSets, nodePools: world.nodePools, unavailableOfferings: [...(world.unavailableOfferings ?? [])],
+      ...(world.nodeClasses === undefined ? {} : { nodeClasses: world.nodeClasses }),
       ...(world.options === undefined ? {} : { options: world.options }),
       ...(world.volumeRequirements === undefined ? {} : { volumeRequirements: [...world.volumeRequirements] }),
     };

@@ -13,6 +13,7 @@ import type { ClusterState } from '../state/cluster-state.js';
 import { launchInstance } from './launch-instance.js';
 import { launchedLabels, nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
 import { plannedRequests } from './planned-requests.js';
+import { typeForNodeClass } from '../provisioning/node-class-capacities.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
 
 export interface MaterializerDeps {
@@ -79,8 +80,7 @@ export class PlanMaterializer implements Materializer {
       if (reason === 'NodeClassNotReady') await this.#deleteUnlaunched(claimName, error);
       throw error;
     });
-    const catalog = this.#deps.catalog();
-    const type = catalog.get(instance.instanceType);
+    const type = this.#launchedType(claim, instance.instanceType);
     // Labels before the Launched condition: drift reads a Launched NodeClaim's labels against the NodePool's
     // requirements, and a NodeClaim seen Launched without them (kubernetes.io/os, the zone …) would look drifted.
     await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
@@ -102,6 +102,12 @@ export class PlanMaterializer implements Materializer {
     }
   }
 
+  /** The launched type as the claim's EC2NodeClass sizes it: the capacity the kubelet will report. */
+  #launchedType(claim: NodeClaim, instanceType: string): InstanceType | undefined {
+    const type = this.#deps.catalog().get(instanceType);
+    return type === undefined ? undefined : typeForNodeClass(this.#deps.state, claim.spec.nodeClassRef.name, type);
+  }
+
   /** A NodeClaim that already launched: its real Node is named after the instance. */
   async #adopt(claim: NodeClaim): Promise<string | undefined> {
     const providerID = claim.status?.providerID ?? '';
@@ -109,7 +115,7 @@ export class PlanMaterializer implements Materializer {
     if (this.#deps.state.nodes.has(instanceId)) return instanceId;
     try {
       const instance = await this.#deps.cloud.get(providerID);
-      return await this.#createRealNode(instance, claim, this.#deps.catalog().get(instance.instanceType));
+      return await this.#createRealNode(instance, claim, this.#launchedType(claim, instance.instanceType));
     } catch {
       return undefined;
     }

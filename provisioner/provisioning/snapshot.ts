@@ -9,6 +9,7 @@ import { parseResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
+import { nodeClassCapacities } from './node-class-capacities.js';
 
 function realNode(node: Node, pods: readonly Pod[]): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
@@ -222,6 +223,7 @@ export function simulationInputFor(state: ClusterState, request: SimulationReque
     pendingPods: request.pods,
     volumeRequirements: volumeRequirementsOf(state, request.pods),
     nodePools: usableNodePools(state),
+    nodeClasses: nodeClassCapacities(state),
     instanceTypes: request.instanceTypes,
     unavailableOfferings: request.unavailable,
   };

@@ -55,8 +55,8 @@ export function nodePool(name = 'default', spec: Record<string, unknown> = {}): 
   return defaultNodePool(nodePoolManifest(spec, name)) as unknown as NodePool;
 }
 
-export function nodeClass(name = 'default'): EC2NodeClass {
-  return defaultEC2NodeClass(ec2NodeClassManifest({}, name)) as unknown as EC2NodeClass;
+export function nodeClass(name = 'default', spec: Record<string, unknown> = {}): EC2NodeClass {
+  return defaultEC2NodeClass(ec2NodeClassManifest(spec, name)) as unknown as EC2NodeClass;
 }
 
 export interface PendingPodOptions {

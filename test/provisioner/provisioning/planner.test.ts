@@ -173,3 +173,19 @@ void t.test('a pass whose virtual nodes wait on a slow API server says so apart 
   t.equal(summary.seconds, 3, 'the pass took as long as the write');
   t.equal(summary.decideSeconds, 0, 'none of it was the snapshot or the simulation');
 });
+
+void t.test("the virtual node published for a plan carries the allocatable its EC2NodeClass's kubelet leaves", async (t) => {
+  const kubelet = { maxPods: 20, systemReserved: { cpu: '200m', memory: '512Mi' }, kubeReserved: { memory: '1Gi' }, evictionHard: { 'memory.available': '500Mi' } };
+  const only = { template: { spec: {
+    requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.large'] }],
+    nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+  } } };
+  const state = stateWith({ nodePools: [nodePool('default', only)], nodeClasses: [nodeClass('default', { kubelet })], pods: [pendingPod('web', { tolerations: [launchable] })] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [name] = p.nodes.created;
+  const published = p.nodes.nodes.get(name ?? '');
+  // m5.large: 2 vCPU, 7577Mi after the VM overhead; 70m tiered kube CPU; memory reserved 1Gi by the user.
+  t.same(published?.status?.allocatable, { cpu: `${String(2000 - 70 - 200)}m`, memory: String((7577 - 1024 - 512 - 500) * 2 ** 20), pods: '20', 'ephemeral-storage': String(20 * 2 ** 30 - 2 ** 30 - 2 * 2 ** 30) });
+  t.same(published?.status?.capacity, published?.status?.allocatable, 'kube-scheduler reads allocatable; the virtual node offers no more than that');
+});

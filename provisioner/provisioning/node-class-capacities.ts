@@ -1,0 +1,28 @@
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { instanceTypeForNodeClass, nodeClassCapacityOf, type NodeClassCapacity } from '../../domain/instance-types/node-class-types.js';
+import type { ClusterState } from '../state/cluster-state.js';
+
+type NodeClassObject = ClusterState['nodeClasses'] extends Map<string, infer C> ? C : never;
+
+// The model replaces a class's object when the class changes, so one derivation per object is one per generation.
+const derived = new WeakMap<NodeClassObject, NodeClassCapacity>();
+
+function capacityOf(nodeClass: NodeClassObject): NodeClassCapacity {
+  let settings = derived.get(nodeClass);
+  if (settings === undefined) derived.set(nodeClass, (settings = nodeClassCapacityOf(nodeClass)));
+  return settings;
+}
+
+/**
+ * The sizing settings of every EC2NodeClass in the model: what the simulation needs to plan each NodePool with its
+ * class's instance types (SimulationInput.nodeClasses), for the planner and consolidation alike.
+ */
+export function nodeClassCapacities(state: ClusterState): NodeClassCapacity[] {
+  return [...state.nodeClasses.values()].map(capacityOf);
+}
+
+/** A launched type as its EC2NodeClass sizes it (the NodeClaim's and the Node's capacity); as given when the class is gone. */
+export function typeForNodeClass(state: ClusterState, nodeClassName: string, type: InstanceType): InstanceType {
+  const nodeClass = state.nodeClasses.get(nodeClassName);
+  return nodeClass === undefined ? type : instanceTypeForNodeClass(type, capacityOf(nodeClass));
+}
