@@ -113,3 +113,17 @@ void t.test('between passes it keeps no pod and no world of the last pass alive,
   await simulator.simulate(world([again]), question(again));
   t.equal(simulator.sentCounts.nodes, 2, 'a node whose pods are new objects goes again');
 });
+
+void t.test("consolidation's simulation in the worker sizes replacements by the NodePool's EC2NodeClass, as on this thread", async (t) => {
+  const simulator = new WorkerSimulator({ chunk: 2 });
+  t.teardown(() => simulator.close());
+  const busy = fakeNode('busy', 'm5.xlarge', pods('tiny', 30, { cpu: '10m', memory: '16Mi' }));
+  const [base] = world([]).nodePools;
+  if (base === undefined) throw new Error('the fixture world has a NodePool');
+  const classed = { ...base, spec: { ...base.spec, template: { ...base.spec.template, spec: { ...base.spec.template.spec, nodeClassRef: { name: 'dense' } } } } };
+  const w = { ...world([busy], [classed]), nodeClasses: [{ name: 'dense', amiFamily: 'AL2023', kubelet: { maxPods: 20 } }] };
+  const result = await simulator.simulate(w, question(busy));
+  t.ok(result.nodeClaims.length >= 2, 'thirty pods need two nodes of at most 20 pods');
+  t.ok(result.nodeClaims.every((c) => c.pods.length <= 20 && c.allocatable['pods'] === 20));
+  await sameAnswers(t, simulator, w, [question(busy)]);
+});
