@@ -56,6 +56,27 @@ void t.test('plan explains pods that fit nothing and places pods on given nodes'
   t.match(report.unschedulable[0]?.reason, /0\/1 nodes fit: 1 too little memory; nodepool small: 0\/\d+ instance types: \d+ excluded by NodePool requirement kubernetes\.io\/arch, \d+ too little memory/);
 });
 
+void t.test("each NodePool is planned with its own EC2NodeClass's kubelet and root volume", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-'));
+  const nodeClass = (name: string, extra: string): string => `apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: ${name} }\nspec:\n  role: KarpenterNodeRole\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]\n  securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]\n${extra}`;
+  const nodePool = (name: string): string => `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: ${name} }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: ${name} }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [amd64] }]`;
+  const pod = (name: string, pool: string, requests: string): string => `apiVersion: v1\nkind: Pod\nmetadata: { name: ${name}, namespace: ns }\nspec: { nodeSelector: { karpenter.sh/nodepool: ${pool} }, containers: [{ name: c, resources: { requests: ${requests} } }] }`;
+  writeFileSync(join(dir, 'all.yaml'), [
+    nodeClass('dense', '  kubelet: { maxPods: 20 }'), nodePool('dense'),
+    nodeClass('roomy', '  blockDeviceMappings: [{ deviceName: /dev/xvda, rootVolume: true, ebs: { volumeSize: 100Gi } }]'), nodePool('roomy'),
+    ...Array.from({ length: 45 }, (_, i) => pod(`tiny-${String(i)}`, 'dense', '{ cpu: 10m, memory: 16Mi }')),
+    pod('scratch', 'roomy', '{ cpu: 500m, ephemeral-storage: 50Gi }'),
+  ].join('\n---\n'));
+  const { code, stdout, stderr } = await run(['-f', dir, '-o', 'json']);
+  t.equal(code, 0, stderr);
+  const report = JSON.parse(stdout) as PlanReport;
+  const dense = report.nodeClaims.filter((c) => c.nodePool === 'dense');
+  t.equal(dense.flatMap((c) => c.pods).length, 45);
+  t.ok(dense.length >= 3 && dense.every((c) => c.pods.length <= 20), `no node holds more than 20 pods: ${dense.map((c) => c.pods.length).join(', ')}`);
+  t.same(report.nodeClaims.filter((c) => c.nodePool === 'roomy').map((c) => c.pods), [['ns/scratch']], 'a 50Gi pod fits the 100Gi root volume');
+  t.same(report.unschedulable, []);
+});
+
 void t.test('bad input gives a clear error and a non-zero exit', async (t) => {
   const missing = await run(['-f', '/no/such/dir']);
   t.equal(missing.code, 1);
