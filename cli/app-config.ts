@@ -21,6 +21,10 @@ export interface NodesmithConfig {
     /** `api`: DescribeSpotPriceHistory, refreshed every `spotPriceRefreshMs`; `catalog`: the embedded estimate only. */
     readonly spotPrices?: 'api' | 'catalog';
     readonly spotPriceRefreshMs?: number;
+    /** RESERVED_ENIS: network interfaces kept from pods when max pods is ENI-limited (default 0). */
+    readonly reservedEnis?: number;
+    /** VM_MEMORY_OVERHEAD_PERCENT: memory the hypervisor keeps, as a fraction (default 0.075). */
+    readonly vmMemoryOverheadPercent?: number;
   };
   /** Zones offered by the catalog; default <region>a, b, c. */
   readonly zones?: readonly string[];

@@ -41,10 +41,12 @@ export function nodeClassControllers(w: NodeClassWiring): Controller[] {
 /** The catalog the planner prices with: live spot prices unless `--spot-prices catalog`. */
 export function pricedInstanceTypes(config: NodesmithConfig, source: SpotPriceSource, log: Logger): PricedInstanceTypes {
   const zones = config.zones === undefined ? {} : { zones: config.zones };
+  const { reservedEnis, vmMemoryOverheadPercent } = config.aws;
+  const sizing = { ...(reservedEnis === undefined ? {} : { reservedEnis }), ...(vmMemoryOverheadPercent === undefined ? {} : { vmMemoryOverheadPercent }) };
   return new PricedInstanceTypes({
     build: ({ spotPrices, described, onDemandPrices }) => buildInstanceTypes(
       liveCatalog(config.aws.region, described, onDemandPrices),
-      { region: config.aws.region, ...zones, ...(spotPrices === undefined ? {} : { spotPrices }) },
+      { region: config.aws.region, ...zones, ...sizing, ...(spotPrices === undefined ? {} : { spotPrices }) },
     ),
     ...(config.aws.spotPrices === 'catalog' ? {} : { source }),
     ...(config.aws.spotPriceRefreshMs === undefined ? {} : { intervalMs: config.aws.spotPriceRefreshMs }),

@@ -30,6 +30,8 @@ const flagSpec = {
   'spot-prices': { type: 'string', default: 'api' },
   'spot-price-refresh': { type: 'string', default: '5m' },
   zones: { type: 'string' },
+  'reserved-enis': { type: 'string' },
+  'vm-memory-overhead-percent': { type: 'string' },
   'extender-host': { type: 'string', default: '0.0.0.0' },
   'extender-port': { type: 'string', default: '8444' },
   'extender-cert-file': { type: 'string' },
@@ -69,7 +71,24 @@ function port(text: string, flag: string, problems: string[]): number {
   return n;
 }
 
+/** A non-negative number (an integer when `integer`), or undefined when neither the flag nor its variable is set. */
+function nonNegative(text: string | undefined, flag: string, problems: string[], integer: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
+    problems.push(`--${flag} must be a non-negative ${integer ? 'integer' : 'number'}; got "${text}"`);
+  }
+  return n;
+}
+
 type Flags = ReturnType<typeof parseArgs<{ options: typeof flagSpec }>>['values'];
+
+/** Karpenter's operator settings of the same names (flag or environment variable), which size every node it plans. */
+function sizingFlags(v: Flags, env: Readonly<Record<string, string | undefined>>, problems: string[]): { reservedEnis?: number; vmMemoryOverheadPercent?: number } {
+  const reservedEnis = nonNegative(v['reserved-enis'] ?? env['RESERVED_ENIS'], 'reserved-enis', problems, true);
+  const vmMemoryOverheadPercent = nonNegative(v['vm-memory-overhead-percent'] ?? env['VM_MEMORY_OVERHEAD_PERCENT'], 'vm-memory-overhead-percent', problems, false);
+  return { ...(reservedEnis === undefined ? {} : { reservedEnis }), ...(vmMemoryOverheadPercent === undefined ? {} : { vmMemoryOverheadPercent }) };
+}
 
 /** The checks that span flags; single-value checks happen where each value is converted. */
 function crossFlagProblems(v: Flags, components: ReadonlySet<string>, clusterName: string | undefined): string[] {
@@ -129,6 +148,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
       ...optional('interruptionQueue', v['interruption-queue'] ?? env['INTERRUPTION_QUEUE']),
       spotPrices: v['spot-prices'] === 'catalog' ? 'catalog' : 'api',
       spotPriceRefreshMs: durationMs(v['spot-price-refresh'], 'spot-price-refresh', problems),
+      ...sizingFlags(v, env, problems),
     },
     ...optional('zones', v.zones?.split(',').map((z) => z.trim())),
     extender: {

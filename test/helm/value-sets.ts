@@ -31,6 +31,8 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.interruptionQueue': 'nodesmith-interruptions',
     'settings.spotPrices': 'api',
     'settings.spotPriceRefresh': '10m',
+    'settings.reservedENIs': '1',
+    'settings.vmMemoryOverheadPercent': '0.05',
     'settings.zones': '{eu-west-1a,eu-west-1b}',
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',

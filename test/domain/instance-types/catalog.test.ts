@@ -92,3 +92,10 @@ void t.test('the live catalog adds EC2 types, drops unlisted ones, and lays Pric
   t.match(catalogSnapshotDate, /^\d{4}-\d{2}-\d{2}$/);
   t.end();
 });
+
+void t.test('RESERVED_ENIS takes interfaces from pods but not from the memory kubeReserved counts, as in Karpenter', (t) => {
+  const [m5] = loadInstanceTypes({ only: new Set(['m5.large']), reservedEnis: 1 });
+  t.equal(m5?.capacity['pods'], 2 * 9 + 2);
+  t.equal(m5?.overhead.kubeReserved['memory'], (11 * 29 + 255) * 2 ** 20);
+  t.end();
+});
