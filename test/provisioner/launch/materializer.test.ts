@@ -44,9 +44,9 @@ interface World {
   readonly events: FakeEventRecorder;
 }
 
-async function world(classResolver: NodeClassResolver = resolver): Promise<World> {
+async function world(classResolver: NodeClassResolver = resolver, classSpec: Record<string, unknown> = {}): Promise<World> {
   const clock = new FakeClock(1_700_000_000_000);
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('web')] });
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass('default', classSpec)], pods: [pendingPod('web')] });
   const nodes = new FakeNodeWriter(state);
   await nodes.create(virtualNode());
   const cloud = new FakeCloudProvider(clock);
@@ -69,6 +69,15 @@ void t.test('a virtual node becomes one NodeClaim, one instance and its real Nod
   t.match(await w.claims.get('default-abcde'), { status: { providerID: instance?.providerID, nodeName } });
   t.ok(w.nodes.nodes.has(nodeName), 'the real Node exists at once');
   t.equal(w.state.plans.get(virtualName)?.materializedNode, nodeName);
+});
+
+void t.test("the NodeClaim and the real Node carry the capacity the EC2NodeClass's kubelet and root volume give the launched type", async (t) => {
+  const w = await world(resolver, { kubelet: { maxPods: 20 }, blockDeviceMappings: [{ deviceName: '/dev/xvda', rootVolume: true, ebs: { volumeSize: '100Gi' } }] });
+  const { nodeName } = await w.materializer.materialize(virtualName);
+  const gi = 2 ** 30;
+  const sized = { pods: '20', 'ephemeral-storage': String(100 * gi - gi - 10 * gi) };
+  t.match((await w.claims.get('default-abcde'))?.status?.allocatable, sized);
+  t.match(w.nodes.nodes.get(nodeName)?.status, { capacity: { pods: '20', 'ephemeral-storage': String(100 * gi) }, allocatable: sized });
 });
 
 void t.test('concurrent and repeated binds share one launch', async (t) => {
