@@ -8,8 +8,7 @@ import {
 } from './selector-terms-schema.js';
 import { cel, stringEnum, stringMap } from './structural-schema.js';
 import { restrictedTagKeys, restrictedTagPrefix } from './schema-values.js';
-
-export const amiFamilies = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022', 'Windows2025'] as const;
+import { amiFamilies } from './ami-families.js';
 
 const Tags = stringMap({
   ...cel(

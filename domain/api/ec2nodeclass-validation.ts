@@ -2,7 +2,7 @@ import { checkBlockDevices } from './block-device-rules.js';
 import { Defaulter } from './defaults.js';
 import type { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { checkAmiFamily, checkRoleAndProfile, checkTags } from './ec2nodeclass-rules.js';
-import { resolvedAmiFamily } from '../disruption/drift-hashes.js';
+import { resolvedAmiFamily } from './ami-families.js';
 import { checkKubelet, checkKubeletForFamily } from './kubelet-rules.js';
 import { checkNetworking } from './network-rules.js';
 import type { Problem } from './problem.js';

@@ -1,5 +1,5 @@
 import type { EC2NodeClassSpec } from '../api/ec2nodeclass-schema.js';
-import { amiFamilies } from '../api/ec2nodeclass-schema.js';
+import { resolvedAmiFamily } from '../api/ami-families.js';
 import type { NodePool } from '../api/nodepool-schema.js';
 import { canonicalHash } from './canonical-hash.js';
 
@@ -34,17 +34,6 @@ function without<T extends object>(value: T, keys: readonly (keyof T)[]): Partia
   const out: Partial<T> = { ...value };
   for (const key of keys) Reflect.deleteProperty(out, key);
   return out;
-}
-
-/** The AMI family launches use: the field, else the alias's family (`al2023@latest` → AL2023), else Custom. */
-export function resolvedAmiFamily(spec: {
-  readonly amiFamily?: string | undefined;
-  readonly amiSelectorTerms: readonly { readonly alias?: string | undefined }[];
-}): (typeof amiFamilies)[number] {
-  const named = amiFamilies.find((family) => family === spec.amiFamily);
-  if (named !== undefined) return named;
-  const aliasFamily = spec.amiSelectorTerms.find((term) => term.alias !== undefined)?.alias?.split('@')[0]?.toLowerCase();
-  return amiFamilies.find((family) => family.toLowerCase() === aliasFamily) ?? 'Custom';
 }
 
 /**

@@ -1,7 +1,10 @@
+import { defaultBlockDeviceMappings, familyBlockDeviceMappings, type AmiFamily } from '../cloud/node-class.js';
+import { resourceAmount } from '../quantity.js';
+
 /**
  * What an AMI family changes in a node's capacity, as Karpenter's amifamily package answers it (FeatureFlags,
- * EphemeralBlockDevice, DefaultBlockDeviceMappings). The launch side has its own view of the families (user data,
- * SSM paths); only the facts that size a node live here.
+ * EphemeralBlockDevice, DefaultBlockDeviceMappings). The family's default volumes are the launch side's
+ * (familyBlockDeviceMappings); only the facts that size a node are added here.
  */
 export interface AmiFamilyCapacity {
   /** Max pods defaults to the ENI-limited count; otherwise to 110. */
@@ -18,42 +21,31 @@ export interface AmiFamilyCapacity {
   readonly windows: boolean;
 }
 
-const gibibyte = 2 ** 30;
+const bytesOf = (size: string | undefined): number | undefined => (size === undefined ? undefined : resourceAmount('ephemeral-storage', size));
 
-/** Karpenter's DefaultEBS volume: 20Gi gp3. */
-export const defaultEbsBytes = 20 * gibibyte;
+/** Karpenter's DefaultEBS volume (20Gi gp3): what a node is assumed to have when nothing says otherwise. */
+export const defaultEbsBytes = bytesOf(defaultBlockDeviceMappings[0]?.ebs.volumeSize) ?? 20 * 2 ** 30;
 
-const linux: AmiFamilyCapacity = {
-  eniLimitedPodDensity: true, podsPerCore: true, eniLimitedMemoryOverhead: true,
-  ephemeralDevice: '/dev/xvda', ephemeralDefaultBytes: defaultEbsBytes, windows: false,
-};
-// Bottlerocket keeps the OS on a 4Gi /dev/xvda and the pods on the 20Gi data volume /dev/xvdb.
-const bottlerocket: AmiFamilyCapacity = { ...linux, podsPerCore: false, eniLimitedMemoryOverhead: false, ephemeralDevice: '/dev/xvdb' };
-const windows: AmiFamilyCapacity = {
-  eniLimitedPodDensity: false, podsPerCore: true, eniLimitedMemoryOverhead: false,
-  ephemeralDevice: '/dev/sda1', ephemeralDefaultBytes: 50 * gibibyte, windows: true,
-};
+type Flags = Omit<AmiFamilyCapacity, 'ephemeralDefaultBytes'>;
+
+const linux: Flags = { eniLimitedPodDensity: true, podsPerCore: true, eniLimitedMemoryOverhead: true, ephemeralDevice: '/dev/xvda', windows: false };
+// Bottlerocket keeps the OS on /dev/xvda and the pods on the data volume /dev/xvdb.
+const bottlerocket: Flags = { ...linux, podsPerCore: false, eniLimitedMemoryOverhead: false, ephemeralDevice: '/dev/xvdb' };
+const windows: Flags = { eniLimitedPodDensity: false, podsPerCore: true, eniLimitedMemoryOverhead: false, ephemeralDevice: '/dev/sda1', windows: true };
 // Custom AMIs bring their own volumes: Karpenter cannot know the device and assumes the default EBS size.
-const custom: AmiFamilyCapacity = { ...linux, ephemeralDevice: undefined };
+const custom: Flags = { ...linux, ephemeralDevice: undefined };
 
-const families: Readonly<Record<string, AmiFamilyCapacity>> = {
+const flags: Readonly<Record<AmiFamily, Flags>> = {
   AL2: linux, AL2023: linux, Bottlerocket: bottlerocket, Custom: custom,
   Windows2019: windows, Windows2022: windows, Windows2025: windows,
 };
 
+const families = new Map(Object.entries(flags).map(([name, f]) => {
+  const device = familyBlockDeviceMappings(name as AmiFamily).find((m) => m.deviceName === f.ephemeralDevice);
+  return [name, { ...f, ephemeralDefaultBytes: bytesOf(device?.ebs.volumeSize) ?? defaultEbsBytes }];
+}));
+
 /** The family's capacity facts; an unknown name is treated as AL2, as Karpenter's GetAMIFamily does. */
 export function amiFamilyCapacity(family: string): AmiFamilyCapacity {
-  return families[family] ?? linux;
-}
-
-/**
- * The AMI family of an EC2NodeClass, as Karpenter's EC2NodeClass.AMIFamily(): spec.amiFamily when set, else the
- * family of the alias (`bottlerocket@latest` → Bottlerocket), else Custom.
- */
-export function amiFamilyOf(spec: { readonly amiFamily?: string; readonly amiSelectorTerms?: readonly { readonly alias?: string }[] }): string {
-  if (spec.amiFamily !== undefined) return spec.amiFamily;
-  const alias = spec.amiSelectorTerms?.find((term) => term.alias !== undefined)?.alias;
-  if (alias === undefined) return 'Custom';
-  const family = (alias.split('@')[0] ?? '').toLowerCase();
-  return Object.keys(families).find((name) => name.toLowerCase() === family) ?? 'Custom';
+  return families.get(family) ?? families.get('AL2') ?? { ...linux, ephemeralDefaultBytes: defaultEbsBytes };
 }

@@ -36,5 +36,5 @@ export function ephemeralStorageBytes(machine: MachineFacts, family: AmiFamilyCa
     const device = sizeOf(mappings.find((m) => m.deviceName === family.ephemeralDevice));
     if (device !== undefined) return device;
   }
-  return family.ephemeralDevice === undefined ? defaultEbsBytes : family.ephemeralDefaultBytes;
+  return family.ephemeralDefaultBytes;
 }

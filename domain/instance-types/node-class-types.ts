@@ -1,7 +1,8 @@
 import { resourceNames, type ResourceList } from '../resource-list.js';
 import { labels } from '../well-known-labels.js';
 import { allocatableFrom, eniLimitedPods, evictionThreshold, kubeReserved, maxPods, systemReserved, type KubeletCapacity, type MachineFacts } from './allocatable.js';
-import { amiFamilyCapacity, amiFamilyOf } from './ami-family-capacity.js';
+import { resolvedAmiFamily } from '../api/ami-families.js';
+import { amiFamilyCapacity } from './ami-family-capacity.js';
 import { ephemeralStorageBytes, type CapacityBlockDevice } from './ephemeral-storage.js';
 import type { InstanceType, Overhead } from './instance-type.js';
 
@@ -46,7 +47,7 @@ export function nodeClassCapacityOf(nodeClass: NodeClassLike): NodeClassCapacity
   const k = spec.kubelet;
   return defined<NodeClassCapacity>({
     name: nodeClass.metadata.name ?? '',
-    amiFamily: amiFamilyOf(spec),
+    amiFamily: resolvedAmiFamily({ amiFamily: spec.amiFamily, amiSelectorTerms: spec.amiSelectorTerms ?? [] }),
     kubelet: k === undefined ? undefined : defined<KubeletCapacity>({ maxPods: k.maxPods, podsPerCore: k.podsPerCore, systemReserved: k.systemReserved, kubeReserved: k.kubeReserved, evictionHard: k.evictionHard }),
     blockDeviceMappings: spec.blockDeviceMappings?.map((m) => defined<CapacityBlockDevice>({ deviceName: m.deviceName, rootVolume: m.rootVolume, ebs: m.ebs?.volumeSize === undefined ? undefined : { volumeSize: m.ebs.volumeSize } })),
     instanceStorePolicy: spec.instanceStorePolicy,

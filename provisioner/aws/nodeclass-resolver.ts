@@ -9,7 +9,7 @@ import {
   type ResolvedNodeClass,
 } from '../../domain/cloud/node-class.js';
 import { checkKubeletForFamily } from '../../domain/api/kubelet-rules.js';
-import { resolvedAmiFamily } from '../../domain/disruption/drift-hashes.js';
+import { resolvedAmiFamily } from '../../domain/api/ami-families.js';
 import type { AliasParameters } from './ami-alias.js';
 import { resolveAmis } from './amis.js';
 import { classifyEc2Error } from './ec2-errors.js';

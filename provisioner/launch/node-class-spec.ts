@@ -1,6 +1,6 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClassSpec } from '../../domain/cloud/node-class.js';
-import { resolvedAmiFamily } from '../../domain/disruption/drift-hashes.js';
+import { resolvedAmiFamily } from '../../domain/api/ami-families.js';
 
 /**
  * The cloud port's view of an EC2NodeClass. With `role` instead of `instanceProfile`, the profile is the one

@@ -2,7 +2,8 @@ import t from 'tap';
 import type { EC2NodeClassSpec } from '../../../domain/api/ec2nodeclass-schema.js';
 import type { NodePool } from '../../../domain/api/nodepool-schema.js';
 import { canonicalHash, canonicalJson, isForeignHash } from '../../../domain/disruption/canonical-hash.js';
-import { ec2NodeClassHash, nodePoolHash, resolvedAmiFamily } from '../../../domain/disruption/drift-hashes.js';
+import { resolvedAmiFamily } from '../../../domain/api/ami-families.js';
+import { ec2NodeClassHash, nodePoolHash } from '../../../domain/disruption/drift-hashes.js';
 import { nodeClass, nodePool } from '../../fakes/provisioning-builders.js';
 
 function withTemplate(pool: NodePool, template: Record<string, unknown>): NodePool {
