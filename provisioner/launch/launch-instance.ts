@@ -4,7 +4,9 @@ import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { InsufficientCapacityError, isInsufficientCapacityError } from '../../domain/cloud/errors.js';
 import type { VirtualNodePlan } from '../index.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { chooseOfferings } from './launch-offerings.js';
+import { typeForNodeClass } from '../provisioning/node-class-capacities.js';
 import type { MaterializerDeps } from './materializer.js';
 import { nodeClassSpecOf } from './node-class-spec.js';
 import { nodeClaimKey } from '../../domain/karpenter-keys.js';
@@ -16,6 +18,21 @@ async function resolveNodeClass(deps: MaterializerDeps, pool: NodePool, claimNam
   const nodeClass = deps.state.nodeClasses.get(name);
   if (nodeClass === undefined) throw new Error(`launching nodeclaim ${claimName}: EC2NodeClass ${name} not found`);
   return deps.resolver.resolve(nodeClassSpecOf(nodeClass));
+}
+
+/**
+ * The plan's types as the NodePool's EC2NodeClass sizes them: the max pods each offering tells its kubelet is the
+ * class's (maxPods, podsPerCore, ENI limits), as Karpenter passes each type's pod capacity to the user data.
+ */
+function classCatalog(deps: MaterializerDeps, pool: NodePool, plan: VirtualNodePlan): ReadonlyMap<string, InstanceType> {
+  const catalog = deps.catalog();
+  const className = pool.spec.template.spec.nodeClassRef.name;
+  const out = new Map<string, InstanceType>();
+  for (const name of plan.instanceTypes) {
+    const type = catalog.get(name);
+    if (type !== undefined) out.set(name, typeForNodeClass(deps.state, className, type));
+  }
+  return out;
 }
 
 async function findOrphan(deps: MaterializerDeps, claimName: string): Promise<LaunchedInstance | undefined> {
@@ -38,7 +55,7 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
   const taints = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) }));
   let lastError: unknown;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    const choice = chooseOfferings(plan, pool.spec.template.spec.requirements, deps.catalog(), deps.unavailableOfferings());
+    const choice = chooseOfferings(plan, pool.spec.template.spec.requirements, classCatalog(deps, pool, plan), deps.unavailableOfferings());
     if (choice.offerings.length === 0) break;
     try {
       return await deps.cloud.create({
