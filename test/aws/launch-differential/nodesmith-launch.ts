@@ -17,6 +17,7 @@ import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
 import type { LaunchOffering } from '../../../domain/cloud/offering.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
+import { instanceTypesForNodeClass, nodeClassCapacityOf } from '../../../domain/instance-types/node-class-types.js';
 import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
@@ -106,12 +107,14 @@ function fakeAws(c: OracleCase, images: readonly OracleImage[]): FakeAws {
   return { ec2, ssm, templates, fleets };
 }
 
-// The catalog the planner reads, without a NodeClass's kubelet settings (the launch takes maxPods
-// from the offering when spec.kubelet leaves it unset).
-const catalog = new Map(loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] }).map((t) => [t.name, t]));
+const embedded = loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] });
 
-/** The offerings launch-instance.ts would send for a plan of the case's types. */
-function offeringsFor(c: OracleCase): LaunchOffering[] {
+/**
+ * The offerings launch-instance.ts would send for a plan of the case's types, sized by the case's
+ * EC2NodeClass as the planner sizes them (its kubelet, AMI family and disks set each type's pods).
+ */
+function offeringsFor(c: OracleCase, nodeClass: EC2NodeClass): LaunchOffering[] {
+  const catalog = new Map(instanceTypesForNodeClass(embedded, nodeClassCapacityOf(nodeClass)).map((t) => [t.name, t]));
   for (const name of c.instanceTypes) if (!catalog.has(name)) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
   const plan = { nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {} };
   return chooseOfferings(plan, [], catalog, new Set()).offerings;
@@ -152,7 +155,7 @@ export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImag
       nodeClaimName: claim.metadata.name ?? '',
       nodePoolName: labels['karpenter.sh/nodepool'] ?? '',
       nodeClass: resolved,
-      offerings: offeringsFor(c),
+      offerings: offeringsFor(c, nodeClass),
       capacityType: c.capacityType,
       nodeLabels: labels,
       nodeTaints: launchTaints(claim),
