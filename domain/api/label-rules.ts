@@ -1,14 +1,14 @@
 import { fieldPath, problem, type Problem } from './problem.js';
 import type { NodeSelectorRequirementWithMinValues } from './requirement-schema.js';
 import { labelValuePattern, numericOperators, qualifiedNamePattern } from './schema-values.js';
-import { keyRestrictions } from './well-known-labels.js';
+import { keyRestrictions, type KeyRestriction } from './well-known-labels.js';
 
 const qualifiedName = new RegExp(qualifiedNamePattern);
 const labelValue = new RegExp(labelValuePattern);
 
 /** Every restriction the key breaks (a key can break several, e.g. kubernetes.io/hostname). */
-function restrictionProblems(path: string, key: string): Problem[] {
-  return keyRestrictions
+function restrictionProblems(path: string, key: string, restrictions: readonly KeyRestriction[] = keyRestrictions): Problem[] {
+  return restrictions
     .filter((r) => r.restricts(key))
     .map((r) => problem(path, r.rule, key, `${r.message}: "${key}" is set by the provisioner or reserved for well-known keys`));
 }
@@ -59,11 +59,11 @@ function checkOperatorValues(r: NodeSelectorRequirementWithMinValues, path: stri
 }
 
 /** `requirements[]`: restricted key domains and the operator/value/minValues rules. */
-export function checkRequirements(requirements: readonly NodeSelectorRequirementWithMinValues[] | undefined, base: string): Problem[] {
+export function checkRequirements(requirements: readonly NodeSelectorRequirementWithMinValues[] | undefined, base: string, restrictions: readonly KeyRestriction[] = keyRestrictions): Problem[] {
   const out: Problem[] = [];
   (requirements ?? []).forEach((r, i) => {
     const path = fieldPath(base, i);
-    out.push(...restrictionProblems(`${path}.key`, r.key));
+    out.push(...restrictionProblems(`${path}.key`, r.key, restrictions));
     out.push(...checkOperatorValues(r, path));
   });
   return out;

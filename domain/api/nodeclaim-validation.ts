@@ -5,6 +5,7 @@ import { checkNodeClaimSpec } from './nodepool-validation.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
+import { nodeClaimKeyRestrictions } from './well-known-labels.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
@@ -27,7 +28,7 @@ function isNodeClaimShaped(object: unknown): object is NodeClaim {
 export function validateNodeClaim(object: unknown, old?: unknown): Problem[] {
   const out = schema.problems(object);
   if (!isNodeClaimShaped(object)) return out;
-  const checked = withRules(out, () => [...checkNodeClaimSpec(object.spec, 'spec'), ...checkUnsupportedFields('karpenter.sh/v1/NodeClaim', object)]);
+  const checked = withRules(out, () => [...checkNodeClaimSpec(object.spec, 'spec', nodeClaimKeyRestrictions), ...checkUnsupportedFields('karpenter.sh/v1/NodeClaim', object)]);
   const oldSpec = (old as { spec?: unknown } | null | undefined)?.spec;
   if (old !== undefined && !isDeepStrictEqual(object.spec, oldSpec)) {
     checked.push(problem('spec', 'immutable', undefined, 'spec is immutable: a NodeClaim is a record of one launched node'));

@@ -9,7 +9,7 @@ import { SchemaCheck } from './schema-check.js';
 import { checkTaints } from './taint-rules.js';
 import { withRules } from './typed-rules.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
-import { awsDomain } from './well-known-labels.js';
+import { awsDomain, keyRestrictions, type KeyRestriction } from './well-known-labels.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';
@@ -33,9 +33,9 @@ function checkNodeClassKind(ref: NodeClassReference, base: string): Problem[] {
 }
 
 /** Rules shared by NodePool `spec.template.spec` and NodeClaim `spec`. */
-export function checkNodeClaimSpec(spec: NodeClaimTemplateSpec, base: string): Problem[] {
+export function checkNodeClaimSpec(spec: NodeClaimTemplateSpec, base: string, restrictions: readonly KeyRestriction[] = keyRestrictions): Problem[] {
   return [
-    ...checkRequirements(spec.requirements, `${base}.requirements`),
+    ...checkRequirements(spec.requirements, `${base}.requirements`, restrictions),
     ...checkTaints(spec, base),
     ...checkNodeClassKind(spec.nodeClassRef, `${base}.nodeClassRef`),
   ];

@@ -84,3 +84,13 @@ export const keyRestrictions: readonly KeyRestriction[] = [
   keyRestriction(labels.hostname),
   domainRestriction(awsDomain, allowedAwsKeys),
 ];
+
+/**
+ * Karpenter's NodeClaim CRD is looser than its NodePool's: a NodeClaim Karpenter launched requires its own
+ * `karpenter.sh/nodepool`, and `kubernetes.io` keys are not restricted there. An adopted NodeClaim must stay valid.
+ */
+export const nodeClaimKeyRestrictions: readonly KeyRestriction[] = [
+  domainRestriction(karpenterDomain, allowedKarpenterKeys),
+  keyRestriction(labels.hostname),
+  domainRestriction(awsDomain, allowedAwsKeys),
+];

@@ -35,3 +35,13 @@ void t.test('a bad resource request is refused', (t) => {
   t.same(validateNodeClaim(bad).map((p) => p.path), ['spec.resources.requests.cpu']);
   t.end();
 });
+
+void t.test('a NodeClaim Karpenter launched, which requires its own NodePool, stays valid when its annotations change', (t) => {
+  const launched = claim();
+  (launched['spec'] as { requirements: unknown[] }).requirements.push({ key: 'karpenter.sh/nodepool', operator: 'In', values: ['default'] });
+  t.same(validateNodeClaim(launched, launched), [], 'as in Karpenter\'s NodeClaim CRD, karpenter.sh/nodepool is allowed there');
+  const hostname = claim();
+  (hostname['spec'] as { requirements: unknown[] }).requirements.push({ key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] });
+  t.same(validateNodeClaim(hostname).map((p) => p.rule), ['restricted-label'], 'kubernetes.io/hostname is still refused');
+  t.end();
+});
