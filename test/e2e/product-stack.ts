@@ -182,11 +182,25 @@ function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig,
   };
 }
 
-async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptions): Promise<ProductStack> {
+/** A cluster nodesmith is installed on (a takeover): its stack, moto, VPC and proxy stay up when nodesmith stops. */
+export interface ExistingCluster { readonly stack: Stack; readonly moto: Moto; readonly vpc: SeededVpc; readonly proxy: FaultProxy }
+
+/** nodesmith installed on a running cluster; the cluster's CRDs (Karpenter's) stay, as Helm keeps them (docs/migration.md). */
+export async function startProductOn(existing: ExistingCluster, options: ProductStackOptions = {}): Promise<ProductStack> {
+  return startProduct(existing.stack, existing.moto, options, existing);
+}
+
+/** A fresh cluster: the seeded VPC, the fault proxy and nodesmith's CRDs. */
+async function freshCluster(stack: Stack, moto: Moto): Promise<ExistingCluster> {
   const vpc = await seedVpc(moto, clusterName);
   const proxy = await startFaultProxy(moto.endpoint);
   await kubectlApply(stack, ['-f', repo('manifests/crds')]);
   await stack.kubectl(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+  return { stack, moto, vpc, proxy };
+}
+
+async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptions, existing?: ExistingCluster): Promise<ProductStack> {
+  const { vpc, proxy } = existing ?? (await freshCluster(stack, moto));
   await kubectlApply(stack, ['-f', repo('manifests/base')]);
   const cert = await issueCertificate(stack.dir, 'nodesmith-webhooks', { subject: '/CN=nodesmith-webhooks', caCert: stack.pki.caCert, caKey: stack.pki.caKey, altNames: ['IP:127.0.0.1'] });
   const caBundle = (await readFile(stack.pki.caCert)).toString('base64');
@@ -230,6 +244,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     logTails: () => `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${options.childProcess === true || options.image !== undefined ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : ''}`,
     stop: async () => {
       await runner.stop().catch(() => undefined);
+      if (existing !== undefined) return;
       await stack.stop();
       await proxy.stop();
       await moto.stop();

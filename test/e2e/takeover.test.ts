@@ -1,0 +1,107 @@
+import t from 'tap';
+import { startKarpenterWorld } from '../stack/karpenter-stack.js';
+import { waitFor } from '../stack/wait-for.js';
+import { clusterName, nodePoolYaml, startProductOn, type ProductStack } from './product-stack.js';
+import { applyKarpenterWorkload, losses, lossesDuring, nodeClaims, notRunning, scale, snapshot, type ClusterSnapshot } from './takeover-support.js';
+
+// docs/migration.md on the real stack, with the real Karpenter (v1.15.0) and Karpenter's own example workloads:
+// Karpenter launches, is killed, nodesmith takes over and loses nothing, then consolidates what the workloads no
+// longer need; then back from nodesmith to Karpenter, again losing nothing. One stack, in order: each step starts
+// from the cluster the previous one left. Slow on a loaded machine: generous timeouts, nothing timed.
+t.setTimeout(3_600_000);
+
+const world = await startKarpenterWorld(clusterName);
+let product: ProductStack | undefined;
+t.teardown(async () => {
+  if (!t.passing()) t.comment(`logs (${world.stack.dir}):\n${world.logTails()}${product === undefined ? '' : `\n${product.logTails()}`}`);
+  await product?.stop();
+  await world.stop();
+});
+
+// Karpenter's getting-started NodePool, on demand: both controllers price on-demand from their own built-in tables
+// (moto's spot price is one placeholder for every type).
+const pool = nodePoolYaml('default', world.vpc, {
+  extraRequirements: `
+        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }
+        - { key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["2"] }`,
+  extraSpec: '',
+});
+
+/** Every pod Running and the cluster unchanged over two looks 20 s apart: the controller has nothing left to do. */
+async function settled(what: string, timeoutMs = 900_000): Promise<ClusterSnapshot> {
+  let last: ClusterSnapshot | undefined;
+  return waitFor(what, async () => {
+    const now = await snapshot(world);
+    const same = last !== undefined && losses(last, now).length === 0 && losses(now, last).length === 0;
+    last = now;
+    return same && (await notRunning(world)) === 0 && now.disrupted.length === 0 ? now : undefined;
+  }, { timeoutMs, intervalMs: 20_000 });
+}
+
+const metric = async (name: string): Promise<number> => {
+  const text = await (await fetch(`${product?.healthUrl ?? ''}/metrics`)).text();
+  return text.split('\n').filter((l) => l.startsWith(name)).reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+};
+
+let workloads = { inflate: '', spread: '' };
+let karpenterClaims = new Set<string>();
+
+await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or instance lost; then nodesmith consolidates Karpenter\'s nodes', async (t) => {
+  const karpenter = await world.startKarpenter();
+  await world.apply(pool);
+  workloads = { inflate: await applyKarpenterWorkload(world, 'inflate.yaml', 4), spread: await applyKarpenterWorkload(world, 'spread-zone.yaml', 3) };
+  await settled('Karpenter to run every pod of inflate and zone-spread');
+  // Killed, not stopped: its Lease stays held until it expires, as after a crashed pod.
+  await karpenter.kill();
+  const before = await snapshot(world);
+  karpenterClaims = new Set(before.claims.keys());
+  t.ok(before.claims.size >= 3, `Karpenter launched a node in each of the 3 zones at least (${String(before.claims.size)})`);
+  t.equal(before.pods.size, 7, 'all 7 pods run on Karpenter\'s nodes');
+
+  product = await startProductOn(world, { consolidation: { spotToSpot: false }, driftRecheckMs: 30_000 });
+  // The drift pass re-stamps every adopted NodeClaim with nodesmith's hashes: nodesmith is acting on them.
+  await waitFor('nodesmith to re-stamp the drift hashes of Karpenter\'s NodeClaims', async () => {
+    const claims = await nodeClaims(world);
+    return claims.every((c) => c.metadata.annotations?.['karpenter.sh/nodepool-hash-version'] === 'nodesmith-v3') ? true : undefined;
+  }, { timeoutMs: 600_000, intervalMs: 5_000 });
+  t.same(await lossesDuring(world, before, 90_000), [], 'for 90 s after nodesmith acts, nothing of Karpenter\'s is lost, evicted, deleted or drifted');
+  t.equal(await metric('nodesmith_garbage_collected_total'), 0, 'nodesmith garbage-collected nothing');
+  t.equal(await metric('nodesmith_garbage_collection_skipped_total'), 0, 'and had no doubt about any object it kept');
+
+  await scale(world, workloads.inflate, 0);
+  await scale(world, workloads.spread, 1);
+  const after = await waitFor('nodesmith to remove the nodes the workloads no longer need', async () => {
+    const now = await snapshot(world);
+    return now.claims.size === 1 && now.disrupted.length === 0 && (await notRunning(world)) === 0 ? now : undefined;
+  }, { timeoutMs: 900_000, intervalMs: 5_000 });
+  const removed = [...before.claims].filter(([name]) => !after.claims.has(name));
+  t.ok(removed.length >= 2, `nodesmith removed ${String(removed.length)} of Karpenter's NodeClaims`);
+  t.same(removed.map(([, id]) => after.instances.get(id.split('/').at(-1) ?? '')).filter((s) => s !== 'terminated'), [], 'and terminated their instances');
+  t.equal(after.pods.size, 1, 'the one zone-spread pod left runs');
+});
+
+await t.test('nodesmith back to Karpenter: Karpenter adopts nodesmith\'s nodes and loses nothing', async (t) => {
+  const running = product;
+  if (running === undefined) throw new Error('the first test did not start nodesmith');
+  await scale(world, workloads.inflate, 6);
+  const before = await settled('nodesmith to run the scaled-up inflate');
+  const launched = [...before.claims.keys()].filter((name) => !karpenterClaims.has(name));
+  t.ok(launched.length >= 1, `nodesmith launched ${String(launched.length)} NodeClaim(s) for inflate`);
+
+  // docs/migration.md, "Back from nodesmith to Karpenter": stop nodesmith, remove what only it uses, start Karpenter.
+  await running.stop();
+  product = undefined;
+  await world.stack.kubectl(['delete', 'nodes', '-l', 'nodesmith.io/launchable']);
+  await world.stack.startScheduler([]);
+  await world.stack.kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', 'nodesmith']);
+  const handedOver = await snapshot(world);
+  t.same(losses(before, handedOver), [], 'stopping nodesmith lost nothing');
+
+  const karpenter = await world.startKarpenter();
+  t.teardown(() => karpenter.stop());
+  t.same(await lossesDuring(world, handedOver, 120_000), [], 'for 2 minutes after Karpenter starts, nothing of nodesmith\'s is lost, evicted, deleted or drifted');
+  await scale(world, workloads.spread, 2);
+  await waitFor('Karpenter to run a new zone-spread pod on the adopted cluster', async () => ((await notRunning(world)) === 0 ? true : undefined), { timeoutMs: 600_000, intervalMs: 5_000 });
+  t.pass('Karpenter provisions on the cluster it took back');
+});
