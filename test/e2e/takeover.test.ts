@@ -79,6 +79,13 @@ await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or inst
   t.ok(removed.length >= 2, `nodesmith removed ${String(removed.length)} of Karpenter's NodeClaims`);
   t.same(removed.map(([, id]) => after.instances.get(id.split('/').at(-1) ?? '')).filter((s) => s !== 'terminated'), [], 'and terminated their instances');
   t.equal(after.pods.size, 1, 'the one zone-spread pod left runs');
+  // Karpenter's registration puts its termination finalizer on every Node it registers; deleting the Node is not
+  // enough, the finalizer must go too or the Node stays Terminating until Karpenter comes back.
+  const leftovers = await waitFor('the Nodes of the removed NodeClaims to go', async () => {
+    const now = await snapshot(world);
+    return now.nodes.size === now.claims.size ? [] : undefined;
+  }, { timeoutMs: 180_000, intervalMs: 5_000 }).catch(async () => [...(await snapshot(world)).nodes]);
+  t.same(leftovers, [], 'no Node of a removed NodeClaim is left behind');
 });
 
 await t.test('nodesmith back to Karpenter: Karpenter adopts nodesmith\'s nodes and loses nothing', async (t) => {
