@@ -7,6 +7,7 @@ export interface ObjectMeta {
   readonly annotations?: Readonly<Record<string, string>>;
   readonly creationTimestamp?: string;
   readonly deletionTimestamp?: string;
+  readonly finalizers?: readonly string[];
   readonly ownerReferences?: readonly OwnerReference[];
 }
 

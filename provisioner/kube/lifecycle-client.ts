@@ -59,6 +59,31 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     });
   }
 
+  /**
+   * A finalizer edit under the Node's resourceVersion, so a finalizer another controller adds meanwhile is not
+   * dropped (a 409 reads again).
+   */
+  async removeNodeFinalizer(name: string, finalizer: string, attempts = 3): Promise<void> {
+    let node: Node & { metadata: { resourceVersion?: string; finalizers?: string[] } };
+    try {
+      node = await this.#api.get<typeof node>({ ...nodes, name });
+    } catch (e: unknown) {
+      ignoreNotFound(e);
+      return;
+    }
+    const finalizers = node.metadata.finalizers ?? [];
+    if (!finalizers.includes(finalizer)) return;
+    try {
+      await this.#api.mergePatch({ ...nodes, name }, { metadata: { resourceVersion: node.metadata.resourceVersion, finalizers: finalizers.filter((f) => f !== finalizer) } });
+    } catch (e: unknown) {
+      if (statusCode(e) === 409 && attempts > 1) {
+        await this.removeNodeFinalizer(name, finalizer, attempts - 1);
+        return;
+      }
+      ignoreNotFound(e);
+    }
+  }
+
   async deleteNode(name: string): Promise<void> {
     try {
       await this.#api.delete({ ...nodes, name });

@@ -16,6 +16,8 @@ export interface NodeApi {
   removeTaint(name: string, key: string): Promise<void>;
   /** Deletes the Node; a Node that is already gone is not an error. */
   deleteNode(name: string): Promise<void>;
+  /** Removes the finalizer from the Node's metadata; no-op when absent or the Node is gone. */
+  removeNodeFinalizer(name: string, finalizer: string): Promise<void>;
 }
 
 /** The storage.k8s.io VolumeAttachments that still bind volumes to a node (a CSI driver detaches them). */

@@ -23,6 +23,7 @@ export function modelNodeApi(state: ClusterState, writes: NodeWrites): NodeApi {
     cordonAndTaint: (name, taint) => writes.cordonAndTaint(name, taint),
     removeTaint: (name, key) => writes.removeTaint(name, key),
     deleteNode: (name) => writes.deleteNode(name),
+    removeNodeFinalizer: (name, finalizer) => writes.removeNodeFinalizer(name, finalizer),
   };
 }
 

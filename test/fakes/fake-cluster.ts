@@ -62,8 +62,22 @@ export class FakeCluster implements NodeApi, PodApi {
     return Promise.resolve();
   }
 
+  /** As the API server does: a Node with finalizers is only marked deleted, and goes when the last one is removed. */
   deleteNode(name: string): Promise<void> {
-    if (this.nodes.delete(name)) this.deletedNodes.push(name);
+    const existing = this.nodes.get(name);
+    if (existing === undefined) return Promise.resolve();
+    if (existing.metadata.deletionTimestamp === undefined) this.deletedNodes.push(name);
+    if ((existing.metadata.finalizers ?? []).length === 0) this.nodes.delete(name);
+    else this.nodes.set(name, { ...existing, metadata: { ...existing.metadata, deletionTimestamp: existing.metadata.deletionTimestamp ?? new Date(0).toISOString() } });
+    return Promise.resolve();
+  }
+
+  removeNodeFinalizer(name: string, finalizer: string): Promise<void> {
+    const existing = this.nodes.get(name);
+    if (existing === undefined) return Promise.resolve();
+    const finalizers = (existing.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    if (finalizers.length === 0 && existing.metadata.deletionTimestamp !== undefined) this.nodes.delete(name);
+    else this.nodes.set(name, { ...existing, metadata: { ...existing.metadata, finalizers } });
     return Promise.resolve();
   }
 

@@ -63,6 +63,24 @@ void t.test('termination cordons, drains, deletes the node, terminates the insta
   t.match(await registry.getSingleMetricAsString('nodesmith_nodeclaims_termination_duration_seconds'), /_sum{nodepool="default"} 3/);
 });
 
+void t.test("termination of a node Karpenter registered releases Karpenter's finalizer on the Node once the instance is gone, so the Node does not stay Terminating after a takeover", async (t) => {
+  const { clock, store, cluster, cloud, controller } = await setup();
+  const registered = cluster.nodes.get('ip-10-0-0-1');
+  if (registered === undefined) throw new Error('fixture node missing');
+  cluster.addNode({ ...registered, metadata: { ...registered.metadata, finalizers: [terminationFinalizer] } });
+  await store.delete('nc-1');
+  clock.step(3000);
+
+  await controller.reconcile();
+  t.same(cluster.deletedNodes, ['ip-10-0-0-1'], 'the Node is deleted');
+  t.ok(cluster.nodes.get('ip-10-0-0-1')?.metadata.deletionTimestamp, "Karpenter's finalizer holds the Node while the instance runs");
+  t.equal(cloud.deleted.length, 1, 'the instance is terminated');
+
+  await controller.reconcile();
+  t.equal(cluster.nodes.get('ip-10-0-0-1'), undefined, 'the Node is gone once its finalizer is released');
+  t.equal(await store.get('nc-1'), undefined, 'and so is the NodeClaim');
+});
+
 void t.test('termination retries an eviction that a disruption budget refuses', async (t) => {
   const { store, cluster, controller, registry } = await setup();
   cluster.addPod(pod({ name: 'db', nodeName: 'ip-10-0-0-1' }));
