@@ -1,4 +1,6 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
+import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
@@ -72,11 +74,7 @@ export class PlanMaterializer implements Materializer {
     const existing = await this.#deps.nodeClaims.get(claimName);
     const adopted = existing?.status?.providerID === undefined ? undefined : await this.#adopt(existing);
     if (adopted !== undefined) return this.#finish(virtualNodeName, adopted);
-    const plan = this.#deps.state.plans.get(virtualNodeName) ?? unpublished;
-    if (plan === undefined) throw new Error(`materializing ${virtualNodeName}: no such virtual node in the current plan (it was pruned or already launched); kube-scheduler will retry the pod against the nodes that exist now`);
-    const pool = this.#deps.state.nodePools.get(plan.nodePool);
-    if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
-    const nodeClass = this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
+    const { plan, pool, nodeClass } = this.#planToLaunch(virtualNodeName, unpublished);
     const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan), nodeClass)));
     const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined }).catch(async (error: unknown) => {
       const reason = launchFailureReason(error);
@@ -97,6 +95,15 @@ export class PlanMaterializer implements Materializer {
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);
     this.#deps.onLaunched?.(instance, plan, (this.#deps.clock.now() - started) / 1000);
     return this.#finish(virtualNodeName, nodeName);
+  }
+
+  /** The plan behind the virtual node (or the unpublished one), its NodePool and EC2NodeClass as the model has them. */
+  #planToLaunch(virtualNodeName: string, unpublished: VirtualNodePlan | undefined): { plan: VirtualNodePlan; pool: NodePool; nodeClass: EC2NodeClass | undefined } {
+    const plan = this.#deps.state.plans.get(virtualNodeName) ?? unpublished;
+    if (plan === undefined) throw new Error(`materializing ${virtualNodeName}: no such virtual node in the current plan (it was pruned or already launched); kube-scheduler will retry the pod against the nodes that exist now`);
+    const pool = this.#deps.state.nodePools.get(plan.nodePool);
+    if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
+    return { plan, pool, nodeClass: this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name) };
   }
 
   async #deleteUnlaunched(claimName: string, launchError: unknown): Promise<void> {
