@@ -24,11 +24,20 @@ export function verdict(p: ParsedUserData): string | undefined {
 }
 
 /**
+ * A kubelet flag whose value is a map (`--kube-reserved="cpu=200m,memory=200Mi"`, `--eviction-hard="memory.available<5%,…"`)
+ * with its entries sorted. Karpenter's Windows and AL2 bootstraps join such maps in Go's map order, which is random
+ * from run to run; the kubelet reads every order alike, so the order is not a difference.
+ */
+export function sortedFlagMaps(text: string): string {
+  return text.replace(/(--[a-z-]+=")([^"]*[=<][^"]*)"/g, (_all, flag: string, entries: string) => `${flag}${entries.split(',').sort().join(',')}"`);
+}
+
+/**
  * The parsed user data with nodeadm's verdict, and with empty NodeConfig sections dropped: Go
  * writes `metadata: {}` and `containerd: {}` for structs left unset, which nodeadm reads as absent.
  */
 function comparable(p: ParsedUserData): TemplateShape['userData'] {
-  const rest: Omit<ParsedUserData, 'nodeadm' | 'parts'> = { format: p.format, ...(p.settings === undefined ? {} : { settings: p.settings }), ...(p.text === undefined ? {} : { text: p.text }), ...(p.error === undefined ? {} : { error: p.error }) };
+  const rest: Omit<ParsedUserData, 'nodeadm' | 'parts'> = { format: p.format, ...(p.settings === undefined ? {} : { settings: p.settings }), ...(p.text === undefined ? {} : { text: sortedFlagMaps(p.text) }), ...(p.error === undefined ? {} : { error: p.error }) };
   const parts = p.parts;
   const checked = verdict(p);
   const withVerdict = checked === undefined ? rest : { ...rest, nodeadm: checked };
