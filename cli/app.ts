@@ -15,6 +15,7 @@ import { LeaderElector } from '../provisioner/kube/leader-election.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
 import { PlanMaterializer } from '../provisioner/launch/materializer.js';
+import { LeaderRoutedMaterializer } from '../provisioner/launch/launch-request.js';
 import type { Materializer } from '../provisioner/index.js';
 import { Provisioner } from '../provisioner/provisioning/provisioner.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
@@ -99,7 +100,7 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics };
   const provisioning = guard === undefined ? undefined : startProvisioning(ctx);
   if (provisioning !== undefined) stops.push(provisioning.stop);
-  const { extender, webhooks } = await startServers(ctx, guarded(provisioning?.materializer, guard), stops);
+  const { extender, webhooks } = await startServers(ctx, guarded(provisioning?.launcher, guard), stops);
   registerClusterGauges(registry, state, systemClock);
   stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
@@ -128,7 +129,7 @@ function startGuard(w: Parameters<typeof startKarpenterGuard>[0], stops: (() => 
   return guard;
 }
 
-function guarded(materializer: PlanMaterializer | undefined, guard: RunningGuard | undefined): Materializer | undefined {
+function guarded(materializer: Materializer | undefined, guard: RunningGuard | undefined): Materializer | undefined {
   return materializer === undefined || guard === undefined ? materializer : guard.guardMaterializer(materializer);
 }
 
@@ -141,8 +142,6 @@ async function startServers(ctx: ProvisioningContext, materializer: Materializer
     ? await serveExtender({
       view: state, binder, materializer, registry,
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port,
-      // Only the leader launches, so only its extender is Ready: the Service sends binds to one replica.
-      ...(config.components.provisioner ? { notReadyReason: (): string | undefined => (ctx.isLeader() ? undefined : 'not the leader: another replica launches nodes') } : {}),
       https: config.extender.tls === undefined ? undefined : readTlsFiles(config.extender.tls),
     })
     : undefined;
@@ -191,7 +190,7 @@ interface ProvisioningContext {
   podMetrics: PodMetrics;
 }
 
-function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
+function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
   const { config, api, state, registry, log, mayAct: isLeader, podMetrics } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
@@ -207,7 +206,7 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
     state, nodeClaims, nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => priced.catalog(), events, clock: systemClock,
-    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
+    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), isLeader,
     onLaunched: (instance, plan, seconds) => {
       metrics.launched(instance, plan.nodePool, seconds);
       launchLog.info({ nodeClaim: instance.nodeClaimName, instanceType: instance.instanceType, zone: instance.zone, capacityType: instance.capacityType, providerId: instance.providerID, seconds }, 'launched nodeclaim');
@@ -234,8 +233,10 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
     instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
   });
   if (config.components.provisioner) provisioner.start();
+  // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
+  const launcher = new LeaderRoutedMaterializer({ state, nodes, local: materializer, isLeader, clock: systemClock, identity: config.leaderElection.identity });
   return {
-    materializer,
+    materializer, launcher,
     ...(disruption?.explain === undefined ? {} : { explainConsolidation: disruption.explain }),
     stop: async () => {
       await provisioner.stop();

@@ -13,6 +13,12 @@ export const launchableTaint = { key: `${productDomain}/launchable`, value: 'tru
 /** On a virtual node: the NodeClaim-to-be's name, which the extender hands back at bind time. */
 export const planNodeAnnotation = `${productDomain}/plan-node`;
 
+/**
+ * On a virtual node: a replica that is not the leader received a bind for it and asks the leader, through the API
+ * server, to launch it (value: the asking replica and when). Only the leader launches; see DECISIONS.md, "Failover".
+ */
+export const launchRequestAnnotation = `${productDomain}/launch-requested`;
+
 /** Pod annotations that steer node choice (validated by the pod webhook, honoured by the plan). */
 export const podAnnotations = {
   /** "spot" or "on-demand": preferred capacity type; the other is still allowed. */

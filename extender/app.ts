@@ -20,11 +20,6 @@ export interface ExtenderAppOptions {
   readonly logLevel?: string;
   /** Full-node requests carry every candidate Node object; 5,000 nodes can exceed 50 MiB. Default 128 MiB. */
   readonly bodyLimit?: number;
-  /**
-   * Extra readiness gate: the Service should only route to a process that can launch, e.g. the provisioner's
-   * leader. Returns why the extender is not ready, or undefined when it is.
-   */
-  readonly notReadyReason?: (() => string | undefined) | undefined;
   /** TLS material (PEM) when kube-scheduler is configured with enableHTTPS. */
   readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer } | undefined;
 }
@@ -57,6 +52,6 @@ export function build(options: ExtenderAppOptions): FastifyInstance {
   const binding = new Binding({ view, binder: options.binder, materializer: options.materializer });
   const metrics = createExtenderMetrics(registry);
   void app.register(extenderRoutes, { view, binding, metrics });
-  void app.register(healthRoutes, { view, registry, notReadyReason: options.notReadyReason });
+  void app.register(healthRoutes, { view, registry });
   return app;
 }

@@ -5,19 +5,18 @@ import type { ClusterModel } from '../provisioner/index.js';
 export interface HealthRoutesOptions {
   readonly view: ClusterModel;
   readonly registry: Registry;
-  /** Extra readiness gate, e.g. leadership: returns why not ready, or undefined when ready. */
-  readonly notReadyReason?: (() => string | undefined) | undefined;
 }
 
-/** /healthz (the process answers), /readyz (the view has its initial lists) and /metrics. */
+/**
+ * /healthz (the process answers), /readyz (the view has its initial lists) and /metrics. Leadership is no part of
+ * readiness: a standby answers filter and prioritize from its own model and hands launches to the leader.
+ */
 export function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
-  const { view, registry, notReadyReason } = options;
+  const { view, registry } = options;
   app.get('/healthz', () => 'ok');
   app.get('/readyz', async (_request, reply) => {
     // Answering from a half-filled cache would reject nodes it has not heard of yet.
     if (!view.isSynced) return reply.code(503).send('cluster view not synced yet');
-    const reason = notReadyReason?.();
-    if (reason !== undefined) return reply.code(503).send(reason);
     return 'ok';
   });
   app.get('/metrics', async (_request, reply) => {

@@ -30,6 +30,11 @@ export interface MaterializerDeps {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly onLaunched?: (instance: LaunchedInstance, plan: VirtualNodePlan, seconds: number) => void;
+  /**
+   * Only the leader launches: a standby's binds go through LeaderRoutedMaterializer, and this refuses anything
+   * that reaches it on a replica that does not lead (a Lease lost mid-way), so no path launches twice.
+   */
+  readonly isLeader?: () => boolean;
 }
 
 const rememberMs = 10 * 60_000;
@@ -63,6 +68,7 @@ export class PlanMaterializer implements Materializer {
   }
 
   async #materialize(virtualNodeName: string, unpublished: VirtualNodePlan | undefined): Promise<{ nodeName: string }> {
+    if (this.#deps.isLeader?.() === false) throw new Error(`materializing ${virtualNodeName}: this replica is not the leader, and only the leader launches`);
     const started = this.#deps.clock.now();
     const claimName = nodeClaimNameOf(virtualNodeName);
     const existing = await this.#deps.nodeClaims.get(claimName);

@@ -11,6 +11,7 @@ import type { EventRecorder } from '../events.js';
 import type { NodeWriter } from '../kube/node-client.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
+import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { buildSimulationInput, holdsRescheduling, reschedulingPods } from './snapshot.js';
 import { planFor } from './claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
@@ -133,7 +134,8 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
  * Plans holding a pod that cannot use a virtual node are launched directly (publish), and nothing else will
  * launch them: kube-scheduler never binds such a pod to the virtual node. A direct launch that failed (the
  * EC2NodeClass's instance profile not created yet, capacity) is tried again here, every heartbeat, until the
- * plan has its node; the materializer runs one launch per plan at a time.
+ * plan has its node; the materializer runs one launch per plan at a time. So is a launch a standby asked for
+ * (launch-request.ts): a new leader takes over the requests made to the one before it.
  */
 export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow'>): string[] {
   const { state } = deps;
@@ -141,7 +143,7 @@ export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow
   for (const plan of state.plans.values()) {
     if (plan.materializedNode !== undefined) continue;
     const waiting = plan.assignedPods.map((key) => state.pods.get(key)).filter((pod): pod is Pod => pod !== undefined && state.isPending(podKeyOf(pod)));
-    if (!waiting.some((pod) => !toleratesLaunchable(pod))) continue;
+    if (!waiting.some((pod) => !toleratesLaunchable(pod)) && !awaitsRequestedLaunch(state, plan.nodeName)) continue;
     deps.launchNow(plan.nodeName);
     retried.push(plan.nodeName);
   }

@@ -2,6 +2,7 @@ import type { Clock } from '../../domain/clock.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
+import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 
 export interface ProvisionerOptions extends PlannerDeps {
   readonly windows?: BatchWindows;
@@ -35,6 +36,8 @@ export class Provisioner {
       if (kind === 'nodepool' || kind === 'ec2nodeclass') this.#batcher.trigger();
       // A NodeClaim being deleted (interruption, expiry, repair) has pods to plan elsewhere before they are evicted.
       if (kind === 'nodeclaim' && state.nodeClaims.get(key)?.metadata.deletionTimestamp !== undefined) this.#batcher.trigger();
+      // A standby's extender took a bind for this virtual node and asks us to launch it (launch-request.ts).
+      if (kind === 'node' && this.#options.isLeader() && awaitsRequestedLaunch(state, key)) this.#options.launchNow(key);
       if (kind !== 'pod') return;
       if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger();
     });

@@ -25,15 +25,3 @@ void t.test('metrics count calls and durations by verb and outcome', async (t) =
   t.match(text, /nodesmith_extender_requests_total\{verb="bind",outcome="error"\} 1/);
   t.match(text, /nodesmith_extender_request_duration_seconds_count\{verb="filter",outcome="ok"\} 1/);
 });
-
-void t.test('readyz also honours the injected gate, such as leadership', async (t) => {
-  const view = new ClusterState();
-  view.apply({ kind: 'synced' });
-  let leader = false;
-  const app = build({ view, binder: new FakeBinder(), registry: new Registry(), logger: false, notReadyReason: () => (leader ? undefined : 'not the leader') });
-  const follower = await app.inject('/readyz');
-  t.equal(follower.statusCode, 503);
-  t.equal(follower.body, 'not the leader');
-  leader = true;
-  t.equal((await app.inject('/readyz')).statusCode, 200);
-});

@@ -44,7 +44,7 @@ interface World {
   readonly events: FakeEventRecorder;
 }
 
-async function world(classResolver: NodeClassResolver = resolver, classSpec: Record<string, unknown> = {}): Promise<World> {
+async function world(classResolver: NodeClassResolver = resolver, classSpec: Record<string, unknown> = {}, isLeader?: () => boolean): Promise<World> {
   const clock = new FakeClock(1_700_000_000_000);
   const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass('default', classSpec)], pods: [pendingPod('web')] });
   const nodes = new FakeNodeWriter(state);
@@ -55,7 +55,7 @@ async function world(classResolver: NodeClassResolver = resolver, classSpec: Rec
   const events = new FakeEventRecorder();
   const materializer = new PlanMaterializer({
     state, nodeClaims: claims, nodes, cloud, resolver: classResolver, catalog: () => catalog,
-    unavailableOfferings: () => new Set(cloud.unavailableOfferings.keys()), events, clock,
+    unavailableOfferings: () => new Set(cloud.unavailableOfferings.keys()), events, clock, ...(isLeader === undefined ? {} : { isLeader }),
   });
   return { state, clock, cloud, claims, nodes, materializer, events };
 }
@@ -79,6 +79,13 @@ void t.test("the NodeClaim and the real Node carry the capacity the EC2NodeClass
   t.match((await w.claims.get('default-abcde'))?.status?.allocatable, sized);
   t.match(w.nodes.nodes.get(nodeName)?.status, { capacity: { pods: '20', 'ephemeral-storage': String(100 * gi) }, allocatable: sized });
   t.same(w.cloud.createRequests[0]?.offerings.map((o) => [o.instanceType, o.maxPods]), [['m5.large', 20], ['m5.xlarge', 20]], "the kubelet is told the class's max pods, as Karpenter passes each type's pod capacity to the user data");
+});
+
+void t.test('a replica that does not lead creates no NodeClaim and launches nothing', async (t) => {
+  const w = await world(resolver, {}, () => false);
+  await t.rejects(w.materializer.materialize(virtualName), /materializing launchable-default-abcde: this replica is not the leader, and only the leader launches/);
+  t.equal(w.cloud.createRequests.length, 0);
+  t.equal(await w.claims.get('default-abcde'), undefined);
 });
 
 void t.test('concurrent and repeated binds share one launch', async (t) => {

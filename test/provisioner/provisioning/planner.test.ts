@@ -1,7 +1,7 @@
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
-import { launchableTaint } from '../../../domain/product-keys.js';
+import { launchableTaint, launchRequestAnnotation } from '../../../domain/product-keys.js';
 import type { Node } from '../../../domain/core/node.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
@@ -83,6 +83,18 @@ void t.test('a direct launch that failed is tried again until the plan has its n
   const launchedFirst = [...p.launchedNow];
   t.same(retryDirectLaunches(p.deps), launchedFirst, 'the heartbeat launches the direct plan again (the first launch failed)');
   state.upsertPlan({ ...(directPlan ?? { nodeName: '', nodePool: '', instanceTypes: [], pricePerHour: 0, assignedPods: [], room: {} }), materializedNode: 'i-0launched' });
+  t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
+});
+
+void t.test('the heartbeat launches a plan a standby asked for, until the plan has its node', async (t) => {
+  const state = stateWith({ ...pools, pods: [pendingPod('waits', { tolerations: [launchable] })] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [waiting] = [...state.plans.values()];
+  t.same(retryDirectLaunches(p.deps), [], 'a pod that waits for kube-scheduler launches nothing by itself');
+  await p.nodes.annotate(waiting?.nodeName ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+  t.same(retryDirectLaunches(p.deps), [waiting?.nodeName], 'the request is honoured, by this leader or the next');
+  state.upsertPlan({ ...(waiting ?? { nodeName: '', nodePool: '', instanceTypes: [], pricePerHour: 0, assignedPods: [], room: {} }), materializedNode: 'i-0launched' });
   t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
 });
 
