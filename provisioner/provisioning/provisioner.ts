@@ -8,6 +8,8 @@ export interface ProvisionerOptions extends PlannerDeps {
   readonly windows?: BatchWindows;
   /** Only the leader plans and heartbeats; other replicas keep their state warm. */
   readonly isLeader: () => boolean;
+  /** How often a standby holding a batch checks whether it leads now (default 500 ms). */
+  readonly leadershipCheckMs?: number;
   /** How often virtual nodes get a fresh Ready heartbeat (kube-controller-manager's grace period is 50 s). */
   readonly heartbeatMs?: number;
   readonly onError: (what: string, error: unknown) => void;
@@ -55,7 +57,8 @@ export class Provisioner {
   async #planLoop(): Promise<void> {
     for (;;) {
       if ((await this.#batcher.wait(this.#stopped)) === 'stopped') return;
-      if (!this.#options.isLeader() || !this.#options.state.isSynced) continue;
+      if (!(await this.#untilLeading())) return;
+      if (!this.#options.state.isSynced) continue;
       try {
         await planOnce({ nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options });
       } catch (error) {
@@ -63,6 +66,23 @@ export class Provisioner {
         this.#batcher.trigger();
       }
     }
+  }
+
+  /**
+   * A standby holds the batch it was woken for until it leads, rather than dropping it: pods that went pending
+   * while no replica led (the leader just died) trigger nothing more, and kube-scheduler does not retry them
+   * soon, so the new leader must plan them as soon as it takes the Lease. False when stopped meanwhile.
+   */
+  async #untilLeading(): Promise<boolean> {
+    if (this.#options.isLeader()) return true;
+    const signal = { stopped: false };
+    const stopped = this.#stopped.then(() => { signal.stopped = true; });
+    const isStopped = (): boolean => signal.stopped;
+    while (!this.#options.isLeader()) {
+      await Promise.race([this.#clock.sleep(this.#options.leadershipCheckMs ?? 500), stopped]);
+      if (isStopped()) return false;
+    }
+    return true;
   }
 
   async #heartbeatLoop(): Promise<void> {

@@ -1,0 +1,77 @@
+import t from 'tap';
+import { FakeClock } from '../../../domain/clock.js';
+import type { Toleration } from '../../../domain/core/taint.js';
+import { launchableTaint, launchRequestAnnotation } from '../../../domain/product-keys.js';
+import { Provisioner } from '../../../provisioner/provisioning/provisioner.js';
+import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { stateWith } from '../../fakes/cluster-state.js';
+import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
+import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
+import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
+
+const launchable: Toleration = { key: launchableTaint.key, operator: 'Equal', value: launchableTaint.value, effect: launchableTaint.effect };
+
+interface Running {
+  readonly state: ClusterState;
+  readonly clock: FakeClock;
+  readonly nodes: FakeNodeWriter;
+  readonly launchedNow: string[];
+  readonly leadership: { leading: boolean };
+  readonly provisioner: Provisioner;
+}
+
+function running(leading: boolean): Running {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('web', { tolerations: [launchable] })] });
+  const clock = new FakeClock(1_700_000_000_000);
+  const nodes = new FakeNodeWriter(state);
+  const launchedNow: string[] = [];
+  const leadership = { leading };
+  const provisioner = new Provisioner({
+    state, nodes, events: new FakeEventRecorder(), clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
+    launchNow: (name) => launchedNow.push(name), windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => leadership.leading,
+    leadershipCheckMs: 500, heartbeatMs: 60_000, onError: (what, error) => { throw new Error(what, { cause: error }); },
+  });
+  provisioner.start();
+  return { state, clock, nodes, launchedNow, leadership, provisioner };
+}
+
+/** Steps the fake clock in small moves, letting the loops run between them. */
+async function advance(r: Running, ms: number): Promise<void> {
+  for (let passed = 0; passed < ms; passed += 50) {
+    await new Promise((resolve) => { setImmediate(resolve); });
+    r.clock.step(50);
+  }
+  await new Promise((resolve) => { setImmediate(resolve); });
+}
+
+void t.test('a standby plans nothing, and plans the pods that went pending meanwhile as soon as it takes the Lease', async (t) => {
+  const r = running(false);
+  t.teardown(() => r.provisioner.stop());
+  await advance(r, 3000);
+  t.same(r.nodes.created, [], 'no virtual node while another replica leads');
+  r.leadership.leading = true;
+  await advance(r, 600);
+  t.equal(r.nodes.created.length, 1, 'the new leader published a plan for the pod without any new event');
+  t.same([...r.state.plans.values()].map((plan) => plan.assignedPods), [['default/web']]);
+});
+
+void t.test('the leader launches a virtual node once a standby asks for it', async (t) => {
+  const r = running(true);
+  t.teardown(() => r.provisioner.stop());
+  await advance(r, 300);
+  const [virtual] = r.nodes.created;
+  t.ok(virtual, 'the pod has a virtual node');
+  t.same(r.launchedNow, [], 'kube-scheduler has not bound the pod: nothing to launch yet');
+  await r.nodes.annotate(virtual ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+  t.same(r.launchedNow, [virtual], 'the request is seen in the watch and launched');
+});
+
+void t.test('a standby does not act on a launch request', async (t) => {
+  const r = running(true);
+  t.teardown(() => r.provisioner.stop());
+  await advance(r, 300);
+  const [virtual] = r.nodes.created;
+  r.leadership.leading = false;
+  await r.nodes.annotate(virtual ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+  t.same(r.launchedNow, []);
+});
