@@ -10,6 +10,10 @@ import { defaultKarpenterGuard } from '../../cli/run-flags.js';
 import type { ConsolidationOptions } from '../../provisioner/disruption/consolidation-settings.js';
 import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
 import { NodesmithProcess } from './nodesmith-process.js';
+import { startReplicaSet, type Replica, type ReplicaSet } from './replica-set.js';
+import { nodePoolYaml } from './nodepool-yaml.js';
+
+export { nodePoolYaml };
 import { imageLaunch } from '../image/image-launch.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
 import { freePort } from '../stack/free-port.js';
@@ -43,8 +47,10 @@ export interface ProductStack {
   apply(yaml: string): Promise<void>;
   /** nodesmith's pid in child-process mode (for memory readings); undefined in-process. */
   childPid(): number | undefined;
-  /** nodesmith's health server (/healthz, /readyz, /metrics), in either mode. */
+  /** nodesmith's health server (/healthz, /readyz, /metrics), in either mode (the first replica's with several). */
   readonly healthUrl: string;
+  /** With `replicas` > 1: each replica, in start order; otherwise empty. */
+  readonly replicas: readonly Replica[];
   /** Kills nodesmith without a chance to clean up (SIGKILL in process mode) and starts it again. */
   crashAndRestart(): Promise<void>;
   /** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
@@ -92,6 +98,11 @@ export interface ProductStackOptions {
    * controller runs emptiness and drift only, so other files' nodes are not consolidated under their assertions.
    */
   readonly consolidation?: ConsolidationOptions;
+  /**
+   * Run this many `nodesmith run` replicas (child processes, one Lease) behind local Services for the extender and
+   * the webhooks (replica-set.ts), as the chart does; default 1.
+   */
+  readonly replicas?: number;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -123,6 +134,34 @@ function processRunner(child: NodesmithProcess, release: () => Promise<void> = (
     crashAndRestart: async () => { await child.kill(); await child.start(); },
     stop: async () => { await child.stop(); await release(); },
   };
+}
+
+/** Several replicas: a crash is the first replica's. */
+function replicaRunner(set: ReplicaSet): Runner {
+  const first = set.replicas[0]?.process;
+  return {
+    inProcess: undefined,
+    get pid() { return first?.pid; },
+    crashAndRestart: async () => { await first?.kill(); await first?.start(); },
+    stop: () => set.stop(),
+  };
+}
+
+/** One runner, or several replicas behind their Services; `served` is where the API server and kube-scheduler call. */
+async function startReplicas(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<{ runner: Runner; replicas: readonly Replica[]; served: { webhook: number; extender: number; healthUrl: string } }> {
+  if ((options.replicas ?? 1) <= 1) {
+    const served = { webhook: config.webhooks.port, extender: config.extender.port, healthUrl: `http://127.0.0.1:${String(config.health.port)}` };
+    return { runner: await startRunner(config, options, stack, moto), replicas: [], served };
+  }
+  const set = await startReplicaSet(config, { count: options.replicas ?? 1, logDir: stack.dir, credentials: moto.credentials, caCert: await readFile(stack.pki.caCert) });
+  return { runner: replicaRunner(set), replicas: set.replicas, served: { webhook: set.webhookService.port, extender: set.extenderService.port, healthUrl: set.replicas[0]?.healthUrl ?? '' } };
+}
+
+/** The last lines of every log, nodesmith's own when it runs as one or more processes. */
+function productLogTails(stack: Stack, moto: Moto, options: ProductStackOptions, replicas: readonly Replica[]): string {
+  const single = options.childProcess === true || options.image !== undefined ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : '';
+  const each = replicas.map((_, i) => `\n--- nodesmith-${String(i)} ---\n${tailOf(join(stack.dir, `nodesmith-${String(i)}.log`))}`).join('');
+  return `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${single}${each}`;
 }
 
 /** nodesmith from its image: the kubeconfig and webhook certificate are handed in read-only, as a Secret would be. */
@@ -226,22 +265,23 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
-  const runner = await startRunner(config, options, stack, moto);
-  await kubectlApply(stack, ['-f', '-'], await localWebhookConfigurations(`https://127.0.0.1:${webhookPort}`, caBundle));
-  await stack.startScheduler([{ urlPrefix: `http://127.0.0.1:${extenderPort}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }]);
+  const { runner, replicas, served } = await startReplicas(config, options, stack, moto);
+  await kubectlApply(stack, ['-f', '-'], await localWebhookConfigurations(`https://127.0.0.1:${String(served.webhook)}`, caBundle));
+  await stack.startScheduler([{ urlPrefix: `http://127.0.0.1:${String(served.extender)}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }]);
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);
   const product: ProductStack = {
     stack, kc, core: kc.makeApiClient(k8s.CoreV1Api), moto, vpc, proxy, nodesmith: runner.inProcess,
     apply: (yaml) => kubectlApply(stack, ['-f', '-'], yaml),
     childPid: () => runner.pid,
-    healthUrl: `http://127.0.0.1:${String(healthPort)}`,
+    healthUrl: served.healthUrl,
+    replicas,
     crashAndRestart: async () => {
       await runner.crashAndRestart();
       product.nodesmith = runner.inProcess;
     },
     nodePoolYaml: (name, extraRequirements = '', extraSpec = '') => nodePoolYaml(name, vpc, { extraRequirements, extraSpec }),
-    logTails: () => `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${options.childProcess === true || options.image !== undefined ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : ''}`,
+    logTails: () => productLogTails(stack, moto, options, replicas),
     stop: async () => {
       await runner.stop().catch(() => undefined);
       if (existing !== undefined) return;
@@ -270,27 +310,4 @@ async function createQueue(moto: Moto, name: string): Promise<string> {
   } finally {
     sqs.destroy();
   }
-}
-
-/** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
-export function nodePoolYaml(name: string, vpc: SeededVpc, extra: { extraRequirements: string; extraSpec: string }): string {
-  return `apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: { name: ${name} }
-spec:
-  role: nodesmith-node-role
-  amiSelectorTerms: [{ alias: al2023@latest }]
-  subnetSelectorTerms: [{ tags: { ${vpc.discoveryTag.key}: ${vpc.discoveryTag.value} } }]
-  securityGroupSelectorTerms: [{ tags: { ${vpc.discoveryTag.key}: ${vpc.discoveryTag.value} } }]
----
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: { name: ${name} }
-spec:
-  template:
-    spec:
-      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: ${name} }
-      requirements:
-        - { key: kubernetes.io/os, operator: In, values: [linux] }${extra.extraRequirements}
-${extra.extraSpec}`;
 }

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import type { NodesmithConfig } from '../../cli/app-config.js';
+import { freePort } from '../stack/free-port.js';
+import { httpsStatus } from '../stack/https-probe.js';
+import { startServiceProxy, type ServiceProxy } from '../stack/service-proxy.js';
+import { NodesmithProcess } from './nodesmith-process.js';
+
+/** One `nodesmith run` replica of a ReplicaSet, as a child process with ports of its own. */
+export interface Replica {
+  /** Its leader-election identity, as the Lease's holderIdentity names it. */
+  readonly identity: string;
+  readonly healthUrl: string;
+  readonly extenderUrl: string;
+  readonly webhookPort: number;
+  readonly process: NodesmithProcess;
+}
+
+/** Several replicas behind two "Services" (service-proxy.ts): the extender's and the webhooks'. */
+export interface ReplicaSet {
+  readonly replicas: readonly Replica[];
+  readonly extenderService: ServiceProxy;
+  readonly webhookService: ServiceProxy;
+  stop(): Promise<void>;
+}
+
+/** The config of replica `index`: its own ports, identity and nothing else changed. */
+async function replicaConfig(base: NodesmithConfig, index: number): Promise<NodesmithConfig> {
+  return {
+    ...base,
+    extender: { ...base.extender, port: await freePort() },
+    webhooks: { ...base.webhooks, port: await freePort() },
+    health: { ...base.health, port: await freePort() },
+    leaderElection: { ...base.leaderElection, identity: `${base.leaderElection.identity}-${String(index)}` },
+  };
+}
+
+/**
+ * `count` replicas of the controller as the chart runs them: all Ready once synced, one leading. kube-scheduler and
+ * the API server reach them through the proxies, which route only to replicas whose readiness probe passes (the
+ * chart's probe: the extender's /readyz).
+ */
+export interface ReplicaSetOptions {
+  readonly count: number;
+  readonly logDir: string;
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  /** The CA of the webhook certificate, for the webhooks' readiness probe. */
+  readonly caCert: Buffer;
+}
+
+export async function startReplicaSet(base: NodesmithConfig, options: ReplicaSetOptions): Promise<ReplicaSet> {
+  const { count, logDir, credentials, caCert } = options;
+  const replicas: Replica[] = [];
+  try {
+    for (let index = 0; index < count; index++) {
+      const config = await replicaConfig(base, index);
+      const process = new NodesmithProcess(config, join(logDir, `nodesmith-${String(index)}.log`), credentials);
+      await process.start();
+      replicas.push({
+        identity: config.leaderElection.identity, process, webhookPort: config.webhooks.port,
+        healthUrl: `http://127.0.0.1:${String(config.health.port)}`, extenderUrl: `http://127.0.0.1:${String(config.extender.port)}`,
+      });
+    }
+  } catch (error) {
+    await Promise.all(replicas.map((r) => r.process.stop()));
+    throw error;
+  }
+  const probeMs = 1000;
+  const extenderService = await startServiceProxy(replicas.map((r) => ({ port: Number(new URL(r.extenderUrl).port), isReady: async () => (await fetch(`${r.extenderUrl}/readyz`)).ok })), probeMs);
+  const webhookService = await startServiceProxy(replicas.map(({ webhookPort: port }) => ({ port, isReady: async () => (await httpsStatus(`https://127.0.0.1:${String(port)}/readyz`, { ca: caCert })) === 200 })), probeMs);
+  return {
+    replicas, extenderService, webhookService,
+    stop: async () => {
+      await extenderService.stop();
+      await webhookService.stop();
+      await Promise.all(replicas.map((r) => r.process.stop()));
+    },
+  };
+}

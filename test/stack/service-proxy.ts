@@ -1,0 +1,67 @@
+import { connect, createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface ServiceBackend {
+  readonly port: number;
+  /** The readiness probe: only a backend that passes it receives new connections (an Endpoint that is ready). */
+  readonly isReady: () => Promise<boolean>;
+}
+
+export interface ServiceProxy {
+  /** 127.0.0.1:port of the "Service". */
+  readonly port: number;
+  /** New connections each backend received, by its index. */
+  readonly connections: readonly number[];
+  stop(): Promise<void>;
+}
+
+/**
+ * What a ClusterIP Service does for the local stack, where the processes run on loopback ports: TCP connections
+ * spread round-robin over the backends whose readiness probe passes (probed every `probeMs`, like the kubelet's
+ * readiness probe feeding the EndpointSlice), each connection staying with its backend until one side closes it,
+ * as kube-proxy's conntrack does. A backend that dies drops its connections; the next probe takes it out.
+ */
+export async function startServiceProxy(backends: readonly ServiceBackend[], probeMs = 1000): Promise<ServiceProxy> {
+  const ready = backends.map(() => false);
+  const connections = backends.map(() => 0);
+  const open = new Set<Socket>();
+  let next = 0;
+  let stopped = false;
+  const probe = async (): Promise<void> => {
+    await Promise.all(backends.map(async (b, i) => { ready[i] = await b.isReady().catch(() => false); }));
+  };
+  await probe();
+  const timer = setInterval(() => { void probe(); }, probeMs);
+  const server = createServer((client) => {
+    const candidates = backends.map((_, i) => i).filter((i) => ready[i] === true);
+    if (candidates.length === 0) {
+      client.destroy();
+      return;
+    }
+    const index = candidates[next++ % candidates.length] ?? 0;
+    connections[index] = (connections[index] ?? 0) + 1;
+    const upstream = connect({ host: '127.0.0.1', port: backends[index]?.port ?? 0 });
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.once('close', () => { open.delete(socket); });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      for (const socket of open) socket.destroy();
+      await new Promise<void>((resolve) => { server.close(() => { resolve(); }); });
+    },
+  };
+}
