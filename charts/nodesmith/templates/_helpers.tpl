@@ -153,3 +153,37 @@ annotations:
   cert-manager.io/inject-ca-from: {{ .Release.Namespace }}/{{ include "nodesmith.webhooksName" . }}
 {{- end }}
 {{- end }}
+
+{{/* The controller pods' selector labels: the Deployment's, the PDB's and the default anti-affinity's. */}}
+{{- define "nodesmith.controllerSelector" -}}
+app.kubernetes.io/name: {{ include "nodesmith.fullname" . }}
+{{- end }}
+
+{{/*
+Affinity with the controller pods' selector filled into each pod (anti-)affinity term that names none (as
+Karpenter's chart does), so the default keeps the replicas apart whatever the release is called. dict: root, affinity.
+*/}}
+{{- define "nodesmith.controllerAffinity" -}}
+{{- $affinity := deepCopy .affinity }}
+{{- $selector := dict "matchLabels" (include "nodesmith.controllerSelector" .root | fromYaml) }}
+{{- range $kind := list "podAffinity" "podAntiAffinity" }}
+{{- $rules := index $affinity $kind | default dict }}
+{{- range $term := index $rules "requiredDuringSchedulingIgnoredDuringExecution" | default list }}
+{{- if not (hasKey $term "labelSelector") }}{{- $_ := set $term "labelSelector" $selector }}{{- end }}
+{{- end }}
+{{- range $weighted := index $rules "preferredDuringSchedulingIgnoredDuringExecution" | default list }}
+{{- if not (hasKey $weighted.podAffinityTerm "labelSelector") }}{{- $_ := set $weighted.podAffinityTerm "labelSelector" $selector }}{{- end }}
+{{- end }}
+{{- end }}
+{{- toYaml $affinity }}
+{{- end }}
+
+{{/* Topology spread constraints, each without a labelSelector given the controller pods' selector. dict: root, constraints. */}}
+{{- define "nodesmith.controllerSpread" -}}
+{{- $constraints := deepCopy .constraints }}
+{{- $selector := dict "matchLabels" (include "nodesmith.controllerSelector" .root | fromYaml) }}
+{{- range $constraint := $constraints }}
+{{- if not (hasKey $constraint "labelSelector") }}{{- $_ := set $constraint "labelSelector" $selector }}{{- end }}
+{{- end }}
+{{- toYaml $constraints }}
+{{- end }}
