@@ -48,7 +48,7 @@ export class NodesmithProcess {
    * `compiled` runs the build in dist/ (as the image does) instead of the sources through tsx, whose
    * transpiler and source maps add some 140 MiB to the process: memory figures must be taken that way.
    */
-  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }, private readonly how: { readonly compiled?: boolean; readonly image?: ImageLaunch } = {}) {}
+  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }, private readonly how: { readonly compiled?: boolean; readonly image?: ImageLaunch; readonly env?: Readonly<Record<string, string>> } = {}) {}
 
   /** The running process's pid, for memory readings. */
   get pid(): number | undefined {
@@ -62,7 +62,7 @@ export class NodesmithProcess {
     const entry = this.how.compiled === true ? [...readImageNodeFlags(`${repoRoot}Dockerfile`), 'dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
     const image = this.how.image;
     const child = image === undefined
-      ? spawn(process.execPath, [...entry, ...runFlags(this.config)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.#imageEnv(), ...aws } })
+      ? spawn(process.execPath, [...entry, ...runFlags(this.config)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.#imageEnv(), ...this.how.env, ...aws } })
       : spawn(image.file, image.args(runFlags(this.config), aws), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: image.env });
     child.stdout.pipe(log);
     child.stderr.pipe(log);

@@ -11,6 +11,7 @@ import type { ConsolidationOptions } from '../../provisioner/disruption/consolid
 import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
 import { NodesmithProcess } from './nodesmith-process.js';
 import { startReplicaSet, type Replica, type ReplicaSet } from './replica-set.js';
+import type { ServiceProxy } from '../stack/service-proxy.js';
 import { nodePoolYaml } from './nodepool-yaml.js';
 
 export { nodePoolYaml };
@@ -49,8 +50,9 @@ export interface ProductStack {
   childPid(): number | undefined;
   /** nodesmith's health server (/healthz, /readyz, /metrics), in either mode (the first replica's with several). */
   readonly healthUrl: string;
-  /** With `replicas` > 1: each replica, in start order; otherwise empty. */
+  /** With `replicas` > 1: each replica, in start order, and the Service in front of their extenders. */
   readonly replicas: readonly Replica[];
+  readonly extenderService: ServiceProxy | undefined;
   /** Kills nodesmith without a chance to clean up (SIGKILL in process mode) and starts it again. */
   crashAndRestart(): Promise<void>;
   /** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
@@ -148,13 +150,13 @@ function replicaRunner(set: ReplicaSet): Runner {
 }
 
 /** One runner, or several replicas behind their Services; `served` is where the API server and kube-scheduler call. */
-async function startReplicas(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<{ runner: Runner; replicas: readonly Replica[]; served: { webhook: number; extender: number; healthUrl: string } }> {
+async function startReplicas(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<{ runner: Runner; replicas: readonly Replica[]; extenderService?: ServiceProxy; served: { webhook: number; extender: number; healthUrl: string } }> {
   if ((options.replicas ?? 1) <= 1) {
     const served = { webhook: config.webhooks.port, extender: config.extender.port, healthUrl: `http://127.0.0.1:${String(config.health.port)}` };
     return { runner: await startRunner(config, options, stack, moto), replicas: [], served };
   }
   const set = await startReplicaSet(config, { count: options.replicas ?? 1, logDir: stack.dir, credentials: moto.credentials, caCert: await readFile(stack.pki.caCert) });
-  return { runner: replicaRunner(set), replicas: set.replicas, served: { webhook: set.webhookService.port, extender: set.extenderService.port, healthUrl: set.replicas[0]?.healthUrl ?? '' } };
+  return { runner: replicaRunner(set), replicas: set.replicas, extenderService: set.extenderService, served: { webhook: set.webhookService.port, extender: set.extenderService.port, healthUrl: set.replicas[0]?.healthUrl ?? '' } };
 }
 
 /** The last lines of every log, nodesmith's own when it runs as one or more processes. */
@@ -265,7 +267,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
     logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
-  const { runner, replicas, served } = await startReplicas(config, options, stack, moto);
+  const { runner, replicas, extenderService, served } = await startReplicas(config, options, stack, moto);
   await kubectlApply(stack, ['-f', '-'], await localWebhookConfigurations(`https://127.0.0.1:${String(served.webhook)}`, caBundle));
   await stack.startScheduler([{ urlPrefix: `http://127.0.0.1:${String(served.extender)}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }]);
   const kc = new k8s.KubeConfig();
@@ -275,7 +277,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     apply: (yaml) => kubectlApply(stack, ['-f', '-'], yaml),
     childPid: () => runner.pid,
     healthUrl: served.healthUrl,
-    replicas,
+    replicas, extenderService,
     crashAndRestart: async () => {
       await runner.crashAndRestart();
       product.nodesmith = runner.inProcess;

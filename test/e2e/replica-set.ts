@@ -7,12 +7,17 @@ import { NodesmithProcess } from './nodesmith-process.js';
 
 /** One `nodesmith run` replica of a ReplicaSet, as a child process with ports of its own. */
 export interface Replica {
-  /** Its leader-election identity, as the Lease's holderIdentity names it. */
-  readonly identity: string;
+  /** Its pod name (POD_NAME, as the chart sets it): the Lease's holderIdentity is this name and a random suffix. */
+  readonly podName: string;
   readonly healthUrl: string;
   readonly extenderUrl: string;
   readonly webhookPort: number;
   readonly process: NodesmithProcess;
+}
+
+/** Whether this replica holds the Lease `holderIdentity` names. */
+export function holds(replica: Replica, holderIdentity: string | undefined): boolean {
+  return holderIdentity?.startsWith(`${replica.podName}-`) === true;
 }
 
 /** Several replicas behind two "Services" (service-proxy.ts): the extender's and the webhooks'. */
@@ -23,14 +28,13 @@ export interface ReplicaSet {
   stop(): Promise<void>;
 }
 
-/** The config of replica `index`: its own ports, identity and nothing else changed. */
-async function replicaConfig(base: NodesmithConfig, index: number): Promise<NodesmithConfig> {
+/** The config of a replica: its own ports, nothing else changed. */
+async function replicaConfig(base: NodesmithConfig): Promise<NodesmithConfig> {
   return {
     ...base,
     extender: { ...base.extender, port: await freePort() },
     webhooks: { ...base.webhooks, port: await freePort() },
     health: { ...base.health, port: await freePort() },
-    leaderElection: { ...base.leaderElection, identity: `${base.leaderElection.identity}-${String(index)}` },
   };
 }
 
@@ -52,11 +56,12 @@ export async function startReplicaSet(base: NodesmithConfig, options: ReplicaSet
   const replicas: Replica[] = [];
   try {
     for (let index = 0; index < count; index++) {
-      const config = await replicaConfig(base, index);
-      const process = new NodesmithProcess(config, join(logDir, `nodesmith-${String(index)}.log`), credentials);
+      const config = await replicaConfig(base);
+      const podName = `nodesmith-${String(index)}`;
+      const process = new NodesmithProcess(config, join(logDir, `${podName}.log`), credentials, { env: { POD_NAME: podName } });
       await process.start();
       replicas.push({
-        identity: config.leaderElection.identity, process, webhookPort: config.webhooks.port,
+        podName, process, webhookPort: config.webhooks.port,
         healthUrl: `http://127.0.0.1:${String(config.health.port)}`, extenderUrl: `http://127.0.0.1:${String(config.extender.port)}`,
       });
     }

@@ -12,6 +12,11 @@ export interface ServiceProxy {
   readonly port: number;
   /** New connections each backend received, by its index. */
   readonly connections: readonly number[];
+  /**
+   * Sends every connection to these backends (by index) from now on and closes the others' connections, as if
+   * kube-proxy had picked them for every connection kube-scheduler keeps open; undefined spreads over all again.
+   */
+  routeOnlyTo(indexes: readonly number[] | undefined): void;
   stop(): Promise<void>;
 }
 
@@ -24,7 +29,8 @@ export interface ServiceProxy {
 export async function startServiceProxy(backends: readonly ServiceBackend[], probeMs = 1000): Promise<ServiceProxy> {
   const ready = backends.map(() => false);
   const connections = backends.map(() => 0);
-  const open = new Set<Socket>();
+  const open = new Map<Socket, number>();
+  let only: readonly number[] | undefined;
   let next = 0;
   let stopped = false;
   const probe = async (): Promise<void> => {
@@ -33,7 +39,7 @@ export async function startServiceProxy(backends: readonly ServiceBackend[], pro
   await probe();
   const timer = setInterval(() => { void probe(); }, probeMs);
   const server = createServer((client) => {
-    const candidates = backends.map((_, i) => i).filter((i) => ready[i] === true);
+    const candidates = backends.map((_, i) => i).filter((i) => ready[i] === true && (only === undefined || only.includes(i)));
     if (candidates.length === 0) {
       client.destroy();
       return;
@@ -42,7 +48,7 @@ export async function startServiceProxy(backends: readonly ServiceBackend[], pro
     connections[index] = (connections[index] ?? 0) + 1;
     const upstream = connect({ host: '127.0.0.1', port: backends[index]?.port ?? 0 });
     for (const socket of [client, upstream]) {
-      open.add(socket);
+      open.set(socket, index);
       socket.once('close', () => { open.delete(socket); });
     }
     client.pipe(upstream);
@@ -56,11 +62,15 @@ export async function startServiceProxy(backends: readonly ServiceBackend[], pro
   return {
     port: (server.address() as AddressInfo).port,
     connections,
+    routeOnlyTo: (indexes) => {
+      only = indexes;
+      for (const [socket, index] of open) if (indexes !== undefined && !indexes.includes(index)) socket.destroy();
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      for (const socket of open) socket.destroy();
+      for (const socket of open.keys()) socket.destroy();
       await new Promise<void>((resolve) => { server.close(() => { resolve(); }); });
     },
   };
