@@ -174,7 +174,8 @@ export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes'>
   const { state } = deps;
   const rescheduling = reschedulingPods(state).pods;
   const waits = (plan: VirtualNodePlan) => (key: string): boolean => state.isPending(key) || holdsRescheduling(plan, key, rescheduling);
-  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)));
+  // A plan a standby asked to launch has a bind waiting on it (kube-scheduler no longer counts that pod pending).
+  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)) && !awaitsRequestedLaunch(state, plan.nodeName));
   await Promise.all(stale.map(async (plan) => {
     await deps.nodes.delete(plan.nodeName);
     deps.state.removePlan(plan.nodeName);

@@ -98,6 +98,18 @@ void t.test('the heartbeat launches a plan a standby asked for, until the plan h
   t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
 });
 
+void t.test('a plan whose launch a replica asked for is not pruned while the bind waits on it', async (t) => {
+  const state = stateWith({ ...pools, pods: [pendingPod('waits', { tolerations: [launchable] })] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [waiting] = [...state.plans.values()];
+  await p.nodes.annotate(waiting?.nodeName ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+  // kube-scheduler is binding the pod: it is no longer pending, and no Binding exists yet.
+  state.upsertPod({ ...pendingPod('waits', { tolerations: [launchable] }), status: { phase: 'Pending' } });
+  t.same(await pruneStalePlans(p.deps), [], 'the plan the bind waits for stays');
+  t.ok(state.plans.has(waiting?.nodeName ?? ''));
+});
+
 /** A node of ours whose NodeClaim is being deleted (an interruption, expiry or repair), with pods still running on it. */
 function leavingNode(options: { disrupting?: boolean; placedByPlan?: string } = {}): ClusterState {
   const claim = nodeClaim({ name: 'old', nodeName: 'i-old', providerID: 'aws:///us-east-1a/i-old', finalizers: ['karpenter.sh/termination'] });
