@@ -98,9 +98,9 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
 
   const guard = startGuard({ config, api, state, registry, log, isLeader }, stops);
   const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics };
-  const provisioning = guard === undefined ? undefined : startProvisioning(ctx);
+  const provisioning = guard === undefined ? undefined : startProvisioning(ctx, guard);
   if (provisioning !== undefined) stops.push(provisioning.stop);
-  const { extender, webhooks } = await startServers(ctx, guarded(provisioning?.launcher, guard), stops);
+  const { extender, webhooks } = await startServers(ctx, provisioning?.launcher, stops);
   registerClusterGauges(registry, state, systemClock);
   stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
@@ -127,10 +127,6 @@ function startGuard(w: Parameters<typeof startKarpenterGuard>[0], stops: (() => 
   const guard = startKarpenterGuard(w);
   stops.push(guard.stop);
   return guard;
-}
-
-function guarded(materializer: Materializer | undefined, guard: RunningGuard | undefined): Materializer | undefined {
-  return materializer === undefined || guard === undefined ? materializer : guard.guardMaterializer(materializer);
 }
 
 /** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
@@ -190,7 +186,7 @@ interface ProvisioningContext {
   podMetrics: PodMetrics;
 }
 
-function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
+function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
   const { config, api, state, registry, log, mayAct: isLeader, podMetrics } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
@@ -234,7 +230,9 @@ function startProvisioning(ctx: ProvisioningContext): { materializer: PlanMateri
   });
   if (config.components.provisioner) provisioner.start();
   // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
-  const launcher = new LeaderRoutedMaterializer({ state, nodes, local: materializer, isLeader, clock: systemClock, identity: config.leaderElection.identity });
+  // The Karpenter guard refuses this replica's own launches while Karpenter runs; it only runs on the leader, so a
+  // standby's requests are judged there, not refused by a guard that never read Karpenter's Lease.
+  const launcher = new LeaderRoutedMaterializer({ state, nodes, local: guard.guardMaterializer(materializer), isLeader: ctx.isLeader, clock: systemClock, identity: config.leaderElection.identity });
   return {
     materializer, launcher,
     ...(disruption?.explain === undefined ? {} : { explainConsolidation: disruption.explain }),
