@@ -8,6 +8,9 @@ import type { KubeRest } from './kube-rest.js';
 
 const nodes = { version: 'v1', plural: 'nodes' } as const;
 
+/** What one Node edit changes: spec fields, or metadata (finalizers) under the key `metadata`. */
+type NodeEdit = Record<string, unknown> & { readonly metadata?: { readonly finalizers: readonly string[] } };
+
 /** storage.k8s.io/v1 VolumeAttachment (subset). */
 interface VolumeAttachment {
   readonly metadata?: { readonly name?: string };
@@ -59,29 +62,12 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     });
   }
 
-  /**
-   * A finalizer edit under the Node's resourceVersion, so a finalizer another controller adds meanwhile is not
-   * dropped (a 409 reads again).
-   */
-  async removeNodeFinalizer(name: string, finalizer: string, attempts = 3): Promise<void> {
-    let node: Node & { metadata: { resourceVersion?: string; finalizers?: string[] } };
-    try {
-      node = await this.#api.get<typeof node>({ ...nodes, name });
-    } catch (e: unknown) {
-      ignoreNotFound(e);
-      return;
-    }
-    const finalizers = node.metadata.finalizers ?? [];
-    if (!finalizers.includes(finalizer)) return;
-    try {
-      await this.#api.mergePatch({ ...nodes, name }, { metadata: { resourceVersion: node.metadata.resourceVersion, finalizers: finalizers.filter((f) => f !== finalizer) } });
-    } catch (e: unknown) {
-      if (statusCode(e) === 409 && attempts > 1) {
-        await this.removeNodeFinalizer(name, finalizer, attempts - 1);
-        return;
-      }
-      ignoreNotFound(e);
-    }
+  /** Under the Node's resourceVersion (through #editNode), so a finalizer another controller adds meanwhile is kept. */
+  async removeNodeFinalizer(name: string, finalizer: string): Promise<void> {
+    await this.#editNode(name, (node) => {
+      const finalizers = node.metadata.finalizers ?? [];
+      return finalizers.includes(finalizer) ? { metadata: { finalizers: finalizers.filter((f) => f !== finalizer) } } : undefined;
+    });
   }
 
   async deleteNode(name: string): Promise<void> {
@@ -129,7 +115,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
    * being lost. A conflict re-reads and tries again at once (kubelet and node-controller writes are frequent while
    * many nodes terminate); after three, the caller's next pass retries.
    */
-  async #editNode(name: string, edit: (node: Node) => Record<string, unknown> | undefined, attempts = 3): Promise<void> {
+  async #editNode(name: string, edit: (node: Node) => NodeEdit | undefined, attempts = 3): Promise<void> {
     let node: Node & { metadata: { resourceVersion?: string } };
     try {
       node = await this.#api.get<typeof node>({ ...nodes, name });
@@ -137,10 +123,11 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
       ignoreNotFound(e);
       return;
     }
-    const spec = edit(node);
-    if (spec === undefined) return;
+    const change = edit(node);
+    if (change === undefined) return;
+    const { metadata, ...spec } = change;
     try {
-      await this.#api.mergePatch({ ...nodes, name }, { metadata: { resourceVersion: node.metadata.resourceVersion }, spec });
+      await this.#api.mergePatch({ ...nodes, name }, { metadata: { ...metadata, resourceVersion: node.metadata.resourceVersion }, ...(Object.keys(spec).length === 0 ? {} : { spec }) });
     } catch (e: unknown) {
       if (statusCode(e) === 409 && attempts > 1) {
         await this.#editNode(name, edit, attempts - 1);
