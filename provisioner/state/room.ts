@@ -20,15 +20,20 @@ export class RoomCalculator {
 
   /**
    * What is left on a virtual node for one more pod that the plan did not assign: the room minus pods bound or
-   * binding there (on the real node it became, once it is launched) and minus the assigned pods still pending,
-   * whose place the plan promised.
+   * binding there and minus the assigned pods still pending, whose place the plan promised. Once launched, the
+   * real node it became is what holds them: its allocatable (as registered, which may be less than planned)
+   * minus the pods bound to it and those binding to it, held there by the bind until the watch sees them.
    */
   roomLeft(entry: ModelPlan, nodeName: string): ResourceSums {
-    const left: ResourceSums = { ...entry.room };
-    addInto(left, this.#pods.usage(nodeName), -1);
     const real = this.#plans.realNodeOf(nodeName);
-    if (real !== undefined && real !== nodeName) addInto(left, this.#pods.usage(real), -1);
-    return this.#withoutPromised(left, entry, nodeName);
+    if (real === undefined || real === nodeName) {
+      const left: ResourceSums = { ...entry.room };
+      addInto(left, this.#pods.usage(nodeName), -1);
+      return this.#withoutPromised(left, entry, nodeName);
+    }
+    const left = this.roomLeftOnLaunched(real, nodeName, entry);
+    addInto(left, this.#pods.usage(nodeName), -1);
+    return left;
   }
 
   /**

@@ -59,6 +59,30 @@ void t.test('room left subtracts pods bound there, pods binding there and assign
   t.end();
 });
 
+void t.test('room left on a launched plan counts the pods on their way to the real node it became', (t) => {
+  // The maxPods-20 e2e run put 23 pods on a 20-pod node: pods binding through the virtual node are held on the
+  // real node once it exists, and the virtual node's room forgot those holds.
+  const view = new ClusterState();
+  view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: [], room: { cpu: '4', memory: '8Gi', pods: '20' }, materializedNode: 'ip-10-0-0-1' }) });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'bound', cpu: '1', memory: '1Gi', nodeName: 'ip-10-0-0-1' }) });
+  view.apply({ kind: 'pod-upserted', pod: pod({ name: 'in-flight', cpu: '1', memory: '1Gi' }) });
+  view.reserve('default/in-flight', 'ip-10-0-0-1', { cpu: 1000, memory: 2 ** 30, pods: 1 });
+  const entry = view.plan('launchable-a');
+  if (entry === undefined) return t.fail('the plan is known');
+  t.same(view.roomLeft(entry, 'launchable-a'), { cpu: 2000, memory: 6 * 2 ** 30, pods: 18 }, 'the bound pod and the one binding to the real node both take room');
+  t.end();
+});
+
+void t.test('room left on a launched plan is the real node\'s allocatable once it registers smaller than planned', (t) => {
+  const view = new ClusterState();
+  view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: [], room: { cpu: '4', memory: '8Gi', pods: '110' }, materializedNode: 'ip-10-0-0-1' }) });
+  view.apply({ kind: 'node-upserted', node: node('ip-10-0-0-1', { cpu: '4', memory: '8Gi', pods: '20' }) });
+  const entry = view.plan('launchable-a');
+  if (entry === undefined) return t.fail('the plan is known');
+  t.equal(view.roomLeft(entry, 'launchable-a')['pods'], 20, 'the node holds 20 pods, whatever the plan thought');
+  t.end();
+});
+
 void t.test('readiness waits for the synced event', (t) => {
   const view = new ClusterState();
   t.notOk(view.isSynced);
