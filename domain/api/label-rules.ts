@@ -1,7 +1,7 @@
 import { fieldPath, problem, type Problem } from './problem.js';
 import type { NodeSelectorRequirementWithMinValues } from './requirement-schema.js';
 import { labelValuePattern, numericOperators, qualifiedNamePattern } from './schema-values.js';
-import { keyRestrictions, type KeyRestriction } from './well-known-labels.js';
+import { keyRestrictions, type KeyRestriction } from './label-key-restrictions.js';
 
 const qualifiedName = new RegExp(qualifiedNamePattern);
 const labelValue = new RegExp(labelValuePattern);

@@ -5,7 +5,7 @@ import { checkNodeClaimSpec } from './nodepool-validation.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
-import { nodeClaimKeyRestrictions } from './well-known-labels.js';
+import { nodeClaimKeyRestrictions } from './label-key-restrictions.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { labelValuePattern } from './schema-values.js';
 import { NodeClaimTemplateSpec, nillableDurationPattern } from './nodeclaim-template-schema.js';
 import { Conditions, cel, resourceList, stringEnum, stringMap } from './structural-schema.js';
-import { keyRestrictions } from './well-known-labels.js';
+import { keyRestrictions } from './label-key-restrictions.js';
 import { ObjectMeta } from './object-meta-schema.js';
 
 export const budgetNodesPattern = '^((100|[0-9]{1,2})%|[0-9]+)$';

@@ -9,7 +9,7 @@ import { SchemaCheck } from './schema-check.js';
 import { checkTaints } from './taint-rules.js';
 import { withRules } from './typed-rules.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
-import { awsDomain, keyRestrictions, type KeyRestriction } from './well-known-labels.js';
+import { awsDomain, keyRestrictions, type KeyRestriction } from './label-key-restrictions.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 import type { ValidateFunction } from 'ajv';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { cel, stringEnum } from './structural-schema.js';
-import { keyRestrictions } from './well-known-labels.js';
+import { keyRestrictions } from './label-key-restrictions.js';
 import { labelValuePattern, qualifiedNamePattern, requirementOperators } from './schema-values.js';
 
 export const NodeSelectorRequirementWithMinValues = Type.Object(

@@ -68,7 +68,7 @@ void t.test('room left on a launched plan counts the pods on their way to the re
   view.apply({ kind: 'pod-upserted', pod: pod({ name: 'in-flight', cpu: '1', memory: '1Gi' }) });
   view.reserve('default/in-flight', 'ip-10-0-0-1', { cpu: 1000, memory: 2 ** 30, pods: 1 });
   const entry = view.plan('launchable-a');
-  if (entry === undefined) return t.fail('the plan is known');
+  if (entry === undefined) throw new Error('the plan is not known');
   t.same(view.roomLeft(entry, 'launchable-a'), { cpu: 2000, memory: 6 * 2 ** 30, pods: 18 }, 'the bound pod and the one binding to the real node both take room');
   t.end();
 });
@@ -78,7 +78,7 @@ void t.test('room left on a launched plan is the real node\'s allocatable once i
   view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: [], room: { cpu: '4', memory: '8Gi', pods: '110' }, materializedNode: 'ip-10-0-0-1' }) });
   view.apply({ kind: 'node-upserted', node: node('ip-10-0-0-1', { cpu: '4', memory: '8Gi', pods: '20' }) });
   const entry = view.plan('launchable-a');
-  if (entry === undefined) return t.fail('the plan is known');
+  if (entry === undefined) throw new Error('the plan is not known');
   t.equal(view.roomLeft(entry, 'launchable-a')['pods'], 20, 'the node holds 20 pods, whatever the plan thought');
   t.end();
 });

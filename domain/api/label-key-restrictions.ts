@@ -1,6 +1,10 @@
 import { labels } from '../well-known-labels.js';
 
-/** Karpenter's label keys and restricted domains (facts §1b); kept exact so existing manifests keep working. */
+/**
+ * Which label keys a NodePool or NodeClaim may set or require: Karpenter's restricted domains and the keys
+ * allowed inside them (facts §1b), kept exact so existing manifests keep working. The keys themselves are in
+ * ../well-known-labels.ts; this file is only about what is allowed.
+ */
 export const karpenterDomain = 'karpenter.sh';
 export const awsDomain = 'karpenter.k8s.aws';
 
