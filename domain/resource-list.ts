@@ -7,11 +7,17 @@ import { resourceAmount } from './quantity.js';
  */
 export type ResourceList = Readonly<Record<string, number>>;
 
+/**
+ * The same amounts as Kubernetes writes them (`{ cpu: '3920m', memory: '15Gi', pods: '58' }`), as they travel in
+ * objects and annotations; `parseResourceList` turns them into a ResourceList, `toQuantities` back.
+ */
+export type Quantities = Readonly<Record<string, QuantityValue>>;
+
 /** Well-known resource names. */
 export const resourceNames = { cpu: 'cpu', memory: 'memory', pods: 'pods', ephemeralStorage: 'ephemeral-storage' } as const;
 
 /** Parses a manifest resource map ("500m", "1Gi") into a {@link ResourceList}. Throws QuantityError. */
-export function parseResourceList(values: Readonly<Record<string, QuantityValue>> | undefined): ResourceList {
+export function parseResourceList(values: Quantities | undefined): ResourceList {
   const out: Record<string, number> = {};
   for (const [name, value] of Object.entries(values ?? {})) out[name] = resourceAmount(name, value);
   return out;

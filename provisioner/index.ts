@@ -4,10 +4,8 @@
  * (or its Kubernetes and AWS clients) into its process by accident. The provisioner implements these.
  */
 import type { Node } from '../domain/core/node.js';
-import type { Pod, QuantityValue } from '../domain/core/pod.js';
-
-/** Kubernetes-style resource amounts, e.g. `{ cpu: '3920m', memory: '15Gi', pods: '58' }`. */
-export type ResourceList = Readonly<Record<string, QuantityValue>>;
+import type { Pod } from '../domain/core/pod.js';
+import type { Quantities } from '../domain/resource-list.js';
 
 /**
  * One planned NodeClaim, published as a virtual Node named `nodeName` (labelled `nodesmith.io/launchable`).
@@ -30,7 +28,7 @@ export interface VirtualNodePlan {
    * What pods may use on the planned instance: its allocatable minus daemonset overhead. The extender subtracts
    * the requests of assigned pods and of pods binding or bound here to get the room left for other pods.
    */
-  readonly room: ResourceList;
+  readonly room: Quantities;
   /**
    * Set once the plan became a real node. The virtual node stays until its assigned pods are bound (they are
    * redirected to this node), with `room` emptied so that no other pod is admitted to it.
