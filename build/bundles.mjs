@@ -2,7 +2,7 @@
 //  - sdk: the AWS SDK facade (provisioner/aws/sdk.ts), bundled with only the commands and clients it re-exports.
 //    Each client package's entry loads its whole service (client-ec2: about 80 MiB resident); the bundle takes the
 //    four clients nodesmith uses to about 40 MiB (DECISIONS.md, "The AWS SDK bundled").
-//  - worker: the disruption simulation worker's entry (provisioner/disruption/simulation-worker.ts). A worker
+//  - worker: the disruption simulation worker's entry (provisioner/disruption/simulator/worker-thread.ts). A worker
 //    thread is a second isolate that loads its own modules: its 41 files cost about 6 MiB resident as ES modules
 //    and about 1 MiB as one file (DECISIONS.md, "Runtime memory settings").
 // `node build/bundles.mjs NAME FILE` writes one bundle to FILE instead (the tests of each bundle).
@@ -28,7 +28,7 @@ const bundles = {
     },
   },
   // Our own code only (no dependencies): left readable, with a source map to the TypeScript for stack traces.
-  worker: { entry: 'provisioner/disruption/simulation-worker.ts', dist: 'dist/provisioner/disruption/simulation-worker.js', options: { sourcemap: 'linked' } },
+  worker: { entry: 'provisioner/disruption/simulator/worker-thread.ts', dist: 'dist/provisioner/disruption/simulator/worker-thread.js', options: { sourcemap: 'linked' } },
 };
 
 /** Bundles one entry into `outfile` (absolute, or relative to the repository root). */

@@ -16,7 +16,7 @@ import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import { PodEventTracker } from '../provisioner/disruption/pod-events.js';
 import type { DisruptedCounter } from '../provisioner/disruption/ports.js';
 import { MaterializingLauncher, type PlanLauncher } from '../provisioner/disruption/replacement-launcher.js';
-import { WorkerSimulator } from '../provisioner/disruption/worker-simulator.js';
+import { WorkerSimulator } from '../provisioner/disruption/simulator/worker-simulator.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';

@@ -8,7 +8,7 @@ import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import { newCommandId } from './command.js';
 import type { DisruptionBudgets, MethodContext } from './method.js';
-import { InProcessSimulator, type DisruptionSimulator } from './simulator.js';
+import { InProcessSimulator, type DisruptionSimulator } from './simulator/simulator.js';
 
 export interface ContextDeps {
   readonly state: ClusterState;

@@ -1,12 +1,12 @@
 // The worker thread behind WorkerSimulator: keeps a copy of the cluster as the last pass sent it and answers
 // questions with the one simulation (domain/simulation/simulate.ts). Its only I/O is the message port.
 import { parentPort } from 'node:worker_threads';
-import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import type { SnapshotNode } from '../../domain/simulation/simulation-input.js';
-import { StandingCluster } from '../../domain/simulation/standing-cluster.js';
-import type { ConsolidationWorld } from '../../domain/disruption/consolidation/consolidation-world.js';
-import type { FromWorker, ToWorker, WireQuestion, WireResult } from './simulation-protocol.js';
-import { toWire } from './simulation-protocol.js';
+import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
+import type { SnapshotNode } from '../../../domain/simulation/simulation-input.js';
+import { StandingCluster } from '../../../domain/simulation/standing-cluster.js';
+import type { ConsolidationWorld } from '../../../domain/disruption/consolidation/consolidation-world.js';
+import type { FromWorker, ToWorker, WireQuestion, WireResult } from './worker-protocol.js';
+import { toWire } from './worker-protocol.js';
 import { answer } from './simulator.js';
 
 interface Copy {

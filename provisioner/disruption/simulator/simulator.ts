@@ -1,7 +1,7 @@
-import { questionInput, type ConsolidationWorld, type SimulationQuestion } from '../../domain/disruption/consolidation/consolidation-world.js';
-import { simulate } from '../../domain/simulation/simulate.js';
-import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
-import type { StandingCluster } from '../../domain/simulation/standing-cluster.js';
+import { questionInput, type ConsolidationWorld, type SimulationQuestion } from '../../../domain/disruption/consolidation/consolidation-world.js';
+import { simulate } from '../../../domain/simulation/simulate.js';
+import type { SimulationResult } from '../../../domain/simulation/simulation-input.js';
+import type { StandingCluster } from '../../../domain/simulation/standing-cluster.js';
 
 /**
  * Where disruption's simulations run. Every method asks through one of these, so the extender's filter never waits

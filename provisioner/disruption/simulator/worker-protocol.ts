@@ -1,13 +1,13 @@
-import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
-import type { Pod } from '../../domain/core/pod.js';
-import type { DaemonSet } from '../../domain/core/workloads.js';
-import { podKeyOf } from '../../domain/core/object-key.js';
-import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import type { NodeClassCapacity } from '../../domain/instance-types/node-class-types.js';
-import type { PlannedNodeClaim, SimulationNodePool, SimulationOptions, SimulationResult, SnapshotNode } from '../../domain/simulation/simulation-input.js';
+import type { NodeSelectorRequirement } from '../../../domain/core/node-selector.js';
+import type { Pod } from '../../../domain/core/pod.js';
+import type { DaemonSet } from '../../../domain/core/workloads.js';
+import { podKeyOf } from '../../../domain/core/object-key.js';
+import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
+import type { NodeClassCapacity } from '../../../domain/instance-types/node-class-types.js';
+import type { PlannedNodeClaim, SimulationNodePool, SimulationOptions, SimulationResult, SnapshotNode } from '../../../domain/simulation/simulation-input.js';
 
 /**
- * The messages between `WorkerSimulator` and its worker (simulation-worker.ts). The worker keeps a copy of the
+ * The messages between `WorkerSimulator` and its worker (worker-thread.ts). The worker keeps a copy of the
  * cluster between calls, so a message carries only what changed: the catalog once (in chunks), the nodes whose
  * snapshot changed since the last pass (in chunks), then each question with just its pods and the names left out.
  * Everything is structured-cloned; chunks keep each clone on the main thread short.

@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import type { SimulationResult } from '../../../domain/simulation/simulation-input.js';
-import { InProcessSimulator } from '../../../provisioner/disruption/simulator.js';
-import { WorkerSimulator } from '../../../provisioner/disruption/worker-simulator.js';
-import { fakeNode, pod, pods, world } from '../../domain/disruption/consolidation/fixtures.js';
+import type { SimulationResult } from '../../../../domain/simulation/simulation-input.js';
+import { InProcessSimulator } from '../../../../provisioner/disruption/simulator/simulator.js';
+import { WorkerSimulator } from '../../../../provisioner/disruption/simulator/worker-simulator.js';
+import { fakeNode, pod, pods, world } from '../../../domain/disruption/consolidation/fixtures.js';
 
 // The image runs the simulation worker from one bundled file (build/bundles.mjs); this builds that bundle.
 const dir = mkdtempSync(join(tmpdir(), 'nodesmith-worker-bundle-'));
 t.teardown(() => { rmSync(dir, { recursive: true, force: true }); });
 // .mjs: the temporary directory has no package.json saying "type": "module".
 const outfile = join(dir, 'simulation-worker.mjs');
-execFileSync(process.execPath, ['build/bundles.mjs', 'worker', outfile], { cwd: new URL('../../..', import.meta.url) });
+execFileSync(process.execPath, ['build/bundles.mjs', 'worker', outfile], { cwd: new URL('../../../..', import.meta.url) });
 
 function placements(result: SimulationResult): string[] {
   return [

@@ -1,11 +1,11 @@
 import t, { type Test } from 'tap';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ConsolidationWorld, SimulationQuestion } from '../../../domain/disruption/consolidation/consolidation-world.js';
-import type { SimulationResult } from '../../../domain/simulation/simulation-input.js';
-import { InProcessSimulator } from '../../../provisioner/disruption/simulator.js';
-import { WorkerSimulator } from '../../../provisioner/disruption/worker-simulator.js';
-import { fakeNode, pod, pods, smallCatalog, world, type FakeNode } from '../../domain/disruption/consolidation/fixtures.js';
+import type { ConsolidationWorld, SimulationQuestion } from '../../../../domain/disruption/consolidation/consolidation-world.js';
+import type { SimulationResult } from '../../../../domain/simulation/simulation-input.js';
+import { InProcessSimulator } from '../../../../provisioner/disruption/simulator/simulator.js';
+import { WorkerSimulator } from '../../../../provisioner/disruption/simulator/worker-simulator.js';
+import { fakeNode, pod, pods, smallCatalog, world, type FakeNode } from '../../../domain/disruption/consolidation/fixtures.js';
 
 const inProcess = new InProcessSimulator();
 

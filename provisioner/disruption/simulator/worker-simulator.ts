@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import type { ConsolidationWorld } from '../../domain/disruption/consolidation/consolidation-world.js';
-import type { SimulationResult, SnapshotNode } from '../../domain/simulation/simulation-input.js';
-import type { Pod } from '../../domain/core/pod.js';
-import { sameNodeFields } from '../../domain/simulation/standing-cluster.js';
-import { fromWire, type FromWorker, type ToWorker } from './simulation-protocol.js';
-import type { SimulationQuestion } from '../../domain/disruption/consolidation/consolidation-world.js';
+import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
+import type { ConsolidationWorld } from '../../../domain/disruption/consolidation/consolidation-world.js';
+import type { SimulationResult, SnapshotNode } from '../../../domain/simulation/simulation-input.js';
+import type { Pod } from '../../../domain/core/pod.js';
+import { sameNodeFields } from '../../../domain/simulation/standing-cluster.js';
+import { fromWire, type FromWorker, type ToWorker } from './worker-protocol.js';
+import type { SimulationQuestion } from '../../../domain/disruption/consolidation/consolidation-world.js';
 import type { DisruptionSimulator } from './simulator.js';
 
 export interface WorkerSimulatorOptions {
@@ -13,7 +13,7 @@ export interface WorkerSimulatorOptions {
   readonly chunk?: number;
   /** A simulation that has not answered by then is abandoned and the worker restarted (default 60 s). */
   readonly timeoutMs?: number;
-  /** The worker's script, built JavaScript (default: simulation-worker beside this module; the bundle's test). */
+  /** The worker's script, built JavaScript (default: worker-thread beside this module; the bundle's test). */
   readonly entry?: URL;
 }
 
@@ -56,7 +56,7 @@ function pause(): Promise<void> {
 function spawn(script: URL | undefined): Worker {
   if (script !== undefined) return new Worker(script);
   const source = import.meta.url.endsWith('.ts');
-  const entry = new URL(source ? './simulation-worker.ts' : './simulation-worker.js', import.meta.url);
+  const entry = new URL(source ? './worker-thread.ts' : './worker-thread.js', import.meta.url);
   if (!source) return new Worker(entry);
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true });
