@@ -34,8 +34,9 @@ const fastPasses = 20;
  * Karpenter AWS's nodeclaim/garbagecollection: terminates instances carrying our tags that no
  * NodeClaim holds (a crash between CreateFleet and the status write, or a NodeClaim deleted by hand
  * with its finalizer stripped). The NodeClaims are listed *after* the instances, and an instance
- * counts as held by its providerID *or* its NodeClaim-name tag, so an instance whose NodeClaim status
- * is still being written is never mistaken for an orphan; the minimum age covers list lag.
+ * counts as held by its providerID, or by its NodeClaim-name tag while that NodeClaim names no instance
+ * yet, so an instance whose NodeClaim status is still being written is never mistaken for an orphan;
+ * the minimum age covers list lag.
  *
  * List returns this cluster's instances launched through the shared API, Karpenter's included, and
  * every one of them is held by a NodeClaim in a cluster that was taken over. An instance that no
@@ -55,7 +56,9 @@ export class OrphanInstanceGc implements Controller {
     const instances = await this.#o.cloud.list();
     const claims = await this.#o.store.list();
     const heldIds = new Set(claims.map((c) => c.status?.providerID ?? '').filter((id) => id !== ''));
-    const heldNames = new Set(claims.map((c) => c.metadata.name ?? ''));
+    // The name tag holds an instance only while its NodeClaim has recorded none: once the status names one, a second
+    // instance with the same tag is a launch whose result was lost (a crash after CreateFleet, then a relaunch).
+    const heldNames = new Set(claims.filter((c) => (c.status?.providerID ?? '') === '').map((c) => c.metadata.name ?? ''));
     const now = this.#o.clock.now();
     const minAge = this.#o.minAgeMs ?? 30_000;
     const orphans = instances.filter((instance) => {

@@ -33,6 +33,22 @@ void t.test('instance gc terminates instances older than 30 s that no nodeclaim 
   t.equal((await gc.reconcile()).requeueAfterMs, 120_000, 'after 20 passes it slows to every 2 min');
 });
 
+void t.test('instance gc terminates a second instance tagged with a nodeclaim that recorded another one', async (t) => {
+  // A launch killed after CreateFleet left its instance unrecorded; the restarted launch of the same NodeClaim did
+  // not see it yet and launched again. The NodeClaim holds the instance its status names; the tag no longer holds
+  // the first one (provision-restart on the real stack kept two such instances running).
+  const clock = new FakeClock(100_000);
+  const store = new InMemoryNodeClaimStore(clock);
+  const cloud = new FakeCloudProvider(clock);
+  const lost = instance({ id: 7, launchTime: 0, nodeClaimName: 'relaunched' });
+  const recorded = instance({ id: 8, launchTime: 10_000, nodeClaimName: 'relaunched' });
+  for (const i of [lost, recorded]) cloud.instances.set(i.instanceId, i);
+  await store.create(nodeClaim({ name: 'relaunched', providerID: recorded.providerID }));
+  const gc = new OrphanInstanceGc({ cloud, store, nodes: new FakeCluster(), clock });
+  await gc.reconcile();
+  t.same(cloud.deleted, [lost.providerID], 'the instance the nodeclaim does not name is terminated, the one it names is kept');
+});
+
 void t.test('instance gc skips instances already shutting down', async (t) => {
   const clock = new FakeClock(100_000);
   const cloud = new FakeCloudProvider(clock);
