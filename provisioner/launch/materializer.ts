@@ -71,7 +71,7 @@ export class PlanMaterializer implements Materializer {
     if (this.#deps.isLeader?.() === false) throw new Error(`materializing ${virtualNodeName}: this replica is not the leader, and only the leader launches`);
     const started = this.#deps.clock.now();
     const claimName = nodeClaimNameOf(virtualNodeName);
-    const existing = await this.#deps.nodeClaims.get(claimName);
+    const existing = unlessDeleting(virtualNodeName, await this.#deps.nodeClaims.get(claimName));
     const adopted = existing?.status?.providerID === undefined ? undefined : await this.#adopt(existing);
     if (adopted !== undefined) return this.#finish(virtualNodeName, adopted);
     const { plan, pool, nodeClass } = this.#planToLaunch(virtualNodeName, unpublished);
@@ -158,6 +158,15 @@ export class PlanMaterializer implements Materializer {
     }
     return { nodeName };
   }
+}
+
+/**
+ * A refused launch deletes its NodeClaim, which stays until its finalizer is released; launching into it then
+ * would give an instance that goes with it, and its pods would need another launch. The retry comes later.
+ */
+function unlessDeleting(virtualNodeName: string, existing: NodeClaim | undefined): NodeClaim | undefined {
+  if (existing?.metadata.deletionTimestamp === undefined || existing.status?.providerID !== undefined) return existing;
+  throw new Error(`materializing ${virtualNodeName}: NodeClaim ${existing.metadata.name ?? ''} is being deleted after a failed launch; the launch is tried again once it is gone`);
 }
 
 const claimTarget = (claim: NodeClaim): EventTarget => ({ kind: 'NodeClaim', name: claim.metadata.name ?? '', apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) });

@@ -146,6 +146,22 @@ void t.test('a launch refused because the EC2NodeClass is not ready deletes the 
   t.equal(w.cloud.instances.size, 0);
 });
 
+void t.test('a NodeClaim still being deleted after a refused launch is not launched into; the retry after it is gone makes a new one', async (t) => {
+  // The failover test's extra launch: a launch refused (instance profile not created yet) deleted its NodeClaim;
+  // the heartbeat's retry found it still there (its finalizer not yet released) and launched an instance for it,
+  // which went with the NodeClaim, and its pod needed yet another launch.
+  const w = await world();
+  const deleting = nodeClaim({ name: 'default-abcde' });
+  await w.claims.create({ ...deleting, metadata: { ...deleting.metadata, finalizers: ['karpenter.sh/termination'] } });
+  await w.claims.delete('default-abcde');
+  await t.rejects(w.materializer.materialize(virtualName), /NodeClaim default-abcde is being deleted/);
+  t.equal(w.cloud.createRequests.length, 0, 'nothing is launched for a NodeClaim on its way out');
+  await w.claims.removeFinalizer('default-abcde', 'karpenter.sh/termination');
+  const { nodeName } = await w.materializer.materialize(virtualName);
+  t.equal(w.cloud.createRequests.length, 1, 'once it is gone, the launch goes ahead');
+  t.match(await w.claims.get('default-abcde'), { metadata: { deletionTimestamp: undefined }, status: { providerID: w.cloud.instances.get(nodeName)?.providerID } });
+});
+
 void t.test('a failed launch names its cause the way Karpenter does', (t) => {
   t.equal(launchFailureReason(new Error('launching nodeclaim x', { cause: new NodeClassNotReadyError('no subnets') })), 'NodeClassNotReady');
   t.equal(launchFailureReason(new Error('socket hang up')), 'LaunchFailed');
