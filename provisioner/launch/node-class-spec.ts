@@ -15,7 +15,7 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     securityGroupSelectorTerms: spec.securityGroupSelectorTerms,
     amiSelectorTerms: spec.amiSelectorTerms,
     amiFamily: resolvedAmiFamily(spec),
-    instanceProfile: spec.instanceProfile ?? (spec.role === undefined ? '' : (nodeClass.status?.instanceProfile ?? '')),
+    instanceProfile: launchProfileOf(nodeClass),
     blockDeviceMappings: spec.blockDeviceMappings,
     metadataOptions: spec.metadataOptions,
     userData: spec.userData,
@@ -25,4 +25,10 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     kubelet: spec.kubelet,
     instanceStorePolicy: spec.instanceStorePolicy,
   })) as NodeClassSpec;
+}
+
+/** The instance profile a launch uses: the class's own, or the one created for its role ('' until it exists). */
+export function launchProfileOf(nodeClass: EC2NodeClass): string {
+  const spec = nodeClass.spec as EC2NodeClass['spec'] & { role?: string; instanceProfile?: string };
+  return spec.instanceProfile ?? (spec.role === undefined ? '' : (nodeClass.status?.instanceProfile ?? ''));
 }

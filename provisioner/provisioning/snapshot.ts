@@ -7,6 +7,7 @@ import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
 import { parseResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
+import { launchProfileOf } from '../launch/node-class-spec.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClassCapacities } from './node-class-capacities.js';
@@ -193,16 +194,20 @@ export function volumeRequirementsOf(state: ClusterState, pods: readonly Pod[]):
 }
 
 /**
- * NodePools that can launch: not being deleted, and their EC2NodeClass exists and is not `Ready=False` (its status
- * controller found a selector that matches nothing). A class whose status was never written yet is tried: the
- * launch resolves the selectors itself and fails with the same reason.
+ * NodePools that can launch: not being deleted, and their EC2NodeClass exists, is not `Ready=False` (its status
+ * controller found a selector that matches nothing) and has the instance profile a launch needs (for a `role`, the
+ * one the instance-profile controller creates a moment after the class appears). A class whose status was never
+ * written yet is otherwise tried: the launch resolves the selectors itself and fails with the same reason. Planning
+ * onto a class without its profile only published plans whose launches were refused, and the pods were planned
+ * again onto new ones while kube-scheduler still bound some to the old: extra launches, as in Karpenter, which
+ * leaves a NodePool out until its class is ready.
  */
 export function usableNodePools(state: ClusterState): SimulationNodePool[] {
   return [...state.nodePools.values()].filter((pool) => {
     const deleting = (pool.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
     const nodeClass = state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
-    const notReady = nodeClass?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') === true;
-    return !deleting && nodeClass !== undefined && !notReady;
+    if (deleting || nodeClass === undefined || launchProfileOf(nodeClass) === '') return false;
+    return nodeClass.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') !== true;
   });
 }
 

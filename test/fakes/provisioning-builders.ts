@@ -55,8 +55,10 @@ export function nodePool(name = 'default', spec: Record<string, unknown> = {}): 
   return defaultNodePool(nodePoolManifest(spec, name)) as unknown as NodePool;
 }
 
+/** A class as the cluster has it once reconciled: its role's instance profile created (the planner waits for it). */
 export function nodeClass(name = 'default', spec: Record<string, unknown> = {}): EC2NodeClass {
-  return defaultEC2NodeClass(ec2NodeClassManifest(spec, name)) as unknown as EC2NodeClass;
+  const defaulted = defaultEC2NodeClass(ec2NodeClassManifest(spec, name)) as unknown as EC2NodeClass;
+  return { ...defaulted, status: { ...defaulted.status, instanceProfile: `${name}_profile` } };
 }
 
 export interface PendingPodOptions {

@@ -119,6 +119,23 @@ void t.test('the planner does not launch for a NodePool whose EC2NodeClass is Re
   t.same(usableNodePools(state).map((p) => p.metadata.name), ['fine', 'unseen'], 'a class not looked at yet is tried; the launch resolves it itself');
 });
 
+void t.test('the planner waits for the instance profile of a class that names a role, and plans with it once it is recorded', (t) => {
+  // Planning before the profile existed published plans whose launches were all refused (NodeClassNotReady); the
+  // pods were planned again onto new plans while kube-scheduler still bound some to the old ones: extra launches.
+  const byRole = (status: NonNullable<EC2NodeClass['status']>): EC2NodeClass => {
+    const spec: Record<string, unknown> = { ...nodeClass('by-role').spec, role: 'KarpenterNodeRole' };
+    delete spec['instanceProfile'];
+    return { ...nodeClass('by-role'), spec: spec as EC2NodeClass['spec'], status };
+  };
+  const state = new ClusterState();
+  state.upsertObject('nodepool', { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'by-role' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'by-role' }, requirements: [] } } } });
+  state.upsertObject('ec2nodeclass', byRole({}));
+  t.same(usableNodePools(state), [], 'no profile created for the role yet: the pool is left out');
+  state.upsertObject('ec2nodeclass', byRole({ instanceProfile: 'cluster_123' }));
+  t.same(usableNodePools(state).map((p) => p.metadata.name), ['by-role'], 'the profile recorded in status: the pool plans');
+  t.end();
+});
+
 void t.test("each image's status requirements say which instance types its variant serves", async (t) => {
   const { classes, resolver, controller } = setup(nodeClass('default'));
   resolver.amis = [
