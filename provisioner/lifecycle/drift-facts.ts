@@ -31,6 +31,7 @@ export function resolvedFromStatus(nodeClass: EC2NodeClass): ResolvedNow | undef
     amiIds: new Set((status.amis ?? []).map((a) => a.id)),
     subnetIds: new Set((status.subnets ?? []).map((s) => s.id)),
     securityGroupIds: new Set((status.securityGroups ?? []).map((g) => g.id)),
+    ...(status.capacityReservations === undefined ? {} : { capacityReservationIds: new Set(status.capacityReservations.map((r) => r.id)) }),
   };
 }
 
