@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import type { LaunchedInstance } from '../../../domain/cloud/cloud-provider.js';
 import { resolvedDrift } from '../../../domain/disruption/resolved-drift.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
@@ -44,7 +45,7 @@ const instance: LaunchedInstance = {
 void t.test('a node launched into a reservation is labelled reserved with its reservation id and type, NodeClaim and Node alike', (t) => {
   const expected = { 'karpenter.sh/capacity-type': 'reserved', 'karpenter.k8s.aws/capacity-reservation-id': reservation.id, 'karpenter.k8s.aws/capacity-reservation-type': 'default', 'karpenter.k8s.aws/capacity-reservation-interruptible': 'false' };
   t.match(launchedLabels(instance, catalog.get('m5.large')), expected);
-  const claim = { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: 'gpu-abcde' }, spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' }, requirements: [] } } as const;
+  const claim: NodeClaim = { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: 'gpu-abcde' }, spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' }, requirements: [] } };
   t.match(realNodeFor(instance, claim, catalog.get('m5.large')).metadata.labels, expected);
   t.match(launchedLabels({ ...instance, capacityType: 'on-demand', capacityReservation: undefined } as unknown as LaunchedInstance, undefined), { 'karpenter.sh/capacity-type': 'on-demand' });
   t.notOk('karpenter.k8s.aws/capacity-reservation-id' in launchedLabels({ instanceId: 'i', providerID: 'p', instanceType: 'm5.large', zone, capacityType: 'on-demand', imageId: '', launchTime: 0, state: 'pending', tags: {} }, undefined), 'a fallback launch carries no reservation labels');
