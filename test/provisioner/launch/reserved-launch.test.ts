@@ -53,15 +53,16 @@ void t.test('a node launched into a reservation is labelled reserved with its re
 });
 
 void t.test('a node drifts (CapacityReservationDrift) when its reservation is no longer in the EC2NodeClass status', (t) => {
-  const status = (ids: string[]) => ({ subnets: [{ id: 'subnet-a', zone }], capacityReservations: ids.map((id) => ({ id, availabilityZone: zone, instanceType: 'm5.large', instanceMatchCriteria: 'targeted' as const, ownerID: '123456789012' })) });
-  const nodeClass = (ids: string[]) => ({ apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'gpu' }, spec: {}, status: status(ids) }) as unknown as Parameters<typeof resolvedFromStatus>[0];
+  type NodeClass = Parameters<typeof resolvedFromStatus>[0];
+  const status = (ids: string[]): NonNullable<NodeClass['status']> => ({ subnets: [{ id: 'subnet-a', zone }], capacityReservations: ids.map((id) => ({ id, availabilityZone: zone, instanceType: 'm5.large', instanceMatchCriteria: 'targeted' as const, ownerID: '123456789012' })) });
+  const nodeClass = (ids: string[]): NodeClass => ({ apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'gpu' }, spec: {}, status: status(ids) }) as unknown as NodeClass;
   const kept = resolvedFromStatus(nodeClass([reservation.id]));
   const gone = resolvedFromStatus(nodeClass([]));
   if (kept === undefined || gone === undefined) throw new Error('status not read');
   t.equal(resolvedDrift({ capacityReservationId: reservation.id }, kept), undefined, 'still selected');
   t.same(resolvedDrift({ capacityReservationId: reservation.id }, gone), { reason: 'CapacityReservationDrift', message: `capacity reservation ${reservation.id} is no longer selected by the EC2NodeClass` });
   t.equal(resolvedDrift({}, gone), undefined, 'a node outside any reservation never drifts for it');
-  const undiscovered = resolvedFromStatus({ ...nodeClass([]), status: { subnets: [{ id: 'subnet-a', zone }] } } as Parameters<typeof resolvedFromStatus>[0]);
+  const undiscovered = resolvedFromStatus({ ...nodeClass([]), status: { subnets: [{ id: 'subnet-a', zone }] } });
   t.equal(undiscovered === undefined ? undefined : resolvedDrift({ capacityReservationId: reservation.id }, undiscovered), undefined, 'nothing is decided before discovery wrote the status');
   t.end();
 });
