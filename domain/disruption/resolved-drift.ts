@@ -5,7 +5,11 @@ export interface LaunchedWith {
   readonly imageId?: string;
   readonly subnetId?: string;
   readonly securityGroupIds?: readonly string[];
-  /** The capacity reservation the instance was launched into, if any. */
+  /**
+   * The capacity reservation the instance runs in now, as EC2 describes it. Not the NodeClaim's label: an
+   * instance whose reservation ended keeps running as on-demand and is not drifted for it (Karpenter reads the
+   * instance too).
+   */
   readonly capacityReservationId?: string;
 }
 

@@ -77,6 +77,7 @@ export class CloudDriftFacts implements ResolvedDriftFacts {
         ...(i.imageId === '' ? {} : { imageId: i.imageId }),
         ...(i.subnetId === undefined ? {} : { subnetId: i.subnetId }),
         ...(i.securityGroupIds === undefined ? {} : { securityGroupIds: i.securityGroupIds }),
+        ...(i.capacityReservation === undefined ? {} : { capacityReservationId: i.capacityReservation.id }),
       });
     }
     this.#launched = { atMs: now, value: byProviderId };

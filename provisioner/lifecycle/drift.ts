@@ -163,8 +163,7 @@ export class DriftController implements Controller {
     const imageId = claim.status?.imageID ?? launched.imageId;
     const expected = imageForLabels(nodeClass, claim.metadata.labels ?? {});
     const forType = expected === undefined ? resolved : { ...resolved, amiIds: new Set([expected]) };
-    const reservation = claim.metadata.labels?.[wellKnown.capacityReservationId];
-    return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId), ...optional('capacityReservationId', reservation) }, forType);
+    return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, forType);
   }
 
   async #write(claim: NodeClaim, verdict: DriftVerdict | undefined): Promise<Outcome> {

@@ -7,7 +7,8 @@ import { offeringKey } from '../../../domain/instance-types/instance-type.js';
 import type { VirtualNodePlan } from '../../../provisioner/index.js';
 import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';
 import { launchedLabels, realNodeFor } from '../../../provisioner/launch/nodeclaim-objects.js';
-import { resolvedFromStatus } from '../../../provisioner/lifecycle/drift-facts.js';
+import { CloudDriftFacts, resolvedFromStatus } from '../../../provisioner/lifecycle/drift-facts.js';
+import { FakeClock } from '../../../domain/clock.js';
 
 const catalog = new Map(loadInstanceTypes({ only: new Set(['m5.large']) }).map((type) => [type.name, type]));
 const zone = catalog.get('m5.large')?.offerings[0]?.zone ?? '';
@@ -65,4 +66,11 @@ void t.test('a node drifts (CapacityReservationDrift) when its reservation is no
   const undiscovered = resolvedFromStatus({ ...nodeClass([]), status: { subnets: [{ id: 'subnet-a', zone }] } });
   t.equal(undiscovered === undefined ? undefined : resolvedDrift({ capacityReservationId: reservation.id }, undiscovered), undefined, 'nothing is decided before discovery wrote the status');
   t.end();
+});
+
+void t.test("drift reads the instance's reservation from EC2, so one whose reservation ended (now on-demand) is not drifted for it", async (t) => {
+  const fallenBack: LaunchedInstance = { instanceId: 'i-0def', providerID: `aws:///${zone}/i-0def`, instanceType: 'm5.large', zone, capacityType: 'on-demand', imageId: 'ami-1', launchTime: 0, state: 'running', tags: {} };
+  const facts = new CloudDriftFacts({ cloud: { list: () => Promise.resolve([instance, fallenBack]) }, clock: new FakeClock(0) });
+  t.equal((await facts.launchedWith(instance.providerID))?.capacityReservationId, reservation.id);
+  t.equal((await facts.launchedWith(fallenBack.providerID))?.capacityReservationId, undefined);
 });
