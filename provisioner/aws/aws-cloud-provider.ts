@@ -86,6 +86,8 @@ export class AwsCloudProvider implements CloudProvider {
       if (instance.state === 'shutting-down') return;
       const result = await this.#terminate.add(instanceId);
       if (result === 'not-found') throw notFound(providerID);
+      // Its place in the reservation frees as it terminates; counted now, as Karpenter does, at worst a little early.
+      if (instance.capacityReservation !== undefined) this.#options.reservations?.markTerminated(instance.capacityReservation.id);
     } catch (e: unknown) {
       throw classifyEc2Error(e, `terminating instance ${instanceId}`);
     }

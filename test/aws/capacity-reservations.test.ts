@@ -4,6 +4,7 @@ import { FakeClock } from '../../domain/clock.js';
 import { describeRequests, Ec2CapacityReservations, fromEc2 } from '../../provisioner/aws/capacity-reservations.js';
 import { defaultRetryPolicy } from '../../provisioner/aws/retry-throttled.js';
 import { EC2Client } from '../../provisioner/aws/sdk.js';
+import { toLaunchedInstance } from '../../provisioner/aws/instances.js';
 
 // moto has no capacity-reservation API (docs/moto-differences.md): these requests are checked against the shapes
 // Karpenter's provider sends (pkg/providers/capacityreservation/types.go), and answered by a fake EC2.
@@ -65,5 +66,16 @@ void t.test('listing ORs the terms, keeps each reservation once, drops ended one
   const found = await source.list([{ id: 'cr-a' }, { id: 'cr-gone' }, { tags: { team: 'ml' } }]);
   t.same(found.map((r) => r.id), ['cr-a', 'cr-b']);
   t.equal(seen.length, 3, 'one request per term');
+  t.end();
+});
+
+void t.test('an instance held to its reservation is reserved; one that took an open reservation by itself is on-demand', (t) => {
+  const base = { InstanceId: 'i-1', InstanceType: 'p5.48xlarge' as const, Placement: { AvailabilityZone: 'us-east-1a' }, State: { Name: 'running' as const } };
+  t.match(toLaunchedInstance({ ...base, CapacityReservationId: 'cr-1', CapacityReservationSpecification: { CapacityReservationPreference: 'capacity-reservations-only' } }), { capacityType: 'reserved', capacityReservation: { id: 'cr-1', type: 'default', interruptible: false } });
+  t.match(toLaunchedInstance({ ...base, InstanceLifecycle: 'capacity-block', CapacityReservationId: 'cr-2', CapacityReservationSpecification: { CapacityReservationPreference: 'capacity-reservations-only' } }), { capacityType: 'reserved', capacityReservation: { id: 'cr-2', type: 'capacity-block' } });
+  const open = toLaunchedInstance({ ...base, CapacityReservationId: 'cr-3', CapacityReservationSpecification: { CapacityReservationPreference: 'open' } });
+  t.equal(open?.capacityType, 'on-demand');
+  t.equal(open?.capacityReservation, undefined);
+  t.equal(toLaunchedInstance({ ...base, InstanceLifecycle: 'spot' })?.capacityType, 'spot');
   t.end();
 });
