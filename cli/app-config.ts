@@ -41,6 +41,11 @@ export interface NodesmithConfig {
    * emptiness and drift only, so a test's nodes are not consolidated under it.
    */
   readonly consolidation?: ConsolidationOptions;
+  /**
+   * Karpenter's ReservedCapacity gate (on by default; `--feature-gates ReservedCapacity=false` turns it off): plan
+   * and launch into the capacity reservations the EC2NodeClasses select.
+   */
+  readonly reservedCapacity?: boolean;
   /** Karpenter's NodeRepair gate (`--feature-gates NodeRepair=true`, off by default): replace nodes unhealthy too long. */
   readonly nodeRepair?: boolean;
   /**

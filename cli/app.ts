@@ -36,7 +36,7 @@ import { registerBuildInfo } from './build-info.js';
 import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
-import { catalogControllers, nodeClassControllers, pricedInstanceTypes } from './nodeclass-wiring.js';
+import { catalogControllers, nodeClassControllers, pricedInstanceTypes, reservedCapacity } from './nodeclass-wiring.js';
 import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
 
 export interface RunningNodesmith {
@@ -198,6 +198,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
   const catalog = catalogControllers(priced, aws, { state, events, log });
   registerCatalogSourceMetric(registry, catalog.sources);
+  const reserved = reservedCapacity({ api, state, aws, nodeClaims, log, enabled: config.reservedCapacity !== false });
   const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = new PlanMaterializer({
@@ -212,6 +213,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const provisioner = new Provisioner({
     state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
+    reservedCapacity: reserved.source,
     launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
     onPlanned: (s) => {
       metrics.planned(s);
@@ -221,7 +223,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
-    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers],
+    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers, ...reserved.controllers],
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const disruption = lifecycle === undefined ? undefined : startDisruption({
     api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted,

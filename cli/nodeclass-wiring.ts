@@ -16,6 +16,11 @@ import type { AwsProvider } from '../provisioner/aws/aws-provider.js';
 import { CatalogSourceEvents, type CatalogSourceEventsOptions } from '../provisioner/nodeclass/catalog-source-events.js';
 import { CatalogRefresh } from '../provisioner/pricing/catalog-refresh.js';
 import type { CatalogSources } from '../provisioner/pricing/catalog-sources.js';
+import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
+import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import { CapacityReservationController } from '../provisioner/nodeclass/capacity-reservation-controller.js';
+import { CapacityBlockExpiration } from '../provisioner/nodeclass/capacity-block-expiration.js';
+import type { ReservedCapacitySource } from '../provisioner/provisioning/reservation-offers.js';
 
 export interface NodeClassWiring {
   readonly api: KubeRest;
@@ -72,4 +77,29 @@ export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsPro
   });
   const sources = (): CatalogSources => ({ instanceTypes: types.status(), onDemandPrices: onDemand.status(), spotPrices: priced.origin() });
   return { controllers: [types, onDemand, new CatalogSourceEvents({ view: w.state, sources, events: w.events })], sources };
+}
+
+/**
+ * Karpenter's ReservedCapacity gate (on by default): discovery of the EC2NodeClasses' capacity reservations, the
+ * replacement of capacity-block nodes before the block ends, and what the planner reads to plan into them.
+ */
+export function reservedCapacity(w: {
+  readonly api: KubeRest;
+  readonly state: NodeClassView & { readonly nodeClaims: ReadonlyMap<string, NodeClaim> };
+  readonly aws: Pick<AwsProvider, 'capacityReservations' | 'reservationAvailability'>;
+  readonly nodeClaims: Pick<NodeClaimStore, 'delete'>;
+  readonly log: Logger;
+  /** Off: no controller runs and the planner sees no reservation. */
+  readonly enabled: boolean;
+}): { readonly controllers: readonly Controller[]; readonly source: ReservedCapacitySource } {
+  if (!w.enabled) return { controllers: [], source: { reservationsOf: () => [], availability: w.aws.reservationAvailability } };
+  const log = w.log.child({ component: 'provisioner.nodeclass' });
+  const discovery = new CapacityReservationController({
+    view: w.state, source: w.aws.capacityReservations, availability: w.aws.reservationAvailability, writer: new KubeNodeClassClient(w.api), clock: systemClock, log,
+  });
+  const expiration = new CapacityBlockExpiration({ view: w.state, source: w.aws.capacityReservations, nodeClaims: w.nodeClaims, clock: systemClock, log });
+  return {
+    controllers: [discovery, expiration],
+    source: { reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability },
+  };
 }

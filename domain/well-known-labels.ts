@@ -33,6 +33,9 @@ export const labels = {
   instanceAcceleratorName: 'karpenter.k8s.aws/instance-accelerator-name',
   instanceAcceleratorManufacturer: 'karpenter.k8s.aws/instance-accelerator-manufacturer',
   instanceAcceleratorCount: 'karpenter.k8s.aws/instance-accelerator-count',
+  capacityReservationId: 'karpenter.k8s.aws/capacity-reservation-id',
+  capacityReservationType: 'karpenter.k8s.aws/capacity-reservation-type',
+  capacityReservationInterruptible: 'karpenter.k8s.aws/capacity-reservation-interruptible',
 } as const;
 
 /** Capacity types (values of karpenter.sh/capacity-type) this simulation plans for. */

@@ -6,6 +6,7 @@
 import type { Node } from '../domain/core/node.js';
 import type { Pod } from '../domain/core/pod.js';
 import type { Quantities } from '../domain/resource-list.js';
+import type { ReservationRef } from '../domain/cloud/capacity-reservation.js';
 
 /**
  * One planned NodeClaim, published as a virtual Node named `nodeName` (labelled `nodesmith.io/launchable`).
@@ -22,6 +23,8 @@ export interface VirtualNodePlan {
   /** "spot" | "on-demand" | "reserved" when the plan pins one. */
   readonly capacityType?: string;
   readonly zone?: string;
+  /** The capacity reservation the launch goes into first (the plan's one type and zone). */
+  readonly capacityReservation?: ReservationRef;
   /** Pods the plan placed here, as "namespace/name". */
   readonly assignedPods: readonly string[];
   /**

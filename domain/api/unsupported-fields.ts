@@ -26,7 +26,6 @@ const ec2NodeClass = 'karpenter.k8s.aws/v1/EC2NodeClass';
 
 export const unsupportedFields: readonly UnsupportedField[] = [
   { kind: nodePool, path: 'spec.replicas', message: `static NodePools are not supported yet by nodesmith: remove replicas to let pods drive the node count (${newerApis})` },
-  { kind: ec2NodeClass, path: 'spec.capacityReservationSelectorTerms', message: `capacity reservations (ODCRs, capacity blocks) are not supported yet by nodesmith: nodes would launch outside the reservation (${newerApis})` },
   { kind: ec2NodeClass, path: 'spec.placementGroupSelector', message: `placement groups are not supported yet by nodesmith: nodes would launch outside the group (${launchFidelity})` },
   { kind: ec2NodeClass, path: 'spec.networkInterfaces', message: `custom network interfaces (EFA included) are not supported yet by nodesmith: nodes would get the default primary interface only (${launchFidelity})` },
   { kind: ec2NodeClass, path: 'spec.ipPrefixCount', message: `IPv4 prefix delegation (ipPrefixCount) is not supported yet by nodesmith (${launchFidelity})` },

@@ -1,6 +1,7 @@
 import type { CapacityType, LaunchOffering, Architecture } from './offering.js';
 import type { NodeClassSpec, ResolvedNodeClass } from './node-class.js';
 import type { RepairPolicy } from './repair-policy.js';
+import type { ReservationRef } from './capacity-reservation.js';
 
 /** A taint for the kubelet to register with, in Kubernetes field names. */
 export interface LaunchTaint {
@@ -33,6 +34,8 @@ export interface LaunchedInstance {
   readonly instanceType: string;
   readonly zone: string;
   readonly capacityType: CapacityType;
+  /** The capacity reservation a `reserved` instance runs in. */
+  readonly capacityReservation?: ReservationRef;
   readonly imageId: string;
   /** What the instance runs in, as EC2 reports it (for subnet and security-group drift); absent when unknown. */
   readonly subnetId?: string;

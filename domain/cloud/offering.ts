@@ -1,7 +1,8 @@
 import { compareStrings } from '../compare.js';
+import type { ReservationRef } from './capacity-reservation.js';
 
-/** EC2 purchase options we launch with. Reserved capacity is not supported yet. */
-export type CapacityType = 'spot' | 'on-demand';
+/** EC2 purchase options we launch with; `reserved` is a capacity reservation the EC2NodeClass selects. */
+export type CapacityType = 'spot' | 'on-demand' | 'reserved';
 
 /** CPU architectures, spelled as the `kubernetes.io/arch` label values. */
 export type Architecture = 'amd64' | 'arm64';
@@ -23,6 +24,8 @@ export interface LaunchOffering extends OfferingKey {
   readonly acceleratorCount?: number;
   /** The pods the type is planned to hold; its kubelet is told the same (Karpenter writes maxPods). */
   readonly maxPods?: number;
+  /** The reservation a `reserved` offering launches into. */
+  readonly reservation?: ReservationRef;
 }
 
 /** `<capacityType>:<instanceType>:<zone>`, Karpenter's unavailable-offerings key. */

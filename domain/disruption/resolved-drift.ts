@@ -5,6 +5,12 @@ export interface LaunchedWith {
   readonly imageId?: string;
   readonly subnetId?: string;
   readonly securityGroupIds?: readonly string[];
+  /**
+   * The capacity reservation the instance runs in now, as EC2 describes it. Not the NodeClaim's label: an
+   * instance whose reservation ended keeps running as on-demand and is not drifted for it (Karpenter reads the
+   * instance too).
+   */
+  readonly capacityReservationId?: string;
 }
 
 /** What the EC2NodeClass's selectors resolve to now (its status). Empty means "not resolved yet". */
@@ -12,6 +18,11 @@ export interface ResolvedNow {
   readonly amiIds: ReadonlySet<string>;
   readonly subnetIds: ReadonlySet<string>;
   readonly securityGroupIds: ReadonlySet<string>;
+  /**
+   * status.capacityReservations, once discovery wrote it; unlike the others an empty set decides: every
+   * reservation the class selected is gone (cancelled, expired, or no longer selected).
+   */
+  readonly capacityReservationIds?: ReadonlySet<string>;
 }
 
 function sameSet(a: readonly string[], b: ReadonlySet<string>): boolean {
@@ -40,5 +51,15 @@ export function resolvedDrift(launched: LaunchedWith, resolved: ResolvedNow): Dr
     const now = [...resolved.securityGroupIds].sort().join(', ');
     return { reason: 'SecurityGroupDrift', message: `security groups ${[...securityGroupIds].sort().join(', ')} are no longer the selected set (now ${now})` };
   }
-  return undefined;
+  return reservationDrift(launched, resolved);
+}
+
+/**
+ * Karpenter's CapacityReservationDrift: the node runs in a reservation its EC2NodeClass no longer selects (cancelled,
+ * expired, or the selector changed), so its capacity is no longer the class's to use.
+ */
+function reservationDrift(launched: LaunchedWith, resolved: ResolvedNow): DriftVerdict | undefined {
+  const id = launched.capacityReservationId;
+  if (id === undefined || resolved.capacityReservationIds === undefined || resolved.capacityReservationIds.has(id)) return undefined;
+  return { reason: 'CapacityReservationDrift', message: `capacity reservation ${id} is no longer selected by the EC2NodeClass` };
 }

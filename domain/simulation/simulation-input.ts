@@ -6,6 +6,7 @@ import type { InstanceType } from '../instance-types/instance-type.js';
 import type { NodeClassCapacity } from '../instance-types/node-class-types.js';
 import type { NodeSelectorRequirementWithMinValues } from '../requirements/requirements.js';
 import type { ResourceList } from '../resource-list.js';
+import type { ReservationRef } from '../cloud/capacity-reservation.js';
 
 /**
  * The NodePool fields the simulation reads, with Karpenter's v1 names, so that domain/api's NodePool type is
@@ -110,6 +111,8 @@ export interface PlannedNodeClaim {
   readonly allocatable: ResourceList;
   /** Labels the node will carry (NodePool, zone and capacity type when fixed, the cheapest option's type labels). */
   readonly labels: Readonly<Record<string, string>>;
+  /** The capacity reservation the claim launches into (reserved-capacity.ts); absent for spot and on-demand. */
+  readonly capacityReservation?: ReservationRef;
 }
 
 /** The plan. */

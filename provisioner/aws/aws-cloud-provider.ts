@@ -10,6 +10,7 @@ import { isDomainError, NodeClaimNotFoundError } from '../../domain/cloud/errors
 import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
 import type { RepairPolicy } from '../../domain/cloud/repair-policy.js';
+import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
 import { classifyEc2Error } from './ec2-errors.js';
 import { launchFleet } from './fleet-launch.js';
 import { describeInstanceTypeCatalog } from './instance-type-catalog.js';
@@ -31,6 +32,8 @@ export interface AwsCloudProviderOptions {
   readonly retry?: RetryPolicy;
   /** Share one cache with the planner so it skips offerings that just failed. */
   readonly unavailableOfferings?: UnavailableOfferings;
+  /** Shared with the planner: launches into capacity reservations count against them here. */
+  readonly reservations?: ReservationAvailability;
   /** Each DescribeInstances / TerminateInstances batch sent, for the batcher metrics. */
   readonly onBatch?: (batcher: BatcherName, record: BatchRecord) => void;
 }
@@ -65,6 +68,7 @@ export class AwsCloudProvider implements CloudProvider {
           retry: this.#retry,
           templates: this.#templates,
           cluster: this.#options.cluster,
+          ...(this.#options.reservations === undefined ? {} : { reservations: this.#options.reservations }),
         },
         { request, unavailable: this.unavailableOfferings, now: this.#options.clock.now() },
       );
@@ -82,6 +86,8 @@ export class AwsCloudProvider implements CloudProvider {
       if (instance.state === 'shutting-down') return;
       const result = await this.#terminate.add(instanceId);
       if (result === 'not-found') throw notFound(providerID);
+      // Its place in the reservation frees as it terminates; counted now, as Karpenter does, at worst a little early.
+      if (instance.capacityReservation !== undefined) this.#options.reservations?.markTerminated(instance.capacityReservation.id);
     } catch (e: unknown) {
       throw classifyEc2Error(e, `terminating instance ${instanceId}`);
     }

@@ -7,6 +7,9 @@ import type { InstanceTypeSource, OnDemandPriceSource } from '../../domain/cloud
 import type { InterruptionQueue } from '../../domain/cloud/interruption-queue.js';
 import type { SpotPriceSource } from '../../domain/cloud/spot-prices.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
+import type { CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
+import { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
+import { Ec2CapacityReservations } from './capacity-reservations.js';
 import { eksAliasParameters, publicServicePrefix } from './ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
@@ -54,6 +57,10 @@ export interface AwsProvider {
   readonly onDemandPrices: OnDemandPriceSource;
   /** IAM instance profiles for EC2NodeClasses with `role`. */
   readonly instanceProfiles: InstanceProfileProvider;
+  /** DescribeCapacityReservations, for the EC2NodeClasses' capacityReservationSelectorTerms. */
+  readonly capacityReservations: CapacityReservationSource;
+  /** How many more instances each discovered reservation takes; launches count against it. */
+  readonly reservationAvailability: ReservationAvailability;
   /** Set when an interruption queue was configured. */
   readonly interruptionQueue?: InterruptionQueue;
   /** Releases the SDK clients' sockets. */
@@ -63,11 +70,13 @@ export interface AwsProvider {
 export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
   const clients = createAwsClients(options);
   const retry: RetryPolicy = { ...defaultRetryPolicy(options.clock), ...options.retry };
+  const reservationAvailability = new ReservationAvailability(options.clock);
   const provider = new AwsCloudProvider({
     ec2: clients.ec2,
     cluster: options.cluster,
     clock: options.clock,
     retry,
+    reservations: reservationAvailability,
     ...(options.registry === undefined ? {} : { onBatch: batcherMetrics(options.registry) }),
   });
   const nodeClassResolver = new AwsNodeClassResolver({
@@ -92,6 +101,8 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     instanceTypes: new Ec2InstanceTypes(clients.ec2, retry),
     onDemandPrices: new PricingApiOnDemandPrices(clients.pricing, options.region, retry),
     instanceHealth: new Ec2InstanceHealth(clients.ec2, retry),
+    capacityReservations: new Ec2CapacityReservations(clients.ec2, retry, options.clock),
+    reservationAvailability,
     ...(options.interruptionQueue === undefined || options.interruptionQueue === ''
       ? {}
       : { interruptionQueue: new SqsInterruptionQueue(clients.sqs, options.interruptionQueue) }),

@@ -1,8 +1,10 @@
-import type { CreateFleetCommandInput, CreateFleetCommandOutput, EC2Client } from '@aws-sdk/client-ec2';
+import type { CreateFleetCommandInput, CreateFleetCommandOutput, DefaultTargetCapacityType, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateFleetCommand } from './sdk.js';
 import type { LaunchedInstance, LaunchRequest } from '../../domain/cloud/cloud-provider.js';
 import { InsufficientCapacityError } from '../../domain/cloud/errors.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
+import type { ReservationRef } from '../../domain/cloud/capacity-reservation.js';
+import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
 import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import { errorCode, insufficientCapacityCodes } from './ec2-errors.js';
 import { amiFor, planOverrides, type OverridePlan } from './fleet-overrides.js';
@@ -17,6 +19,8 @@ export interface FleetLaunchDeps {
   readonly retry: RetryPolicy;
   readonly templates: LaunchTemplates;
   readonly cluster: ClusterBootstrap;
+  /** Counts launches into capacity reservations, and zeroes one that refused a launch. */
+  readonly reservations?: ReservationAvailability;
 }
 
 export interface FleetLaunchInput {
@@ -63,8 +67,40 @@ export async function launchFleet(
   const out = await sendFleet(deps, fleetInput, plan, unavailable);
   const outcome = interpretFleet(out, request.capacityType, action);
   for (const o of outcome.unavailable) unavailable.markUnavailable(o);
+  noteReservations(deps, plan, outcome.unavailable);
   if (outcome.launched === undefined) throw outcome.error ?? new Error(`${action}: no instance`);
-  return toLaunched(outcome.launched, request, tags, input.now);
+  const launched = toLaunched(outcome.launched, request, tags, input.now);
+  if (launched.capacityReservation !== undefined) deps.reservations?.markLaunched(launched.capacityReservation.id, input.now);
+  return launched;
+}
+
+/** A reservation EC2 found full (ReservationCapacityExceeded) takes no launch until it is described again. */
+function noteReservations(deps: FleetLaunchDeps, plan: OverridePlan, failed: readonly { instanceType: string; zone: string; capacityType: string }[]): void {
+  for (const f of failed) {
+    if (f.capacityType !== 'reserved') continue;
+    const offering = plan.offerings.find((o) => o.instanceType === f.instanceType && o.zone === f.zone);
+    if (offering?.reservation !== undefined) deps.reservations?.markUnavailable(offering.reservation.id);
+  }
+}
+
+/**
+ * Karpenter's DefaultTargetCapacityType: a reserved launch targets `capacity-block` for a capacity block,
+ * `reserved-capacity` for an interruptible reservation and `on-demand` for an ordinary one (the launch template
+ * names the reservation).
+ */
+function targetCapacityType(request: LaunchRequest, reservation: ReservationRef | undefined): DefaultTargetCapacityType {
+  if (request.capacityType !== 'reserved') return request.capacityType;
+  if (reservation?.type === 'capacity-block') return 'capacity-block';
+  return reservation?.interruptible === true ? 'reserved-capacity' : 'on-demand';
+}
+
+/** The allocation options of each kind of launch, as Karpenter sets them; a capacity block takes none. */
+function allocationOptions(request: LaunchRequest, reservation: ReservationRef | undefined): Partial<CreateFleetCommandInput> {
+  if (request.capacityType !== 'reserved') {
+    return { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' }, OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
+  }
+  if (reservation?.interruptible === true) return { ReservedCapacityOptions: { ReservationTypes: ['interruptible-capacity-reservation'] } };
+  return reservation?.type === 'capacity-block' ? {} : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
 }
 
 async function fleetRequest(
@@ -91,6 +127,7 @@ async function fleetRequest(
       userData,
       tags: templateTags,
       capacityType: request.capacityType,
+      ...(group.reservation === undefined ? {} : { reservation: group.reservation }),
     });
     configs.push({
       LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' },
@@ -98,14 +135,14 @@ async function fleetRequest(
     });
   }
   const ec2Tags = toEc2Tags(tags);
+  const reservation = plan.offerings[0]?.reservation;
   return {
     Type: 'instant',
     TargetCapacitySpecification: {
       TotalTargetCapacity: 1,
-      DefaultTargetCapacityType: request.capacityType,
+      DefaultTargetCapacityType: targetCapacityType(request, reservation),
     },
-    SpotOptions: { AllocationStrategy: 'price-capacity-optimized' },
-    OnDemandOptions: { AllocationStrategy: 'lowest-price' },
+    ...allocationOptions(request, reservation),
     LaunchTemplateConfigs: configs,
     TagSpecifications: [
       { ResourceType: 'instance', Tags: ec2Tags },
@@ -145,7 +182,9 @@ function toLaunched(
   now: number,
 ): LaunchedInstance {
   const zone = launch.zone !== '' ? launch.zone : (request.nodeClass.subnets[0]?.zone ?? '');
-  const offering = request.offerings.find((o) => o.instanceType === launch.instanceType);
+  const offering =
+    request.offerings.find((o) => o.instanceType === launch.instanceType && o.zone === zone) ??
+    request.offerings.find((o) => o.instanceType === launch.instanceType);
   const imageId =
     launch.imageId ??
     (offering === undefined ? undefined : amiFor(request.nodeClass.amis, offering)?.id) ??
@@ -156,6 +195,9 @@ function toLaunched(
     instanceType: launch.instanceType,
     zone,
     capacityType: launch.capacityType,
+    ...(launch.capacityType === 'reserved' && offering?.reservation !== undefined
+      ? { capacityReservation: offering.reservation }
+      : {}),
     imageId,
     launchTime: now,
     state: 'pending',

@@ -1,6 +1,7 @@
 import type { FleetLaunchTemplateOverridesRequest } from '@aws-sdk/client-ec2';
 import type { AmiVariant, ResolvedAmi, ResolvedSubnet } from '../../domain/cloud/node-class.js';
 import { byPrice, type CapacityType, type LaunchOffering } from '../../domain/cloud/offering.js';
+import type { ReservationRef } from '../../domain/cloud/capacity-reservation.js';
 
 /** Karpenter's maxInstanceTypes: CreateFleet accepts few overrides, and 60 types is plenty of choice. */
 export const maxInstanceTypes = 60;
@@ -19,6 +20,8 @@ export interface OverridePlanInput {
 export interface OverrideGroup {
   readonly ami: ResolvedAmi;
   readonly maxPods?: number;
+  /** A reserved launch's template names its reservation, so each reservation has its own template. */
+  readonly reservation?: ReservationRef;
   readonly overrides: FleetLaunchTemplateOverridesRequest[];
 }
 
@@ -86,10 +89,11 @@ function groupByTemplate(
     const ami = amiFor(amis, o);
     const subnet = subnets.get(o.zone);
     if (ami === undefined || subnet === undefined) continue;
-    const key = `${ami.id}/${String(o.maxPods)}`;
+    const key = `${ami.id}/${String(o.maxPods)}/${o.reservation?.id ?? ''}`;
     const group = groups.get(key) ?? {
       ami,
       ...(o.maxPods === undefined ? {} : { maxPods: o.maxPods }),
+      ...(o.reservation === undefined ? {} : { reservation: o.reservation }),
       overrides: [],
     };
     group.overrides.push({

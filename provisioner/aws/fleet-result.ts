@@ -63,7 +63,9 @@ function placement(i: CreateFleetInstance): Pick<FleetLaunch, 'instanceType' | '
   };
 }
 
+/** EC2 reports a reserved launch's lifecycle as on-demand or capacity-block: what was asked for is what it is. */
 function toCapacityType(lifecycle: string | undefined, fallback: CapacityType): CapacityType {
+  if (fallback === 'reserved') return fallback;
   return lifecycle === 'spot' || lifecycle === 'on-demand' ? lifecycle : fallback;
 }
 

@@ -61,8 +61,8 @@ function toInfo(
     (a) => a !== undefined,
   );
   if (t.InstanceType === undefined || architecture === undefined) return [];
-  const capacityTypes = (t.SupportedUsageClasses ?? []).filter(
-    (c): c is CapacityType => c === 'spot' || c === 'on-demand',
+  const capacityTypes = (t.SupportedUsageClasses ?? []).flatMap(
+    (c): CapacityType[] => (c === 'spot' || c === 'on-demand' ? [c] : []),
   );
   return [
     {

@@ -18,7 +18,7 @@ export function toLaunchedInstance(i: Instance): LaunchedInstance | undefined {
     providerID: formatProviderId(zone, i.InstanceId),
     instanceType: i.InstanceType ?? '',
     zone,
-    capacityType: i.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand',
+    ...capacityFields(i),
     imageId: i.ImageId ?? '',
     ...networkFields(i),
     launchTime: i.LaunchTime?.getTime() ?? 0,
@@ -26,6 +26,19 @@ export function toLaunchedInstance(i: Instance): LaunchedInstance | undefined {
     tags,
     ...ownerFields(tags),
   };
+}
+
+/**
+ * Karpenter's capacityTypeFromInstance: an instance held to a reservation (preference capacity-reservations-only,
+ * which only a reserved launch sets) is `reserved`; one that landed in an open reservation on its own is on-demand.
+ * EC2 does not say whether the reservation is interruptible; a capacity block says so by its lifecycle.
+ */
+function capacityFields(i: Instance): Pick<LaunchedInstance, 'capacityType' | 'capacityReservation'> {
+  if (i.InstanceLifecycle === 'spot') return { capacityType: 'spot' };
+  const id = i.CapacityReservationId;
+  if (id === undefined || i.CapacityReservationSpecification?.CapacityReservationPreference !== 'capacity-reservations-only') return { capacityType: 'on-demand' };
+  const type = i.InstanceLifecycle === 'capacity-block' ? 'capacity-block' : 'default';
+  return { capacityType: 'reserved', capacityReservation: { id, type, interruptible: i.InstanceLifecycle === 'interruptible-capacity-reservation' } };
 }
 
 /** Where the instance runs, for subnet and security-group drift. */

@@ -7,6 +7,7 @@ import type {
 import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from './sdk.js';
 import type { ResolvedAmi, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import type { CapacityType } from '../../domain/cloud/offering.js';
+import type { ReservationRef } from '../../domain/cloud/capacity-reservation.js';
 import { toLaunchTemplateBlockDevices } from './block-devices.js';
 import { errorCode } from './ec2-errors.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
@@ -24,6 +25,8 @@ export interface LaunchTemplateInput {
    */
   readonly tags: Readonly<Record<string, string>>;
   readonly capacityType?: CapacityType;
+  /** A reserved launch: the template targets this reservation only. */
+  readonly reservation?: ReservationRef;
 }
 
 export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTemplateData {
@@ -58,15 +61,29 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
     },
     UserData: input.userData,
     Monitoring: { Enabled: nodeClass.detailedMonitoring ?? false },
-    // Stated rather than left to EC2: without preference `none`, an on-demand or spot launch may consume
-    // the account's open capacity reservations, which other workloads may be counting on (nodesmith does
-    // not launch into reservations). Enclaves and tenancy are spelled out as Karpenter does, so an account
-    // default cannot change what a node is.
-    CapacityReservationSpecification: { CapacityReservationPreference: 'none' },
+    ...reservationData(input.reservation),
+    // Enclaves and tenancy are spelled out as Karpenter does, so an account default cannot change what a node is.
     EnclaveOptions: { Enabled: false },
     Placement: { Tenancy: 'default' },
     // EC2 refuses a tag specification with no tags.
     ...(Object.keys(input.tags).length === 0 ? {} : { TagSpecifications: resourceTagSpecifications(input) }),
+  };
+}
+
+/**
+ * As Karpenter with ReservedCapacity on: a reserved launch goes into its reservation and nowhere else (a capacity
+ * block, or an interruptible reservation, also by its market type); any other launch states preference `none`, so
+ * that it never consumes an open reservation the EC2NodeClass did not select, which other workloads may count on.
+ */
+function reservationData(reservation: ReservationRef | undefined): Pick<RequestLaunchTemplateData, 'CapacityReservationSpecification' | 'InstanceMarketOptions'> {
+  if (reservation === undefined) return { CapacityReservationSpecification: { CapacityReservationPreference: 'none' } };
+  const market = reservation.type === 'capacity-block' ? 'capacity-block' : reservation.interruptible ? 'interruptible-capacity-reservation' : undefined;
+  return {
+    CapacityReservationSpecification: {
+      CapacityReservationPreference: 'capacity-reservations-only',
+      CapacityReservationTarget: { CapacityReservationId: reservation.id },
+    },
+    ...(market === undefined ? {} : { InstanceMarketOptions: { MarketType: market } }),
   };
 }
 

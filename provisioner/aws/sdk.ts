@@ -16,6 +16,7 @@ export {
   DescribeLaunchTemplatesCommand,
   EC2Client,
   TerminateInstancesCommand,
+  paginateDescribeCapacityReservations,
   paginateDescribeInstanceStatus,
   paginateDescribeInstanceTypeOfferings,
   paginateDescribeInstanceTypes,

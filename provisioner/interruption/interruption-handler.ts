@@ -39,7 +39,8 @@ export interface InterruptionHandlerOptions {
 
 /**
  * Acts on interruption messages as Karpenter's InterruptionHandler does: an Event for every kind,
- * a spot warning marks the spot offering unavailable (so the replacement goes elsewhere), and
+ * a spot warning marks the spot offering unavailable (so the replacement goes elsewhere), a capacity reservation
+ * interruption the reserved one, and
  * CordonAndDrain deletes the NodeClaim so the termination controller drains it. The Node is
  * cordoned and tainted here at once: nothing new lands on it while the pods' replacements are
  * planned, even before termination's first pass.
@@ -71,7 +72,9 @@ export class InterruptionHandler {
     const log = this.#o.log ?? silentLogger;
     log.info({ component: 'interruption', nodeClaim: name, node: node?.metadata.name, kind, action }, 'received interruption for nodeclaim');
     this.#notify(kind, owner);
-    if (kind === 'spot_interrupted') this.#markSpotUnavailable(owner);
+    // As Karpenter: the replacement goes elsewhere than the spot pool, or the reservation, that is taking nodes back.
+    if (kind === 'spot_interrupted') this.#markUnavailable(owner, 'spot');
+    if (kind === 'capacity_reservation_interrupted') this.#markUnavailable(owner, 'reserved');
     if (action === 'NoAction') return;
     if (action === 'ForcefulTermination') await this.#annotateTermination(nodeClaim);
     await this.#deleteNodeClaim(kind, owner);
@@ -83,12 +86,12 @@ export class InterruptionHandler {
     for (const target of targets(owner)) this.#o.recorder.record(target, 'Warning', notice.reason, notice.message);
   }
 
-  #markSpotUnavailable({ nodeClaim, node }: InstanceOwner): void {
+  #markUnavailable({ nodeClaim, node }: InstanceOwner, capacityType: 'spot' | 'reserved'): void {
     const label = (key: string): string | undefined => nodeClaim.metadata.labels?.[key] ?? node?.metadata.labels?.[key];
     const instanceType = label(wellKnown.instanceType);
     const zone = label(wellKnown.zone) ?? parseProviderId(nodeClaim.status?.providerID ?? '')?.zone;
     if (instanceType === undefined || zone === undefined) return;
-    this.#o.unavailableOfferings.markUnavailable({ instanceType, zone, capacityType: 'spot' });
+    this.#o.unavailableOfferings.markUnavailable({ instanceType, zone, capacityType });
   }
 
   async #annotateTermination(nodeClaim: NodeClaim): Promise<void> {

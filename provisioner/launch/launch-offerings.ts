@@ -5,6 +5,7 @@ import type { NodeSelectorRequirementWithMinValues } from '../../domain/requirem
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { resourceNames } from '../../domain/resource-list.js';
 import type { VirtualNodePlan } from '../index.js';
+import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
 
 /** Values of `key` the requirements allow, out of `candidates` (In narrows, NotIn removes). */
 export function allowedValues(requirements: readonly NodeSelectorRequirementWithMinValues[], key: string, candidates: readonly string[]): string[] {
@@ -36,11 +37,28 @@ function typeDevices(type: InstanceType): Pick<LaunchOffering, 'architecture' | 
 }
 
 /**
+ * A plan given a reservation launches into it first (Karpenter's order: reserved, spot, on-demand); once EC2 has
+ * refused it (ReservationCapacityExceeded marks the offering unavailable) the launch falls back to the plan's
+ * other capacity types, in the reservation's zone.
+ */
+function reservedChoice(plan: VirtualNodePlan, catalog: ReadonlyMap<string, InstanceType>, unavailable: ReadonlySet<string>): LaunchChoice | undefined {
+  const reservation = plan.capacityReservation;
+  const name = plan.instanceTypes[0] ?? '';
+  const type = catalog.get(name);
+  if (reservation === undefined || type === undefined || plan.zone === undefined) return undefined;
+  if (unavailable.has(offeringKey('reserved', name, plan.zone))) return undefined;
+  const onDemand = type.offerings.find((o) => o.capacityType === 'on-demand')?.price;
+  return { capacityType: 'reserved', offerings: [{ instanceType: name, zone: plan.zone, capacityType: 'reserved', price: reservedPrice(onDemand), reservation, ...typeDevices(type) }] };
+}
+
+/**
  * The offerings one launch may use: the plan's types in its zones and capacity types, minus what the
  * NodePool forbids and what just ran out of capacity. Spot is chosen whenever the plan allows it and an
  * offering exists (Karpenter's order); on-demand otherwise.
  */
 export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonly NodeSelectorRequirementWithMinValues[], catalog: ReadonlyMap<string, InstanceType>, unavailable: ReadonlySet<string>): LaunchChoice {
+  const reserved = reservedChoice(plan, catalog, unavailable);
+  if (reserved !== undefined) return reserved;
   const all: LaunchOffering[] = [];
   const inPlan = (o: Offering): o is Offering & { capacityType: CapacityType } =>
     (plan.zone === undefined || o.zone === plan.zone)

@@ -12,6 +12,7 @@ import {
 import { toQuantities } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
+import { reservationLabels } from '../../domain/cloud/capacity-reservation.js';
 
 /** The NodeClaim behind a virtual node is named after it, so either one finds the other after a restart. */
 export function nodeClaimNameOf(virtualNodeName: string): string {
@@ -78,6 +79,7 @@ export function launchedLabels(instance: LaunchedInstance, type: InstanceType | 
     [wellKnown.instanceType]: instance.instanceType,
     [wellKnown.zone]: instance.zone,
     [wellKnown.capacityType]: instance.capacityType,
+    ...(instance.capacityReservation === undefined ? {} : reservationLabels(instance.capacityReservation)),
   };
 }
 
@@ -102,6 +104,7 @@ export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: 
         [wellKnown.instanceType]: instance.instanceType,
         [wellKnown.zone]: instance.zone,
         [wellKnown.capacityType]: instance.capacityType,
+        ...(instance.capacityReservation === undefined ? {} : reservationLabels(instance.capacityReservation)),
         [wellKnown.os]: 'linux',
       },
       // Karpenter's registration copies the NodeClaim's annotations (so the NodePool template's) onto the Node; a

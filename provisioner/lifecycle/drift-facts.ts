@@ -31,6 +31,7 @@ export function resolvedFromStatus(nodeClass: EC2NodeClass): ResolvedNow | undef
     amiIds: new Set((status.amis ?? []).map((a) => a.id)),
     subnetIds: new Set((status.subnets ?? []).map((s) => s.id)),
     securityGroupIds: new Set((status.securityGroups ?? []).map((g) => g.id)),
+    ...(status.capacityReservations === undefined ? {} : { capacityReservationIds: new Set(status.capacityReservations.map((r) => r.id)) }),
   };
 }
 
@@ -76,6 +77,7 @@ export class CloudDriftFacts implements ResolvedDriftFacts {
         ...(i.imageId === '' ? {} : { imageId: i.imageId }),
         ...(i.subnetId === undefined ? {} : { subnetId: i.subnetId }),
         ...(i.securityGroupIds === undefined ? {} : { securityGroupIds: i.securityGroupIds }),
+        ...(i.capacityReservation === undefined ? {} : { capacityReservationId: i.capacityReservation.id }),
       });
     }
     this.#launched = { atMs: now, value: byProviderId };

@@ -7,7 +7,7 @@ import { ec2NodeClassHash, nodePoolHash } from '../../domain/disruption/drift-ha
 import { resolvedDrift } from '../../domain/disruption/resolved-drift.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { RequirementError } from '../../domain/requirements/requirement.js';
-import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
@@ -151,7 +151,9 @@ export class DriftController implements Controller {
     if (catalog.size === 0) return true;
     const label = (key: string): string | undefined => claim.metadata.labels?.[key];
     const type = catalog.get(label(wellKnown.instanceType) ?? '');
-    return type?.offerings.some((o) => o.zone === label(wellKnown.zone) && o.capacityType === label(wellKnown.capacityType)) ?? false;
+    // A reserved node's type is offered while on-demand is (its reservation is CapacityReservationDrift's question).
+    const capacityType = label(wellKnown.capacityType) === capacityTypes.reserved ? capacityTypes.onDemand : label(wellKnown.capacityType);
+    return type?.offerings.some((o) => o.zone === label(wellKnown.zone) && o.capacityType === capacityType) ?? false;
   }
 
   async #resolvedDrift(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<DriftVerdict | undefined> {

@@ -20,6 +20,7 @@ export function planFor(claim: PlannedNodeClaim, nodeClaimName: string): Virtual
     pricePerHour: claim.pricePerHour,
     ...(claim.capacityType === undefined ? {} : { capacityType: claim.capacityType }),
     ...(claim.zone === undefined ? {} : { zone: claim.zone }),
+    ...(claim.capacityReservation === undefined ? {} : { capacityReservation: claim.capacityReservation }),
     assignedPods: claim.pods.map(podKeyOf),
     room: toQuantities(subtractResources(claim.allocatable, daemonOverhead)),
   };

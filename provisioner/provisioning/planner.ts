@@ -15,6 +15,8 @@ import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { buildSimulationInput, holdsRescheduling, reschedulingPods } from './snapshot.js';
 import { planFor } from './claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
+import { assignReservations, withReservedOfferings } from '../../domain/simulation/reserved-capacity.js';
+import { reservedCapacityView, type ReservedCapacitySource } from './reservation-offers.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
@@ -23,6 +25,8 @@ export interface PlannerDeps {
   readonly clock: Clock;
   readonly instanceTypes: () => readonly InstanceType[];
   readonly unavailableOfferings: () => ReadonlySet<string>;
+  /** The EC2NodeClasses' capacity reservations (gate ReservedCapacity); unset: no reserved capacity. */
+  readonly reservedCapacity?: ReservedCapacitySource;
   /** Launch a plan at once, for pods that cannot use a virtual node (no launchable toleration). */
   readonly launchNow: (virtualNodeName: string) => void;
   readonly onPlanned?: (summary: PlanSummary) => void;
@@ -93,9 +97,13 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const started = deps.clock.now();
   await pruneStalePlans(deps);
   const deciding = deps.clock.now();
-  const input = buildSimulationInput(deps.state, deps.instanceTypes(), deps.unavailableOfferings());
+  const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
+  const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers);
+  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings());
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
-  const result = simulate(input, standingFor(deps.state));
+  const simulated = simulate(input, standingFor(deps.state));
+  // Reserved offerings are free, so the simulation fills them first; the counts are held here, claim by claim.
+  const result = reserved === undefined ? simulated : assignReservations(simulated, reserved.pools, new Map(types.map((t) => [t.name, t])));
   const decidedAtMs = deps.clock.now();
   await publish(deps, result);
   const placed = [...result.nodeClaims, ...result.existing].flatMap((bin) => bin.pods.map(podKeyOf));

@@ -21,7 +21,6 @@ const snapshotVolume = (extra: Record<string, unknown>): Record<string, unknown>
 
 export const unsupportedSamples: readonly UnsupportedSample[] = [
   { field: 'spec.replicas', path: 'spec.replicas', manifest: nodePool({ replicas: 3, limits: { nodes: '5' } }, 'static') },
-  { field: 'spec.capacityReservationSelectorTerms', path: 'spec.capacityReservationSelectorTerms', manifest: ec2NodeClass({ capacityReservationSelectorTerms: [{ id: 'cr-0123456789abcdef0' }] }, 'reserved') },
   { field: 'spec.placementGroupSelector', path: 'spec.placementGroupSelector', manifest: ec2NodeClass({ placementGroupSelector: { name: 'cluster-pg' } }, 'placement') },
   { field: 'spec.networkInterfaces', path: 'spec.networkInterfaces', manifest: ec2NodeClass({ networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] }, 'efa') },
   { field: 'spec.ipPrefixCount', path: 'spec.ipPrefixCount', manifest: ec2NodeClass({ ipPrefixCount: 1 }, 'prefixes') },

@@ -62,13 +62,20 @@ void t.test('a spot interruption deletes the nodeclaim, cordons the node and mar
 });
 
 void t.test('every cordon-and-drain kind deletes the nodeclaim without touching the ICE cache', async (t) => {
-  for (const kind of ['scheduled_change', 'instance_stopped', 'instance_terminated', 'capacity_reservation_interrupted', 'event_status'] as const) {
+  for (const kind of ['scheduled_change', 'instance_stopped', 'instance_terminated', 'event_status'] as const) {
     const { store, unavailable, handler, recorder } = await setup();
     await handler.handle(message(kind));
     t.ok((await store.get('nc-1'))?.metadata.deletionTimestamp, `${kind} deletes the nodeclaim`);
     t.same(unavailable.keys(), [], `${kind} leaves the offering available`);
     t.ok(recorder.events.length >= 2, `${kind} records events`);
   }
+});
+
+void t.test('a capacity reservation interruption deletes the nodeclaim and keeps the next launch out of the reservation', async (t) => {
+  const { store, unavailable, handler } = await setup();
+  await handler.handle(message('capacity_reservation_interrupted'));
+  t.ok((await store.get('nc-1'))?.metadata.deletionTimestamp, 'the nodeclaim is being deleted');
+  t.same(unavailable.keys(), ['reserved:m7i.large:us-west-2b'], "the reserved offering of the node's type and zone is out, as Karpenter marks the reservation");
 });
 
 void t.test('a rebalance recommendation only records an event', async (t) => {

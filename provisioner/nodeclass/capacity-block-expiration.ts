@@ -1,0 +1,44 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import { reservationState, type CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
+import type { Clock } from '../../domain/clock.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+
+export interface CapacityBlockExpirationOptions {
+  readonly view: { readonly nodeClaims: ReadonlyMap<string, NodeClaim> };
+  readonly source: CapacityReservationSource;
+  readonly nodeClaims: Pick<NodeClaimStore, 'delete'>;
+  readonly clock: Clock;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * Karpenter's capacityreservation.expiration: a node in a capacity block is replaced 40 minutes before the block
+ * ends, ten minutes before EC2 starts reclaiming it, by deleting its NodeClaim (a graceful drain; its pods are
+ * planned again elsewhere). The reservations are described by the ids the NodeClaims carry, whatever the
+ * EC2NodeClass selects now.
+ */
+export class CapacityBlockExpiration implements Controller {
+  readonly name = 'capacityreservation.expiration';
+  readonly #o: CapacityBlockExpirationOptions;
+
+  constructor(options: CapacityBlockExpirationOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const held = [...this.#o.view.nodeClaims.values()].filter((c) => c.metadata.deletionTimestamp === undefined && c.metadata.labels?.[wellKnown.capacityReservationId] !== undefined);
+    const ids = [...new Set(held.map((c) => c.metadata.labels?.[wellKnown.capacityReservationId] ?? ''))];
+    if (ids.length === 0) return { requeueAfterMs: 60_000 };
+    const now = this.#o.clock.now();
+    const expiring = new Set((await this.#o.source.list(ids.map((id) => ({ id })))).filter((r) => reservationState(r, now) === 'expiring').map((r) => r.id));
+    for (const claim of held) {
+      const id = claim.metadata.labels?.[wellKnown.capacityReservationId] ?? '';
+      if (!expiring.has(id)) continue;
+      await this.#o.nodeClaims.delete(claim.metadata.name ?? '');
+      (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name, capacityReservationId: id }, 'deleted nodeclaim for capacity block expiration');
+    }
+    return { requeueAfterMs: 60_000 };
+  }
+}

@@ -1,0 +1,98 @@
+import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
+import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
+import { capacityBlockExpiryMs, reservationState, type CapacityReservation, type CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
+import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
+import type { Clock } from '../../domain/clock.js';
+import { compareStrings } from '../../domain/compare.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import type { NodeClassWriter } from './nodeclass-writer.js';
+
+/** Karpenter polls reservations every minute (and sooner when one ends or a capacity block starts expiring). */
+const pollMs = 60_000;
+
+type StatusReservation = NonNullable<EC2NodeClassStatus['capacityReservations']>[number];
+
+export interface CapacityReservationControllerOptions {
+  readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass> };
+  readonly source: CapacityReservationSource;
+  readonly availability: ReservationAvailability;
+  readonly writer: NodeClassWriter;
+  readonly clock: Clock;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * Discovers the capacity reservations each EC2NodeClass selects and writes them to status.capacityReservations,
+ * as Karpenter's nodeclass capacityreservation reconciler does; keeps their free counts (ReservationAvailability)
+ * and the list itself in memory for the planner and the launch, which must not wait for the status round trip.
+ */
+export class CapacityReservationController implements Controller {
+  readonly name = 'nodeclass.capacityreservation';
+  readonly #o: CapacityReservationControllerOptions;
+  readonly #byClass = new Map<string, readonly CapacityReservation[]>();
+
+  constructor(options: CapacityReservationControllerOptions) {
+    this.#o = options;
+  }
+
+  /** The reservations a class selected at the last discovery, by id. */
+  reservationsOf(nodeClassName: string): readonly CapacityReservation[] {
+    return this.#byClass.get(nodeClassName) ?? [];
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    let next = pollMs;
+    for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
+      if (nodeClass.metadata.deletionTimestamp !== undefined) continue;
+      try {
+        next = Math.min(next, await this.#reconcileOne(nodeClass));
+      } catch (e: unknown) {
+        (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'discovering capacity reservations failed');
+      }
+    }
+    return { requeueAfterMs: next };
+  }
+
+  async #reconcileOne(nodeClass: EC2NodeClass): Promise<number> {
+    const name = nodeClass.metadata.name ?? '';
+    const terms = nodeClass.spec.capacityReservationSelectorTerms ?? [];
+    const found = terms.length === 0 ? [] : await this.#o.source.list(terms);
+    const sorted = [...found].sort((a, b) => compareStrings(a.id, b.id));
+    this.#o.availability.sync(new Map(sorted.map((r) => [r.id, r.availableInstanceCount])));
+    this.#byClass.set(name, sorted);
+    const now = this.#o.clock.now();
+    const status = sorted.map((r) => statusOf(r, now));
+    const current = nodeClass.status?.capacityReservations ?? [];
+    if (JSON.stringify(current) !== JSON.stringify(status)) {
+      await this.#o.writer.patchStatus(name, { capacityReservations: status });
+      (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: name, ids: sorted.map((r) => r.id) }, 'discovered capacity reservations');
+    }
+    return requeueAfter(sorted, now);
+  }
+}
+
+/** One status.capacityReservations item, with Karpenter's fields and defaults. */
+export function statusOf(r: CapacityReservation, now: number): StatusReservation {
+  return {
+    availabilityZone: r.availabilityZone,
+    ...(r.endTime === undefined ? {} : { endTime: new Date(r.endTime).toISOString().replace(/\.\d{3}Z$/, 'Z') }),
+    id: r.id,
+    instanceMatchCriteria: r.instanceMatchCriteria,
+    instanceType: r.instanceType,
+    ownerID: r.ownerID,
+    reservationType: r.type,
+    interruptible: r.interruptible,
+    state: reservationState(r, now),
+  };
+}
+
+/** The next minute, or sooner: when a reservation ends or a capacity block turns expiring. */
+function requeueAfter(reservations: readonly CapacityReservation[], now: number): number {
+  let next = pollMs;
+  for (const r of reservations) {
+    if (r.endTime === undefined) continue;
+    const moments = r.type === 'capacity-block' ? [r.endTime - capacityBlockExpiryMs, r.endTime] : [r.endTime];
+    for (const at of moments) if (at > now) next = Math.min(next, at - now);
+  }
+  return Math.max(next, 1000);
+}
