@@ -38,6 +38,8 @@ import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
 import { catalogControllers, nodeClassControllers, pricedInstanceTypes, reservedCapacity } from './nodeclass-wiring.js';
 import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
+import { startStaticCapacity } from './static-wiring.js';
+import { StaticLaunches } from '../provisioner/static/static-launches.js';
 
 export interface RunningNodesmith {
   readonly state: ClusterState;
@@ -151,7 +153,7 @@ async function startServers(ctx: ProvisioningContext, materializer: Materializer
     });
   }
   const webhooks = config.components.webhooks
-    ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
+    ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, gates: { staticCapacity: config.staticCapacity === true }, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
     : undefined;
   if (webhooks !== undefined) stops.unshift(() => closeWithin(webhooks.app.server, () => webhooks.close()));
   return { ...(extender === undefined ? {} : { extender }), ...(webhooks === undefined ? {} : { webhooks }) };
@@ -225,12 +227,16 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers, ...reserved.controllers],
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
+  const staticLaunches = new StaticLaunches();
   const disruption = lifecycle === undefined ? undefined : startDisruption({
-    api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted,
+    api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted, staticLaunches,
     ...(config.consolidation === undefined ? {} : { consolidation: config.consolidation }),
     instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
   });
   if (config.components.provisioner) provisioner.start();
+  const staticCapacity = lifecycle === undefined || config.staticCapacity !== true ? undefined : startStaticCapacity({
+    state, nodeClaims, materializer, launches: staticLaunches, instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), log, isLeader,
+  });
   // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
   // The Karpenter guard refuses this replica's own launches while Karpenter runs; it only runs on the leader, so a
   // standby's requests are judged there, not refused by a guard that never read Karpenter's Lease.
@@ -240,6 +246,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     ...(disruption?.explain === undefined ? {} : { explainConsolidation: disruption.explain }),
     stop: async () => {
       await provisioner.stop();
+      await staticCapacity?.stop();
       await disruption?.stop();
       await lifecycle?.stop();
       aws.close();

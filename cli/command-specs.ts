@@ -24,7 +24,7 @@ export const certsSpec: CommandSpec = {
 export const webhooksSpec: CommandSpec = {
   name: 'webhooks',
   summary: 'Run the HTTPS admission webhook server (defaulting, validation, pod toleration, binding guard)',
-  usage: '--cert-file tls.crt --key-file tls.key [--port 9443] [--host 0.0.0.0] [--product-service-account system:serviceaccount:nodesmith:nodesmith] [--excluded-namespaces kube-system,nodesmith] [--log-level info]',
+  usage: '--cert-file tls.crt --key-file tls.key [--port 9443] [--host 0.0.0.0] [--product-service-account system:serviceaccount:nodesmith:nodesmith] [--excluded-namespaces kube-system,nodesmith] [--feature-gates StaticCapacity=true] [--log-level info]',
 };
 
 export const extenderSpec: CommandSpec = {

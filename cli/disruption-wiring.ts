@@ -16,7 +16,9 @@ import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import { PodEventTracker } from '../provisioner/disruption/pod-events.js';
 import type { DisruptedCounter } from '../provisioner/disruption/ports.js';
 import { MaterializingLauncher, type PlanLauncher } from '../provisioner/disruption/replacement-launcher.js';
+import { StaticDriftMethod } from '../provisioner/disruption/static-drift-method.js';
 import { WorkerSimulator } from '../provisioner/disruption/simulator/worker-simulator.js';
+import type { StaticLaunches } from '../provisioner/static/static-launches.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
@@ -39,6 +41,8 @@ export interface DisruptionWiring {
   readonly countDisrupted?: DisruptedCounter;
   /** Multi- and single-node consolidation run after emptiness and drift when given. */
   readonly consolidation?: ConsolidationOptions;
+  /** The static NodeClaims being launched, so static drift never bursts a static NodePool over its replicas or limit. */
+  readonly staticLaunches: StaticLaunches;
 }
 
 /** A wake is coalesced with the pass it would start anyway; the poll (10 s) catches anything in between. */
@@ -60,7 +64,7 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   // Every method's simulations run on this worker thread: a pass never holds the extender's event loop.
   const simulator = new WorkerSimulator();
   const controller = new DisruptionController({
-    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new DriftMethod(), ...consolidation],
+    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new StaticDriftMethod({ launches: w.staticLaunches, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings }), new DriftMethod(), ...consolidation],
     nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
     recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),

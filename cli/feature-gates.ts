@@ -1,7 +1,8 @@
+import { karpenterFeatureGates, type FeatureGateName } from '../domain/api/feature-gates.js';
 import { unsupportedFeatureGates } from '../domain/api/unsupported-fields.js';
 
 /** Karpenter's feature gates (FEATURE_GATES); SpotToSpotConsolidation and NodeRepair change what nodesmith does. */
-const knownGates = ['NodeRepair', 'ReservedCapacity', 'SpotToSpotConsolidation', 'NodeOverlay', 'StaticCapacity', 'CapacityBuffer'];
+const knownGates: readonly string[] = Object.keys(karpenterFeatureGates);
 
 /**
  * `--feature-gates Name=true,Other=false`: the gates given, each problem reported (unknown name, not true/false,
@@ -22,7 +23,7 @@ export function parseFeatureGates(text: string, problems: string[]): Map<string,
   return gates;
 }
 
-/** Whether `--feature-gates` turns this gate on (they are all off by default); problems are reported by the parse. */
-export function isGateOn(text: string, name: string): boolean {
-  return parseFeatureGates(text, []).get(name) === true;
+/** Whether this gate is on: as `--feature-gates` sets it, else Karpenter's default; problems are reported by the parse. */
+export function isGateOn(text: string, name: FeatureGateName): boolean {
+  return parseFeatureGates(text, []).get(name) ?? karpenterFeatureGates[name];
 }

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { defaultExcludedNamespaces, defaultProductServiceAccount } from '../webhooks/app.js';
 import { defaultWebhookPort, serveWebhooks, type ServeWebhooksOptions } from '../webhooks/serve.js';
 import type { Command, CommandIo } from './command.js';
+import { karpenterFeatureGates } from '../domain/api/feature-gates.js';
+import { parseFeatureGates } from './feature-gates.js';
 import { webhooksSpec } from './command-specs.js';
 
 const options = {
@@ -12,12 +14,15 @@ const options = {
   'product-service-account': { type: 'string', default: defaultProductServiceAccount },
   'excluded-namespaces': { type: 'string', default: defaultExcludedNamespaces.join(',') },
   'log-level': { type: 'string', default: 'info' },
+  // The controller's own gates, so admission refuses exactly what the controller would not serve.
+  'feature-gates': { type: 'string', default: '' },
 } as const;
 
 /** Parses every flag once and reports every problem together (fail fast, but completely). */
 export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions | string[] {
   const { values } = parseArgs({ args: [...argv], options });
   const problems: string[] = [];
+  const gates = parseFeatureGates(values['feature-gates'], problems);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`--port must be 0–65535, got "${values.port}"`);
   if (values['cert-file'] === undefined) problems.push('--cert-file is required (PEM serving certificate)');
@@ -33,6 +38,7 @@ export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions
     keyFile: values['key-file'] ?? '',
     productServiceAccount: values['product-service-account'],
     excludedNamespaces: values['excluded-namespaces'].split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    gates: { staticCapacity: gates.get('StaticCapacity') ?? karpenterFeatureGates.StaticCapacity },
     logger: { level: values['log-level'] },
   });
 }

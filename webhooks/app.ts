@@ -1,5 +1,6 @@
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Registry } from 'prom-client';
+import { defaultAdmissionGates, type AdmissionGates } from '../domain/api/feature-gates.js';
 import { registerAdmissionRoutes } from './admission-routes.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { WebhookMetrics } from './metrics.js';
@@ -24,6 +25,8 @@ export const defaultBodyLimit = 8 * 1024 * 1024;
 export interface WebhookServerOptions {
   readonly productServiceAccount?: string;
   readonly excludedNamespaces?: readonly string[];
+  /** The feature gates the controller runs with; default Karpenter's (StaticCapacity off). */
+  readonly gates?: AdmissionGates;
   /** PEM cert and key; when given the server is HTTPS (the API server calls webhooks over TLS only). */
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   readonly registry?: Registry;
@@ -62,6 +65,7 @@ export function buildWebhookServer(options: WebhookServerOptions = {}): FastifyI
   const config: AdmissionConfig = Object.freeze({
     productServiceAccount: options.productServiceAccount ?? defaultProductServiceAccount,
     excludedNamespaces: [...(options.excludedNamespaces ?? defaultExcludedNamespaces)],
+    gates: options.gates ?? defaultAdmissionGates,
   });
   void app.register((scope, _opts, done) => {
     registerAdmissionRoutes(scope, { processors: admissionProcessors, config, metrics, bodyLimit });

@@ -1,3 +1,4 @@
+import type { AdmissionGates } from '../domain/api/feature-gates.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 
 /** What every processor may read: parsed once by the caller, frozen, never from the environment. */
@@ -6,6 +7,8 @@ export interface AdmissionConfig {
   readonly productServiceAccount: string;
   /** Namespaces whose pods are never mutated (the webhook configuration excludes them too; this is defence in depth). */
   readonly excludedNamespaces: readonly string[];
+  /** The feature gates the controller runs with: a gated field is refused while its gate is off. */
+  readonly gates: AdmissionGates;
 }
 
 /**

@@ -5,11 +5,13 @@ import { checkPodResources } from './pod-resource-rules.js';
 import { checkPodSteeringAnnotations } from './pod-steering-rules.js';
 import { problem, type Problem } from './problem.js';
 import { unsupportedKinds } from './unsupported-fields.js';
+import type { AdmissionGates } from './feature-gates.js';
 
 /** What we know how to default and validate, keyed by `apiVersion/kind`. */
 export interface ApiKind {
   readonly withDefaults: <T>(object: T) => T;
-  readonly validate: (object: unknown, old?: unknown) => Problem[];
+  /** `gates`: the feature gates the controller runs with (default: Karpenter's); only gated fields read them. */
+  readonly validate: (object: unknown, old?: unknown, gates?: AdmissionGates) => Problem[];
 }
 
 const identity = <T>(object: T): T => object;
@@ -76,9 +78,9 @@ export interface AdmittedObject {
  * server plus our webhooks would on CREATE. Undefined for kinds we don't know (the caller decides whether
  * that is worth a note).
  */
-export function admitObject(object: unknown): AdmittedObject | undefined {
+export function admitObject(object: unknown, gates?: AdmissionGates): AdmittedObject | undefined {
   const kind = apiKindOf(object);
   if (kind === undefined) return undefined;
   const defaulted = kind.withDefaults(object);
-  return { object: defaulted, problems: kind.validate(defaulted) };
+  return { object: defaulted, problems: kind.validate(defaulted, undefined, gates) };
 }

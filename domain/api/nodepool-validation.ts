@@ -1,6 +1,7 @@
 import { checkBudgets } from './budget-rules.js';
 import { checkConsolidationAnnotations } from './consolidation-rules.js';
 import { Defaulter } from './defaults.js';
+import { defaultAdmissionGates, type AdmissionGates } from './feature-gates.js';
 import { checkRequirements, checkTemplateLabels } from './label-rules.js';
 import type { NodeClaimTemplateSpec, NodeClassReference } from './nodeclaim-template-schema.js';
 import type { NodePool, NodePoolSpec } from './nodepool-schema.js';
@@ -53,8 +54,12 @@ export function checkNodeClassRefImmutable(
     .map((field) => problem(`${base}.${field}`, 'immutable', next[field], `nodeClassRef.${field} is immutable (was "${old[field]}")`));
 }
 
-function checkStatic(spec: NodePoolSpec, old: NodePoolSpec | undefined): Problem[] {
+/** Said when a static NodePool arrives while its gate is off (Karpenter's default), so it is never left unserved. */
+export const staticCapacityGateOff = "static NodePools need Karpenter's StaticCapacity feature gate, which is off (its default, as in Karpenter): start nodesmith with --feature-gates StaticCapacity=true (the chart's controller.featureGates), or remove replicas to let pods drive the node count";
+
+function checkStatic(spec: NodePoolSpec, old: NodePoolSpec | undefined, gates: AdmissionGates): Problem[] {
   const out: Problem[] = [];
+  if (spec.replicas !== undefined && !gates.staticCapacity) out.push(problem('spec.replicas', 'feature-gate-off', spec.replicas, staticCapacityGateOff));
   if (old !== undefined && (old.replicas === undefined) !== (spec.replicas === undefined)) {
     out.push(problem('spec.replicas', 'static-dynamic-switch', spec.replicas, 'Cannot transition NodePool between static (replicas) and dynamic'));
   }
@@ -67,9 +72,10 @@ function checkStatic(spec: NodePoolSpec, old: NodePoolSpec | undefined): Problem
 
 /**
  * Every problem with a NodePool, schema and rules together. Pass `old` on UPDATE for the
- * transition rules. Validate the *defaulted* object, as the API server does.
+ * transition rules, and the feature gates the controller runs with (default: Karpenter's). Validate the
+ * *defaulted* object, as the API server does.
  */
-export function validateNodePool(object: unknown, old?: unknown): Problem[] {
+export function validateNodePool(object: unknown, old?: unknown, gates: AdmissionGates = defaultAdmissionGates): Problem[] {
   const structural = schema.problems(object);
   if (!isNodePoolShaped(object)) return structural;
   const spec = object.spec;
@@ -80,7 +86,7 @@ export function validateNodePool(object: unknown, old?: unknown): Problem[] {
     ...checkNodeClaimSpec(template.spec, 'spec.template.spec'),
     ...checkNodeClassRefImmutable(template.spec.nodeClassRef, oldSpec?.template.spec.nodeClassRef, 'spec.template.spec.nodeClassRef'),
     ...checkBudgets(spec.disruption?.budgets, 'spec.disruption.budgets'),
-    ...checkStatic(spec, oldSpec),
+    ...checkStatic(spec, oldSpec, gates),
     ...checkConsolidationAnnotations((object as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations),
     ...checkUnsupportedFields('karpenter.sh/v1/NodePool', object),
   ]);

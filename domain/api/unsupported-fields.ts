@@ -21,11 +21,9 @@ export interface UnsupportedField {
 const launchFidelity = 'follow nodesmith issue #25, docs/api-fields.md';
 const newerApis = 'follow nodesmith issue #27, docs/api-fields.md';
 
-const nodePool = 'karpenter.sh/v1/NodePool';
 const ec2NodeClass = 'karpenter.k8s.aws/v1/EC2NodeClass';
 
 export const unsupportedFields: readonly UnsupportedField[] = [
-  { kind: nodePool, path: 'spec.replicas', message: `static NodePools are not supported yet by nodesmith: remove replicas to let pods drive the node count (${newerApis})` },
   { kind: ec2NodeClass, path: 'spec.placementGroupSelector', message: `placement groups are not supported yet by nodesmith: nodes would launch outside the group (${launchFidelity})` },
   { kind: ec2NodeClass, path: 'spec.networkInterfaces', message: `custom network interfaces (EFA included) are not supported yet by nodesmith: nodes would get the default primary interface only (${launchFidelity})` },
   { kind: ec2NodeClass, path: 'spec.ipPrefixCount', message: `IPv4 prefix delegation (ipPrefixCount) is not supported yet by nodesmith (${launchFidelity})` },
@@ -44,7 +42,6 @@ export const unsupportedFields: readonly UnsupportedField[] = [
  */
 export const unsupportedFeatureGates: Readonly<Record<string, string>> = {
   NodeOverlay: `NodeOverlay is not supported yet by nodesmith: instance types would keep their own prices and capacity (${newerApis})`,
-  StaticCapacity: `static NodePools (StaticCapacity) are not supported yet by nodesmith (${newerApis})`,
   CapacityBuffer: `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
 };
 

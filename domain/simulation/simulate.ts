@@ -14,6 +14,7 @@ import { StandingCluster } from './standing-cluster.js';
 import { Topology } from './topology.js';
 import { labels as wellKnown } from '../well-known-labels.js';
 import { compareStrings } from '../compare.js';
+import { isStaticNodePool } from '../static-nodepool.js';
 
 interface Pending { readonly pod: Pod; readonly shape: PodShape }
 
@@ -81,7 +82,9 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
     const settings = classes.get(pool.spec.template.spec.nodeClassRef?.name ?? '');
     return settings === undefined ? input.instanceTypes : instanceTypesForNodeClass(input.instanceTypes, settings);
   };
-  const pools = orderNodePools(input.nodePools.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys, types: typesOf(p) })));
+  // A static NodePool's node count is its replicas, never the pods': its existing nodes are in input.nodes.
+  const dynamic = input.nodePools.filter((p) => !isStaticNodePool(p));
+  const pools = orderNodePools(dynamic.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys, types: typesOf(p) })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',
     anyPreferNoScheduleTaint: pools.some((p) => p.taints.some((t) => t.effect === 'PreferNoSchedule')),

@@ -27,6 +27,8 @@ export interface SimulationNodePool {
     };
     readonly weight?: number;
     readonly limits?: Readonly<Record<string, QuantityValue>>;
+    /** Set on a static NodePool: the simulation never plans new nodes in it (Karpenter's provisioner skips it). */
+    readonly replicas?: number;
   };
 }
 

@@ -4,6 +4,7 @@ import { consolidatability } from '../../domain/disruption/consolidatable.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import { conditionTypes, findCondition, isConditionTrue, nodePoolOf, timestampMs, transitionTimeMs } from '../lifecycle/conditions.js';
+import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { clearCondition, writeCondition, type ConditionStore } from './condition-writer.js';
 import type { PodEventTracker } from './pod-events.js';
@@ -42,11 +43,20 @@ export class ConsolidatableWriter implements Controller {
     let next = now + (this.#o.maxIntervalMs ?? 10_000);
     this.#o.podEvents.prune();
     for (const claim of [...this.#o.state.nodeClaims.values()]) {
-      if (claim.metadata.deletionTimestamp !== undefined || !isConditionTrue(claim, conditionTypes.initialized)) continue;
+      if (!this.#judged(claim)) continue;
       const recheck = await this.#reconcileClaim(claim, now);
       if (recheck !== undefined) next = Math.min(next, recheck);
     }
     return { requeueAfterMs: Math.max(0, next - now) };
+  }
+
+  /**
+   * Initialized NodeClaims that are not being deleted. Karpenter never marks a static NodePool's NodeClaims
+   * Consolidatable: nothing may consolidate them.
+   */
+  #judged(claim: NodeClaim): boolean {
+    if (claim.metadata.deletionTimestamp !== undefined || !isConditionTrue(claim, conditionTypes.initialized)) return false;
+    return !isStaticNodePool(this.#o.state.nodePools.get(nodePoolOf(claim)));
   }
 
   /** Returns when to look at the NodeClaim again, if it is waiting to become consolidatable. */

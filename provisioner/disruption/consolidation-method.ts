@@ -7,6 +7,7 @@ import type { ConsolidationMove, DecisionSettings, Pacer } from '../../domain/di
 import { multiNodeConsolidation } from '../../domain/disruption/consolidation/multi-node.js';
 import { singleNodeConsolidation } from '../../domain/disruption/consolidation/single-node.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
@@ -158,6 +159,7 @@ export class ConsolidationMethod implements DisruptionMethod {
   }
 
   #block(candidate: Candidate, context: MethodContext): string | undefined {
+    if (isStaticNodePool(candidate.nodePool)) return `NodePool ${candidate.nodePoolName} is static (spec.replicas): its nodes are never consolidated`;
     const policy = candidate.nodePool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized';
     const pool = { policy, totals: { pricePerHour: 0, disruptionCost: 0 } };
     return consolidationBlock(candidate, { consolidatable: consolidatableNow(candidate, context.nowMs), pool }, context.nowMs);

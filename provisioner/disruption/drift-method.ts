@@ -6,6 +6,7 @@ import type { Candidate } from './candidate.js';
 import { savingsOf, type Command } from './command.js';
 import type { DisruptionMethod, MethodContext } from './method.js';
 import { withinBudgets } from './budget-map.js';
+import { isStaticNodePool } from '../../domain/static-nodepool.js';
 
 function driftWords(candidate: Candidate): string {
   const condition = findCondition(candidate.nodeClaim, driftedCondition);
@@ -29,7 +30,8 @@ export class DriftMethod implements DisruptionMethod {
   readonly validationDelayMs = 0;
 
   shouldDisrupt(candidate: Candidate): boolean {
-    return isConditionTrue(candidate.nodeClaim, driftedCondition);
+    // A static NodePool's drifted nodes are StaticDriftMethod's: replaced one for one, not by a simulation.
+    return !isStaticNodePool(candidate.nodePool) && isConditionTrue(candidate.nodeClaim, driftedCondition);
   }
 
   async computeCommands(candidates: readonly Candidate[], context: MethodContext): Promise<readonly Command[]> {

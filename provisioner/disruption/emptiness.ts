@@ -5,6 +5,7 @@ import type { DisruptionMethod, MethodContext } from './method.js';
 import { consolidatableCondition } from './consolidatable-writer.js';
 import { withinBudgets } from './budget-map.js';
 import { compareStrings } from '../../domain/compare.js';
+import { isStaticNodePool } from '../../domain/static-nodepool.js';
 
 /** Karpenter's `commandValidationDelay`: a node must stay empty this long before it goes. */
 export const emptinessValidationDelayMs = 15_000;
@@ -34,7 +35,8 @@ export class EmptinessMethod implements DisruptionMethod {
   }
 
   shouldDisrupt(candidate: Candidate): boolean {
-    if (candidate.nodePool.spec.disruption?.consolidateAfter === 'Never') return false;
+    // A static NodePool keeps its replicas, empty or not.
+    if (isStaticNodePool(candidate.nodePool) || candidate.nodePool.spec.disruption?.consolidateAfter === 'Never') return false;
     return isEmpty(candidate) && isConditionTrue(candidate.nodeClaim, consolidatableCondition);
   }
 

@@ -1,5 +1,5 @@
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import { instanceTypeForNodeClass, nodeClassCapacityOf, type NodeClassCapacity } from '../../domain/instance-types/node-class-types.js';
+import { instanceTypeForNodeClass, instanceTypesForNodeClass, nodeClassCapacityOf, type NodeClassCapacity } from '../../domain/instance-types/node-class-types.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
 type NodeClassObject = ClusterState['nodeClasses'] extends Map<string, infer C> ? C : never;
@@ -25,4 +25,10 @@ export function nodeClassCapacities(state: ClusterState): NodeClassCapacity[] {
 export function typeForNodeClass(state: ClusterState, nodeClassName: string, type: InstanceType): InstanceType {
   const nodeClass = state.nodeClasses.get(nodeClassName);
   return nodeClass === undefined ? type : instanceTypeForNodeClass(type, capacityOf(nodeClass));
+}
+
+/** The catalog (same order) as an EC2NodeClass sizes it; as given when the class is gone. */
+export function typesForNodeClass(state: ClusterState, nodeClassName: string, catalog: readonly InstanceType[]): readonly InstanceType[] {
+  const nodeClass = state.nodeClasses.get(nodeClassName);
+  return nodeClass === undefined ? catalog : instanceTypesForNodeClass(catalog, capacityOf(nodeClass));
 }

@@ -8,6 +8,7 @@ import { planCommand } from '../../cli/plan-command.js';
 import { validateCommand } from '../../cli/validate-command.js';
 import { unsupportedFields } from '../../domain/api/unsupported-fields.js';
 import { unsupportedSamples } from '../domain/api/unsupported-samples.js';
+import { nodePool } from '../webhooks/review-fixture.js';
 
 async function validate(file: string): Promise<{ code: number; out: string }> {
   let out = '';
@@ -34,13 +35,11 @@ void t.test('nodesmith validate refuses a NodeOverlay (nodesmith ships no CRD fo
   t.match(out, `${file}: NodeOverlay/savings-plan: kind: NodeOverlay is not supported yet by nodesmith`);
 });
 
-void t.test('nodesmith plan refuses the same fields with the same words: it plans nothing for a static NodePool', async (t) => {
-  const sample = unsupportedSamples.find((s) => s.field === 'spec.replicas');
-  if (sample === undefined) throw new Error('no static NodePool sample');
+void t.test('nodesmith plan refuses a static NodePool as admission would with StaticCapacity off (its default), naming the gate', async (t) => {
   const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'static.yaml');
-  await writeFile(file, stringify(sample.manifest));
+  await writeFile(file, stringify(nodePool({ replicas: 3, limits: { nodes: '5' } }, 'static')));
   let err = '';
   const io: CommandIo = { stdout: () => undefined, stderr: (s) => { err += s; }, interrupted: new Promise(() => undefined) };
   t.equal(await planCommand.run(['-f', file], io), 1);
-  t.match(err, `${file}: NodePool/static: spec.replicas: static NodePools are not supported yet by nodesmith`);
+  t.match(err, `${file}: NodePool/static: spec.replicas: static NodePools need Karpenter's StaticCapacity feature gate`);
 });

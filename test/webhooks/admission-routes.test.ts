@@ -1,3 +1,4 @@
+import { defaultAdmissionGates } from '../../domain/api/feature-gates.js';
 import fastify from 'fastify';
 import { Registry } from 'prom-client';
 import t from 'tap';
@@ -68,7 +69,7 @@ void t.test('a processor that throws gives a denied review, not an HTTP 500', as
   const metrics = new WebhookMetrics(new Registry());
   const boom = { id: 'webhooks.validate.boom', path: '/boom', kinds: ['karpenter.sh/v1/NodePool'], process: (): never => { throw new Error('kaput'); } };
   await app.register((scope, _o, done) => {
-    registerAdmissionRoutes(scope, { processors: [boom], config: { productServiceAccount: 'x', excludedNamespaces: [] }, metrics, bodyLimit: 1 << 20 });
+    registerAdmissionRoutes(scope, { processors: [boom], config: { productServiceAccount: 'x', excludedNamespaces: [], gates: defaultAdmissionGates }, metrics, bodyLimit: 1 << 20 });
     done();
   });
   const r = await app.inject({ method: 'POST', url: '/boom', payload: review(nodePool()) });

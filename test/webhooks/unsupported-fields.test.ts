@@ -20,11 +20,3 @@ for (const sample of unsupportedSamples) {
     t.ok(response.status?.message.includes(`${sample.path}: ${message}`), response.status?.message ?? '<no message>');
   });
 }
-
-void t.test('an update that leaves a stored static NodePool\'s spec alone is let through, so it can still be deleted', async (t) => {
-  const stored = unsupportedSamples.find((s) => s.field === 'spec.replicas')?.manifest;
-  if (stored === undefined) throw new Error('no static NodePool sample');
-  const finalizing = { ...stored, metadata: { ...stored.metadata, finalizers: [] } };
-  const r = await app.inject({ method: 'POST', url: '/validate/nodepools', payload: review(finalizing, { operation: 'UPDATE', oldObject: stored }) });
-  t.equal(r.json<Reply>().response.allowed, true);
-});

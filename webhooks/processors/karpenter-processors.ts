@@ -3,7 +3,7 @@ import { apiKinds, type ApiKind } from '../../domain/api/api-objects.js';
 import { productDomain } from '../../domain/product-keys.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
 import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
-import { subjectOf, type AdmissionProcessor } from '../processor.js';
+import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
 
 function apiKind(key: string): ApiKind {
   const kind = apiKinds[key];
@@ -42,7 +42,7 @@ function validating(key: string, plural: string, id: string): AdmissionProcessor
     id: `webhooks.validate.${id}`,
     path: `/validate/${plural}`,
     kinds: [key],
-    process(request: AdmissionRequest): AdmissionResponse {
+    process(request: AdmissionRequest, config: AdmissionConfig): AdmissionResponse {
       if (request.operation === 'DELETE' || request.object == null) return allow(request.uid);
       // Ratcheting, like the API server's for CRD rules: an update that leaves the spec and our annotations
       // alone (finalizer removal, labels, other annotations) must never be blocked by a rule the stored object
@@ -50,7 +50,7 @@ function validating(key: string, plural: string, id: string): AdmissionProcessor
       if (request.operation === 'UPDATE' && isDeepStrictEqual(judgedPartOf(request.object), judgedPartOf(request.oldObject))) return allow(request.uid);
       const old = request.operation === 'UPDATE' ? request.oldObject : undefined;
       // Defaults first, as the API server does before validating admission, so offline and online agree.
-      const problems = kind.validate(kind.withDefaults(request.object), old ?? undefined);
+      const problems = kind.validate(kind.withDefaults(request.object), old ?? undefined, config.gates);
       return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
     },
   };

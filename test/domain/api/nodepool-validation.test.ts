@@ -1,5 +1,5 @@
 import t from 'tap';
-import { defaultNodePool, validateNodePool } from '../../../domain/api/nodepool-validation.js';
+import { defaultNodePool, staticCapacityGateOff, validateNodePool } from '../../../domain/api/nodepool-validation.js';
 import { nodePool } from '../../webhooks/review-fixture.js';
 import { nodePoolCases as cases } from './nodepool-cases.js';
 import { setIn } from './set-in.js';
@@ -60,5 +60,19 @@ void t.test('Karpenter defaults are filled in without touching the input', (t) =
 void t.test('a non-object is reported, not thrown', (t) => {
   t.ok(validateNodePool(null).length > 0);
   t.ok(validateNodePool({ spec: 'x' }).length > 0);
+  t.end();
+});
+
+void t.test('a static NodePool is refused while StaticCapacity is off, its default in Karpenter, with a message naming the gate', (t) => {
+  const problems = validateNodePool(defaultNodePool(nodePool({ replicas: 3 })));
+  t.same(problems.map((p) => [p.rule, p.path]), [['feature-gate-off', 'spec.replicas']]);
+  t.equal(problems[0]?.message, staticCapacityGateOff);
+  t.match(staticCapacityGateOff, /StaticCapacity/);
+  t.end();
+});
+
+void t.test('with StaticCapacity on, a static NodePool with replicas and limits.nodes is valid', (t) => {
+  t.same(validateNodePool(defaultNodePool(nodePool({ replicas: 3, limits: { nodes: '5' } })), undefined, { staticCapacity: true }), []);
+  t.same(validateNodePool(defaultNodePool(nodePool({ replicas: 0 })), undefined, { staticCapacity: true }), [], 'zero replicas is a static pool with no nodes');
   t.end();
 });

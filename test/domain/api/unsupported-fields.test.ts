@@ -27,9 +27,9 @@ void t.test('an empty list or object asks for nothing and is let through, as Kar
   t.end();
 });
 
-void t.test('a static NodePool is refused whatever else it gets wrong, each problem named', (t) => {
+void t.test('with StaticCapacity off, a static NodePool is refused whatever else it gets wrong, each problem named', (t) => {
   const problems = admitObject(nodePool({ replicas: 2, weight: 10 }))?.problems ?? [];
-  t.same(problems.map((p) => p.rule).sort(), ['not-supported-yet', 'static-weight']);
+  t.same(problems.map((p) => p.rule).sort(), ['feature-gate-off', 'static-weight']);
   t.end();
 });
 

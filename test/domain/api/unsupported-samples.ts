@@ -1,4 +1,4 @@
-import { ec2NodeClass, nodePool } from '../../webhooks/review-fixture.js';
+import { ec2NodeClass } from '../../webhooks/review-fixture.js';
 
 /**
  * For each field in domain/api/unsupported-fields.ts, a manifest that sets it with a value Karpenter's CRD accepts,
@@ -20,7 +20,6 @@ const snapshotVolume = (extra: Record<string, unknown>): Record<string, unknown>
 });
 
 export const unsupportedSamples: readonly UnsupportedSample[] = [
-  { field: 'spec.replicas', path: 'spec.replicas', manifest: nodePool({ replicas: 3, limits: { nodes: '5' } }, 'static') },
   { field: 'spec.placementGroupSelector', path: 'spec.placementGroupSelector', manifest: ec2NodeClass({ placementGroupSelector: { name: 'cluster-pg' } }, 'placement') },
   { field: 'spec.networkInterfaces', path: 'spec.networkInterfaces', manifest: ec2NodeClass({ networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] }, 'efa') },
   { field: 'spec.ipPrefixCount', path: 'spec.ipPrefixCount', manifest: ec2NodeClass({ ipPrefixCount: 1 }, 'prefixes') },

@@ -1,0 +1,23 @@
+/**
+ * Karpenter's feature gates and their defaults (`--feature-gates`, `FEATURE_GATES`; sigs.k8s.io/karpenter
+ * pkg/operator/options/options.go), which nodesmith parses with the same names and defaults.
+ */
+export const karpenterFeatureGates = {
+  NodeRepair: false,
+  ReservedCapacity: true,
+  SpotToSpotConsolidation: false,
+  NodeOverlay: false,
+  StaticCapacity: false,
+  CapacityBuffer: false,
+} as const;
+
+export type FeatureGateName = keyof typeof karpenterFeatureGates;
+
+/** The gates admission needs: a field of a gated feature is refused while its gate is off. */
+export interface AdmissionGates {
+  /** StaticCapacity: static NodePools (`spec.replicas`). */
+  readonly staticCapacity: boolean;
+}
+
+/** Admission's gates when nothing turns one on: Karpenter's defaults. */
+export const defaultAdmissionGates: AdmissionGates = Object.freeze({ staticCapacity: karpenterFeatureGates.StaticCapacity });
