@@ -36,12 +36,12 @@ function claimLabels(claim: ClaimBin, typeLabels: Readonly<Record<string, string
   return nodeLabels;
 }
 
-/** The zone and capacity type when every remaining option agrees on them. */
-function fixedOffering(options: readonly Priced[], claim: ClaimBin, table: TypeTable): { zone?: string; capacityType?: string } {
+/** The zone and capacity type when every remaining option (a type index), within the allowed offerings, agrees on them. */
+export function fixedOffering(options: readonly { readonly i: number }[], offerMask: number, table: TypeTable): { zone?: string; capacityType?: string } {
   let union = 0;
   for (const { i } of options) union |= table.offerMask[i] ?? 0;
-  const zones = table.zonesIn(union & claim.offerMask);
-  const capacityTypes = table.capacityTypesIn(union & claim.offerMask);
+  const zones = table.zonesIn(union & offerMask);
+  const capacityTypes = table.capacityTypesIn(union & offerMask);
   const [zone] = zones;
   const [capacityType] = capacityTypes;
   return { ...(zones.length === 1 && zone !== undefined ? { zone } : {}), ...(capacityTypes.length === 1 && capacityType !== undefined ? { capacityType } : {}) };
@@ -70,7 +70,7 @@ export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: n
   const first = options[0] ?? { i: fallback, price: table.cheapest(fallback, claim.offerMask) };
   // The NodePool's own types: its EC2NodeClass decides their allocatable and labels.
   const type = claim.pool.types[first.i];
-  const fixed = fixedOffering(options, claim, table);
+  const fixed = fixedOffering(options, claim.offerMask, table);
   return {
     name: claim.name, nodePool: claim.pool.name, instanceTypes: options.map((o) => table.types[o.i]?.name ?? ''), ...fixed,
     pods: claim.pods, pricePerHour: first.price, requests: claimRequests(claim, first.i),

@@ -2,6 +2,7 @@ import type { InstanceType } from '../instance-types/instance-type.js';
 import { labels as wellKnown } from '../well-known-labels.js';
 import { compiledCatalog } from './compiled-catalog.js';
 import { compileNodePool, type NodePoolView } from './nodepool-view.js';
+import { fixedOffering } from './result.js';
 import type { PlannedNodeClaim, SimulationNodePool } from './simulation-input.js';
 import type { TypeTable } from './type-table.js';
 
@@ -33,17 +34,6 @@ function pricedOptions(view: NodePoolView, table: TypeTable): Option[] {
   return options.sort((a, b) => a.price - b.price || a.i - b.i);
 }
 
-/** The zone and capacity type when every option agrees on them. */
-function fixedOffering(options: readonly Option[], view: NodePoolView, table: TypeTable): { zone?: string; capacityType?: string } {
-  let union = 0;
-  for (const { i } of options) union |= table.offerMask[i] ?? 0;
-  const zones = table.zonesIn(union & view.offerMask);
-  const capacityTypes = table.capacityTypesIn(union & view.offerMask);
-  const [zone] = zones;
-  const [capacityType] = capacityTypes;
-  return { ...(zones.length === 1 && zone !== undefined ? { zone } : {}), ...(capacityTypes.length === 1 && capacityType !== undefined ? { capacityType } : {}) };
-}
-
 /**
  * A static NodePool's node has no pods to fit: as in Karpenter, its NodeClaim asks for nothing but the NodePool's
  * template, and the launch takes the cheapest offering of any type the template allows. This plans that NodeClaim
@@ -58,7 +48,7 @@ export function planStaticClaim(request: StaticClaimRequest): PlannedNodeClaim |
   const first = options[0];
   const type = first === undefined ? undefined : types[first.i];
   if (first === undefined || type === undefined) return undefined;
-  const fixed = fixedOffering(options, view, table);
+  const fixed = fixedOffering(options, view.offerMask, table);
   return {
     name: request.name, nodePool: view.name, instanceTypes: options.map((o) => types[o.i]?.name ?? ''), ...fixed,
     pods: [], pricePerHour: first.price, requests: {}, allocatable: type.allocatable,
