@@ -110,9 +110,17 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
     minCpu: Math.min(...pending.map((p) => p.shape.cpu)), minMemory: Math.min(...pending.map((p) => p.shape.memory)),
   });
   runPasses(solver, pending, unschedulable);
+  const staticNote = staticPoolsNote(input.nodePools);
   return {
     existing: solver.existing.filter((b) => b.pods.length > 0).map((b) => ({ node: b.name, pods: b.pods })),
     nodeClaims: solver.claims.filter((c): c is ClaimBin => c.pods.length > 0).map((c) => planClaim(c, table, options.maxInstanceTypes ?? 600)),
-    unschedulable,
+    unschedulable: staticNote === '' ? unschedulable : unschedulable.map((u) => (u.ignored === true ? u : { ...u, reason: `${u.reason}${staticNote}` })),
   };
+}
+
+/** Said after a pod's reason when static NodePools exist, so nobody waits for a node from them. */
+function staticPoolsNote(pools: SimulationInput['nodePools']): string {
+  const names = pools.filter((p) => isStaticNodePool(p)).map((p) => p.metadata.name ?? '');
+  if (names.length === 0) return '';
+  return `; static NodePool${names.length === 1 ? '' : 's'} ${names.join(', ')} add${names.length === 1 ? 's' : ''} no node for pending pods (spec.replicas sets the count)`;
 }

@@ -16,6 +16,13 @@ void t.test('the simulation never opens a node in a static NodePool: a pod only 
   const result = simulate(input([pod('web')], { nodePools: [staticPool('fixed', 3)] }));
   t.equal(result.nodeClaims.length, 0, 'no NodeClaim planned');
   t.equal(result.unschedulable.length, 1);
+  t.match(result.unschedulable[0]?.reason, /static NodePool fixed adds no node for pending pods \(spec\.replicas sets the count\)/, 'the pod is told why');
+  t.end();
+});
+
+void t.test('with several static NodePools the reason names them all', (t) => {
+  const result = simulate(input([pod('web')], { nodePools: [staticPool('a', 1), staticPool('b', 2)] }));
+  t.match(result.unschedulable[0]?.reason, /static NodePools a, b add no node for pending pods/);
   t.end();
 });
 
