@@ -12,7 +12,7 @@ export interface CommandSpec {
 export const validateSpec: CommandSpec = {
   name: 'validate',
   summary: 'Validate NodePool, NodeClaim, EC2NodeClass, pods and workloads offline, exactly as the webhooks do',
-  usage: '-f FILE_OR_DIR [-f FILE_OR_DIR ...] [--verbose] [--allow-empty]',
+  usage: '-f FILE_OR_DIR [-f FILE_OR_DIR ...] [--verbose] [--allow-empty] [--feature-gates StaticCapacity=true]',
 };
 
 export const certsSpec: CommandSpec = {

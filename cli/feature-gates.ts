@@ -1,4 +1,4 @@
-import { karpenterFeatureGates, type FeatureGateName } from '../domain/api/feature-gates.js';
+import { karpenterFeatureGates, type AdmissionGates, type FeatureGateName } from '../domain/api/feature-gates.js';
 import { unsupportedFeatureGates } from '../domain/api/unsupported-fields.js';
 
 /** Karpenter's feature gates (FEATURE_GATES); SpotToSpotConsolidation and NodeRepair change what nodesmith does. */
@@ -26,4 +26,10 @@ export function parseFeatureGates(text: string, problems: string[]): Map<string,
 /** Whether this gate is on: as `--feature-gates` sets it, else Karpenter's default; problems are reported by the parse. */
 export function isGateOn(text: string, name: FeatureGateName): boolean {
   return parseFeatureGates(text, []).get(name) ?? karpenterFeatureGates[name];
+}
+
+/** The gates admission reads, from `--feature-gates` (Karpenter's defaults where it says nothing); problems are reported. */
+export function admissionGatesOf(text: string, problems: string[]): AdmissionGates {
+  const gates = parseFeatureGates(text, problems);
+  return { staticCapacity: gates.get('StaticCapacity') ?? karpenterFeatureGates.StaticCapacity };
 }

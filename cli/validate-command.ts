@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import type { AdmissionGates } from '../domain/api/feature-gates.js';
 import type { Command, CommandIo } from './command.js';
+import { admissionGatesOf } from './feature-gates.js';
 import { validateSpec } from './command-specs.js';
 import { checkManifests, printProblems, printWarnings, type GateResult } from './manifest-gate.js';
 import { readManifestFiles } from './manifest-files.js';
@@ -12,18 +14,22 @@ export function validateText(text: string, file: string): GateResult {
   return checkManifests([{ file, ...parseManifestText(text) }]);
 }
 
-interface ValidateFlags { readonly paths: string[]; readonly verbose: boolean; readonly allowEmpty: boolean }
+interface ValidateFlags { readonly paths: string[]; readonly verbose: boolean; readonly allowEmpty: boolean; readonly gates: AdmissionGates }
 
 function parseFlags(argv: readonly string[]): ValidateFlags | string {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: { filename: { type: 'string', short: 'f', multiple: true }, verbose: { type: 'boolean', short: 'v' }, 'allow-empty': { type: 'boolean' } } }));
+    ({ values } = parseArgs({ args: [...argv], options: { filename: { type: 'string', short: 'f', multiple: true }, verbose: { type: 'boolean', short: 'v' }, 'allow-empty': { type: 'boolean' }, 'feature-gates': { type: 'string' } } }));
   } catch (error: unknown) {
     return error instanceof Error ? error.message : String(error);
   }
   const paths = values.filename ?? [];
   if (paths.length === 0) return 'at least one -f FILE_OR_DIR is required';
-  return { paths, verbose: values.verbose ?? false, allowEmpty: values['allow-empty'] ?? false };
+  // The controller's gates: a static NodePool is valid where nodesmith runs with StaticCapacity=true.
+  const problems: string[] = [];
+  const gates = admissionGatesOf(values['feature-gates'] ?? '', problems);
+  if (problems.length > 0) return problems.join('; ');
+  return { paths, verbose: values.verbose ?? false, allowEmpty: values['allow-empty'] ?? false, gates };
 }
 
 /** Prints the verdict and returns the exit code: 1 for any problem, or for nothing checked unless allowed. */
@@ -57,7 +63,7 @@ export const validateCommand: Command = {
     }
     let result: GateResult;
     try {
-      result = checkManifests(await readManifestFiles(flags.paths));
+      result = checkManifests(await readManifestFiles(flags.paths), flags.gates);
     } catch (error: unknown) {
       io.stderr(`validate: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;

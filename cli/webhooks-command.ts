@@ -2,8 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultExcludedNamespaces, defaultProductServiceAccount } from '../webhooks/app.js';
 import { defaultWebhookPort, serveWebhooks, type ServeWebhooksOptions } from '../webhooks/serve.js';
 import type { Command, CommandIo } from './command.js';
-import { karpenterFeatureGates } from '../domain/api/feature-gates.js';
-import { parseFeatureGates } from './feature-gates.js';
+import { admissionGatesOf } from './feature-gates.js';
 import { webhooksSpec } from './command-specs.js';
 
 const options = {
@@ -22,7 +21,7 @@ const options = {
 export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions | string[] {
   const { values } = parseArgs({ args: [...argv], options });
   const problems: string[] = [];
-  const gates = parseFeatureGates(values['feature-gates'], problems);
+  const gates = admissionGatesOf(values['feature-gates'], problems);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`--port must be 0–65535, got "${values.port}"`);
   if (values['cert-file'] === undefined) problems.push('--cert-file is required (PEM serving certificate)');
@@ -38,7 +37,7 @@ export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions
     keyFile: values['key-file'] ?? '',
     productServiceAccount: values['product-service-account'],
     excludedNamespaces: values['excluded-namespaces'].split(',').map((s) => s.trim()).filter((s) => s !== ''),
-    gates: { staticCapacity: gates.get('StaticCapacity') ?? karpenterFeatureGates.StaticCapacity },
+    gates,
     logger: { level: values['log-level'] },
   });
 }
