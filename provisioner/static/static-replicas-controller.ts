@@ -5,6 +5,7 @@ import { staticReplicaDecision, type StaticClaimFacts } from '../../domain/stati
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { ReplacementLauncher } from '../disruption/ports.js';
+import { launchFailureReason } from '../launch/materializer.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { plannedStaticClaim, staticClaimFacts, staticNodePools, staticPoolFacts } from './static-claims.js';
@@ -105,7 +106,13 @@ export class StaticReplicasController implements Controller {
     launches.start(name, planned.nodePool, nowMs);
     const run = launcher.launch({ ...planned, name }, name).then(
       (launched) => { launches.succeeded(name, clock.now()); log.info({ component: this.name, nodePool: planned.nodePool, nodeClaim: name, node: launched.nodeName }, 'launched static nodeclaim'); },
-      (error: unknown) => { launches.failed(name, clock.now()); log.warn({ component: this.name, nodePool: planned.nodePool, nodeClaim: name, err: error }, 'static nodeclaim launch failed'); },
+      (error: unknown) => {
+        launches.failed(name, clock.now());
+        // A class still being resolved (its instance profile not created yet) is a wait, not a fault: tried again.
+        const fields = { component: this.name, nodePool: planned.nodePool, nodeClaim: name, err: error };
+        if (launchFailureReason(error) === 'NodeClassNotReady') log.info(fields, 'static nodeclaim waits for its EC2NodeClass');
+        else log.warn(fields, 'static nodeclaim launch failed');
+      },
     );
     this.#running.add(run);
     void run.finally(() => this.#running.delete(run));
