@@ -91,6 +91,7 @@ export const nodePoolCases: RuleCase[] = [
   { name: 'an unknown budget reason is refused', set: [budget({ nodes: '1', reasons: ['Expired'] })], expect: { rule: 'enum', path: 'spec.disruption.budgets[0].reasons[0]' } },
   { name: 'weight 0 is refused', set: [['spec.weight', 0]], expect: { rule: 'minimum', path: 'spec.weight' } },
   { name: 'a non-quantity limit is refused', set: [['spec.limits', { cpu: 'lots' }]], expect: { rule: 'pattern', path: 'spec.limits.cpu' } },
+  { name: 'a static NodePool is refused while StaticCapacity is off (Karpenter\'s default), naming the gate', set: [['spec.replicas', 3]], expect: { rule: 'feature-gate-off', path: 'spec.replicas' }, webhookOnly: true },
   { name: 'a static NodePool may limit only nodes', set: [['spec.replicas', 3], ['spec.limits', { cpu: '10' }]], expect: { rule: 'static-limits', path: 'spec.limits' } },
   { name: 'a static NodePool may not set weight', set: [['spec.replicas', 3], ['spec.weight', 10]], expect: { rule: 'static-weight', path: 'spec.weight' } },
   { name: 'a nodeClassRef to a kind other than EC2NodeClass is refused', set: [[`${S}.nodeClassRef`, { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' }]], expect: { rule: 'node-class-kind', path: `${S}.nodeClassRef` }, webhookOnly: true },
