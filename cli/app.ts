@@ -234,9 +234,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
   });
   if (config.components.provisioner) provisioner.start();
-  const staticCapacity = lifecycle === undefined || config.staticCapacity !== true ? undefined : startStaticCapacity({
-    state, nodeClaims, materializer, launches: staticLaunches, instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), log, isLeader,
-  });
+  const staticCapacity = lifecycle === undefined || config.staticCapacity !== true ? undefined : startStaticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), log, isLeader });
   // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
   // The Karpenter guard refuses this replica's own launches while Karpenter runs; it only runs on the leader, so a
   // standby's requests are judged there, not refused by a guard that never read Karpenter's Lease.

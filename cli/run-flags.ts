@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { NodesmithConfig } from './app-config.js';
 import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
-import { isGateOn, parseFeatureGates } from './feature-gates.js';
+import { isGateOn } from './feature-gates.js';
 
 /**
  * Where Karpenter keeps its leader-election Lease (`karpenter-leader-election`, in its pod's namespace) and its
@@ -159,7 +159,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems), metricsNamespace: v['metrics-namespace'] },
     consolidation: consolidationFlags({ minSavings: v['consolidation-min-savings'], featureGates: v['feature-gates'] }, problems),
     nodeRepair: isGateOn(v['feature-gates'], 'NodeRepair'),
-    reservedCapacity: parseFeatureGates(v['feature-gates'], []).get('ReservedCapacity') !== false,
+    reservedCapacity: isGateOn(v['feature-gates'], 'ReservedCapacity'),
     staticCapacity: isGateOn(v['feature-gates'], 'StaticCapacity'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
