@@ -19,8 +19,8 @@ export interface FaultProxy {
   readonly actions: string[];
   /** The form parameters of every EC2 Query request as the client sent them, in order. */
   readonly requests: URLSearchParams[];
-  /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item. */
-  failCapacity(fault: CapacityFault): void;
+  /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item; the result lifts it. */
+  failCapacity(fault: CapacityFault): () => void;
   /** Answer the next `times` requests for `action` with HTTP 503 RequestLimitExceeded (or `code`). */
   throttle(action: string, times: number, code?: string): void;
   /**
@@ -35,6 +35,8 @@ export interface FaultProxy {
   setImpaired(impairments: readonly Impairment[]): void;
   /** Answer the next `times` requests for `action` with this error, e.g. 403 UnauthorizedOperation. */
   failAction(action: string, fault: { times: number; code: string; status: number }): void;
+  /** Hold the next `times` requests for `action` for `ms` before passing them on (a slow EC2). */
+  slow(action: string, delay: { times: number; ms: number }): void;
   clear(): void;
   stop(): Promise<void>;
 }
@@ -165,6 +167,7 @@ interface State {
   spotPrice: ((instanceType: string, zone: string) => number | undefined) | undefined;
   impaired: readonly Impairment[];
   throttles: Map<string, { left: number; code: string; status: number }>;
+  delays: Map<string, { left: number; ms: number }>;
   readonly templateGroups: TemplateGroups;
 }
 
@@ -273,6 +276,11 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const action = target ?? params.get('Action') ?? '';
   state.actions.push(action);
   state.requests.push(params);
+  const delay = state.delays.get(action);
+  if (delay !== undefined && delay.left > 0) {
+    delay.left--;
+    await new Promise((resolve) => setTimeout(resolve, delay.ms));
+  }
   const throttle = state.throttles.get(action);
   if (throttle !== undefined && throttle.left > 0) {
     throttle.left--;
@@ -300,7 +308,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), templateGroups: new TemplateGroups(target) };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), delays: new Map(), templateGroups: new TemplateGroups(target) };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -314,6 +322,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     requests: state.requests,
     failCapacity: (fault) => {
       state.faults.push(fault);
+      return () => { state.faults = state.faults.filter((f) => f !== fault); };
     },
     throttle: (action, times, code = 'RequestLimitExceeded') => {
       state.throttles.set(action, { left: times, code, status: 503 });
@@ -327,9 +336,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     failAction: (action, fault) => {
       state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status });
     },
+    slow: (action, delay) => {
+      state.delays.set(action, { left: delay.times, ms: delay.ms });
+    },
     clear: () => {
       state.faults = [];
       state.throttles.clear();
+      state.delays.clear();
     },
     stop: () =>
       new Promise<void>((done) => {
