@@ -40,8 +40,8 @@ export interface SoakReport {
 
 /** What is left wrong in a snapshot: the final counts, and the settle phase's exit test. */
 function leftovers(s: ClusterSnapshot): { leaked: string[]; lost: string[]; missing: string[] } {
-  const held = new Set(s.claims.flatMap((c) => [c.instanceId, c.name]));
-  const leaked = s.instances.filter((i) => isLive(i) && !held.has(i.id) && !held.has(i.tags['karpenter.sh/nodeclaim'])).map((i) => `${i.id} (${i.type})`);
+  const held = new Set(s.claims.flatMap((c) => (c.instanceId === undefined ? [c.name] : [c.instanceId, c.name])));
+  const leaked = s.instances.filter((i) => isLive(i) && !held.has(i.id) && !held.has(i.tags['karpenter.sh/nodeclaim'] ?? '')).map((i) => `${i.id} (${i.type})`);
   const liveIds = new Set(s.instances.filter(isLive).map((i) => i.id));
   const lost = s.claims.filter((c) => c.instanceId !== undefined && !c.deleting && !liveIds.has(c.instanceId)).map((c) => `${c.name} (${c.instanceId ?? ''})`);
   const missing = s.deployments.flatMap((d) => {
