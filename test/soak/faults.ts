@@ -11,9 +11,9 @@ const notReadySince = 'test.nodesmith.io/not-ready-since';
 /** The EC2 calls nodesmith makes while it launches, watches and terminates. */
 const ec2Actions = ['CreateFleet', 'DescribeInstances', 'TerminateInstances', 'DescribeLaunchTemplates', 'CreateLaunchTemplate', 'CreateTags'] as const;
 
-export const faultKinds = ['nodesmith SIGKILL', 'EC2 throttling', 'EC2 5xx', 'EC2 slow', 'EC2 insufficient capacity', 'spot interruption', 'rebalance recommendation', 'health event', 'node NotReady'] as const;
+export const faultKinds = ['nodesmith SIGKILL', 'EC2 throttling', 'EC2 5xx', 'EC2 slow', 'EC2 insufficient capacity', 'EC2 eventual consistency', 'spot interruption', 'rebalance recommendation', 'health event', 'node NotReady'] as const;
 type FaultKind = (typeof faultKinds)[number];
-const weights: Record<FaultKind, number> = { 'nodesmith SIGKILL': 2, 'EC2 throttling': 2, 'EC2 5xx': 2, 'EC2 slow': 2, 'EC2 insufficient capacity': 2, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2 };
+const weights: Record<FaultKind, number> = { 'nodesmith SIGKILL': 2, 'EC2 throttling': 2, 'EC2 5xx': 2, 'EC2 slow': 2, 'EC2 insufficient capacity': 2, 'EC2 eventual consistency': 1, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2 };
 
 /** Faults that land while the soak runs; each one that lasts is lifted by a timer, and all of them at the end. */
 export class Faults {
@@ -74,6 +74,7 @@ export class Faults {
       case 'EC2 5xx': { const [code, status] = this.prng.pick([['InternalError', 500], ['Unavailable', 503]] as const); const times = this.prng.int(2, 6); proxy.failAction(action, { times, code, status }); return `${action} ${String(status)} ${code} ×${String(times)}`; }
       case 'EC2 slow': { const times = this.prng.int(3, 10); const ms = this.prng.int(2_000, 8_000); proxy.slow(action, { times, ms }); return `${action} +${String(ms)} ms ×${String(times)}`; }
       case 'EC2 insufficient capacity': return this.#insufficientCapacity();
+      case 'EC2 eventual consistency': return this.#lagLaunches();
       case 'node NotReady': return this.#notReady();
       case 'spot interruption': case 'rebalance recommendation': case 'health event': return this.#message(kind);
     }
@@ -98,6 +99,18 @@ export class Faults {
     const forMs = this.prng.int(60_000, 120_000);
     this.#lifts.set(() => { lift(); return Promise.resolve(); }, Date.now() + forMs);
     return `${capacityType} ${victim.type} for ${String(forMs / 1000)} s`;
+  }
+
+  /**
+   * For 1-2 minutes, each instance launched stays out of DescribeInstances for 5-20 s: less than the 30 s a
+   * launched NodeClaim is given before garbage collection may call it lost, as EC2's lag is.
+   */
+  #lagLaunches(): string {
+    const lagMs = this.prng.int(5_000, 20_000);
+    const forMs = this.prng.int(60_000, 120_000);
+    this.product.proxy.lagLaunches(lagMs);
+    this.#lifts.set(() => { this.product.proxy.lagLaunches(0); return Promise.resolve(); }, Date.now() + forMs);
+    return `launches unseen for ${String(lagMs / 1000)} s, for ${String(forMs / 1000)} s`;
   }
 
   async #realNodes(): Promise<string[]> {

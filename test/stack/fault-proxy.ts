@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { impairedCheckFilter, impairedStatusResponse, type Impairment } from './instance-status-fault.js';
+import { LaunchVisibility, notFoundBody } from './launch-visibility.js';
 import { TemplateGroups } from './template-groups.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
@@ -37,6 +38,8 @@ export interface FaultProxy {
   failAction(action: string, fault: { times: number; code: string; status: number }): void;
   /** Hold the next `times` requests for `action` for `ms` before passing them on (a slow EC2). */
   slow(action: string, delay: { times: number; ms: number }): void;
+  /** Instances launched from now on stay out of DescribeInstances for `ms` (EC2's eventual consistency); 0 ends it. */
+  lagLaunches(ms: number): void;
   clear(): void;
   stop(): Promise<void>;
 }
@@ -153,6 +156,8 @@ function errorBody(code: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(code)} (injected by the fault proxy).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>`;
 }
 
+interface Answer { readonly status: number; readonly type: string; readonly text: string }
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -168,6 +173,7 @@ interface State {
   impaired: readonly Impairment[];
   throttles: Map<string, { left: number; code: string; status: number }>;
   delays: Map<string, { left: number; ms: number }>;
+  readonly visibility: LaunchVisibility;
   readonly templateGroups: TemplateGroups;
 }
 
@@ -269,6 +275,28 @@ function impairedAnswer(state: State, action: string, params: URLSearchParams): 
   return check === undefined ? undefined : impairedStatusResponse(check, state.impaired);
 }
 
+/** An answer the proxy makes up instead of asking moto: a throttle or failure, an unknown new instance, impaired checks. */
+function injectedAnswer(state: State, action: string, target: string | undefined, params: URLSearchParams): Answer | undefined {
+  const throttle = state.throttles.get(action);
+  if (throttle !== undefined && throttle.left > 0) {
+    throttle.left--;
+    if (target === undefined) return { status: throttle.status, type: 'text/xml', text: errorBody(throttle.code) };
+    return { status: throttle.status, type: 'application/x-amz-json-1.0', text: JSON.stringify({ __type: `com.amazonaws.sqs#${throttle.code}`, message: `${throttle.code} (injected by the fault proxy)` }) };
+  }
+  const unknown = action === 'DescribeInstances' ? state.visibility.unknownIds(params) : [];
+  if (unknown.length > 0) return { status: 400, type: 'text/xml', text: notFoundBody(unknown) };
+  const impaired = impairedAnswer(state, action, params);
+  return impaired === undefined ? undefined : { status: 200, type: 'text/xml', text: impaired };
+}
+
+/** moto's answer as EC2 would give it: spot prices set by the test, instances launched moments ago not seen yet. */
+function rewritten(state: State, action: string, out: Answer): string {
+  if (action === 'CreateFleet' && out.status === 200) state.visibility.noteLaunch(out.text);
+  if (action === 'DescribeInstances') return state.visibility.filterAnswer(out.text);
+  const price = state.spotPrice;
+  return action === 'DescribeSpotPriceHistory' && price !== undefined ? repriced(out.text, price) : out.text;
+}
+
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
   const params = new URLSearchParams(raw.toString('utf8'));
@@ -281,22 +309,13 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     delay.left--;
     await new Promise((resolve) => setTimeout(resolve, delay.ms));
   }
-  const throttle = state.throttles.get(action);
-  if (throttle !== undefined && throttle.left > 0) {
-    throttle.left--;
-    if (target === undefined) send(res, throttle.status, 'text/xml', errorBody(throttle.code));
-    else send(res, throttle.status, 'application/x-amz-json-1.0', JSON.stringify({ __type: `com.amazonaws.sqs#${throttle.code}`, message: `${throttle.code} (injected by the fault proxy)` }));
-    return;
-  }
-  const impaired = impairedAnswer(state, action, params);
-  if (impaired !== undefined) {
-    send(res, 200, 'text/xml', impaired);
+  const injected = injectedAnswer(state, action, target, params);
+  if (injected !== undefined) {
+    send(res, injected.status, injected.type, injected.text);
     return;
   }
   const out = action === 'CreateFleet' ? await createFleet(state, req, params, raw) : await forward(state, req, raw);
-  const price = state.spotPrice;
-  const text = action === 'DescribeSpotPriceHistory' && price !== undefined ? repriced(out.text, price) : out.text;
-  send(res, out.status, out.type, text);
+  send(res, out.status, out.type, rewritten(state, action, out));
 }
 
 /**
@@ -308,7 +327,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), delays: new Map(), templateGroups: new TemplateGroups(target) };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), delays: new Map(), visibility: new LaunchVisibility(), templateGroups: new TemplateGroups(target) };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -339,7 +358,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     slow: (action, delay) => {
       state.delays.set(action, { left: delay.times, ms: delay.ms });
     },
+    lagLaunches: (ms) => {
+      state.visibility.setLag(ms);
+    },
     clear: () => {
+      state.visibility.setLag(0);
       state.faults = [];
       state.throttles.clear();
       state.delays.clear();
