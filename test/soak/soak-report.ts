@@ -39,7 +39,7 @@ export function formatReport(r: SoakReport): string {
     `checks: ${String(r.checks)} (${String(r.failedChecks)} could not read the cluster)`,
     ...processLines(r),
     costLine(r),
-    `settled: ${r.settledAfterMs === undefined ? 'no' : `after ${(r.settledAfterMs / 1000).toFixed(0)} s`}`,
+    `settled: ${r.settledAfterMs === undefined ? 'no' : `after ${(r.settledAfterMs / 1000).toFixed(0)} s`}; at the end ${r.finalFleet}`,
     `leaked instances: ${list(r.leakedInstances)}`,
     `lost NodeClaims: ${list(r.lostNodeClaims)}`,
     `lost pods: ${list(r.missingPods)}`,

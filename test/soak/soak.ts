@@ -36,6 +36,17 @@ export interface SoakReport {
   readonly checks: number;
   readonly failedChecks: number;
   readonly settledAfterMs: number | undefined;
+  /** The fleet and the pods at the end, for reading the cost figures. */
+  readonly finalFleet: string;
+}
+
+function fleetOf(s: ClusterSnapshot | undefined): string {
+  if (s === undefined) return 'unknown';
+  const byPool = new Map<string, number>();
+  for (const c of s.claims) byPool.set(c.nodePool, (byPool.get(c.nodePool) ?? 0) + 1);
+  const drifted = s.claims.filter((c) => c.conditions.some((x) => x.type === 'Drifted' && x.status === 'True')).length;
+  const pods = s.pods.filter((p) => !isFinished(p)).length;
+  return `${String(s.claims.length)} NodeClaims (${[...byPool].map(([pool, n]) => `${pool} ${String(n)}`).join(', ')}; ${String(drifted)} drifted) for ${String(pods)} pods`;
 }
 
 /** What is left wrong in a snapshot: the final counts, and the settle phase's exit test. */
@@ -159,7 +170,7 @@ export class Soak {
     return {
       violations: this.#violations, faults: this.#faults.counts, churn: this.#churn.counts, samples: this.#samples, costs: this.#costs,
       leakedInstances: left.leaked, lostNodeClaims: left.lost, missingPods: left.missing, disruptedNodeClaims: this.#disrupted.size,
-      checks: this.#checks, failedChecks: this.#failedChecks, settledAfterMs,
+      checks: this.#checks, failedChecks: this.#failedChecks, settledAfterMs, finalFleet: fleetOf(this.#last),
     };
   }
 }
