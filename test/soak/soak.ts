@@ -86,10 +86,12 @@ export class Soak {
 
   constructor(private readonly product: ProductStack, private readonly options: SoakOptions) {
     this.#startMs = Date.now();
+    // One stream each for the schedule, churn and faults: how the stack's timing interleaves them then changes
+    // nothing in what each one chooses, so a seed gives the same sequence of churn steps and of fault kinds.
     this.#prng = new Prng(options.seed);
     this.#invariants = new Invariants(options.graces ?? defaultGraces, this.#startMs);
-    this.#churn = new Churn(product, this.#prng, this.#invariants, (line) => { this.#say(line); });
-    this.#faults = new Faults(product, this.#prng, soakQueue, (line) => { this.#say(line); });
+    this.#churn = new Churn(product, new Prng(options.seed + 1), this.#invariants, (line) => { this.#say(line); });
+    this.#faults = new Faults(product, new Prng(options.seed + 2), soakQueue, (line) => { this.#say(line); });
     this.#cost = new CostMeter(product.moto.region);
   }
 
