@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { impairedCheckFilter, impairedStatusResponse, type Impairment } from './instance-status-fault.js';
+import { LaunchVisibility, notFoundBody } from './launch-visibility.js';
+import { collectOverrides, errorItem, escapeXml, matches, withoutOverrides } from './fleet-overrides.js';
 import { TemplateGroups } from './template-groups.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
@@ -19,8 +21,8 @@ export interface FaultProxy {
   readonly actions: string[];
   /** The form parameters of every EC2 Query request as the client sent them, in order. */
   readonly requests: URLSearchParams[];
-  /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item. */
-  failCapacity(fault: CapacityFault): void;
+  /** Make matching CreateFleet overrides fail as EC2 does: HTTP 200 with an `errorSet` item; the result lifts it. */
+  failCapacity(fault: CapacityFault): () => void;
   /** Answer the next `times` requests for `action` with HTTP 503 RequestLimitExceeded (or `code`). */
   throttle(action: string, times: number, code?: string): void;
   /**
@@ -35,121 +37,19 @@ export interface FaultProxy {
   setImpaired(impairments: readonly Impairment[]): void;
   /** Answer the next `times` requests for `action` with this error, e.g. 403 UnauthorizedOperation. */
   failAction(action: string, fault: { times: number; code: string; status: number }): void;
+  /** Hold the next `times` requests for `action` for `ms` before passing them on (a slow EC2). */
+  slow(action: string, delay: { times: number; ms: number }): void;
+  /** Instances launched from now on stay out of DescribeInstances for `ms` (EC2's eventual consistency); 0 ends it. */
+  lagLaunches(ms: number): void;
   clear(): void;
   stop(): Promise<void>;
-}
-
-interface Override {
-  readonly prefix: string;
-  readonly fields: Map<string, string>;
-}
-
-const overrideKey = /^(LaunchTemplateConfigs\.\d+\.Overrides\.\d+)\.(.+)$/;
-
-function collectOverrides(params: URLSearchParams): Override[] {
-  const byPrefix = new Map<string, Map<string, string>>();
-  for (const [key, value] of params) {
-    const m = overrideKey.exec(key);
-    if (m?.[1] === undefined || m[2] === undefined) continue;
-    const fields = byPrefix.get(m[1]) ?? new Map<string, string>();
-    fields.set(m[2], value);
-    byPrefix.set(m[1], fields);
-  }
-  return [...byPrefix].map(([prefix, fields]) => ({ prefix, fields }));
-}
-
-function matches(fault: CapacityFault, o: Override, capacityType: string): boolean {
-  return (
-    (fault.instanceType === undefined || fault.instanceType === o.fields.get('InstanceType')) &&
-    (fault.zone === undefined || fault.zone === o.fields.get('AvailabilityZone')) &&
-    (fault.capacityType === undefined || fault.capacityType === capacityType)
-  );
-}
-
-const configKey = /^(LaunchTemplateConfigs\.\d+)\.(.+)$/;
-
-/** Which configs keep at least one override, renumbered 1..n in request order. */
-function survivingConfigs(
-  params: URLSearchParams,
-  failed: ReadonlySet<string>,
-): Map<string, string> {
-  const kept = new Map<string, string>();
-  for (const key of params.keys()) {
-    const m = overrideKey.exec(key);
-    if (m?.[1] === undefined || failed.has(m[1])) continue;
-    const config = m[1].replace(/\.Overrides\.\d+$/, '');
-    if (!kept.has(config)) kept.set(config, `LaunchTemplateConfigs.${kept.size + 1}`);
-  }
-  return kept;
-}
-
-/**
- * Drops the failed overrides (and any launch template config left without overrides, which
- * moto would launch with no instance type) and renumbers the rest, so moto sees a well-formed
- * request.
- */
-function withoutOverrides(params: URLSearchParams, failed: ReadonlySet<string>): URLSearchParams {
-  const out = new URLSearchParams();
-  const rename = renamer(survivingConfigs(params, failed), failed);
-  for (const [key, value] of params) {
-    const renamed = rename(key);
-    if (renamed !== undefined) out.append(renamed, value);
-  }
-  return out;
-}
-
-/** Maps an original parameter name to its renumbered name, or undefined when it is dropped. */
-function renamer(
-  configs: Map<string, string>,
-  failed: ReadonlySet<string>,
-): (key: string) => string | undefined {
-  const overrides = new Map<string, string>();
-  const counters = new Map<string, number>();
-  return (key) => {
-    const c = configKey.exec(key);
-    if (c?.[1] === undefined) return key;
-    const config = configs.get(c[1]);
-    const o = overrideKey.exec(key);
-    if (config === undefined) return undefined;
-    if (o?.[1] === undefined) return `${config}.${c[2] ?? ''}`;
-    if (failed.has(o[1])) return undefined;
-    let prefix = overrides.get(o[1]);
-    if (prefix === undefined) {
-      const n = (counters.get(config) ?? 0) + 1;
-      counters.set(config, n);
-      prefix = `${config}.Overrides.${n}`;
-      overrides.set(o[1], prefix);
-    }
-    return `${prefix}.${o[2] ?? ''}`;
-  };
-}
-
-const escapeXml = (s: string): string => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function errorItem(
-  o: Override,
-  params: URLSearchParams,
-  capacityType: string,
-  code: string,
-): string {
-  const config = o.prefix.replace(/\.Overrides\.\d+$/, '');
-  const ltId = params.get(`${config}.LaunchTemplateSpecification.LaunchTemplateId`) ?? '';
-  const field = (name: string, tag: string): string => {
-    const v = o.fields.get(name);
-    return v === undefined ? '' : `<${tag}>${escapeXml(v)}</${tag}>`;
-  };
-  return (
-    '<item><launchTemplateAndOverrides><launchTemplateSpecification>' +
-    `<launchTemplateId>${escapeXml(ltId)}</launchTemplateId><version>1</version></launchTemplateSpecification>` +
-    `<overrides>${field('InstanceType', 'instanceType')}${field('SubnetId', 'subnetId')}${field('AvailabilityZone', 'availabilityZone')}</overrides>` +
-    `</launchTemplateAndOverrides><lifecycle>${escapeXml(capacityType)}</lifecycle>` +
-    `<errorCode>${escapeXml(code)}</errorCode><errorMessage>We currently do not have sufficient capacity in the Availability Zone you requested (injected).</errorMessage></item>`
-  );
 }
 
 function errorBody(code: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(code)} (injected by the fault proxy).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>`;
 }
+
+interface Answer { readonly status: number; readonly type: string; readonly text: string }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -165,6 +65,8 @@ interface State {
   spotPrice: ((instanceType: string, zone: string) => number | undefined) | undefined;
   impaired: readonly Impairment[];
   throttles: Map<string, { left: number; code: string; status: number }>;
+  delays: Map<string, { left: number; ms: number }>;
+  readonly visibility: LaunchVisibility;
   readonly templateGroups: TemplateGroups;
 }
 
@@ -266,6 +168,28 @@ function impairedAnswer(state: State, action: string, params: URLSearchParams): 
   return check === undefined ? undefined : impairedStatusResponse(check, state.impaired);
 }
 
+/** An answer the proxy makes up instead of asking moto: a throttle or failure, an unknown new instance, impaired checks. */
+function injectedAnswer(state: State, action: string, target: string | undefined, params: URLSearchParams): Answer | undefined {
+  const throttle = state.throttles.get(action);
+  if (throttle !== undefined && throttle.left > 0) {
+    throttle.left--;
+    if (target === undefined) return { status: throttle.status, type: 'text/xml', text: errorBody(throttle.code) };
+    return { status: throttle.status, type: 'application/x-amz-json-1.0', text: JSON.stringify({ __type: `com.amazonaws.sqs#${throttle.code}`, message: `${throttle.code} (injected by the fault proxy)` }) };
+  }
+  const unknown = action === 'DescribeInstances' ? state.visibility.unknownIds(params) : [];
+  if (unknown.length > 0) return { status: 400, type: 'text/xml', text: notFoundBody(unknown) };
+  const impaired = impairedAnswer(state, action, params);
+  return impaired === undefined ? undefined : { status: 200, type: 'text/xml', text: impaired };
+}
+
+/** moto's answer as EC2 would give it: spot prices set by the test, instances launched moments ago not seen yet. */
+function rewritten(state: State, action: string, out: Answer): string {
+  if (action === 'CreateFleet' && out.status === 200) state.visibility.noteLaunch(out.text);
+  if (action === 'DescribeInstances') return state.visibility.filterAnswer(out.text);
+  const price = state.spotPrice;
+  return action === 'DescribeSpotPriceHistory' && price !== undefined ? repriced(out.text, price) : out.text;
+}
+
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
   const params = new URLSearchParams(raw.toString('utf8'));
@@ -273,22 +197,18 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const action = target ?? params.get('Action') ?? '';
   state.actions.push(action);
   state.requests.push(params);
-  const throttle = state.throttles.get(action);
-  if (throttle !== undefined && throttle.left > 0) {
-    throttle.left--;
-    if (target === undefined) send(res, throttle.status, 'text/xml', errorBody(throttle.code));
-    else send(res, throttle.status, 'application/x-amz-json-1.0', JSON.stringify({ __type: `com.amazonaws.sqs#${throttle.code}`, message: `${throttle.code} (injected by the fault proxy)` }));
-    return;
+  const delay = state.delays.get(action);
+  if (delay !== undefined && delay.left > 0) {
+    delay.left--;
+    await new Promise((resolve) => setTimeout(resolve, delay.ms));
   }
-  const impaired = impairedAnswer(state, action, params);
-  if (impaired !== undefined) {
-    send(res, 200, 'text/xml', impaired);
+  const injected = injectedAnswer(state, action, target, params);
+  if (injected !== undefined) {
+    send(res, injected.status, injected.type, injected.text);
     return;
   }
   const out = action === 'CreateFleet' ? await createFleet(state, req, params, raw) : await forward(state, req, raw);
-  const price = state.spotPrice;
-  const text = action === 'DescribeSpotPriceHistory' && price !== undefined ? repriced(out.text, price) : out.text;
-  send(res, out.status, out.type, text);
+  send(res, out.status, out.type, rewritten(state, action, out));
 }
 
 /**
@@ -300,7 +220,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), templateGroups: new TemplateGroups(target) };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), delays: new Map(), visibility: new LaunchVisibility(), templateGroups: new TemplateGroups(target) };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -314,6 +234,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     requests: state.requests,
     failCapacity: (fault) => {
       state.faults.push(fault);
+      return () => { state.faults = state.faults.filter((f) => f !== fault); };
     },
     throttle: (action, times, code = 'RequestLimitExceeded') => {
       state.throttles.set(action, { left: times, code, status: 503 });
@@ -327,9 +248,17 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     failAction: (action, fault) => {
       state.throttles.set(action, { left: fault.times, code: fault.code, status: fault.status });
     },
+    slow: (action, delay) => {
+      state.delays.set(action, { left: delay.times, ms: delay.ms });
+    },
+    lagLaunches: (ms) => {
+      state.visibility.setLag(ms);
+    },
     clear: () => {
+      state.visibility.setLag(0);
       state.faults = [];
       state.throttles.clear();
+      state.delays.clear();
     },
     stop: () =>
       new Promise<void>((done) => {

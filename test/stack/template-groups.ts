@@ -14,7 +14,7 @@ export interface FleetLaunch {
 }
 
 /** The bodies of the `<item>` elements directly inside `xml` (items nest: instanceIds is a set of items too). */
-function topLevelItems(xml: string): string[] {
+export function topLevelItems(xml: string): string[] {
   const items: string[] = [];
   let depth = 0;
   let start = 0;

@@ -1,0 +1,146 @@
+import * as k8s from '@kubernetes/client-node';
+import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { rebalanceRecommendation, scheduledChange, spotInterruption } from '../fixtures/interruption/eventbridge-events.js';
+import { listInstances } from '../e2e/e2e-support.js';
+import type { ProductStack } from '../e2e/product-stack.js';
+import type { Prng } from './prng.js';
+import { Tally } from './tally.js';
+
+/** The kwok stage that makes a node report Ready=False since the annotated time (test/stack/kwok-stages.yaml). */
+const notReadySince = 'test.nodesmith.io/not-ready-since';
+/** The EC2 calls nodesmith makes while it launches, watches and terminates. */
+const ec2Actions = ['CreateFleet', 'DescribeInstances', 'TerminateInstances', 'DescribeLaunchTemplates', 'CreateLaunchTemplate', 'CreateTags'] as const;
+
+export const faultKinds = ['nodesmith SIGKILL', 'EC2 throttling', 'EC2 5xx', 'EC2 slow', 'EC2 insufficient capacity', 'EC2 eventual consistency', 'spot interruption', 'rebalance recommendation', 'health event', 'node NotReady'] as const;
+type FaultKind = (typeof faultKinds)[number];
+const weights: Record<FaultKind, number> = { 'nodesmith SIGKILL': 2, 'EC2 throttling': 2, 'EC2 5xx': 2, 'EC2 slow': 2, 'EC2 insufficient capacity': 2, 'EC2 eventual consistency': 1, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2 };
+
+/** Faults that land while the soak runs; each one that lasts is lifted by a timer, and all of them at the end. */
+export class Faults {
+  readonly counts = new Tally();
+  readonly #lifts = new Map<() => Promise<void>, number>();
+  readonly #sqs: SQSClient;
+  #restarting: Promise<void> | undefined;
+
+  constructor(private readonly product: ProductStack, private readonly prng: Prng, private readonly queue: string, private readonly log: (line: string) => void) {
+    this.#sqs = new SQSClient({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
+  }
+
+  /** True while a fault is in effect: one waiting to be lifted, or a restart in progress. */
+  get active(): boolean {
+    return this.#lifts.size > 0 || this.#restarting !== undefined;
+  }
+
+  /** True while nodesmith is being restarted (its pid changes, its webhooks answer nothing). */
+  get restarting(): boolean {
+    return this.#restarting !== undefined;
+  }
+
+  async inject(): Promise<void> {
+    const kind = this.prng.weighted(weights);
+    const what = await this.#apply(kind);
+    if (what === undefined) return;
+    this.counts.add(kind);
+    this.log(`fault ${kind}: ${what}`);
+  }
+
+  /** Lifts the faults whose time is up. */
+  async liftDue(nowMs = Date.now()): Promise<void> {
+    for (const [lift, at] of [...this.#lifts]) {
+      if (at > nowMs) continue;
+      this.#lifts.delete(lift);
+      await lift();
+    }
+  }
+
+  /** Lifts every fault and waits for a restart in progress: the soak's settling starts from a healthy product. */
+  async stop(): Promise<void> {
+    await this.#restarting;
+    await this.liftDue(Number.POSITIVE_INFINITY);
+    this.product.proxy.clear();
+  }
+
+  close(): void {
+    this.#sqs.destroy();
+  }
+
+  /** What was done, or undefined when there was nothing to do it to (no node yet, a restart already running). */
+  async #apply(kind: FaultKind): Promise<string | undefined> {
+    const proxy = this.product.proxy;
+    const action = this.prng.pick(ec2Actions);
+    switch (kind) {
+      case 'nodesmith SIGKILL': return this.#kill();
+      case 'EC2 throttling': { const times = this.prng.int(3, 12); proxy.throttle(action, times); return `${action} ×${String(times)}`; }
+      case 'EC2 5xx': { const [code, status] = this.prng.pick([['InternalError', 500], ['Unavailable', 503]] as const); const times = this.prng.int(2, 6); proxy.failAction(action, { times, code, status }); return `${action} ${String(status)} ${code} ×${String(times)}`; }
+      case 'EC2 slow': { const times = this.prng.int(3, 10); const ms = this.prng.int(2_000, 8_000); proxy.slow(action, { times, ms }); return `${action} +${String(ms)} ms ×${String(times)}`; }
+      case 'EC2 insufficient capacity': return this.#insufficientCapacity();
+      case 'EC2 eventual consistency': return this.#lagLaunches();
+      case 'node NotReady': return this.#notReady();
+      case 'spot interruption': case 'rebalance recommendation': case 'health event': return this.#message(kind);
+    }
+  }
+
+  #kill(): string | undefined {
+    if (this.#restarting !== undefined) return undefined;
+    const pid = this.product.childPid();
+    this.#restarting = this.product.crashAndRestart()
+      .catch((error: unknown) => { this.log(`nodesmith restart failed: ${error instanceof Error ? error.message : String(error)}`); })
+      .finally(() => { this.#restarting = undefined; });
+    return `pid ${String(pid)}`;
+  }
+
+  /** The offering of a running instance runs out for 1-2 minutes: its next launches must fall back. */
+  async #insufficientCapacity(): Promise<string | undefined> {
+    const live = (await listInstances(this.product)).filter((i) => i.state === 'running');
+    if (live.length === 0) return undefined;
+    const victim = this.prng.pick(live);
+    const capacityType = victim.lifecycle === 'spot' ? 'spot' : 'on-demand';
+    const lift = this.product.proxy.failCapacity({ instanceType: victim.type, capacityType });
+    const forMs = this.prng.int(60_000, 120_000);
+    this.#lifts.set(() => { lift(); return Promise.resolve(); }, Date.now() + forMs);
+    return `${capacityType} ${victim.type} for ${String(forMs / 1000)} s`;
+  }
+
+  /**
+   * For 1-2 minutes, each instance launched stays out of DescribeInstances for 5-20 s: less than the 30 s a
+   * launched NodeClaim is given before garbage collection may call it lost, as EC2's lag is.
+   */
+  #lagLaunches(): string {
+    const lagMs = this.prng.int(5_000, 20_000);
+    const forMs = this.prng.int(60_000, 120_000);
+    this.product.proxy.lagLaunches(lagMs);
+    this.#lifts.set(() => { this.product.proxy.lagLaunches(0); return Promise.resolve(); }, Date.now() + forMs);
+    return `launches unseen for ${String(lagMs / 1000)} s, for ${String(forMs / 1000)} s`;
+  }
+
+  async #realNodes(): Promise<string[]> {
+    const nodes = (await this.product.core.listNode({ labelSelector: '!nodesmith.io/launchable' })).items;
+    return nodes.filter((n) => n.metadata?.deletionTimestamp === undefined && n.metadata?.annotations?.[notReadySince] === undefined).map((n) => n.metadata?.name ?? '');
+  }
+
+  /** kwok reports the node Ready=False for 30-75 s, as a kubelet that lost its way and came back. */
+  async #notReady(): Promise<string | undefined> {
+    const nodes = await this.#realNodes();
+    if (nodes.length === 0) return undefined;
+    const node = this.prng.pick(nodes);
+    await this.#annotate(node, new Date().toISOString());
+    const forMs = this.prng.int(30_000, 75_000);
+    this.#lifts.set(() => this.#annotate(node, null).catch(() => undefined), Date.now() + forMs);
+    return `${node} for ${String(forMs / 1000)} s`;
+  }
+
+  async #annotate(node: string, since: string | null): Promise<void> {
+    await this.product.core.patchNode({ name: node, body: { metadata: { annotations: { [notReadySince]: since } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  }
+
+  /** An EventBridge message about a node's instance (node names are instance ids), sent to the interruption queue. */
+  async #message(kind: FaultKind): Promise<string | undefined> {
+    const nodes = (await this.#realNodes()).filter((n) => n.startsWith('i-'));
+    if (nodes.length === 0) return undefined;
+    const id = this.prng.pick(nodes);
+    const body = kind === 'spot interruption' ? spotInterruption(id) : kind === 'rebalance recommendation' ? rebalanceRecommendation(id) : scheduledChange([id]);
+    const { QueueUrl } = await this.#sqs.send(new GetQueueUrlCommand({ QueueName: this.queue }));
+    await this.#sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
+    return id;
+  }
+}

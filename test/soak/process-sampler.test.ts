@@ -1,0 +1,32 @@
+import t from 'tap';
+import { sampleProcess, slopePer10Min, type ProcessSample } from './process-sampler.js';
+
+const minute = 60_000;
+const life = (pid: number, startMs: number, base: number, perMinute: number): ProcessSample[] =>
+  Array.from({ length: 11 }, (_, i) => ({ atMs: startMs + i * minute, pid, rssMiB: base + i * perMinute, fds: 40 }));
+
+void t.test('the slope is per 10 minutes and a restart to a lower level is not a fall', (t) => {
+  const samples = [...life(1, 0, 200, 0.5), ...life(2, 11 * minute, 120, 0.5)];
+  t.equal(slopePer10Min(samples, (s) => s.rssMiB, 0)?.toFixed(3), '5.000');
+  t.end();
+});
+
+void t.test('the warm-up of each process is left out', (t) => {
+  const warm = life(1, 0, 100, 0).map((s, i) => (i === 0 ? { ...s, rssMiB: 10 } : s));
+  t.equal(slopePer10Min(warm, (s) => s.rssMiB, minute), 0);
+  t.not(slopePer10Min(warm, (s) => s.rssMiB, 0), 0);
+  t.end();
+});
+
+void t.test('too few readings give no slope', (t) => {
+  t.equal(slopePer10Min(life(1, 0, 100, 1).slice(0, 1), (s) => s.rssMiB), undefined);
+  t.end();
+});
+
+void t.test('this process can be sampled and a missing one cannot', (t) => {
+  const own = sampleProcess(process.pid, 0);
+  t.ok(own !== undefined && own.rssMiB > 10 && own.fds > 0, 'RSS and descriptors of this process');
+  t.equal(sampleProcess(undefined, 0), undefined);
+  t.equal(sampleProcess(2 ** 22 + 7, 0), undefined);
+  t.end();
+});

@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** One reading of nodesmith's process. */
+export interface ProcessSample {
+  readonly atMs: number;
+  readonly pid: number;
+  readonly rssMiB: number;
+  /** Open file descriptors: sockets, files, watches. */
+  readonly fds: number;
+}
+
+/** VmRSS and the open descriptors of a live process, or undefined if it is gone (killed by the soak). */
+export function sampleProcess(pid: number | undefined, atMs: number): ProcessSample | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+    const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN);
+    const fds = readdirSync(`/proc/${String(pid)}/fd`).length;
+    return Number.isFinite(kb) ? { atMs, pid, rssMiB: kb / 1024, fds } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The growth per 10 minutes of one reading, by least squares within each process's life (a restart starts a new
+ * process with its own level; only the slope is shared). The first `warmUpMs` of each life are left out: a fresh
+ * process grows while it fills its caches, which is no leak.
+ */
+export function slopePer10Min(samples: readonly ProcessSample[], value: (s: ProcessSample) => number, warmUpMs = 60_000): number | undefined {
+  const lives = new Map<number, ProcessSample[]>();
+  for (const s of samples) lives.set(s.pid, [...(lives.get(s.pid) ?? []), s]);
+  let covariance = 0;
+  let variance = 0;
+  for (const life of lives.values()) {
+    const first = life[0]?.atMs ?? 0;
+    const kept = life.filter((s) => s.atMs - first >= warmUpMs);
+    if (kept.length < 2) continue;
+    const meanT = kept.reduce((sum, s) => sum + s.atMs, 0) / kept.length;
+    const meanV = kept.reduce((sum, s) => sum + value(s), 0) / kept.length;
+    for (const s of kept) {
+      covariance += (s.atMs - meanT) * (value(s) - meanV);
+      variance += (s.atMs - meanT) ** 2;
+    }
+  }
+  return variance === 0 ? undefined : (covariance / variance) * 600_000;
+}

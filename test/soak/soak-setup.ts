@@ -1,0 +1,38 @@
+import * as k8s from '@kubernetes/client-node';
+import { createDeployment } from '../e2e/e2e-support.js';
+import type { ProductStack, ProductStackOptions } from '../e2e/product-stack.js';
+import { waitFor } from '../stack/wait-for.js';
+import { isServing, takeSnapshot } from './cluster-snapshot.js';
+import { expiringPoolYaml, pdb, soakApps, soakPoolYaml } from './workload.js';
+
+export const soakQueue = 'soak-interruptions';
+
+/**
+ * nodesmith as `nodesmith run` runs it, as a child process so that it can be SIGKILLed and its memory read, with an
+ * interruption queue in moto and consolidation on.
+ */
+export function soakStackOptions(compiled = false): ProductStackOptions {
+  return { childProcess: true, compiled, interruptionQueue: soakQueue, consolidation: { spotToSpot: false }, batchIdleMs: 1_000 };
+}
+
+/** The pools, Deployments and PDBs the soak starts from, all pods Running before any churn or fault. */
+export async function setUpWorkload(product: ProductStack, expireAfter: string): Promise<void> {
+  await product.apply(soakPoolYaml(product, 0));
+  await product.apply(expiringPoolYaml(product, expireAfter));
+  const policy = product.kc.makeApiClient(k8s.PolicyV1Api);
+  const apps = soakApps();
+  for (const app of apps) {
+    await createDeployment(product, app.spec);
+    if (app.guarded) await policy.createNamespacedPodDisruptionBudget({ namespace: 'default', body: pdb(app.spec.name, app.spec.name) });
+  }
+  const wanted = apps.reduce((sum, a) => sum + a.spec.replicas, 0);
+  await waitFor(`the soak's ${String(wanted)} first pods Running`, async () => {
+    const s = await takeSnapshot(product);
+    return s.pods.filter(isServing).length >= wanted ? true : undefined;
+  }, { timeoutMs: 300_000, intervalMs: 2_000 });
+}
+
+/** The `expireAfter` of the expiring pool: nodes expire a few times in any run, yet not all the time in a long one. */
+export function expiryFor(minutes: number): string {
+  return `${String(Math.max(3, Math.min(10, Math.round(minutes / 4))))}m`;
+}
