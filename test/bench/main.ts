@@ -12,10 +12,11 @@ import { karpenterBench } from './karpenter-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
 import { simulationBench } from './simulation-bench.js';
 import { startupBench } from './startup-bench.js';
+import { vsKarpenterBench } from './vs-karpenter-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, e2eConsolidationBench, apiIdleBench, disruptionBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, e2eConsolidationBench, apiIdleBench, disruptionBench, vsKarpenterBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -42,7 +42,8 @@ async function serverVersion(stack: Stack): Promise<string> {
   return `${v.major}.${v.minor.replace(/\+$/, '')}`;
 }
 
-export async function startKarpenterWorld(clusterName: string): Promise<KarpenterWorld> {
+/** `kubeletBootMs`: how long the kubelet stand-in lets an instance boot before registering its Node (its default 5 s). */
+export async function startKarpenterWorld(clusterName: string, options: { readonly kubeletBootMs?: number } = {}): Promise<KarpenterWorld> {
   const stack = await startStack({ scheduler: true });
   const closers: (() => Promise<void>)[] = [() => stack.stop()];
   const stopAll = async (): Promise<void> => { for (const close of closers.reverse()) await close().catch(() => undefined); };
@@ -60,7 +61,7 @@ export async function startKarpenterWorld(clusterName: string): Promise<Karpente
     await applyKarpenterCrds(stack);
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(stack.kubeconfigPath);
-    const kubelets = startKubeletStandIn({ kc, ec2: { endpoint: moto.endpoint, region: moto.region, credentials: moto.credentials } });
+    const kubelets = startKubeletStandIn({ kc, ec2: { endpoint: moto.endpoint, region: moto.region, credentials: moto.credentials }, ...(options.kubeletBootMs === undefined ? {} : { bootMs: options.kubeletBootMs }) });
     closers.push(() => kubelets.stop());
     const karpenters: RunningKarpenter[] = [];
     // Karpenter first: it must not outlive the API server it talks to.

@@ -1,0 +1,85 @@
+// What the side-by-side bench reads off a cluster the same way whichever controller runs it: the instances and their
+// $/hour from one price table, the NodeClaims, the pods a controller disrupted, and how long nodes took to boot.
+import * as k8s from '@kubernetes/client-node';
+import { EC2Client, paginateDescribeInstances, type Instance } from '@aws-sdk/client-ec2';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import type { Moto } from '../stack/moto.js';
+
+/** Running (or pending) instances tagged as the cluster's: both controllers tag kubernetes.io/cluster/<name>=owned. */
+export async function clusterInstances(moto: Moto, clusterName: string): Promise<Instance[]> {
+  const ec2 = new EC2Client({ region: moto.region, endpoint: moto.endpoint, credentials: moto.credentials });
+  try {
+    const out: Instance[] = [];
+    const Filters = [{ Name: `tag:kubernetes.io/cluster/${clusterName}`, Values: ['owned'] }, { Name: 'instance-state-name', Values: ['running', 'pending'] }];
+    for await (const page of paginateDescribeInstances({ client: ec2 }, { Filters })) out.push(...(page.Reservations ?? []).flatMap((r) => r.Instances ?? []));
+    return out;
+  } finally {
+    ec2.destroy();
+  }
+}
+
+export interface Fleet { readonly instances: number; readonly price: number; readonly types: string }
+
+/**
+ * $/hour of the instances from one table for both controllers (the pool's types, on-demand offerings): neither
+ * controller's own idea of the price enters the figure.
+ */
+export function priceFleet(instances: readonly Instance[], table: readonly InstanceType[]): Fleet {
+  const prices = new Map(table.map((t) => [t.name, t.offerings.find((o) => o.capacityType === 'on-demand')?.price ?? Number.NaN]));
+  const types = new Map<string, number>();
+  for (const i of instances) types.set(i.InstanceType ?? '?', (types.get(i.InstanceType ?? '?') ?? 0) + 1);
+  const price = instances.reduce((sum, i) => sum + (prices.get(i.InstanceType ?? '') ?? Number.NaN), 0);
+  return { instances: instances.length, price, types: [...types].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t}×${String(n)}`).join(', ') };
+}
+
+/** NodeClaims as "name" or "name (deleting)", sorted: two equal lists mean nothing changed in between. */
+export async function claimStates(custom: k8s.CustomObjectsApi): Promise<string[]> {
+  const list = (await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as { items: { metadata: { name: string; deletionTimestamp?: string } }[] };
+  return list.items.map((c) => `${c.metadata.name}${c.metadata.deletionTimestamp === undefined ? '' : ' (deleting)'}`).sort();
+}
+
+/** Live pods of the namespace (not being deleted). */
+export async function livePods(core: k8s.CoreV1Api): Promise<k8s.V1Pod[]> {
+  return (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+}
+
+export interface PodArrivals {
+  /** Pods first seen after the watch started that were not in `known`. */
+  readonly added: ReadonlySet<string>;
+  stop(): void;
+}
+
+/**
+ * Pods the Deployments create from now on. A scale-down only deletes pods, so every pod created after it replaces a
+ * remaining replica that a controller evicted or deleted: their number is the pods disrupted, whoever disrupted
+ * them and however (eviction or delete), with no race against the scale-down's own deletions.
+ */
+export async function watchPodArrivals(kc: k8s.KubeConfig, known: ReadonlySet<string>): Promise<PodArrivals> {
+  const added = new Set<string>();
+  let stopped = false;
+  let controller: AbortController | undefined;
+  const start = async (): Promise<void> => {
+    controller = await new k8s.Watch(kc).watch('/api/v1/namespaces/default/pods', {}, (_phase: string, pod: k8s.V1Pod) => {
+      const uid = pod.metadata?.uid;
+      if (uid !== undefined && !known.has(uid)) added.add(uid);
+    }, () => { if (!stopped) void start().catch(() => undefined); });
+  };
+  await start();
+  return { added, stop: () => { stopped = true; controller?.abort(); } };
+}
+
+/**
+ * Seconds from each instance's launch to its Node's creation, as [median, max]: how long a node "booted" under each
+ * controller, which must be the same for both for the times to compare. kwok makes a Node Ready as soon as it
+ * exists (kwok-stages.yaml has no delay on node-ready), so creation is readiness; the Ready condition's own time is
+ * no use, kwok's heartbeat rewrites it every 15 s. Both stamps have whole seconds.
+ */
+export function bootSeconds(instances: readonly Instance[], nodes: readonly k8s.V1Node[]): [number, number] {
+  const launched = new Map(instances.map((i) => [i.InstanceId ?? '', i.LaunchTime?.getTime() ?? Number.NaN]));
+  const delays = nodes.flatMap((n) => {
+    const at = launched.get(n.spec?.providerID?.split('/').at(-1) ?? '');
+    const created = n.metadata?.creationTimestamp;
+    return at === undefined || created === undefined ? [] : [(new Date(created).getTime() - at) / 1000];
+  }).sort((a, b) => a - b);
+  return [delays[Math.floor(delays.length / 2)] ?? Number.NaN, delays.at(-1) ?? Number.NaN];
+}

@@ -1,0 +1,77 @@
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--keep 0.3] [--settle-s 60] [--timeout-s 1200]`:
+// the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
+// (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
+import type { Bench } from './bench.js';
+import { loadLpSolver } from './lp-solver.js';
+import { runOnce, type Controller, type RunFigures } from './vs-karpenter-run.js';
+
+interface Row {
+  readonly label: string;
+  readonly of: (f: RunFigures) => number;
+  readonly digits: number;
+  /** The issue's goal for nodesmith ÷ Karpenter (or for nodesmith's own figure), and whether the figure meets it. */
+  readonly goal?: { readonly text: string; readonly met: (ratio: number, nodesmith: number, karpenter: number) => boolean };
+}
+
+const rows: readonly Row[] = [
+  { label: 'all pods bound (s)', of: (f) => f.boundS, digits: 1 },
+  { label: 'all pods Running (s)', of: (f) => f.runningS, digits: 1, goal: { text: 'ratio ≤ 0.5', met: (r) => r <= 0.5 } },
+  { label: 'instances after the burst', of: (f) => f.burst.instances, digits: 0 },
+  { label: '$/h after the burst', of: (f) => f.burst.price, digits: 3, goal: { text: 'ratio ≤ 0.9', met: (r) => r <= 0.9 } },
+  { label: '$/h after the burst ÷ valid bound', of: (f) => f.burst.price / f.burstBound, digits: 3 },
+  { label: 'node boot: launch → Node, median (s)', of: (f) => f.boot[0], digits: 0 },
+  { label: 'node boot: launch → Node, max (s)', of: (f) => f.boot[1], digits: 0 },
+  { label: 'settled after the scale-down (s)', of: (f) => f.settleS, digits: 0 },
+  { label: 'instances after consolidation', of: (f) => f.consolidated.instances, digits: 0 },
+  { label: '$/h after consolidation', of: (f) => f.consolidated.price, digits: 3, goal: { text: 'ratio ≤ 0.9', met: (r) => r <= 0.9 } },
+  { label: '$/h after consolidation ÷ valid bound', of: (f) => f.consolidated.price / f.consolidatedBound, digits: 3, goal: { text: 'nodesmith ≤ 1.10', met: (_r, n) => n <= 1.1 } },
+  { label: 'pods disrupted', of: (f) => f.disrupted, digits: 0, goal: { text: 'nodesmith ≤ Karpenter', met: (_r, n, k) => n <= k } },
+  { label: 'NodeClaims launched after the scale-down', of: (f) => f.launches, digits: 0 },
+  { label: 'controller peak RSS (MiB)', of: (f) => f.rssPeakMiB, digits: 0 },
+  { label: 'controller CPU during the burst (s)', of: (f) => f.cpuBurstS, digits: 1 },
+  { label: 'controller CPU from scale-down to settled (s)', of: (f) => f.cpuScaleS, digits: 1 },
+  { label: 'kube-scheduler CPU, whole run (s)', of: (f) => f.schedulerCpuS, digits: 1 },
+];
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+}
+
+/** The comparison: each figure under both (median over the rounds), nodesmith ÷ Karpenter, and the issue's goal. */
+export function comparisonTable(karpenter: readonly RunFigures[], nodesmith: readonly RunFigures[]): string {
+  const lines = rows.map((row) => {
+    const k = median(karpenter.map(row.of));
+    const n = median(nodesmith.map(row.of));
+    const ratio = n / k;
+    const goal = row.goal === undefined ? '' : `${row.goal.text}: ${row.goal.met(ratio, n, k) ? 'met' : 'not met'}`;
+    return `| ${row.label} | ${k.toFixed(row.digits)} | ${n.toFixed(row.digits)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} | ${goal} |`;
+  });
+  return ['| figure | Karpenter v1.15.0 | nodesmith | nodesmith ÷ Karpenter | goal |', '|---|---:|---:|---:|---|', ...lines].join('\n');
+}
+
+export const vsKarpenterBench: Bench = {
+  name: 'vs-karpenter',
+  async run({ maxPods, write, flag }): Promise<void> {
+    const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
+    const rounds = Number(flag('--rounds') ?? 1);
+    const options = {
+      total, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 60), timeoutS: Number(flag('--timeout-s') ?? 1200),
+      highs: await loadLpSolver(), write,
+    };
+    // Both at their default log level (Karpenter's chart: info); the e2e stack turns nodesmith down to warn.
+    process.env['NODESMITH_LOG_LEVEL'] ??= 'info';
+    const results: Record<Controller, RunFigures[]> = { karpenter: [], nodesmith: [] };
+    for (let round = 0; round < rounds; round++) {
+      const order: Controller[] = round % 2 === 0 ? ['karpenter', 'nodesmith'] : ['nodesmith', 'karpenter'];
+      for (const controller of order) {
+        write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods\n`);
+        results[controller].push(await runOnce(controller, options));
+      }
+    }
+    const unsettled = [...results.karpenter, ...results.nodesmith].filter((f) => !f.settled).map((f) => f.controller);
+    write(`\n${comparisonTable(results.karpenter, results.nodesmith)}\n\n`);
+    write(`${String(total)} pods, ${String(rounds)} round(s), scale-down to ${String(Math.round(options.keep * 100))}%, settled = no NodeClaim change for ${String(options.settleS)} s${unsettled.length === 0 ? '' : `; NOT settled within ${String(options.timeoutS)} s: ${unsettled.join(', ')}`}\n`);
+  },
+};

@@ -1,0 +1,190 @@
+// One run of the side-by-side bench: a fresh stack (API server, kube-scheduler, kwok, moto, the kubelet stand-in),
+// one controller (the real Karpenter or nodesmith), the burst, the scale-down, and the figures of each.
+import { readFileSync } from 'node:fs';
+import * as k8s from '@kubernetes/client-node';
+import type { LegacyHighs } from 'highs';
+import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { projectPod } from '../../provisioner/kube/projection.js';
+import { deployment } from '../e2e/e2e-support.js';
+import { clusterName, nodePoolYaml, startProductOn } from '../e2e/product-stack.js';
+import { startKarpenterWorld, type KarpenterWorld } from '../stack/karpenter-stack.js';
+import { toWire } from '../support/wire.js';
+import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
+import { boundCurve, watchBinds } from './bound-curve.js';
+import { bootSeconds, claimStates, clusterInstances, livePods, priceFleet, watchPodArrivals, type Fleet } from './cluster-watch.js';
+import { burst } from './e2e-burst-bench.js';
+import { processCpuMs } from './process-cpu.js';
+
+export type Controller = 'karpenter' | 'nodesmith';
+
+/** The pool both controllers get: on demand only (moto's spot price is one placeholder for every type), c/m/r, generation > 2. */
+export const poolCategories = ['c', 'm', 'r'];
+export const poolMinGeneration = 2;
+const poolYaml = (world: KarpenterWorld): string => nodePoolYaml('default', world.vpc, {
+  extraRequirements: `
+        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [${poolCategories.join(', ')}] }
+        - { key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["${String(poolMinGeneration)}"] }`,
+  extraSpec: '  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 15s',
+});
+
+/**
+ * The pool's types with their on-demand offerings, from nodesmith's embedded catalog (the EC2 price list for the
+ * region): the one table both fleets are priced from, and what the bound may buy.
+ */
+export function poolTable(region: string): InstanceType[] {
+  return loadInstanceTypes({ region })
+    .filter((t) => poolCategories.includes(t.labels['karpenter.k8s.aws/instance-category'] ?? '') && Number(t.labels['karpenter.k8s.aws/instance-generation'] ?? 0) > poolMinGeneration)
+    .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.capacityType === 'on-demand') }));
+}
+
+export interface RunOptions {
+  readonly total: number;
+  /** Share of each Deployment's replicas kept by the scale-down. */
+  readonly keep: number;
+  /** The cluster has settled once no NodeClaim changed for this long. */
+  readonly settleS: number;
+  readonly timeoutS: number;
+  readonly highs: LegacyHighs;
+  readonly write: (text: string) => void;
+}
+
+export interface RunFigures {
+  readonly controller: Controller;
+  readonly boundS: number;
+  readonly runningS: number;
+  readonly curve: string;
+  readonly burst: Fleet;
+  readonly burstBound: number;
+  /** Instance launch to Node creation (Ready), median and max seconds. */
+  readonly boot: [number, number];
+  /** Scale-down to the last NodeClaim change. */
+  readonly settleS: number;
+  readonly settled: boolean;
+  readonly consolidated: Fleet;
+  readonly consolidatedBound: number;
+  readonly disrupted: number;
+  readonly launches: number;
+  readonly rssPeakMiB: number;
+  readonly cpuBurstS: number;
+  readonly cpuScaleS: number;
+  readonly schedulerCpuS: number;
+}
+
+const statusKiB = (pid: number, field: 'VmHWM' | 'VmRSS'): number => {
+  try {
+    return Number(/(\d+)/.exec(readStatus(pid).split('\n').find((l) => l.startsWith(`${field}:`)) ?? '')?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+};
+const readStatus = (pid: number): string => readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+const cpuS = (pid: number): number => { const t = processCpuMs(pid); return (t.user + t.system) / 1000; };
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Starts the controller on the world; its pid, and how to stop it. */
+async function startController(world: KarpenterWorld, controller: Controller): Promise<{ pid: number; stop(): Promise<void> }> {
+  if (controller === 'karpenter') {
+    // info: Karpenter's chart default, as nodesmith's (NODESMITH_LOG_LEVEL, set by the bench).
+    const k = await world.startKarpenter({ logLevel: 'info' });
+    return { pid: k.component.process.pid ?? -1, stop: () => k.stop() };
+  }
+  // From dist/ as the image runs it (under tsx the process also carries the transpiler), batching as Karpenter does (1 s idle).
+  const product = await startProductOn(world, { childProcess: true, compiled: true, batchIdleMs: 1_000, consolidation: { spotToSpot: false } });
+  return { pid: product.childPid() ?? -1, stop: () => product.stop() };
+}
+
+function boundOf(pods: readonly k8s.V1Pod[], table: readonly InstanceType[], highs: LegacyHighs): number {
+  return assignmentBound(highs, nodeOffers(table), podClasses(pods.map((p) => projectPod(toWire(p))))).cost;
+}
+
+/** Polls until every pod is Running; the ms it took, or NaN after the timeout. */
+async function untilRunning(world: KarpenterWorld, total: number, started: number, options: RunOptions): Promise<number> {
+  while (Date.now() - started < options.timeoutS * 1000) {
+    const pods = await livePods(world.core);
+    const running = pods.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName).length;
+    options.write(`    t=${((Date.now() - started) / 1000).toFixed(0)}s pods ${String(pods.length)} bound ${String(pods.filter((p) => p.spec?.nodeName).length)} running ${String(running)}/${String(total)}\n`);
+    if (running >= total && pods.length === total) return Date.now() - started;
+    await sleep(2_000);
+  }
+  return Number.NaN;
+}
+
+/** After the scale-down: polls until no NodeClaim changed for settleS and every remaining pod runs. */
+async function untilSettled(world: KarpenterWorld, remaining: number, scaledAt: number, options: RunOptions): Promise<{ lastChangeMs: number; seen: Set<string>; settled: boolean }> {
+  let last: string[] = [];
+  let lastChangeMs = scaledAt;
+  const seen = new Set<string>();
+  while (Date.now() - scaledAt < options.timeoutS * 1000) {
+    const states = await claimStates(world.custom);
+    for (const s of states) seen.add(s.replace(' (deleting)', ''));
+    if (states.join() !== last.join()) lastChangeMs = Date.now();
+    last = states;
+    const pods = await livePods(world.core);
+    const allRunning = pods.length === remaining && pods.every((p) => p.status?.phase === 'Running');
+    const quiet = Date.now() - lastChangeMs >= options.settleS * 1000;
+    options.write(`    t=${((Date.now() - scaledAt) / 1000).toFixed(0)}s nodeclaims ${String(states.filter((s) => !s.endsWith('(deleting)')).length)} (+${String(states.filter((s) => s.endsWith('(deleting)')).length)} deleting), pods ${String(pods.length)}\n`);
+    if (quiet && allRunning && !states.some((s) => s.endsWith('(deleting)'))) return { lastChangeMs, seen, settled: true };
+    await sleep(5_000);
+  }
+  return { lastChangeMs, seen, settled: false };
+}
+
+export async function runOnce(controller: Controller, options: RunOptions): Promise<RunFigures> {
+  const { write, total } = options;
+  // Boot delay 0 for both: nodesmith creates the Node at launch; the stand-in registers Karpenter's at its next pass.
+  const world = await startKarpenterWorld(clusterName, { kubeletBootMs: 0 });
+  let running: { pid: number; stop(): Promise<void> } | undefined;
+  try {
+    running = await startController(world, controller);
+    const pid = running.pid;
+    const table = poolTable(world.moto.region);
+    const schedulerPid = world.stack.components.get('kube-scheduler')?.process.pid ?? -1;
+    await world.apply(poolYaml(world));
+    const apps = world.kc.makeApiClient(k8s.AppsV1Api);
+    const cpu0 = cpuS(pid);
+    const scheduler0 = cpuS(schedulerPid);
+    const started = Date.now();
+    const binds = await watchBinds(world.kc, 'default', started);
+    const shapes = burst(total);
+    for (const d of shapes) await apps.createNamespacedDeployment({ namespace: 'default', body: deployment(d) });
+    const runningMs = await untilRunning(world, total, started, options);
+    binds.stop();
+    const boundMs = binds.boundAtMs.size >= total ? Math.max(...binds.boundAtMs.values()) : Number.NaN;
+    const cpu1 = cpuS(pid);
+    const burstPods = await livePods(world.core);
+    const burstInstances = await clusterInstances(world.moto, clusterName);
+    const burstFleet = priceFleet(burstInstances, table);
+    const boot = bootSeconds(burstInstances, (await world.core.listNode()).items);
+    write(`  ${controller}: burst Running after ${(runningMs / 1000).toFixed(1)} s, ${String(burstFleet.instances)} instances $${burstFleet.price.toFixed(3)}/h (${burstFleet.types}); boot median ${boot[0].toFixed(0)} s, max ${boot[1].toFixed(0)} s\n`);
+
+    const known = new Set(burstPods.map((p) => p.metadata?.uid ?? ''));
+    const arrivals = await watchPodArrivals(world.kc, known);
+    const claimsBefore = new Set((await claimStates(world.custom)).map((s) => s.replace(' (deleting)', '')));
+    const scaledAt = Date.now();
+    const kept = shapes.map((d) => ({ ...d, replicas: Math.round(d.replicas * options.keep) }));
+    for (const d of kept) await apps.patchNamespacedDeploymentScale({ name: d.name, namespace: 'default', body: { spec: { replicas: d.replicas } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    const remaining = kept.reduce((s, d) => s + d.replicas, 0);
+    const settle = await untilSettled(world, remaining, scaledAt, options);
+    arrivals.stop();
+    const consolidatedFleet = priceFleet(await clusterInstances(world.moto, clusterName), table);
+    const figures: RunFigures = {
+      controller, boundS: boundMs / 1000, runningS: runningMs / 1000, curve: boundCurve([...binds.boundAtMs.values()]),
+      burst: burstFleet, burstBound: boundOf(burstPods, table, options.highs), boot,
+      settleS: (settle.lastChangeMs - scaledAt) / 1000, settled: settle.settled,
+      consolidated: consolidatedFleet, consolidatedBound: boundOf(await livePods(world.core), table, options.highs),
+      disrupted: arrivals.added.size, launches: [...settle.seen].filter((n) => !claimsBefore.has(n)).length,
+      rssPeakMiB: statusKiB(pid, 'VmHWM') / 1024, cpuBurstS: cpu1 - cpu0, cpuScaleS: cpuS(pid) - cpu1, schedulerCpuS: cpuS(schedulerPid) - scheduler0,
+    };
+    write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
+    write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
+    return figures;
+  } catch (error) {
+    write(`  ${controller} run failed; logs (${world.stack.dir}):\n${world.logTails()}\n`);
+    throw error;
+  } finally {
+    await running?.stop().catch(() => undefined);
+    await world.stop();
+  }
+}
