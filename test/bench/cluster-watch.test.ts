@@ -4,7 +4,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { bootSeconds, priceFleet } from './cluster-watch.js';
 import { poolTable } from './vs-karpenter-run.js';
 
-const instance = (id: string, type: string, launched = '2026-11-26T04:00:00Z'): Instance => ({ InstanceId: id, InstanceType: type, LaunchTime: new Date(launched) });
+const instance = (id: string, type: string, launched = '2026-11-26T04:00:00Z'): Instance => ({ InstanceId: id, InstanceType: type as Instance['InstanceType'], LaunchTime: new Date(launched) });
 const node = (id: string, created: string): V1Node => ({ metadata: { name: id, creationTimestamp: new Date(created) }, spec: { providerID: `aws:///us-west-2a/${id}` } });
 
 void t.test('a fleet is priced from the one table, by each instance\'s type, whoever launched it', (t) => {
