@@ -14,7 +14,7 @@ function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Thread
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN);
 }
 
-const statusMiB = (pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number => statusField(pid, field) / 1024;
+export const statusMiB = (pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number => statusField(pid, field) / 1024;
 
 /** What nodesmith's own process metrics say of its memory now: V8 heap in use and reserved, and outside it. */
 async function heapFigures(healthUrl: string): Promise<string> {

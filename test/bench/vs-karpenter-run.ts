@@ -1,6 +1,5 @@
 // One run of the side-by-side bench: a fresh stack (API server, kube-scheduler, kwok, moto, the kubelet stand-in),
 // one controller (the real Karpenter or nodesmith), the burst, the scale-down, and the figures of each.
-import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
 import type { LegacyHighs } from 'highs';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
@@ -13,7 +12,7 @@ import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
 import { boundCurve, watchBinds } from './bound-curve.js';
 import { bootSeconds, claimStates, clusterInstances, livePods, priceFleet, watchPodArrivals, type Fleet } from './cluster-watch.js';
-import { burst } from './e2e-burst-bench.js';
+import { burst, statusMiB } from './e2e-burst-bench.js';
 import { processCpuMs } from './process-cpu.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
@@ -72,14 +71,6 @@ export interface RunFigures {
   readonly schedulerCpuS: number;
 }
 
-const statusKiB = (pid: number, field: 'VmHWM' | 'VmRSS'): number => {
-  try {
-    return Number(/(\d+)/.exec(readStatus(pid).split('\n').find((l) => l.startsWith(`${field}:`)) ?? '')?.[1] ?? Number.NaN);
-  } catch {
-    return Number.NaN;
-  }
-};
-const readStatus = (pid: number): string => readFileSync(`/proc/${String(pid)}/status`, 'utf8');
 const cpuS = (pid: number): number => { const t = processCpuMs(pid); return (t.user + t.system) / 1000; };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -175,7 +166,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
       settleS: (settle.lastChangeMs - scaledAt) / 1000, settled: settle.settled,
       consolidated: consolidatedFleet, consolidatedBound: boundOf(await livePods(world.core), table, options.highs),
       disrupted: arrivals.added.size, launches: [...settle.seen].filter((n) => !claimsBefore.has(n)).length,
-      rssPeakMiB: statusKiB(pid, 'VmHWM') / 1024, cpuBurstS: cpu1 - cpu0, cpuScaleS: cpuS(pid) - cpu1, schedulerCpuS: cpuS(schedulerPid) - scheduler0,
+      rssPeakMiB: statusMiB(pid, 'VmHWM'), cpuBurstS: cpu1 - cpu0, cpuScaleS: cpuS(pid) - cpu1, schedulerCpuS: cpuS(schedulerPid) - scheduler0,
     };
     write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
     write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
