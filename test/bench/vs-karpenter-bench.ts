@@ -1,4 +1,4 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--keep 0.3] [--settle-s 60] [--timeout-s 1200]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--first karpenter|nodesmith] [--keep 0.3] [--settle-s 60] [--timeout-s 1200]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
 // (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
@@ -51,11 +51,19 @@ export function comparisonTable(karpenter: readonly RunFigures[], nodesmith: rea
   return ['| figure | Karpenter v1.15.0 | nodesmith | nodesmith ÷ Karpenter | goal |', '|---|---:|---:|---:|---|', ...lines].join('\n');
 }
 
+const other = (c: Controller): Controller => (c === 'karpenter' ? 'nodesmith' : 'karpenter');
+
+function firstController(value: string | undefined): Controller {
+  if (value === undefined || value === 'karpenter' || value === 'nodesmith') return value ?? 'karpenter';
+  throw new Error(`--first is karpenter or nodesmith, not "${value}"`);
+}
+
 export const vsKarpenterBench: Bench = {
   name: 'vs-karpenter',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
     const rounds = Number(flag('--rounds') ?? 1);
+    const first = firstController(flag('--first'));
     const options = {
       total, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 60), timeoutS: Number(flag('--timeout-s') ?? 1200),
       highs: await loadLpSolver(), write,
@@ -64,7 +72,7 @@ export const vsKarpenterBench: Bench = {
     process.env['NODESMITH_LOG_LEVEL'] ??= 'info';
     const results: Record<Controller, RunFigures[]> = { karpenter: [], nodesmith: [] };
     for (let round = 0; round < rounds; round++) {
-      const order: Controller[] = round % 2 === 0 ? ['karpenter', 'nodesmith'] : ['nodesmith', 'karpenter'];
+      const order: Controller[] = round % 2 === 0 ? [first, other(first)] : [other(first), first];
       for (const controller of order) {
         write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods\n`);
         results[controller].push(await runOnce(controller, options));
