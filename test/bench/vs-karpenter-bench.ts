@@ -1,4 +1,4 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--first karpenter|nodesmith] [--keep 0.3] [--settle-s 60] [--timeout-s 1200]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 60] [--timeout-s 1200]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
 // (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
@@ -58,12 +58,16 @@ function firstController(value: string | undefined): Controller {
   throw new Error(`--first is karpenter or nodesmith, not "${value}"`);
 }
 
+/** How many rounds, who goes first, and which controllers run (`--controllers karpenter`: one side alone, to look again at it). */
+function schedule(flag: (name: string) => string | undefined): { rounds: number; first: Controller; only: string[] } {
+  return { rounds: Number(flag('--rounds') ?? 1), first: firstController(flag('--first')), only: (flag('--controllers') ?? 'karpenter,nodesmith').split(',') };
+}
+
 export const vsKarpenterBench: Bench = {
   name: 'vs-karpenter',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
-    const rounds = Number(flag('--rounds') ?? 1);
-    const first = firstController(flag('--first'));
+    const { rounds, first, only } = schedule(flag);
     const options = {
       total, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 60), timeoutS: Number(flag('--timeout-s') ?? 1200),
       highs: await loadLpSolver(), write,
@@ -73,13 +77,13 @@ export const vsKarpenterBench: Bench = {
     const results: Record<Controller, RunFigures[]> = { karpenter: [], nodesmith: [] };
     for (let round = 0; round < rounds; round++) {
       const order: Controller[] = round % 2 === 0 ? [first, other(first)] : [other(first), first];
-      for (const controller of order) {
+      for (const controller of order.filter((c) => only.includes(c))) {
         write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods\n`);
         results[controller].push(await runOnce(controller, options));
       }
     }
     const unsettled = [...results.karpenter, ...results.nodesmith].filter((f) => !f.settled).map((f) => f.controller);
-    write(`\n${comparisonTable(results.karpenter, results.nodesmith)}\n\n`);
+    if (results.karpenter.length > 0 && results.nodesmith.length > 0) write(`\n${comparisonTable(results.karpenter, results.nodesmith)}\n\n`);
     write(`${String(total)} pods, ${String(rounds)} round(s), scale-down to ${String(Math.round(options.keep * 100))}%, settled = no NodeClaim change for ${String(options.settleS)} s${unsettled.length === 0 ? '' : `; NOT settled within ${String(options.timeoutS)} s: ${unsettled.join(', ')}`}\n`);
   },
 };
