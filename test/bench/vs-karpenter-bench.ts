@@ -1,4 +1,4 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 60] [--timeout-s 1200]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 180] [--timeout-s 1200]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
 // (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
@@ -69,7 +69,7 @@ export const vsKarpenterBench: Bench = {
     const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
     const { rounds, first, only } = schedule(flag);
     const options = {
-      total, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 60), timeoutS: Number(flag('--timeout-s') ?? 1200),
+      total, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180), timeoutS: Number(flag('--timeout-s') ?? 1200),
       highs: await loadLpSolver(), write,
     };
     // Both at their default log level (Karpenter's chart: info); the e2e stack turns nodesmith down to warn.
