@@ -10,12 +10,12 @@ async function run(argv: string[]): Promise<{ code: number; err: string }> {
   return { code: await runCommand({}).run(argv, io), err };
 }
 
-void t.test('the gates nodesmith has no feature for are exactly NodeOverlay, StaticCapacity and CapacityBuffer', (t) => {
-  t.same(Object.keys(unsupportedFeatureGates).sort(), ['CapacityBuffer', 'NodeOverlay', 'StaticCapacity']);
+void t.test('the gates nodesmith has no feature for are exactly StaticCapacity and CapacityBuffer', (t) => {
+  t.same(Object.keys(unsupportedFeatureGates).sort(), ['CapacityBuffer', 'StaticCapacity']);
   t.end();
 });
 
-for (const gate of ['NodeOverlay', 'StaticCapacity', 'CapacityBuffer']) {
+for (const gate of ['StaticCapacity', 'CapacityBuffer']) {
   void t.test(`nodesmith run refuses to start with ${gate}=true, saying it is not supported yet`, async (t) => {
     const { code, err } = await run(['--cluster-name=c', `--feature-gates=SpotToSpotConsolidation=true,${gate}=true`]);
     t.equal(code, 2, 'exits before starting anything');
