@@ -48,6 +48,8 @@ export interface NodesmithConfig {
   readonly reservedCapacity?: boolean;
   /** Karpenter's NodeRepair gate (`--feature-gates NodeRepair=true`, off by default): replace nodes unhealthy too long. */
   readonly nodeRepair?: boolean;
+  /** Karpenter's NodeOverlay gate (`--feature-gates NodeOverlay=true`, off by default): NodeOverlays change prices and capacity. */
+  readonly nodeOverlay?: boolean;
   /**
    * Never two controllers at once: where Karpenter's leader-election Lease and Deployment may be, and
    * `--ignore-running-karpenter` to act even while they say Karpenter runs (docs/migration.md).

@@ -36,7 +36,7 @@ export const extenderSpec: CommandSpec = {
 export const planSpec: CommandSpec = {
   name: 'plan',
   summary: 'show the nodes nodesmith would launch for these manifests (offline, embedded EC2 catalog)',
-  usage: '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1] [--no-validate]',
+  usage: '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1] [--no-validate] [--feature-gates NodeOverlay=true]',
 };
 
 export const topSpec: CommandSpec = {

@@ -160,6 +160,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     consolidation: consolidationFlags({ minSavings: v['consolidation-min-savings'], featureGates: v['feature-gates'] }, problems),
     nodeRepair: isGateOn(v['feature-gates'], 'NodeRepair'),
     reservedCapacity: parseFeatureGates(v['feature-gates'], []).get('ReservedCapacity') !== false,
+    nodeOverlay: isGateOn(v['feature-gates'], 'NodeOverlay'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     karpenterGuard: {
