@@ -108,7 +108,7 @@ function record(overlay: Compiled, offerings: readonly Offering[], updates: Type
 function overlaid(type: InstanceType, updates: TypeUpdates): InstanceType {
   const offerings = updates.prices.size === 0 ? type.offerings : type.offerings.map((o) => {
     const entry = updates.prices.get(offeringId(o));
-    return entry === undefined ? o : { ...o, price: adjustedPrice(o.price, entry.change) };
+    return entry === undefined ? o : { ...o, price: adjustedPrice(o.price, entry.change), priceOverlaid: true };
   });
   const added = updates.capacity?.added ?? {};
   // Extended resources only (admission refuses cpu, memory, ephemeral-storage and pods): no overhead applies.

@@ -95,6 +95,8 @@ export interface ProductStackOptions {
   readonly image?: string;
   /** `--feature-gates NodeRepair=true`. */
   readonly nodeRepair?: boolean;
+  /** `--feature-gates NodeOverlay=true`. */
+  readonly nodeOverlay?: boolean;
   /**
    * Turn multi- and single-node consolidation on, as `nodesmith run` always does. Left out, the disruption
    * controller runs emptiness and drift only, so other files' nodes are not consolidated under their assertions.
@@ -215,10 +217,11 @@ export async function startProductStack(options: ProductStackOptions = {}): Prom
 }
 
 /** The controllers' optional settings a test turns on. */
-function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'consolidation'> {
+function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'nodeOverlay' | 'consolidation'> {
   return {
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
+    ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
     ...(options.consolidation === undefined ? {} : { consolidation: options.consolidation }),
   };
 }

@@ -38,6 +38,7 @@ void t.test('a savings-plan overlay of -30% on m7i lowers every m7i offering and
   t.equal(price(types, 'm7i.large', 'on-demand'), base('m7i.large', 'on-demand') * 0.7);
   t.equal(price(types, 'm7i.large', 'spot', 'us-east-1c'), base('m7i.large', 'spot', 'us-east-1c') * 0.7);
   t.equal(typeOf(types, 'm6i.large'), typeOf(catalog, 'm6i.large'), 'the same object: nothing to copy');
+  t.ok(typeOf(types, 'm7i.large').offerings.every((o) => o.priceOverlaid === true), 'each overlaid offering says so (the launch then asks EC2 to follow our price)');
   t.same(verdicts.get('savings-plan'), { applied: true });
   t.equal(price(catalog, 'm7i.large', 'on-demand'), base('m7i.large', 'on-demand'), 'the input catalog is not changed');
   t.end();
