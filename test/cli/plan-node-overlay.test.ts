@@ -30,3 +30,16 @@ void t.test('an unknown gate is refused with the usage', async (t) => {
   t.equal(code, 2);
   t.match(stderr, '--feature-gates: "Teleport=true" is not Name=true|false');
 });
+
+void t.test('a capacity overlay gives c7i an extended resource, so a pod that asks for it gets a c7i node instead of none', async (t) => {
+  const file = new URL('./fixtures/plan-overlay/extended-resource.yaml', import.meta.url).pathname;
+  const runWith = async (...extra: string[]): Promise<PlanReport> => {
+    let stdout = '';
+    t.equal(await planCommand.run(['-f', file, '-o', 'json', ...extra], { stdout: (s) => { stdout += s; }, stderr: () => undefined, interrupted: new Promise(() => undefined) }), 0);
+    return JSON.parse(stdout) as PlanReport;
+  };
+  const off = await runWith();
+  t.match(off.unschedulable, [{ pod: 'shop/app', reason: /too little example\.com\/fpga/ }]);
+  const on = await runWith('--feature-gates', 'NodeOverlay=true');
+  t.same(on.nodeClaims.map((c) => c.instanceTypes), [['c7i.large']]);
+});
