@@ -6,7 +6,7 @@ import type { NodeOverlay, NodeOverlayRequirement } from './nodeoverlay-schema.j
 import { fieldPath, problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
-import { keyRestrictions } from './well-known-labels.js';
+import { keyRestrictions } from './label-key-restrictions.js';
 import * as defaulters from './schema-defaulters.generated.js';
 import * as validators from './schema-validators.generated.js';
 
