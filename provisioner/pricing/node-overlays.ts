@@ -4,7 +4,7 @@ import { formatProblem } from '../../domain/api/problem.js';
 import { compareStrings } from '../../domain/compare.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
-import { withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
 
 /** Karpenter's NodeOverlay condition types: ValidationSucceeded makes up Ready. */
 export const nodeOverlayConditionTypes = { validationSucceeded: 'ValidationSucceeded', ready: 'Ready' } as const;
@@ -81,9 +81,6 @@ export function nodeOverlayConditions(overlay: NodeOverlay, target: OverlayTarge
   return conditions;
 }
 
-const comparable = (conditions: readonly Condition[]): string =>
-  JSON.stringify([...conditions].map((c) => [c.type, c.status, c.reason, c.message]).sort());
-
 /**
  * Writes each NodeOverlay's ValidationSucceeded and Ready conditions: False with reason RuntimeValidation when it
  * is invalid, Conflict when a same-weight overlay sets the same price or resource (Karpenter's rules, in
@@ -106,7 +103,7 @@ export class NodeOverlayStatusController implements Controller {
   async reconcile(): Promise<ReconcileResult> {
     for (const overlay of this.#overlays.all()) {
       const conditions = nodeOverlayConditions(overlay, this.#target, this.#clock.now());
-      if (comparable(conditions) === comparable(overlay.status?.conditions ?? [])) continue;
+      if (sameConditions(conditions, overlay.status?.conditions ?? [])) continue;
       await this.#writer.patchConditions(overlay.metadata.name ?? '', conditions);
     }
     return { requeueAfterMs: 60_000 };
