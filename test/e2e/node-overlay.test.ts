@@ -1,18 +1,20 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { waitFor } from '../stack/wait-for.js';
 import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
 
 /**
  * NodeOverlay on the real stack (`--feature-gates NodeOverlay=true`): the CRD nodesmith ships, the webhook's
  * validation, the controller's status conditions, and a savings plan that moves the next launch to the discounted
- * type. The NodePool allows m6i.large ($0.096/h) and m7i.large ($0.1008/h) on-demand; each pod (1 CPU, 5Gi) needs
- * its own node, so every pod is a launch.
+ * type. Two alike NodePools (one per phase, so a node left over from the first phase cannot take the second's pod)
+ * allow m6i.large ($0.096/h) and m7i.large ($0.1008/h) on-demand; a pod (1 CPU, 5Gi) fills a node.
  */
 const product = await withProduct(t, { nodeOverlay: true });
-await product.apply(product.nodePoolYaml('default', `
+for (const pool of ['before', 'after']) {
+  await product.apply(product.nodePoolYaml(pool, `
         - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
         - { key: karpenter.k8s.aws/instance-family, operator: In, values: [m6i, m7i] }
         - { key: karpenter.k8s.aws/instance-size, operator: In, values: [large] }`));
+}
 
 const savingsPlan = `apiVersion: karpenter.sh/v1alpha1
 kind: NodeOverlay
@@ -34,24 +36,27 @@ async function validation(name: string): Promise<OverlayCondition> {
   return waitFor(`${name}'s ValidationSucceeded condition`, async () => (await conditionsOf(name))?.find((c) => c.type === 'ValidationSucceeded'), { timeoutMs: 30_000 });
 }
 
-async function launchedTypeFor(app: string): Promise<string | undefined> {
-  await createDeployment(product, { name: app, replicas: 1, cpu: '1', memory: '5Gi' });
+/** The type of the instance launched for one pod of a new Deployment on the NodePool named like it. */
+async function launchedTypeFor(t: Test, app: string): Promise<string | undefined> {
+  const before = new Set((await listInstances(product)).map((i) => i.id));
+  await createDeployment(product, { name: app, replicas: 1, cpu: '1', memory: '5Gi', nodeSelector: { 'karpenter.sh/nodepool': app } });
   const { nodes } = await waitForRunning(product, app, 1);
   const [node] = nodes.values();
   const type = node?.metadata?.labels?.['node.kubernetes.io/instance-type'];
   const instance = (await listInstances(product)).find((i) => node?.spec?.providerID?.endsWith(`/${i.id}`) === true);
+  t.notOk(instance === undefined || before.has(instance.id), `the pod runs on an instance launched for it (${instance?.id ?? 'none'})`);
   t.equal(instance?.type, type, `the EC2 instance behind ${node?.metadata?.name ?? '?'} is a ${type ?? '?'}`);
   return type;
 }
 
 void t.test('without an overlay the cheaper list price wins: m6i.large', async (t) => {
-  t.equal(await launchedTypeFor('before'), 'm6i.large');
+  t.equal(await launchedTypeFor(t, 'before'), 'm6i.large');
 });
 
 void t.test('a savings-plan NodeOverlay of -30% on m7i is admitted, reported valid, and moves the next launch to m7i.large', async (t) => {
   await product.apply(savingsPlan);
   t.match(await validation('savings-plan'), { status: 'True', reason: 'ValidationSucceeded' });
-  t.equal(await launchedTypeFor('after'), 'm7i.large');
+  t.equal(await launchedTypeFor(t, 'after'), 'm7i.large');
 });
 
 void t.test('the webhook refuses an overlay that selects by a NodePool label, naming the field', async (t) => {
