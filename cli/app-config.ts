@@ -50,6 +50,8 @@ export interface NodesmithConfig {
   readonly nodeRepair?: boolean;
   /** Karpenter's StaticCapacity gate (off by default): static NodePools (`spec.replicas`) are admitted and kept at their replicas. */
   readonly staticCapacity?: boolean;
+  /** Karpenter's NodeOverlay gate (`--feature-gates NodeOverlay=true`, off by default): NodeOverlays change prices and capacity. */
+  readonly nodeOverlay?: boolean;
   /**
    * Never two controllers at once: where Karpenter's leader-election Lease and Deployment may be, and
    * `--ignore-running-karpenter` to act even while they say Karpenter runs (docs/migration.md).

@@ -1,3 +1,4 @@
+import type { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
@@ -37,6 +38,8 @@ import { readVersion } from './version.js';
 import { startLifecycleControllers } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
 import { catalogControllers, nodeClassControllers, pricedInstanceTypes, reservedCapacity } from './nodeclass-wiring.js';
+import { NodeOverlays, NodeOverlayStatusController } from '../provisioner/pricing/node-overlays.js';
+import { KubeNodeOverlayStatusWriter } from '../provisioner/kube/nodeoverlay-status-client.js';
 import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
 import { startStaticCapacity } from './static-wiring.js';
 import { StaticLaunches } from '../provisioner/static/static-launches.js';
@@ -75,6 +78,18 @@ export async function startNodesmith(config: NodesmithConfig): Promise<RunningNo
   }
 }
 
+/** The informers, synced; with the NodeOverlay gate on, NodeOverlays among them (and returned). */
+async function startInformers(connections: Connections, state: ClusterState, stops: (() => Promise<void>)[]): Promise<NodeOverlays | undefined> {
+  const informerLog = connections.log.child({ component: 'provisioner.state' });
+  // With the gate off NodeOverlays are not even watched: an applied overlay does nothing, as in Karpenter.
+  const overlays = connections.config.nodeOverlay === true ? new NodeOverlays() : undefined;
+  // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
+  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, ...(overlays === undefined ? {} : { overlays: overlays.handlers }) });
+  stops.push(() => informers.stop());
+  await informers.synced;
+  return overlays;
+}
+
 interface Connections {
   readonly config: NodesmithConfig;
   readonly target: KubeTarget;
@@ -90,16 +105,12 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   // Subscribed before the informers start, so pods pending at start-up are seen pending.
   const podMetrics = registerPodMetrics(registry, state, systemClock);
   const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);
-  const informerLog = log.child({ component: 'provisioner.state' });
-  // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
-  const informers = startClusterInformers(target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); } });
-  stops.push(() => informers.stop());
-  await informers.synced;
+  const overlays = await startInformers(connections, state, stops);
 
   const isLeader = startLeaderElection(config, api, log, stops);
 
   const guard = startGuard({ config, api, state, registry, log, isLeader }, stops);
-  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics };
+  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics, overlays };
   const provisioning = guard === undefined ? undefined : startProvisioning(ctx, guard);
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers(ctx, provisioning?.launcher, stops);
@@ -186,12 +197,37 @@ interface ProvisioningContext {
   /** The leader, and Karpenter is not running: what provisioning, disruption, lifecycle and GC wait for. */
   mayAct: () => boolean;
   podMetrics: PodMetrics;
+  /** The cluster's NodeOverlays, when the NodeOverlay gate is on. */
+  overlays: NodeOverlays | undefined;
+}
+
+/** The NodeOverlay gate's part of the lifecycle controllers: the overlays' store and their status controller. */
+function overlayWiring(ctx: ProvisioningContext, priced: PricedInstanceTypes): { overlays?: { store: NodeOverlays; controller: NodeOverlayStatusController } } {
+  if (ctx.overlays === undefined) return {};
+  return { overlays: { store: ctx.overlays, controller: new NodeOverlayStatusController({ overlays: ctx.overlays, target: priced, writer: new KubeNodeOverlayStatusWriter(ctx.api), clock: systemClock }) } };
+}
+
+/** The one launcher of this replica, which logs and counts each launch. */
+function planMaterializer(w: {
+  state: ClusterState; nodeClaims: KubeNodeClaimClient; nodes: KubeNodeWriter; aws: ReturnType<typeof createAwsProvider>; priced: PricedInstanceTypes;
+  events: KubeEventRecorder; isLeader: () => boolean; launched: ReturnType<typeof launchMetrics>; launchLog: Logger;
+}): PlanMaterializer {
+  const { aws } = w;
+  return new PlanMaterializer({
+    state: w.state, nodeClaims: w.nodeClaims, nodes: w.nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => w.priced.catalog(), events: w.events, clock: systemClock,
+    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), isLeader: w.isLeader,
+    onLaunched: (instance, plan, seconds) => {
+      w.launched(instance, plan.nodePool, seconds);
+      w.launchLog.info({ nodeClaim: instance.nodeClaimName, instanceType: instance.instanceType, zone: instance.zone, capacityType: instance.capacityType, providerId: instance.providerID, seconds }, 'launched nodeclaim');
+    },
+  });
 }
 
 function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
   const { config, api, state, registry, log, mayAct: isLeader, podMetrics } = ctx;
   const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
+  ctx.overlays?.applyTo(priced);
   registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });
   registerNodePoolCost(registry, state, offeringPrices(() => priced.catalog()));
   const nodes = new KubeNodeWriter(api);
@@ -203,14 +239,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const reserved = reservedCapacity({ api, state, aws, nodeClaims, log, enabled: config.reservedCapacity !== false });
   const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
-  const materializer = new PlanMaterializer({
-    state, nodeClaims, nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => priced.catalog(), events, clock: systemClock,
-    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), isLeader,
-    onLaunched: (instance, plan, seconds) => {
-      metrics.launched(instance, plan.nodePool, seconds);
-      launchLog.info({ nodeClaim: instance.nodeClaimName, instanceType: instance.instanceType, zone: instance.zone, capacityType: instance.capacityType, providerId: instance.providerID, seconds }, 'launched nodeclaim');
-    },
-  });
+  const materializer = planMaterializer({ state, nodeClaims, nodes, aws, priced, events, isLeader, launched: metrics.launched, launchLog });
   const planLog = log.child({ component: 'provisioner.plan' });
   const provisioner = new Provisioner({
     state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
@@ -226,6 +255,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers, ...reserved.controllers],
+    ...overlayWiring(ctx, priced),
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const staticLaunches = new StaticLaunches();
   const disruption = lifecycle === undefined ? undefined : startDisruption({

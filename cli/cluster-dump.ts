@@ -2,6 +2,7 @@ import type { EC2NodeClass } from '../domain/api/ec2nodeclass-schema.js';
 import { defaultEC2NodeClass } from '../domain/api/ec2nodeclass-validation.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../domain/api/nodepool-schema.js';
+import type { NodeOverlay } from '../domain/api/nodeoverlay-schema.js';
 import { defaultNodePool } from '../domain/api/nodepool-validation.js';
 import type { PodDisruptionBudget } from '../domain/core/pod-disruption-budget.js';
 import { projectDaemonSet, projectNode, projectPod, projectWhole } from '../provisioner/kube/projection.js';
@@ -11,6 +12,8 @@ import type { ManifestFile } from './manifest-files.js';
 /** What reading a dump found: the model, and what it left out. */
 export interface DumpState {
   readonly state: ClusterState;
+  /** NodeOverlays, for the caller to apply to the catalog when the NodeOverlay gate is on. */
+  readonly nodeOverlays: readonly NodeOverlay[];
   /** "Kind name" of objects nothing here reads (Deployments, Services …). */
   readonly ignored: readonly string[];
   /** Documents that are not Kubernetes objects, by file and document. */
@@ -53,14 +56,16 @@ function objectsOf(value: unknown): unknown[] {
 export function stateFromDump(files: readonly ManifestFile[]): DumpState {
   const state = new ClusterState();
   const ignored: string[] = [];
+  const nodeOverlays: NodeOverlay[] = [];
   const problems: string[] = files.flatMap((f) => f.problems.map((p) => `${f.file}: document ${String(p.index)}, line ${String(p.line)}: ${p.message}`));
   const documents = files.flatMap((file) => file.documents.filter((d) => d.value !== null && d.value !== undefined).map((doc) => ({ file: file.file, doc })));
   for (const { file, doc } of documents) {
     for (const item of objectsOf(doc.value)) {
       if (!isObject(item) || typeof item['kind'] !== 'string') problems.push(`${file}: document ${String(doc.index)}, line ${String(doc.line)}: not a Kubernetes object (no kind)`);
+      else if (item['kind'] === 'NodeOverlay') nodeOverlays.push(projectWhole(item) as NodeOverlay);
       else if (!feed(state, item)) ignored.push(`${item['kind']} ${nameOf(item)}`);
     }
   }
   state.markSynced();
-  return { state, ignored, problems };
+  return { state, nodeOverlays, ignored, problems };
 }

@@ -36,17 +36,17 @@ export const extenderSpec: CommandSpec = {
 export const planSpec: CommandSpec = {
   name: 'plan',
   summary: 'show the nodes nodesmith would launch for these manifests (offline, embedded EC2 catalog)',
-  usage: '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1] [--no-validate]',
+  usage: '-f FILE_OR_DIR [-f …] [--output table|json] [--region us-east-1] [--no-validate] [--feature-gates NodeOverlay=true]',
 };
 
 export const topSpec: CommandSpec = {
   name: 'top',
   summary: 'A live view of every node, real and planned: type, zone, NodePool, CPU and memory requested, pods, $/h, disruption state; totals and pending pods',
-  usage: '[--kubeconfig path] [--once] [--sort cost|cpu|memory|age|name] [--nodepool NAME] [--region R] [--width N] [--interval 1] [--timeout 30]',
+  usage: '[--kubeconfig path] [--once] [--sort cost|cpu|memory|age|name] [--nodepool NAME] [--region R] [--width N] [--interval 1] [--timeout 30] [--feature-gates NodeOverlay=true]',
 };
 
 export const disruptionSpec: CommandSpec = {
   name: 'disruption',
   summary: 'show what consolidation would do now and why every other node stays (dry run: live cluster or a dump)',
-  usage: '(-f DUMP_OR_DIR [-f …] | [--kubeconfig path] | --leader http://HOST:HEALTH_PORT) [--output table|json] [--consolidation-min-savings 10%|$0.05/h] [--feature-gates SpotToSpotConsolidation=true] [--region us-east-1] [--now 2026-01-01T00:00:00Z]',
+  usage: '(-f DUMP_OR_DIR [-f …] | [--kubeconfig path] | --leader http://HOST:HEALTH_PORT) [--output table|json] [--consolidation-min-savings 10%|$0.05/h] [--feature-gates SpotToSpotConsolidation=true,NodeOverlay=true] [--region us-east-1] [--now 2026-01-01T00:00:00Z]',
 };

@@ -11,6 +11,9 @@ import { stateFromDump } from './cluster-dump.js';
 import type { Command, CommandIo } from './command.js';
 import { disruptionSpec } from './command-specs.js';
 import { consolidationFlags } from './consolidation-flags.js';
+import { isGateOn } from './feature-gates.js';
+import { applyNodeOverlays } from '../domain/instance-types/node-overlay.js';
+import { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import { dryRunTable } from './disruption-output.js';
 import { readManifestFiles } from './manifest-files.js';
 
@@ -23,6 +26,8 @@ interface DryRunFlags {
   readonly region: string;
   readonly nowMs?: number;
   readonly options: ConsolidationOptions;
+  /** The NodeOverlay gate: the cluster's (or the dump's) NodeOverlays price the catalog, as the controller's. */
+  readonly nodeOverlay: boolean;
 }
 
 const options = {
@@ -54,8 +59,10 @@ function checked(values: Values): DryRunFlags | string {
   const { files, output } = sourceAndOutput(values, problems);
   const nowMs = parseNow(values.now, problems);
   const consolidation = consolidationFlags({ minSavings: values['consolidation-min-savings'] ?? '', featureGates: values['feature-gates'] ?? '' }, problems);
+  const nodeOverlay = isGateOn(values['feature-gates'] ?? '', 'NodeOverlay');
   if (problems.length > 0) return problems.join('\n');
   return {
+    nodeOverlay,
     files, output, region: values.region ?? 'us-east-1', options: consolidation,
     ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }), ...(nowMs === undefined ? {} : { nowMs }),
     ...(values.leader === undefined ? {} : { leader: values.leader.replace(/\/$/, '') }),
@@ -71,15 +78,17 @@ function parseFlags(argv: readonly string[]): DryRunFlags | string {
 }
 
 /** The model from a dump, or from a live cluster through the controller's own informers (listed once, then stopped). */
-async function loadState(flags: DryRunFlags, io: CommandIo): Promise<ClusterState> {
+async function loadState(flags: DryRunFlags, overlays: NodeOverlays, io: CommandIo): Promise<ClusterState> {
   if (flags.files.length > 0) {
     const dump = stateFromDump(await readManifestFiles(flags.files));
     if (dump.problems.length > 0) throw new Error(dump.problems.join('\n'));
     if (dump.ignored.length > 0) io.stderr(`nodesmith disruption: ignoring ${String(dump.ignored.length)} objects of other kinds (${dump.ignored.slice(0, 3).join(', ')}${dump.ignored.length > 3 ? ', …' : ''})\n`);
+    for (const overlay of dump.nodeOverlays) overlays.handlers.upsert(overlay);
     return dump.state;
   }
   const state = new ClusterState();
-  const informers = startClusterInformers(loadKubeConfig(flags.kubeconfig, { env: io.env ?? {} }), state, { onError: (resource, e) => { io.stderr(`nodesmith disruption: listing ${resource}: ${e instanceof Error ? e.message : String(e)}\n`); } });
+  // NodeOverlays are listed only with the gate on, as the controller watches them only then.
+  const informers = startClusterInformers(loadKubeConfig(flags.kubeconfig, { env: io.env ?? {} }), state, { onError: (resource, e) => { io.stderr(`nodesmith disruption: listing ${resource}: ${e instanceof Error ? e.message : String(e)}\n`); }, ...(flags.nodeOverlay ? { overlays: overlays.handlers } : {}) });
   try {
     await Promise.race([informers.synced, new Promise((_, reject) => { setTimeout(() => { reject(new Error('the cluster was not listed within 60s')); }, 60_000).unref(); })]);
   } finally {
@@ -89,11 +98,14 @@ async function loadState(flags: DryRunFlags, io: CommandIo): Promise<ClusterStat
 }
 
 async function runDryRun(flags: DryRunFlags, io: CommandIo): Promise<ConsolidationDryRun> {
-  const state = await loadState(flags, io);
+  const overlays = new NodeOverlays();
+  const state = await loadState(flags, overlays, io);
   if (state.nodePools.size > 0 && state.nodeClasses.size === 0) {
     io.stderr('nodesmith disruption: no EC2NodeClass in the input: replacements cannot be launched, only deletes are considered\n');
   }
-  const instanceTypes = loadInstanceTypes({ region: flags.region });
+  const catalogTypes = loadInstanceTypes({ region: flags.region });
+  if (!flags.nodeOverlay && overlays.all().length > 0) io.stderr(`nodesmith disruption: ignoring ${String(overlays.all().length)} NodeOverlay(s): the NodeOverlay gate is off, as in Karpenter (--feature-gates NodeOverlay=true applies them)\n`);
+  const instanceTypes = flags.nodeOverlay ? applyNodeOverlays(catalogTypes, overlays.valid()).types : catalogTypes;
   const catalog = new Map(instanceTypes.map((t) => [t.name, t]));
   const nowMs = flags.nowMs ?? Date.now();
   return consolidationDryRun({

@@ -19,6 +19,7 @@ import { NodePoolReadinessController } from '../provisioner/provisioning/nodepoo
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
 import { LifecycleMetrics, disruptedLabels } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
 import { actionFor } from '../provisioner/interruption/message-kinds.js';
 import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
@@ -40,6 +41,8 @@ export interface LifecycleWiring {
   readonly drift?: { readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
   /** Karpenter's NodeRepair gate: replace nodes whose conditions have been unhealthy beyond the cloud's tolerations. */
   readonly nodeRepair?: boolean;
+  /** With the NodeOverlay gate on: the overlays, and the controller that writes their conditions, woken on each change. */
+  readonly overlays?: { readonly store: NodeOverlays; readonly controller: Controller };
 }
 
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
@@ -80,6 +83,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
+      ...(w.overlays === undefined ? [] : [w.overlays.controller]),
     ],
     shouldRun: w.isLeader,
     log,
@@ -88,6 +92,8 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
+  const overlayController = w.overlays?.controller;
+  const unsubscribeOverlays = overlayController === undefined ? undefined : w.overlays?.store.onChange(() => { runner.wake(overlayController.name); });
   const unsubscribe = w.state.onChange((kind, key) => {
     if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
     drift?.noteChange(kind, key);
@@ -102,6 +108,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     },
     stop: async () => {
       unsubscribe();
+      unsubscribeOverlays?.();
       await interruption?.stop();
       runner.stop();
       await running;

@@ -3,6 +3,9 @@ import { catalogRegions, loadInstanceTypes } from '../domain/instance-types/cata
 import { nodeClassCapacityOf, type NodeClassLike } from '../domain/instance-types/node-class-types.js';
 import { collectManifests, snapshotFrom, type ManifestSet } from '../domain/simulation/manifest-objects.js';
 import { simulate } from '../domain/simulation/simulate.js';
+import type { InstanceType } from '../domain/instance-types/instance-type.js';
+import { applyNodeOverlays, type NodeOverlayLike } from '../domain/instance-types/node-overlay.js';
+import { parseFeatureGates } from './feature-gates.js';
 import type { Command, CommandIo } from './command.js';
 import { checkManifests, printProblems, printWarnings } from './manifest-gate.js';
 import { readManifestFiles } from './manifest-files.js';
@@ -11,14 +14,14 @@ import { planSpec } from './command-specs.js';
 
 const { usage } = planSpec;
 
-interface PlanFlags { readonly files: string[]; readonly output: 'table' | 'json'; readonly region: string; readonly validate: boolean }
+interface PlanFlags { readonly files: string[]; readonly output: 'table' | 'json'; readonly region: string; readonly validate: boolean; readonly nodeOverlay: boolean }
 
 function parseFlags(argv: readonly string[]): PlanFlags | string {
   let values;
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { file: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o' }, region: { type: 'string' }, 'no-validate': { type: 'boolean' } },
+      options: { file: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o' }, region: { type: 'string' }, 'no-validate': { type: 'boolean' }, 'feature-gates': { type: 'string' } },
       strict: true, allowPositionals: false,
     }));
   } catch (e) {
@@ -27,7 +30,10 @@ function parseFlags(argv: readonly string[]): PlanFlags | string {
   const output = values.output ?? 'table';
   if (output !== 'table' && output !== 'json') return `--output must be "table" or "json", got "${output}"`;
   if (values.file === undefined || values.file.length === 0) return 'at least one -f FILE_OR_DIR is required';
-  return { files: values.file, output, region: values.region ?? 'us-east-1', validate: values['no-validate'] !== true };
+  const problems: string[] = [];
+  const gates = parseFeatureGates(values['feature-gates'] ?? '', problems);
+  if (problems.length > 0) return problems.join('; ');
+  return { files: values.file, output, region: values.region ?? 'us-east-1', validate: values['no-validate'] !== true, nodeOverlay: gates.get('NodeOverlay') === true };
 }
 
 /** The same gate as `validate`: invalid objects are refused with the same messages, unless --no-validate. */
@@ -47,6 +53,18 @@ async function admittedManifests(flags: PlanFlags, io: CommandIo): Promise<Manif
   return collectManifests(gate.admitted);
 }
 
+/** The catalog with the manifests' NodeOverlays applied, as the controller applies them: only with the gate on. */
+function overlaidTypes(catalog: readonly InstanceType[], set: ManifestSet, flags: PlanFlags, io: CommandIo): readonly InstanceType[] {
+  if (set.nodeOverlays.length === 0) return catalog;
+  if (!flags.nodeOverlay) {
+    io.stderr(`nodesmith plan: ignoring ${String(set.nodeOverlays.length)} NodeOverlay(s): the NodeOverlay gate is off, as in Karpenter (--feature-gates NodeOverlay=true applies them)\n`);
+    return catalog;
+  }
+  const { types, verdicts } = applyNodeOverlays(catalog, set.nodeOverlays as unknown as NodeOverlayLike[]);
+  for (const [name, verdict] of verdicts) if (!verdict.applied) io.stderr(`nodesmith plan: NodeOverlay ${name} not applied: ${verdict.message}\n`);
+  return types;
+}
+
 async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
   const set = await admittedManifests(flags, io);
   if (set === undefined) return 1;
@@ -56,7 +74,7 @@ async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
   }
   for (const ignored of set.ignored) io.stderr(`nodesmith plan: ignoring ${ignored}\n`);
   const { nodes, pending } = snapshotFrom(set);
-  const instanceTypes = loadInstanceTypes({ region: flags.region });
+  const instanceTypes = overlaidTypes(loadInstanceTypes({ region: flags.region }), set, flags, io);
   // Each NodePool plans with its own class's kubelet, AMI family and disks, as the controller does.
   const nodeClasses = set.nodeClasses.map((c) => nodeClassCapacityOf(c as unknown as NodeClassLike));
   const result = simulate({ nodes, daemonSets: set.daemonSets, pendingPods: pending, nodePools: set.nodePools, nodeClasses, instanceTypes });

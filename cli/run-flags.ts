@@ -161,6 +161,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     nodeRepair: isGateOn(v['feature-gates'], 'NodeRepair'),
     reservedCapacity: isGateOn(v['feature-gates'], 'ReservedCapacity'),
     staticCapacity: isGateOn(v['feature-gates'], 'StaticCapacity'),
+    nodeOverlay: isGateOn(v['feature-gates'], 'NodeOverlay'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     karpenterGuard: {

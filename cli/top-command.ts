@@ -6,6 +6,8 @@ import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
 import type { Command, CommandIo } from './command.js';
 import { topSpec } from './command-specs.js';
+import { parseFeatureGates } from './feature-gates.js';
+import { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import { buildTopView, type PriceOf } from './top-model.js';
 import { catalogPrices, preloadCatalog } from './top-prices.js';
 import { renderTop, sortKeys, type SortKey } from './top-render.js';
@@ -20,6 +22,7 @@ const options = {
   width: { type: 'string' },
   interval: { type: 'string', default: '1' },
   timeout: { type: 'string', default: '30' },
+  'feature-gates': { type: 'string', default: '' },
 } as const;
 
 export interface TopFlags {
@@ -31,6 +34,8 @@ export interface TopFlags {
   readonly width: number | undefined;
   readonly intervalMs: number;
   readonly timeoutMs: number;
+  /** The NodeOverlay gate, as the controller runs with it: $/h then comes from the overlaid prices. */
+  readonly nodeOverlay: boolean;
 }
 
 const positive = (value: string, flag: string, problems: string[]): number => {
@@ -48,8 +53,9 @@ export function parseTopFlags(argv: readonly string[]): TopFlags | string[] {
   const width = v.width === undefined ? undefined : positive(v.width, 'width', problems);
   const intervalMs = positive(v.interval, 'interval', problems) * 1000;
   const timeoutMs = positive(v.timeout, 'timeout', problems) * 1000;
+  const nodeOverlay = parseFeatureGates(v['feature-gates'], problems).get('NodeOverlay') === true;
   if (problems.length > 0) return problems;
-  return Object.freeze({ kubeconfig: v.kubeconfig, once: v.once, sort: sort ?? 'cost', nodePool: v.nodepool, region: v.region, width, intervalMs, timeoutMs });
+  return Object.freeze({ kubeconfig: v.kubeconfig, once: v.once, sort: sort ?? 'cost', nodePool: v.nodepool, region: v.region, width, intervalMs, timeoutMs, nodeOverlay });
 }
 
 /** The region for prices: the flag, else the nodes' region label, else us-east-1 (the catalog's fallback). */
@@ -63,15 +69,16 @@ function regionOf(state: ClusterState, flag: string | undefined): string {
 }
 
 /** Lists and watches what the view needs; fails with the API server's last error when the lists do not arrive in time. */
-async function syncedState(flags: TopFlags, io: CommandIo): Promise<{ state: ClusterState; stop: () => Promise<void>; server: string } | string> {
+async function syncedState(flags: TopFlags, io: CommandIo): Promise<{ state: ClusterState; overlays: NodeOverlays | undefined; stop: () => Promise<void>; server: string } | string> {
   const target = loadKubeConfig(flags.kubeconfig, { env: io.env ?? {} });
   const server = target.server;
   const state = new ClusterState();
+  const overlays = flags.nodeOverlay ? new NodeOverlays() : undefined;
   let lastError = 'no answer';
-  const informers = startClusterInformers(target, state, { onError: (resource, e) => { lastError = `${resource}: ${e instanceof Error ? e.message.split('\n')[0] ?? '' : String(e)}`; } });
+  const informers = startClusterInformers(target, state, { onError: (resource, e) => { lastError = `${resource}: ${e instanceof Error ? e.message.split('\n')[0] ?? '' : String(e)}`; }, ...(overlays === undefined ? {} : { overlays: overlays.handlers }) });
   const timeout = systemClock.sleep(flags.timeoutMs).then(() => 'timeout' as const);
   const outcome = await Promise.race([informers.synced.then(() => 'synced' as const), timeout, io.interrupted.then(() => 'interrupted' as const)]);
-  if (outcome === 'synced') return { state, stop: () => informers.stop(), server };
+  if (outcome === 'synced') return { state, overlays, stop: () => informers.stop(), server };
   await informers.stop();
   return outcome === 'interrupted' ? 'interrupted' : `could not list the cluster at ${server} within ${String(flags.timeoutMs / 1000)} s (last error: ${lastError})`;
 }
@@ -90,7 +97,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     return 1;
   }
   const { state } = synced;
-  const priceOf: PriceOf = await catalogPrices(regionOf(state, flags.region));
+  const priceOf: PriceOf = await catalogPrices(regionOf(state, flags.region), synced.overlays);
   try {
     const frame = (o: Parameters<typeof renderTop>[1]): string[] => renderTop(buildTopView(state, priceOf, systemClock.now()), o);
     const terminal = io.terminal;

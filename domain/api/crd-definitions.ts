@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { EC2NodeClassSpec } from './ec2nodeclass-schema.js';
 import { EC2NodeClassStatus } from './ec2nodeclass-status-schema.js';
 import { NodeClaimSpec, NodeClaimStatus } from './nodeclaim-schema.js';
+import { NodeOverlaySpec, NodeOverlayStatus } from './nodeoverlay-schema.js';
 import { NodePoolSpec, NodePoolStatus } from './nodepool-schema.js';
 
 interface PrinterColumn {
@@ -13,6 +14,8 @@ interface PrinterColumn {
 
 interface CrdSource {
   readonly group: string;
+  /** The served and stored version; v1 unless given. */
+  readonly version?: string;
   readonly kind: string;
   readonly plural: string;
   readonly shortNames?: readonly string[];
@@ -27,7 +30,7 @@ interface CrdSource {
 const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
-/** The three Karpenter v1 kinds, as served by our CRDs. */
+/** Karpenter's kinds, as served by our CRDs: the three v1 kinds, and NodeOverlay (v1alpha1, behind the NodeOverlay gate). */
 export const crdSources: readonly CrdSource[] = [
   {
     group: 'karpenter.sh', kind: 'NodePool', plural: 'nodepools',
@@ -66,6 +69,12 @@ export const crdSources: readonly CrdSource[] = [
     spec: EC2NodeClassSpec, status: EC2NodeClassStatus,
     columns: [ready, age, { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 }],
   },
+  {
+    group: 'karpenter.sh', version: 'v1alpha1', kind: 'NodeOverlay', plural: 'nodeoverlays', shortNames: ['overlays'],
+    description: 'NodeOverlay is the Schema for the NodeOverlays API: price and capacity changes for matching instance types (feature gate NodeOverlay).',
+    spec: NodeOverlaySpec, status: NodeOverlayStatus,
+    columns: [ready, age, { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 }],
+  },
 ];
 
 /** A TypeBox schema as plain JSON: drops TypeBox's symbol keys, which the API server never sees. */
@@ -91,7 +100,7 @@ function buildCrd(source: CrdSource): Record<string, unknown> {
       },
       scope: 'Cluster',
       versions: [{
-        name: 'v1',
+        name: source.version ?? 'v1',
         served: true,
         storage: true,
         additionalPrinterColumns: source.columns,

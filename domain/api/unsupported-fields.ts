@@ -41,7 +41,6 @@ export const unsupportedFields: readonly UnsupportedField[] = [
  * at start with this message; turned off (their default), they change nothing, as in Karpenter.
  */
 export const unsupportedFeatureGates: Readonly<Record<string, string>> = {
-  NodeOverlay: `NodeOverlay is not supported yet by nodesmith: instance types would keep their own prices and capacity (${newerApis})`,
   CapacityBuffer: `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
 };
 
@@ -50,7 +49,6 @@ export const unsupportedFeatureGates: Readonly<Record<string, string>> = {
  * kind"); `nodesmith validate` and `plan` refuse them with this message instead of skipping them silently.
  */
 export const unsupportedKinds: Readonly<Record<string, string>> = {
-  'karpenter.sh/v1alpha1/NodeOverlay': `NodeOverlay is not supported yet by nodesmith: plans would use the instance types' own prices and capacity (${newerApis})`,
   'autoscaling.x-k8s.io/v1beta1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
   'autoscaling.x-k8s.io/v1alpha1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
 };

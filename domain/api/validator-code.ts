@@ -2,11 +2,12 @@ import type { TSchema } from '@sinclair/typebox';
 import * as standalone from 'ajv/dist/standalone/index.js';
 import { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { NodeClaim } from './nodeclaim-schema.js';
+import { NodeOverlay } from './nodeoverlay-schema.js';
 import { NodePool } from './nodepool-schema.js';
 import { createSchemaAjv } from './schema-ajv.js';
 
 /** The schemas compiled ahead of time, by the export name each validator gets. */
-const schemas: Readonly<Record<string, TSchema>> = { nodePool: NodePool, ec2NodeClass: EC2NodeClass, nodeClaim: NodeClaim };
+const schemas: Readonly<Record<string, TSchema>> = { nodePool: NodePool, ec2NodeClass: EC2NodeClass, nodeClaim: NodeClaim, nodeOverlay: NodeOverlay };
 
 type StandaloneCode = (ajv: ReturnType<typeof createSchemaAjv>, refs: Record<string, string>) => string;
 

@@ -26,6 +26,8 @@ export interface LaunchOffering extends OfferingKey {
   readonly maxPods?: number;
   /** The reservation a `reserved` offering launches into. */
   readonly reservation?: ReservationRef;
+  /** The price comes from a NodeOverlay, which EC2 does not know (see fleet-launch.ts). */
+  readonly priceOverlaid?: boolean;
 }
 
 /** `<capacityType>:<instanceType>:<zone>`, Karpenter's unavailable-offerings key. */

@@ -10,6 +10,8 @@ export interface Offering {
   readonly price: number;
   /** False when known unavailable (no price, insufficient capacity); the simulation skips it. */
   readonly available: boolean;
+  /** Set when a NodeOverlay priced it: the cloud does not know this price, so launches must follow ours (prioritized). */
+  readonly priceOverlaid?: boolean;
 }
 
 /** Resources the node keeps for itself, as Karpenter's InstanceType.Overhead. */

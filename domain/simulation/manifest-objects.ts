@@ -21,6 +21,8 @@ export interface ManifestSet {
   readonly pods: Pod[];
   readonly daemonSets: DaemonSet[];
   readonly nodes: Node[];
+  /** NodeOverlays, applied to the catalog by the caller when the NodeOverlay gate is on. */
+  readonly nodeOverlays: Record<string, unknown>[];
   /** "Kind name" of objects that were ignored. */
   readonly ignored: string[];
 }
@@ -91,6 +93,7 @@ function addObject(set: ManifestSet, object: Obj, where: string): void {
       set.nodePools.push(object as unknown as SimulationNodePool);
       return;
     case 'EC2NodeClass': set.nodeClasses.push(object); return;
+    case 'NodeOverlay': set.nodeOverlays.push(object); return;
     case 'Pod':
       requireShape(object, where, [['metadata.name', isName, 'a non-empty string'], ['spec.containers', isArray, 'a list of containers']]);
       set.pods.push(object as unknown as Pod);
@@ -106,7 +109,7 @@ function addObject(set: ManifestSet, object: Obj, where: string): void {
  * expanded into their replicas), DaemonSets and Nodes. `List` objects are unwrapped. Throws ManifestError.
  */
 export function collectManifests(documents: readonly { readonly source: string; readonly value: unknown }[]): ManifestSet {
-  const set: ManifestSet = { nodePools: [], nodeClasses: [], pods: [], daemonSets: [], nodes: [], ignored: [] };
+  const set: ManifestSet = { nodePools: [], nodeClasses: [], pods: [], daemonSets: [], nodes: [], nodeOverlays: [], ignored: [] };
   for (const { source, value } of documents) {
     if (value === null || value === undefined) continue;
     if (!isObject(value) || typeof value['kind'] !== 'string') throw new ManifestError(`${source}: not a Kubernetes object (no kind)`);

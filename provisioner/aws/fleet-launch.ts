@@ -94,10 +94,16 @@ function targetCapacityType(request: LaunchRequest, reservation: ReservationRef 
   return reservation?.interruptible === true ? 'reserved-capacity' : 'on-demand';
 }
 
-/** The allocation options of each kind of launch, as Karpenter sets them; a capacity block takes none. */
-function allocationOptions(request: LaunchRequest, reservation: ReservationRef | undefined): Partial<CreateFleetCommandInput> {
+/**
+ * The allocation options of each kind of launch, as Karpenter sets them; a capacity block takes none. EC2 ranks by its
+ * own prices under price-capacity-optimized and lowest-price; an overlaid price (a savings plan) is one EC2 does not
+ * know, so, as Karpenter does, the launch then asks EC2 to follow the overrides' Priority (our price).
+ */
+function allocationOptions(request: LaunchRequest, reservation: ReservationRef | undefined, overlaid: boolean): Partial<CreateFleetCommandInput> {
   if (request.capacityType !== 'reserved') {
-    return { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' }, OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
+    return overlaid
+      ? { SpotOptions: { AllocationStrategy: 'capacity-optimized-prioritized' }, OnDemandOptions: { AllocationStrategy: 'prioritized' } }
+      : { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' }, OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
   }
   if (reservation?.interruptible === true) return { ReservedCapacityOptions: { ReservationTypes: ['interruptible-capacity-reservation'] } };
   return reservation?.type === 'capacity-block' ? {} : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
@@ -142,7 +148,7 @@ async function fleetRequest(
       TotalTargetCapacity: 1,
       DefaultTargetCapacityType: targetCapacityType(request, reservation),
     },
-    ...allocationOptions(request, reservation),
+    ...allocationOptions(request, reservation, plan.offerings.some((o) => o.priceOverlaid === true)),
     LaunchTemplateConfigs: configs,
     TagSpecifications: [
       { ResourceType: 'instance', Tags: ec2Tags },

@@ -70,7 +70,7 @@ export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonl
     const devices = typeDevices(type);
     for (const o of type.offerings) {
       if (o.available && !unavailable.has(offeringKey(o.capacityType, name, o.zone)) && inPlan(o)) {
-        all.push({ instanceType: name, zone: o.zone, capacityType: o.capacityType, price: o.price, ...devices });
+        all.push({ instanceType: name, zone: o.zone, capacityType: o.capacityType, price: o.price, ...devices, ...(o.priceOverlaid === true ? { priceOverlaid: true } : {}) });
       }
     }
   }

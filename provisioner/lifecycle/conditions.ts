@@ -70,3 +70,9 @@ export function timestampMs(value: string | null | undefined): number | undefine
 export function nodePoolOf(claim: NodeClaim): string {
   return claim.metadata.labels?.[labels.nodePool] ?? '';
 }
+
+/** Whether two condition lists say the same (type, status, reason, message), whatever their order and times. */
+export function sameConditions(a: readonly Condition[], b: readonly Condition[]): boolean {
+  const key = (conditions: readonly Condition[]): string => JSON.stringify([...conditions].map((c) => [c.type, c.status, c.reason, c.message]).sort());
+  return key(a) === key(b);
+}

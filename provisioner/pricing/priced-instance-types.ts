@@ -1,6 +1,7 @@
 import { sameSpotPrices, type SpotPriceOrigin, type SpotPriceSource, type SpotPriceTable } from '../../domain/cloud/spot-prices.js';
 import type { DescribedInstanceTypes } from '../../domain/instance-types/catalog-entry.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { applyNodeOverlays, type NodeOverlayLike, type OverlayVerdict } from '../../domain/instance-types/node-overlay.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 
 /** What the cloud has answered so far; each part left out falls back to the embedded catalog. */
@@ -34,13 +35,39 @@ export class PricedInstanceTypes implements Controller {
   #prices: SpotPriceTable | undefined;
   #described: DescribedInstanceTypes | undefined;
   #onDemand: ReadonlyMap<string, number> | undefined;
+  /** The cloud's types and prices before overlays. */
+  #built: readonly InstanceType[];
+  #overlays: readonly NodeOverlayLike[] = [];
+  #verdicts: ReadonlyMap<string, OverlayVerdict> = new Map();
   #types: readonly InstanceType[];
   #byName: ReadonlyMap<string, InstanceType>;
 
   constructor(options: PricedInstanceTypesOptions) {
     this.#o = options;
-    this.#types = options.build({});
+    this.#built = options.build({});
+    this.#types = this.#built;
     this.#byName = byName(this.#types);
+  }
+
+  /**
+   * NodeOverlays (valid ones; the NodeOverlay gate is on) applied over the cloud's prices and capacity from now on,
+   * so the planner, the extender's plans, consolidation, launches and the cost metrics all see the overlaid types.
+   */
+  useOverlays(overlays: readonly NodeOverlayLike[]): void {
+    this.#overlays = overlays;
+    this.#overlay();
+  }
+
+  /** What became of each overlay in the last application (conflicts are reported in its status). */
+  overlayVerdicts(): ReadonlyMap<string, OverlayVerdict> {
+    return this.#verdicts;
+  }
+
+  #overlay(): void {
+    const { types, verdicts } = applyNodeOverlays(this.#built, this.#overlays);
+    this.#types = types;
+    this.#verdicts = verdicts;
+    this.#byName = byName(types);
   }
 
   /** Instance types and zones as the cloud describes them, replacing the embedded types. */
@@ -57,12 +84,12 @@ export class PricedInstanceTypes implements Controller {
   }
 
   #rebuild(): void {
-    this.#types = this.#o.build({
+    this.#built = this.#o.build({
       ...(this.#prices === undefined ? {} : { spotPrices: this.#prices }),
       ...(this.#described === undefined ? {} : { described: this.#described }),
       ...(this.#onDemand === undefined ? {} : { onDemandPrices: this.#onDemand }),
     });
-    this.#byName = byName(this.#types);
+    this.#overlay();
   }
 
   instanceTypes(): readonly InstanceType[] {

@@ -1,7 +1,7 @@
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
-import { withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { NodePoolStatusWriter } from './nodepool-usage.js';
 
@@ -35,9 +35,6 @@ export function nodePoolConditions(state: ClusterState, pool: NodePool, nowMs: n
   return conditions;
 }
 
-const comparable = (conditions: readonly Condition[]): string =>
-  JSON.stringify([...conditions].map((c) => [c.type, c.status, c.reason, c.message]).sort());
-
 /**
  * Keeps Karpenter's NodePool conditions current (`kubectl get nodepools` shows READY from them): ValidationSucceeded,
  * NodeClassReady and Ready. Writes only when a condition changes.
@@ -57,7 +54,7 @@ export class NodePoolReadinessController implements Controller {
   async reconcile(): Promise<ReconcileResult> {
     for (const [name, pool] of this.#state.nodePools) {
       const conditions = nodePoolConditions(this.#state, pool, this.#clock.now());
-      if (comparable(conditions) === comparable(pool.status?.conditions ?? [])) continue;
+      if (sameConditions(conditions, pool.status?.conditions ?? [])) continue;
       await this.#writer.patchStatus(name, { conditions });
     }
     return { requeueAfterMs: 10_000 };

@@ -10,20 +10,22 @@ async function run(argv: string[]): Promise<{ code: number; err: string }> {
   return { code: await runCommand({}).run(argv, io), err };
 }
 
-void t.test('the gates nodesmith has no feature for are exactly NodeOverlay and CapacityBuffer', (t) => {
-  t.same(Object.keys(unsupportedFeatureGates).sort(), ['CapacityBuffer', 'NodeOverlay']);
+void t.test('the one gate nodesmith has no feature for is CapacityBuffer', (t) => {
+  t.same(Object.keys(unsupportedFeatureGates).sort(), ['CapacityBuffer']);
   t.end();
 });
 
-void t.test('StaticCapacity is off unless --feature-gates turns it on, as in Karpenter', (t) => {
-  const byDefault = parseRunFlags(['--cluster-name=c'], {});
-  const on = parseRunFlags(['--cluster-name=c', '--feature-gates=StaticCapacity=true'], {});
-  t.equal(Array.isArray(byDefault) ? byDefault.join('; ') : byDefault.staticCapacity, false);
-  t.equal(Array.isArray(on) ? on.join('; ') : on.staticCapacity, true);
-  t.end();
-});
+for (const [gate, field] of [['StaticCapacity', 'staticCapacity'], ['NodeOverlay', 'nodeOverlay']] as const) {
+  void t.test(`${gate} is off unless --feature-gates turns it on, as in Karpenter`, (t) => {
+    const byDefault = parseRunFlags(['--cluster-name=c'], {});
+    const on = parseRunFlags(['--cluster-name=c', `--feature-gates=${gate}=true`], {});
+    t.equal(Array.isArray(byDefault) ? byDefault.join('; ') : byDefault[field], false);
+    t.equal(Array.isArray(on) ? on.join('; ') : on[field], true);
+    t.end();
+  });
+}
 
-for (const gate of ['NodeOverlay', 'CapacityBuffer']) {
+for (const gate of ['CapacityBuffer']) {
   void t.test(`nodesmith run refuses to start with ${gate}=true, saying it is not supported yet`, async (t) => {
     const { code, err } = await run(['--cluster-name=c', `--feature-gates=SpotToSpotConsolidation=true,${gate}=true`]);
     t.equal(code, 2, 'exits before starting anything');

@@ -27,14 +27,6 @@ for (const sample of unsupportedSamples) {
   });
 }
 
-void t.test('nodesmith validate refuses a NodeOverlay (nodesmith ships no CRD for it) instead of skipping it', async (t) => {
-  const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'overlay.yaml');
-  await writeFile(file, 'apiVersion: karpenter.sh/v1alpha1\nkind: NodeOverlay\nmetadata: { name: savings-plan }\nspec: { requirements: [], priceAdjustment: "-30%" }\n');
-  const { code, out } = await validate(file);
-  t.equal(code, 1);
-  t.match(out, `${file}: NodeOverlay/savings-plan: kind: NodeOverlay is not supported yet by nodesmith`);
-});
-
 void t.test('nodesmith plan refuses a static NodePool as admission would with StaticCapacity off (its default), naming the gate', async (t) => {
   const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-unsupported-')), 'static.yaml');
   await writeFile(file, stringify(nodePool({ replicas: 3, limits: { nodes: '5' } }, 'static')));

@@ -97,6 +97,8 @@ export interface ProductStackOptions {
   readonly nodeRepair?: boolean;
   /** `--feature-gates StaticCapacity=true`: static NodePools admitted and kept at their replicas. */
   readonly staticCapacity?: boolean;
+  /** `--feature-gates NodeOverlay=true`. */
+  readonly nodeOverlay?: boolean;
   /**
    * Turn multi- and single-node consolidation on, as `nodesmith run` always does. Left out, the disruption
    * controller runs emptiness and drift only, so other files' nodes are not consolidated under their assertions.
@@ -217,11 +219,12 @@ export async function startProductStack(options: ProductStackOptions = {}): Prom
 }
 
 /** The controllers' optional settings a test turns on. */
-function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'staticCapacity' | 'consolidation'> {
+function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'staticCapacity' | 'nodeOverlay' | 'consolidation'> {
   return {
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
     ...(options.staticCapacity === true ? { staticCapacity: true } : {}),
+    ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
     ...(options.consolidation === undefined ? {} : { consolidation: options.consolidation }),
   };
 }

@@ -61,3 +61,5 @@ export const validateNodePool = validating('karpenter.sh/v1/NodePool', 'nodepool
 export const mutateEC2NodeClass = mutating('karpenter.k8s.aws/v1/EC2NodeClass', 'ec2nodeclasses', 'ec2nodeclass');
 export const validateEC2NodeClass = validating('karpenter.k8s.aws/v1/EC2NodeClass', 'ec2nodeclasses', 'ec2nodeclass');
 export const validateNodeClaim = validating('karpenter.sh/v1/NodeClaim', 'nodeclaims', 'nodeclaim');
+// NodeOverlay has no defaults of its own: validation only.
+export const validateNodeOverlay = validating('karpenter.sh/v1alpha1/NodeOverlay', 'nodeoverlays', 'nodeoverlay');

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import { offeringKey } from '../../../domain/instance-types/instance-type.js';
+import { applyNodeOverlays } from '../../../domain/instance-types/node-overlay.js';
 import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';
 import type { VirtualNodePlan } from '../../../provisioner/index.js';
 
@@ -37,5 +38,13 @@ void t.test("the NodePool's requirements and the unavailable offerings take the 
   const choice = chooseOfferings(plan(), requirements, catalog, unavailable);
   t.equal(choice.capacityType, 'on-demand');
   t.same(places(choice), ['m5.large@us-east-1b', 'm6g.large@us-east-1b', 'm6g.large@us-east-1c']);
+  t.end();
+});
+
+void t.test('an offering a NodeOverlay priced keeps its price and says so, so the launch asks EC2 to follow it', (t) => {
+  const overlaid = new Map(applyNodeOverlays([...catalog.values()], [{ metadata: { name: 'sp' }, spec: { requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m6g.large'] }], price: '0.001' } }]).types.map((type) => [type.name, type]));
+  const choice = chooseOfferings(plan({ capacityType: 'on-demand' }), [], overlaid, new Set());
+  t.same(choice.offerings.filter((o) => o.priceOverlaid === true).map((o) => `${o.instanceType}@${String(o.price)}`), ['m6g.large@0.001', 'm6g.large@0.001', 'm6g.large@0.001']);
+  t.notOk(choice.offerings.some((o) => o.instanceType === 'm5.large' && 'priceOverlaid' in o));
   t.end();
 });

@@ -116,6 +116,19 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
     t.equal(proxy.actions.filter((x) => x === 'CreateLaunchTemplate').length - before, 1);
   });
 
+  // After the tests that count launch templates: an on-demand launch makes one of its own.
+  await t.test('an offering priced by a NodeOverlay makes EC2 follow the overrides\' Priority, as Karpenter does', async (t) => {
+    const discounted = { ...offering('m5.large', a, 0.01, 'on-demand'), priceOverlaid: true };
+    await aws.cloudProvider.create(launchRequest(nodeClass, [offering('m5.large', b, 0.096, 'on-demand'), discounted], { capacityType: 'on-demand' }));
+    const fleet = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-1);
+    t.match(Object.fromEntries(fleet ?? []), {
+      'SpotOptions.AllocationStrategy': 'capacity-optimized-prioritized',
+      'OnDemandOptions.AllocationStrategy': 'prioritized',
+      'LaunchTemplateConfigs.1.Overrides.1.AvailabilityZone': a,
+      'LaunchTemplateConfigs.1.Overrides.1.Priority': '0.01',
+    });
+  });
+
   await t.test('the factory decorates the provider with metrics', async (t) => {
     t.match(
       await registry.metrics(),
