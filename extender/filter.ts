@@ -102,7 +102,8 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
   if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
-  const short = shortfall(context.requests, context.view.roomLeftOnLaunched(entry.name, virtualName, plan), plan.room, 'room beside the pods planned for it');
+  // Whether pod slots count is the real node's to say: the launch emptied the plan's room, pods included.
+  const short = shortfall(context.requests, context.view.roomLeftOnLaunched(entry.name, virtualName, plan), entry.allocatable, 'room beside the pods planned for it');
   return short === undefined ? pass : { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
 }
 

@@ -72,6 +72,21 @@ void t.test('a launched node takes no pod that would crowd out the pods still co
   t.same((await filter(h, extenderArgs(pod({ name: 'other', cpu: '500m' }), ['real-a']))).NodeNames, ['real-a'], 'without the plan it is an ordinary node');
 });
 
+void t.test("a launched node's pod slots count even after its plan's room was emptied at launch", async (t) => {
+  // The launch empties the plan's room (only its own pods may still come through the virtual node), and the pod
+  // slots of the real node went unchecked: a maxPods-20 node took 23 pods on the real stack.
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'node-upserted', node: node('real-a', { cpu: '4', memory: '16Gi', pods: '2' }) });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: [], room: {}, materializedNode: 'real-a' }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'one', cpu: '10m', nodeName: 'real-a', phase: 'Running' }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'two', cpu: '10m' }) });
+  h.view.reserve('default/two', 'real-a', { cpu: 10, pods: 1 });
+  const third = await filter(h, extenderArgs(pod({ name: 'three', cpu: '10m' }), ['real-a']));
+  t.same(third.NodeNames, [], 'a third pod does not fit two pod slots');
+  t.match(third.FailedNodes['real-a'], /pods 1 wanted, 0 left/);
+});
+
 void t.test('a launched node is known by its NodeClaim annotation before its plan records the launch', async (t) => {
   const h = harness();
   h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
