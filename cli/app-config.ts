@@ -33,6 +33,11 @@ export interface NodesmithConfig {
   /** /metrics, /healthz and /readyz of the provisioner itself; metrics served under metricsNamespace (default nodesmith). */
   readonly health: { readonly host: string; readonly port: number; readonly metricsNamespace?: string };
   readonly batch: { readonly idleMs: number; readonly maxMs: number };
+  /**
+   * Schedulers that call nodesmith's extender: their pods are planned as soon as they are pending, not only once
+   * kube-scheduler has marked them Unschedulable (`--early-planning-schedulers`, off when empty).
+   */
+  readonly earlyPlanningSchedulers?: readonly string[];
   /** How often every NodeClaim's drift is checked again besides on changes, and the resolved AMIs, subnets and security groups are read again (Karpenter: 5 min). */
   readonly driftRecheckMs?: number;
   /**

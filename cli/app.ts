@@ -97,11 +97,16 @@ interface Connections {
   readonly log: Logger;
 }
 
+/** The one picture of the cluster; pods of the early-planning schedulers count as pending before they are tried. */
+function clusterStateFor(config: NodesmithConfig): ClusterState {
+  return new ClusterState(undefined, { earlySchedulers: new Set(config.earlyPlanningSchedulers ?? []) });
+}
+
 async function startComponents(connections: Connections, stops: (() => Promise<void>)[], stopAll: () => Promise<void>): Promise<RunningNodesmith> {
   const { config, target, api, log } = connections;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'nodesmith_' });
-  const state = new ClusterState();
+  const state = clusterStateFor(config);
   // Subscribed before the informers start, so pods pending at start-up are seen pending.
   const podMetrics = registerPodMetrics(registry, state, systemClock);
   const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);

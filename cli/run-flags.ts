@@ -46,6 +46,7 @@ const flagSpec = {
   'metrics-namespace': { type: 'string', default: 'nodesmith' },
   'batch-idle-duration': { type: 'string', default: '1s' },
   'batch-max-duration': { type: 'string', default: '10s' },
+  'early-planning-schedulers': { type: 'string', default: '' },
   'drift-recheck-interval': { type: 'string', default: '5m' },
   'consolidation-min-savings': { type: 'string', default: '' },
   'feature-gates': { type: 'string', default: '' },
@@ -115,6 +116,14 @@ function objectKeys(text: string, flag: string, problems: string[]): { namespace
   });
 }
 
+/** `--early-planning-schedulers a,b`: the scheduler names whose untried pods are planned (pending-pods.ts). */
+function earlyPlanning(value: string, problems: string[]): Pick<NodesmithConfig, 'earlyPlanningSchedulers'> {
+  const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const bad = names.filter((n) => !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n));
+  if (bad.length > 0) problems.push(`--early-planning-schedulers takes scheduler names separated by commas; "${bad.join('", "')}" is not one`);
+  return names.length === 0 || bad.length > 0 ? {} : { earlyPlanningSchedulers: names };
+}
+
 /** The guard as `nodesmith run` sets it up without flags (test stacks start from it). */
 export function defaultKarpenterGuard(): NodesmithConfig['karpenterGuard'] {
   const problems: string[] = [];
@@ -163,6 +172,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     staticCapacity: isGateOn(v['feature-gates'], 'StaticCapacity'),
     nodeOverlay: isGateOn(v['feature-gates'], 'NodeOverlay'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
+    ...earlyPlanning(v['early-planning-schedulers'], problems),
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     karpenterGuard: {
       leases: objectKeys(v['karpenter-leases'], 'karpenter-leases', problems),

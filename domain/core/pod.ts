@@ -48,6 +48,8 @@ export interface PodSpec {
   readonly priority?: number;
   readonly priorityClassName?: string;
   readonly schedulerName?: string;
+  /** While any gate is listed, kube-scheduler does not try the pod (and nothing should launch for it). */
+  readonly schedulingGates?: readonly { readonly name: string }[];
   readonly volumes?: readonly Volume[];
   readonly hostNetwork?: boolean;
   /** How long the pod's containers get to stop; a bounded drain deletes the pod this long before its deadline. */

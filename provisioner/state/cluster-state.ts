@@ -57,8 +57,9 @@ export class ClusterState implements ClusterModel {
   readonly #changeListeners = new Set<ChangeListener>();
   #synced = false;
 
-  constructor(requestsOf: PodRequestsFn = podRequests) {
-    this.#accounting = new PodAccounting(requestsOf, (name) => { this.#refreshNode(name); });
+  /** `earlySchedulers`: plan pods of these schedulers before kube-scheduler marks them Unschedulable (pending-pods.ts). */
+  constructor(requestsOf: PodRequestsFn = podRequests, options: { readonly earlySchedulers?: ReadonlySet<string> } = {}) {
+    this.#accounting = new PodAccounting(requestsOf, (name) => { this.#refreshNode(name); }, options.earlySchedulers);
     this.#room = new RoomCalculator(this.#accounting, this.#plans, (name) => this.#digests.get(name)?.allocatable);
   }
 

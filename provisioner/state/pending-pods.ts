@@ -11,10 +11,22 @@ function isWaiting(pod: Pod): boolean {
  * Karpenter's rule for a pod worth provisioning for: kube-scheduler tried it and found no node
  * (PodScheduled=False, reason Unschedulable), it is not bound or nominated, not terminating, and
  * not owned by a DaemonSet or a Node (those follow nodes; they never cause one).
+ *
+ * `earlySchedulers` (`--early-planning-schedulers`) also takes a pod kube-scheduler has not tried yet, when one of
+ * those schedulers (the ones that call nodesmith's extender) will: the plan is then ready when kube-scheduler first
+ * looks, instead of after it has marked the pod Unschedulable, which in a burst it does at the pace of its failing
+ * attempts. The simulation puts a pod that fits an existing node there, and the extender drops virtual nodes when
+ * a real one fits; a gated pod waits for its gates.
  */
-export function isProvisionable(pod: Pod): boolean {
+export function isProvisionable(pod: Pod, earlySchedulers?: ReadonlySet<string>): boolean {
   if (!isWaiting(pod)) return false;
+  if ((pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node')) return false;
   const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  if (scheduled?.status !== 'False' || scheduled.reason !== 'Unschedulable') return false;
-  return !(pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node');
+  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return true;
+  return scheduled === undefined && earlySchedulers !== undefined && isUntriedFor(pod, earlySchedulers);
+}
+
+/** A pod one of these schedulers will try, and nothing holds back (a scheduling gate). */
+function isUntriedFor(pod: Pod, schedulers: ReadonlySet<string>): boolean {
+  return (pod.spec.schedulingGates ?? []).length === 0 && schedulers.has(pod.spec.schedulerName ?? 'default-scheduler');
 }

@@ -26,6 +26,8 @@ export class PodAccounting {
   readonly #requestsOf: PodRequestsFn;
   /** Told of every change to a node's usage or reservations. */
   readonly #onNodeChanged: (nodeName: string) => void;
+  /** Schedulers whose untried pods count as pending (pending-pods.ts). */
+  readonly #earlySchedulers: ReadonlySet<string> | undefined;
   readonly #pods = new Map<string, PodEntry>();
   /** Node name → summed requests of the non-terminal pods bound there (kept even before the node shows up). */
   readonly #usage = new Map<string, ResourceSums>();
@@ -37,9 +39,10 @@ export class PodAccounting {
   readonly #reservations = new Map<string, Reservation>();
   readonly #reserved = new Map<string, ResourceSums>();
 
-  constructor(requestsOf: PodRequestsFn, onNodeChanged: (nodeName: string) => void = () => undefined) {
+  constructor(requestsOf: PodRequestsFn, onNodeChanged: (nodeName: string) => void = () => undefined, earlySchedulers?: ReadonlySet<string>) {
     this.#requestsOf = requestsOf;
     this.#onNodeChanged = onNodeChanged;
+    this.#earlySchedulers = earlySchedulers;
   }
 
   get size(): number {
@@ -53,7 +56,7 @@ export class PodAccounting {
     // A finished pod holds nothing on its node, so it is kept with no requests.
     const entry: PodEntry = { nodeName, requests: terminal ? noResources : this.#safeRequests(pod), counted: nodeName !== undefined && !terminal };
     this.#pods.set(key, entry);
-    if (isProvisionable(pod)) this.#pending.add(key);
+    if (isProvisionable(pod, this.#earlySchedulers)) this.#pending.add(key);
     if (nodeName === undefined) return;
     // A bound pod no longer needs the virtual node's room held for it.
     this.release(key);

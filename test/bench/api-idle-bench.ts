@@ -88,9 +88,9 @@ async function settle(product: ProductStack, nodes: number, pods: number): Promi
 export const apiIdleBench: Bench = {
   name: 'api-idle',
   async run({ write, flag }): Promise<void> {
-    const windowS = Number(flag('window-s') ?? '300');
-    const nodes = Number(flag('nodes') ?? '100');
-    const pods = Number(flag('pods') ?? '1000');
+    const windowS = Number(flag('--window-s') ?? '300');
+    const nodes = Number(flag('--nodes') ?? '100');
+    const pods = Number(flag('--pods') ?? '1000');
     const product = await startProductStack({ childProcess: true, compiled: true, audit: true, identity });
     try {
       await product.apply(product.nodePoolYaml('idle'));

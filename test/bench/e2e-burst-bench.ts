@@ -32,6 +32,8 @@ function curves(binds: BindWatch, probe: LatencyProbe): string {
   return `bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${interrupted}\nnodesmith /healthz slowest answer every 2 s: ${latencyCurve(probe.samples)}\n`;
 }
 
+const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
+
 /** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
 export function burst(total: number): { name: string; replicas: number; cpu: string; memory: string }[] {
   return [
@@ -47,10 +49,13 @@ export function burst(total: number): { name: string; replicas: number; cpu: str
  */
 export const e2eBurstBench: Bench = {
   name: 'e2e-burst',
-  async run({ maxPods, write }): Promise<void> {
+  async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, 1000);
+    // `--early-planning`: nodesmith plans the pods as they are created, not once kube-scheduler marks them Unschedulable.
+    const earlyPlanning = flag('--early-planning') !== undefined;
+    write(planningLine(earlyPlanning));
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
-    const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000 });
+    const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000, earlyPlanning });
     let probe: LatencyProbe | undefined;
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
