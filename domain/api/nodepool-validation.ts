@@ -55,7 +55,7 @@ export function checkNodeClassRefImmutable(
 }
 
 /** Said when a static NodePool arrives while its gate is off (Karpenter's default), so it is never left unserved. */
-export const staticCapacityGateOff = "static NodePools need Karpenter's StaticCapacity feature gate, which is off (its default, as in Karpenter): start nodesmith with --feature-gates StaticCapacity=true (the chart's controller.featureGates), or remove replicas to let pods drive the node count";
+export const staticCapacityGateOff = "static NodePools need Karpenter's StaticCapacity feature gate, which is off (its default, as in Karpenter): start nodesmith with --feature-gates StaticCapacity=true (the chart's settings.featureGates), or remove replicas to let pods drive the node count";
 
 function checkStatic(spec: NodePoolSpec, old: NodePoolSpec | undefined, gates: AdmissionGates): Problem[] {
   const out: Problem[] = [];

@@ -177,10 +177,10 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     t.equal(asController.code, 0, `the controller is not blocked by the webhook: ${asController.stderr}`);
   });
 
-  await t.test('a static NodePool is stored by the CRD alone but refused by our webhook as not supported yet', async (t) => {
+  await t.test('a static NodePool is stored by the CRD alone but refused by our webhook while the StaticCapacity gate is off', async (t) => {
     const r = await stack.kubectl(['apply', '-f', '-'], nodePool('static', '  replicas: 3\n  limits: { nodes: "5" }\n'));
     t.not(r.code, 0);
-    t.match(r.stderr, /spec\.replicas: static NodePools are not supported yet by nodesmith.*issue #27/);
+    t.match(r.stderr, /spec\.replicas: static NodePools need Karpenter's StaticCapacity feature gate, which is off .*settings\.featureGates/);
     t.equal((await stack.kubectl(['get', 'nodepool', 'static'])).code, 1, 'nothing was stored');
   });
 
