@@ -20,20 +20,19 @@ export class RoomCalculator {
 
   /**
    * What is left on a virtual node for one more pod that the plan did not assign: the room minus pods bound or
-   * binding there and minus the assigned pods still pending, whose place the plan promised. Once launched, the
-   * real node it became is what holds them: its allocatable (as registered, which may be less than planned)
-   * minus the pods bound to it and those binding to it, held there by the bind until the watch sees them.
+   * binding there (on the real node it became, once it is launched: bound there, or held there by a bind on its
+   * way) and minus the assigned pods still pending, whose place the plan promised. The launch empties the room,
+   * so from then on only the plan's own pods come this way; others reach the real node through its own check.
    */
   roomLeft(entry: ModelPlan, nodeName: string): ResourceSums {
-    const real = this.#plans.realNodeOf(nodeName);
-    if (real === undefined || real === nodeName) {
-      const left: ResourceSums = { ...entry.room };
-      addInto(left, this.#pods.usage(nodeName), -1);
-      return this.#withoutPromised(left, entry, nodeName);
-    }
-    const left = this.roomLeftOnLaunched(real, nodeName, entry);
+    const left: ResourceSums = { ...entry.room };
     addInto(left, this.#pods.usage(nodeName), -1);
-    return left;
+    const real = this.#plans.realNodeOf(nodeName);
+    if (real !== undefined && real !== nodeName) {
+      addInto(left, this.#pods.usage(real), -1);
+      addInto(left, this.#pods.reservedOn(real), -1);
+    }
+    return this.#withoutPromised(left, entry, nodeName);
   }
 
   /**

@@ -73,16 +73,6 @@ void t.test('room left on a launched plan counts the pods on their way to the re
   t.end();
 });
 
-void t.test('room left on a launched plan is the real node\'s allocatable once it registers smaller than planned', (t) => {
-  const view = new ClusterState();
-  view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: [], room: { cpu: '4', memory: '8Gi', pods: '110' }, materializedNode: 'ip-10-0-0-1' }) });
-  view.apply({ kind: 'node-upserted', node: node('ip-10-0-0-1', { cpu: '4', memory: '8Gi', pods: '20' }) });
-  const entry = view.plan('launchable-a');
-  if (entry === undefined) throw new Error('the plan is not known');
-  t.equal(view.roomLeft(entry, 'launchable-a')['pods'], 20, 'the node holds 20 pods, whatever the plan thought');
-  t.end();
-});
-
 void t.test('readiness waits for the synced event', (t) => {
   const view = new ClusterState();
   t.notOk(view.isSynced);

@@ -87,6 +87,19 @@ void t.test("a launched node's pod slots count even after its plan's room was em
   t.match(third.FailedNodes['real-a'], /pods 1 wanted, 0 left/);
 });
 
+void t.test('once launched, a virtual node takes only its own pods: others go to the real node, whose slots are checked', async (t) => {
+  // Admitting other pods through the launched virtual node skipped the real node's pod slots: 28 pods on a
+  // maxPods-20 node on the real stack.
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'node-upserted', node: node('real-a', { cpu: '4', memory: '16Gi', pods: '20' }) });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/planned'], room: {}, materializedNode: 'real-a' }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'planned', cpu: '10m' }) });
+  const other = await filter(h, extenderArgs(pod({ name: 'other', cpu: '10m' }), ['launchable-a']));
+  t.same(other.NodeNames, [], 'the launched virtual node does not take a pod its plan did not assign');
+  t.same((await filter(h, extenderArgs(pod({ name: 'planned', cpu: '10m' }), ['launchable-a']))).NodeNames, ['launchable-a'], 'its own pod still binds there');
+});
+
 void t.test('a launched node is known by its NodeClaim annotation before its plan records the launch', async (t) => {
   const h = harness();
   h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
