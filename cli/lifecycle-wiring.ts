@@ -46,11 +46,8 @@ export interface LifecycleWiring {
 }
 
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
-export function wakeOnChange(kind: string): readonly string[] {
-  // Registration waits for a launched NodeClaim's Node to turn Ready: between passes it slept 10 s, and pods that only
-  // a registered node takes (its unregistered taint gone) were bound in waves 10 s apart in the 1,000-pod burst.
-  if (kind === 'node') return ['nodeclaim.registration'];
-  if (kind === 'nodeclaim') return ['nodeclaim.disruption.drift', 'nodeclaim.expiration', 'nodeclaim.registration'];
+function wakeOnChange(kind: string): readonly string[] {
+  if (kind === 'nodeclaim') return ['nodeclaim.disruption.drift', 'nodeclaim.expiration'];
   // A new or changed NodePool (or its class) gets its READY and usage columns now, not at the next 10 s pass.
   if (kind === 'nodepool') return ['nodeclaim.disruption.drift', 'nodepool.readiness', 'nodepool.usage'];
   if (kind === 'ec2nodeclass') return ['nodeclaim.disruption.drift', 'nodepool.readiness'];
