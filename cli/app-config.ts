@@ -57,6 +57,8 @@ export interface NodesmithConfig {
   readonly staticCapacity?: boolean;
   /** Karpenter's NodeOverlay gate (`--feature-gates NodeOverlay=true`, off by default): NodeOverlays change prices and capacity. */
   readonly nodeOverlay?: boolean;
+  /** Karpenter's CapacityBuffer gate (off by default): CapacityBuffers are admitted, resolved and their room kept. */
+  readonly capacityBuffer?: boolean;
   /**
    * Never two controllers at once: where Karpenter's leader-election Lease and Deployment may be, and
    * `--ignore-running-karpenter` to act even while they say Karpenter runs (docs/migration.md).

@@ -169,7 +169,7 @@ async function startServers(ctx: ProvisioningContext, materializer: Materializer
     });
   }
   const webhooks = config.components.webhooks
-    ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, gates: { staticCapacity: config.staticCapacity === true }, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
+    ? await serveWebhooks({ certFile: config.webhooks.certFile, keyFile: config.webhooks.keyFile, host: config.webhooks.host, port: config.webhooks.port, registry, productServiceAccount: config.webhooks.productServiceAccount, gates: { staticCapacity: config.staticCapacity === true, capacityBuffer: config.capacityBuffer === true }, logger: { level: config.logLevel, base: { app: 'nodesmith', component: 'webhooks' } } })
     : undefined;
   if (webhooks !== undefined) stops.unshift(() => closeWithin(webhooks.app.server, () => webhooks.close()));
   return { ...(extender === undefined ? {} : { extender }), ...(webhooks === undefined ? {} : { webhooks }) };

@@ -31,5 +31,8 @@ export function isGateOn(text: string, name: FeatureGateName): boolean {
 /** The gates admission reads, from `--feature-gates` (Karpenter's defaults where it says nothing); problems are reported. */
 export function admissionGatesOf(text: string, problems: string[]): AdmissionGates {
   const gates = parseFeatureGates(text, problems);
-  return { staticCapacity: gates.get('StaticCapacity') ?? karpenterFeatureGates.StaticCapacity };
+  return {
+    staticCapacity: gates.get('StaticCapacity') ?? karpenterFeatureGates.StaticCapacity,
+    capacityBuffer: gates.get('CapacityBuffer') ?? karpenterFeatureGates.CapacityBuffer,
+  };
 }

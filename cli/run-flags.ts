@@ -171,6 +171,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     reservedCapacity: isGateOn(v['feature-gates'], 'ReservedCapacity'),
     staticCapacity: isGateOn(v['feature-gates'], 'StaticCapacity'),
     nodeOverlay: isGateOn(v['feature-gates'], 'NodeOverlay'),
+    capacityBuffer: isGateOn(v['feature-gates'], 'CapacityBuffer'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     ...earlyPlanning(v['early-planning-schedulers'], problems),
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),

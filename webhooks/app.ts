@@ -7,14 +7,14 @@ import { WebhookMetrics } from './metrics.js';
 import type { AdmissionConfig, AdmissionProcessor } from './processor.js';
 import { guardBinding } from './processors/binding-guard.js';
 import {
-  mutateEC2NodeClass, mutateNodePool, validateEC2NodeClass, validateNodeClaim, validateNodeOverlay, validateNodePool,
+  mutateEC2NodeClass, mutateNodePool, validateCapacityBuffer, validateEC2NodeClass, validateNodeClaim, validateNodeOverlay, validateNodePool,
 } from './processors/karpenter-processors.js';
 import { mutatePod, validatePod } from './processors/pod-processors.js';
 
 /** Every admission route, in one list (paths are what manifests/webhooks/ points at). */
 export const admissionProcessors: readonly AdmissionProcessor[] = [
   mutateNodePool, validateNodePool, mutateEC2NodeClass, validateEC2NodeClass, validateNodeClaim, validateNodeOverlay,
-  mutatePod, validatePod, guardBinding,
+  validateCapacityBuffer, mutatePod, validatePod, guardBinding,
 ];
 
 export const defaultProductServiceAccount = 'system:serviceaccount:nodesmith:nodesmith';

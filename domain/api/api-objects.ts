@@ -1,6 +1,7 @@
 import { defaultEC2NodeClass, validateEC2NodeClass } from './ec2nodeclass-validation.js';
 import { defaultNodeClaim, validateNodeClaim } from './nodeclaim-validation.js';
 import { defaultNodeOverlay, validateNodeOverlay } from './nodeoverlay-validation.js';
+import { defaultCapacityBuffer, validateCapacityBuffer } from './capacitybuffer-validation.js';
 import { defaultNodePool, validateNodePool } from './nodepool-validation.js';
 import { checkPodResources } from './pod-resource-rules.js';
 import { checkPodSteeringAnnotations } from './pod-steering-rules.js';
@@ -51,6 +52,7 @@ export const apiKinds: Readonly<Record<string, ApiKind>> = {
   'karpenter.sh/v1/NodeClaim': { withDefaults: defaultNodeClaim, validate: validateNodeClaim },
   'karpenter.k8s.aws/v1/EC2NodeClass': { withDefaults: defaultEC2NodeClass, validate: validateEC2NodeClass },
   'karpenter.sh/v1alpha1/NodeOverlay': { withDefaults: defaultNodeOverlay, validate: validateNodeOverlay },
+  'autoscaling.x-k8s.io/v1beta1/CapacityBuffer': { withDefaults: defaultCapacityBuffer, validate: validateCapacityBuffer },
   'apps/v1/Deployment': podTemplateKind(['spec', 'template']),
   'apps/v1/StatefulSet': podTemplateKind(['spec', 'template']),
   'apps/v1/ReplicaSet': podTemplateKind(['spec', 'template']),

@@ -4,6 +4,7 @@ import { EC2NodeClassStatus } from './ec2nodeclass-status-schema.js';
 import { NodeClaimSpec, NodeClaimStatus } from './nodeclaim-schema.js';
 import { NodeOverlaySpec, NodeOverlayStatus } from './nodeoverlay-schema.js';
 import { NodePoolSpec, NodePoolStatus } from './nodepool-schema.js';
+import { CapacityBufferSpec, CapacityBufferStatus } from './capacitybuffer-schema.js';
 
 interface PrinterColumn {
   readonly name: string;
@@ -23,6 +24,10 @@ interface CrdSource {
   readonly spec: TSchema;
   readonly status: TSchema;
   readonly columns: readonly PrinterColumn[];
+  /** Cluster unless given (CapacityBuffer is namespaced). */
+  readonly scope?: 'Cluster' | 'Namespaced';
+  /** `karpenter` unless given. */
+  readonly categories?: readonly string[];
   /** Static NodePools (`spec.replicas`) expose a scale subresource: replicas ↔ status.nodes. */
   readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string };
 }
@@ -30,7 +35,10 @@ interface CrdSource {
 const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
-/** Karpenter's kinds, as served by our CRDs: the three v1 kinds, and NodeOverlay (v1alpha1, behind the NodeOverlay gate). */
+/**
+ * Karpenter's kinds, as served by our CRDs: the three v1 kinds, NodeOverlay (v1alpha1, behind the NodeOverlay gate)
+ * and CapacityBuffer (autoscaling.x-k8s.io/v1beta1, behind the CapacityBuffer gate).
+ */
 export const crdSources: readonly CrdSource[] = [
   {
     group: 'karpenter.sh', kind: 'NodePool', plural: 'nodepools',
@@ -75,6 +83,21 @@ export const crdSources: readonly CrdSource[] = [
     spec: NodeOverlaySpec, status: NodeOverlayStatus,
     columns: [ready, age, { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 }],
   },
+  {
+    group: 'autoscaling.x-k8s.io', version: 'v1beta1', kind: 'CapacityBuffer', plural: 'capacitybuffers', shortNames: ['cb'],
+    scope: 'Namespaced', categories: ['autoscaling'],
+    description: 'CapacityBuffer is the Schema for the CapacityBuffer API: room for a number of pods of one shape, kept free on running nodes (feature gate CapacityBuffer).',
+    spec: CapacityBufferSpec, status: CapacityBufferStatus,
+    columns: [
+      { name: 'Strategy', type: 'string', jsonPath: '.spec.provisioningStrategy' },
+      { name: 'PodTemplate', type: 'string', jsonPath: '.status.podTemplateRef.name' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
+      { name: 'ConditionsType', type: 'string', jsonPath: '.status.conditions[*].type' },
+      { name: 'ConditionsStatus', type: 'string', jsonPath: '.status.conditions[*].status' },
+      { name: 'ConditionsReason', type: 'string', jsonPath: '.status.conditions[*].reason' },
+      age,
+    ],
+  },
 ];
 
 /** A TypeBox schema as plain JSON: drops TypeBox's symbol keys, which the API server never sees. */
@@ -91,14 +114,14 @@ function buildCrd(source: CrdSource): Record<string, unknown> {
     spec: {
       group: source.group,
       names: {
-        categories: ['karpenter'],
+        categories: [...(source.categories ?? ['karpenter'])],
         kind: source.kind,
         listKind: `${source.kind}List`,
         plural: source.plural,
         ...(source.shortNames ? { shortNames: [...source.shortNames] } : {}),
         singular,
       },
-      scope: 'Cluster',
+      scope: source.scope ?? 'Cluster',
       versions: [{
         name: source.version ?? 'v1',
         served: true,

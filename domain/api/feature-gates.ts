@@ -17,7 +17,12 @@ export type FeatureGateName = keyof typeof karpenterFeatureGates;
 export interface AdmissionGates {
   /** StaticCapacity: static NodePools (`spec.replicas`). */
   readonly staticCapacity: boolean;
+  /** CapacityBuffer: `autoscaling.x-k8s.io` CapacityBuffers. */
+  readonly capacityBuffer: boolean;
 }
 
 /** Admission's gates when nothing turns one on: Karpenter's defaults. */
-export const defaultAdmissionGates: AdmissionGates = Object.freeze({ staticCapacity: karpenterFeatureGates.StaticCapacity });
+export const defaultAdmissionGates: AdmissionGates = Object.freeze({
+  staticCapacity: karpenterFeatureGates.StaticCapacity,
+  capacityBuffer: karpenterFeatureGates.CapacityBuffer,
+});

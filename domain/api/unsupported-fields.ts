@@ -40,15 +40,12 @@ export const unsupportedFields: readonly UnsupportedField[] = [
  * Karpenter's feature gates that turn on a feature nodesmith does not have. Turned on, they stop the controller
  * at start with this message; turned off (their default), they change nothing, as in Karpenter.
  */
-export const unsupportedFeatureGates: Readonly<Record<string, string>> = {
-  CapacityBuffer: `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
-};
+export const unsupportedFeatureGates: Readonly<Record<string, string>> = {};
 
 /**
- * Karpenter's newer kinds. nodesmith ships no CRD for them, so the API server refuses them ("no matches for
+ * Versions of Karpenter's kinds that nodesmith's CRDs do not serve, so the API server refuses them ("no matches for
  * kind"); `nodesmith validate` and `plan` refuse them with this message instead of skipping them silently.
  */
 export const unsupportedKinds: Readonly<Record<string, string>> = {
-  'autoscaling.x-k8s.io/v1beta1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
-  'autoscaling.x-k8s.io/v1alpha1/CapacityBuffer': `CapacityBuffer is not supported yet by nodesmith: no room would be kept warm (${newerApis})`,
+  'autoscaling.x-k8s.io/v1alpha1/CapacityBuffer': `CapacityBuffer v1alpha1 is not served: Karpenter v1.15 serves autoscaling.x-k8s.io/v1beta1, and so does nodesmith (${newerApis})`,
 };

@@ -3,11 +3,12 @@ import * as standalone from 'ajv/dist/standalone/index.js';
 import { EC2NodeClass } from './ec2nodeclass-schema.js';
 import { NodeClaim } from './nodeclaim-schema.js';
 import { NodeOverlay } from './nodeoverlay-schema.js';
+import { CapacityBuffer } from './capacitybuffer-schema.js';
 import { NodePool } from './nodepool-schema.js';
 import { createSchemaAjv } from './schema-ajv.js';
 
 /** The schemas compiled ahead of time, by the export name each validator gets. */
-const schemas: Readonly<Record<string, TSchema>> = { nodePool: NodePool, ec2NodeClass: EC2NodeClass, nodeClaim: NodeClaim, nodeOverlay: NodeOverlay };
+const schemas: Readonly<Record<string, TSchema>> = { nodePool: NodePool, ec2NodeClass: EC2NodeClass, nodeClaim: NodeClaim, nodeOverlay: NodeOverlay, capacityBuffer: CapacityBuffer };
 
 type StandaloneCode = (ajv: ReturnType<typeof createSchemaAjv>, refs: Record<string, string>) => string;
 

@@ -43,7 +43,7 @@ void t.test('the generated CA signs the serving certificate, names the Service a
   t.match(serving.subjectAltName, /DNS:nodesmith-webhooks\.nodesmith\.svc\b/);
   t.match(serving.subjectAltName, /IP Address:127\.0\.0\.1/);
   const bundles = docs.flatMap((d) => d.webhooks ?? []).map((w) => w.clientConfig.caBundle);
-  t.equal(bundles.length, 9, 'nine webhooks');
+  t.equal(bundles.length, 10, 'ten webhooks');
   t.ok(bundles.every((b) => b === secret?.data?.['ca.crt']), 'each trusts that CA');
 });
 

@@ -5,7 +5,7 @@ import { nodePool, review } from './review-fixture.js';
 interface Reply { response: { allowed: boolean; status?: { code: number; message: string } } }
 
 const gateOff = buildWebhookServer();
-const gateOn = buildWebhookServer({ gates: { staticCapacity: true } });
+const gateOn = buildWebhookServer({ gates: { staticCapacity: true, capacityBuffer: false } });
 const staticPool = nodePool({ replicas: 3, limits: { nodes: '5' } }, 'static');
 
 async function judge(app: typeof gateOff, body: Record<string, unknown>): Promise<Reply['response']> {

@@ -63,3 +63,5 @@ export const validateEC2NodeClass = validating('karpenter.k8s.aws/v1/EC2NodeClas
 export const validateNodeClaim = validating('karpenter.sh/v1/NodeClaim', 'nodeclaims', 'nodeclaim');
 // NodeOverlay has no defaults of its own: validation only.
 export const validateNodeOverlay = validating('karpenter.sh/v1alpha1/NodeOverlay', 'nodeoverlays', 'nodeoverlay');
+// CapacityBuffer: provisioningStrategy's default is the CRD's; the gate is judged here, with the rest.
+export const validateCapacityBuffer = validating('autoscaling.x-k8s.io/v1beta1/CapacityBuffer', 'capacitybuffers', 'capacitybuffer');

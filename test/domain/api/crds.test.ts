@@ -36,12 +36,15 @@ void t.test('every CRD schema is structural and carries status, columns, categor
     t.same(nonStructural(version.schema.openAPIV3Schema, spec.names.kind), [], `${spec.names.kind} is structural`);
     t.match(version.subresources, { status: {} }, `${spec.names.kind} has the status subresource`);
     t.ok(version.additionalPrinterColumns.length >= 2, `${spec.names.kind} has printer columns`);
-    t.same(spec.names.categories, ['karpenter']);
+    // Karpenter's kinds are in its category; CapacityBuffer, from the Cluster Autoscaler API, is in autoscaling.
+    t.same(spec.names.categories, [spec.names.kind === 'CapacityBuffer' ? 'autoscaling' : 'karpenter']);
     t.ok(JSON.stringify(version.schema).includes('x-kubernetes-validations'), `${spec.names.kind} carries CEL rules`);
   }
   const ec2 = buildCrds().find((c) => c.fileName.includes('ec2nodeclasses'))?.crd['spec'] as { names: { shortNames: string[] } } | undefined;
   t.same(ec2?.names.shortNames, ['ec2nc', 'ec2ncs']);
   const pool = buildCrds().find((c) => c.fileName.includes('nodepools'))?.crd['spec'] as { versions: { subresources: unknown }[] } | undefined;
   t.same(pool?.versions[0]?.subresources, { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' } }, 'static NodePools can be scaled');
+  const buffer = buildCrds().find((c) => c.fileName === 'autoscaling.x-k8s.io_capacitybuffers.yaml')?.crd['spec'] as { scope: string; versions: { name: string }[]; names: { shortNames: string[] } } | undefined;
+  t.match(buffer, { scope: 'Namespaced', versions: [{ name: 'v1beta1' }], names: { shortNames: ['cb'] } }, 'CapacityBuffer is namespaced and served at v1beta1, as by Karpenter v1.15');
   t.end();
 });

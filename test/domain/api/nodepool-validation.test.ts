@@ -72,7 +72,7 @@ void t.test('a static NodePool is refused while StaticCapacity is off, its defau
 });
 
 void t.test('with StaticCapacity on, a static NodePool with replicas and limits.nodes is valid', (t) => {
-  t.same(validateNodePool(defaultNodePool(nodePool({ replicas: 3, limits: { nodes: '5' } })), undefined, { staticCapacity: true }), []);
-  t.same(validateNodePool(defaultNodePool(nodePool({ replicas: 0 })), undefined, { staticCapacity: true }), [], 'zero replicas is a static pool with no nodes');
+  t.same(validateNodePool(defaultNodePool(nodePool({ replicas: 3, limits: { nodes: '5' } })), undefined, { staticCapacity: true, capacityBuffer: false }), []);
+  t.same(validateNodePool(defaultNodePool(nodePool({ replicas: 0 })), undefined, { staticCapacity: true, capacityBuffer: false }), [], 'zero replicas is a static pool with no nodes');
   t.end();
 });

@@ -44,12 +44,10 @@ void t.test('a NodePool or NodeClaim pointing at a node class other than EC2Node
   t.end();
 });
 
-void t.test('CapacityBuffer objects are refused as not supported yet, not skipped as unknown kinds', (t) => {
-  const buffer = { apiVersion: 'autoscaling.x-k8s.io/v1beta1', kind: 'CapacityBuffer', metadata: { name: 'warm' }, spec: { replicas: 10 } };
-  for (const object of [buffer]) {
-    const problems = admitObject(object)?.problems ?? [];
-    t.same(problems.map((p) => [p.path, p.rule, p.value]), [['kind', 'not-supported-yet', object.kind]]);
-    t.match(problems[0]?.message, new RegExp(`^${object.kind} is not supported yet by nodesmith.*issue #27`));
-  }
+void t.test('CapacityBuffer v1alpha1 is refused as not served, pointing at v1beta1, not skipped as an unknown kind', (t) => {
+  const buffer = { apiVersion: 'autoscaling.x-k8s.io/v1alpha1', kind: 'CapacityBuffer', metadata: { name: 'warm' }, spec: { replicas: 10 } };
+  const problems = admitObject(buffer)?.problems ?? [];
+  t.same(problems.map((p) => [p.path, p.rule, p.value]), [['kind', 'not-supported-yet', 'CapacityBuffer']]);
+  t.match(problems[0]?.message, /^CapacityBuffer v1alpha1 is not served: .*v1beta1.*issue #27/);
   t.end();
 });
