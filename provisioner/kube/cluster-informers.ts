@@ -1,6 +1,7 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { NodeOverlay } from '../../domain/api/nodeoverlay-schema.js';
+import type { CapacityBuffer } from '../../domain/api/capacitybuffer-schema.js';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { PodDisruptionBudget } from '../../domain/core/pod-disruption-budget.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
@@ -62,7 +63,7 @@ export interface ClusterInformers {
  * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look like it
  * needs nodes it already has). After that, nothing here LISTs again unless a watch falls too far behind (410).
  */
-export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay> }): ClusterInformers {
+export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay>; readonly buffers?: ReflectorHandlers<CapacityBuffer> }): ClusterInformers {
   // Watches hold their connections open, so they get a pool of their own, apart from binds and writes.
   const api = new ApiConnection(target, { timeoutMs: 60_000 });
   const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, options.onError))];
@@ -70,6 +71,11 @@ export function startClusterInformers(target: KubeTarget, state: ClusterState, o
   if (options.overlays !== undefined) {
     const onError = options.onError;
     sources.push(startReflector(api, { resource: 'nodeoverlays', path: '/apis/karpenter.sh/v1alpha1/nodeoverlays', project: projectWhole as (raw: unknown) => NodeOverlay, onError: (e) => { onError('nodeoverlays', e); } }, options.overlays));
+  }
+  // CapacityBuffers likewise only with their gate on.
+  if (options.buffers !== undefined) {
+    const onError = options.onError;
+    sources.push(startReflector(api, { resource: 'capacitybuffers', path: '/apis/autoscaling.x-k8s.io/v1beta1/capacitybuffers', project: projectWhole as (raw: unknown) => CapacityBuffer, onError: (e) => { onError('capacitybuffers', e); } }, options.buffers));
   }
   const stop = async (): Promise<void> => {
     await Promise.all(sources.map((s) => s.stop()));
