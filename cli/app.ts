@@ -40,6 +40,8 @@ import { startDisruption } from './disruption-wiring.js';
 import { catalogControllers, nodeClassControllers, pricedInstanceTypes, reservedCapacity } from './nodeclass-wiring.js';
 import { NodeOverlays, NodeOverlayStatusController } from '../provisioner/pricing/node-overlays.js';
 import { KubeNodeOverlayStatusWriter } from '../provisioner/kube/nodeoverlay-status-client.js';
+import { BufferRoom } from '../provisioner/buffers/buffer-room.js';
+import { bufferDeps, startCapacityBuffers } from './buffer-wiring.js';
 import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
 import { startStaticCapacity } from './static-wiring.js';
 import { StaticLaunches } from '../provisioner/static/static-launches.js';
@@ -78,16 +80,17 @@ export async function startNodesmith(config: NodesmithConfig): Promise<RunningNo
   }
 }
 
-/** The informers, synced; with the NodeOverlay gate on, NodeOverlays among them (and returned). */
-async function startInformers(connections: Connections, state: ClusterState, stops: (() => Promise<void>)[]): Promise<NodeOverlays | undefined> {
+/** The informers, synced; with the NodeOverlay and CapacityBuffer gates on, those kinds among them (and returned). */
+async function startInformers(connections: Connections, state: ClusterState, stops: (() => Promise<void>)[]): Promise<{ overlays: NodeOverlays | undefined; buffers: BufferRoom | undefined }> {
   const informerLog = connections.log.child({ component: 'provisioner.state' });
   // With the gate off NodeOverlays are not even watched: an applied overlay does nothing, as in Karpenter.
   const overlays = connections.config.nodeOverlay === true ? new NodeOverlays() : undefined;
+  const buffers = connections.config.capacityBuffer === true ? new BufferRoom() : undefined;
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
-  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, ...(overlays === undefined ? {} : { overlays: overlays.handlers }) });
+  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, ...(overlays === undefined ? {} : { overlays: overlays.handlers }), ...(buffers === undefined ? {} : { buffers: buffers.handlers }) });
   stops.push(() => informers.stop());
   await informers.synced;
-  return overlays;
+  return { overlays, buffers };
 }
 
 interface Connections {
@@ -110,12 +113,12 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   // Subscribed before the informers start, so pods pending at start-up are seen pending.
   const podMetrics = registerPodMetrics(registry, state, systemClock);
   const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);
-  const overlays = await startInformers(connections, state, stops);
+  const { overlays, buffers } = await startInformers(connections, state, stops);
 
   const isLeader = startLeaderElection(config, api, log, stops);
 
   const guard = startGuard({ config, api, state, registry, log, isLeader }, stops);
-  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics, overlays };
+  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics, overlays, buffers };
   const provisioning = guard === undefined ? undefined : startProvisioning(ctx, guard);
   if (provisioning !== undefined) stops.push(provisioning.stop);
   const { extender, webhooks } = await startServers(ctx, provisioning?.launcher, stops);
@@ -204,6 +207,8 @@ interface ProvisioningContext {
   podMetrics: PodMetrics;
   /** The cluster's NodeOverlays, when the NodeOverlay gate is on. */
   overlays: NodeOverlays | undefined;
+  /** The CapacityBuffers' room, when the CapacityBuffer gate is on. */
+  buffers: BufferRoom | undefined;
 }
 
 /** The NodeOverlay gate's part of the lifecycle controllers: the overlays' store and their status controller. */
@@ -249,7 +254,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const provisioner = new Provisioner({
     state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
-    reservedCapacity: reserved.source,
+    reservedCapacity: reserved.source, ...bufferDeps(ctx.buffers),
     launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
     onPlanned: (s) => {
       metrics.planned(s);
@@ -264,11 +269,12 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const staticLaunches = new StaticLaunches();
   const disruption = lifecycle === undefined ? undefined : startDisruption({
-    api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted, staticLaunches,
+    api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted, staticLaunches, ...bufferDeps(ctx.buffers),
     ...(config.consolidation === undefined ? {} : { consolidation: config.consolidation }),
     instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
   });
   if (config.components.provisioner) provisioner.start();
+  const buffers = startCapacityBuffers({ api, room: ctx.buffers, controllers: lifecycle !== undefined, isLeader, log });
   const staticCapacity = lifecycle === undefined || config.staticCapacity !== true ? undefined : startStaticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), log, isLeader });
   // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
   // The Karpenter guard refuses this replica's own launches while Karpenter runs; it only runs on the leader, so a
@@ -280,6 +286,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     stop: async () => {
       await provisioner.stop();
       await staticCapacity?.stop();
+      await buffers.stop();
       await disruption?.stop();
       await lifecycle?.stop();
       aws.close();

@@ -24,6 +24,7 @@ import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
+import type { BufferRoom } from '../provisioner/buffers/buffer-room.js';
 
 export interface DisruptionWiring {
   readonly api: KubeRest;
@@ -43,6 +44,8 @@ export interface DisruptionWiring {
   readonly consolidation?: ConsolidationOptions;
   /** The static NodeClaims being launched, so static drift never bursts a static NodePool over its replicas or limit. */
   readonly staticLaunches: StaticLaunches;
+  /** The CapacityBuffers' room (gate CapacityBuffer): emptiness keeps nodes holding it, consolidation keeps all of it. */
+  readonly buffers?: BufferRoom;
 }
 
 /** A wake is coalesced with the pass it would start anyway; the poll (10 s) catches anything in between. */
@@ -64,10 +67,11 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   // Every method's simulations run on this worker thread: a pass never holds the extender's event loop.
   const simulator = new WorkerSimulator();
   const controller = new DisruptionController({
-    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(), new StaticDriftMethod({ launches: w.staticLaunches, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings }), new DriftMethod(), ...consolidation],
+    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(w.buffers === undefined ? {} : { roomOn: (node) => w.buffers?.roomOn(node) ?? 0 }), new StaticDriftMethod({ launches: w.staticLaunches, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings }), new DriftMethod(), ...consolidation],
     nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
     recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),
+    ...(w.buffers === undefined ? {} : { roomPods: () => w.buffers?.pods() ?? [] }),
   });
   const writer = new ConsolidatableWriter({ state: w.state, store: w.nodeClaims, podEvents, clock: systemClock, log });
   const runner = new ControllerRunner({ clock: systemClock, controllers: [writer, controller], shouldRun: w.isLeader, log });

@@ -30,14 +30,19 @@ export class EmptinessMethod implements DisruptionMethod {
   readonly disruptionClass = 'graceful' as const;
   readonly validationDelayMs: number;
 
-  constructor(options: { readonly validationDelayMs?: number } = {}) {
+  readonly #roomOn: (node: string) => number;
+
+  /** `roomOn`: how many pods of the CapacityBuffers' room the last planning pass kept on a node (none by default). */
+  constructor(options: { readonly validationDelayMs?: number; readonly roomOn?: (node: string) => number } = {}) {
     this.validationDelayMs = options.validationDelayMs ?? emptinessValidationDelayMs;
+    this.#roomOn = options.roomOn ?? ((): number => 0);
   }
 
   shouldDisrupt(candidate: Candidate): boolean {
     // A static NodePool keeps its replicas, empty or not.
     if (isStaticNodePool(candidate.nodePool) || candidate.nodePool.spec.disruption?.consolidateAfter === 'Never') return false;
-    return isEmpty(candidate) && isConditionTrue(candidate.nodeClaim, consolidatableCondition);
+    // A node holding a buffer's room is not empty: it runs nothing yet on purpose (Karpenter's HasBufferPods).
+    return isEmpty(candidate) && this.#roomOn(candidate.nodeName) === 0 && isConditionTrue(candidate.nodeClaim, consolidatableCondition);
   }
 
   /** One command with every empty candidate each NodePool's budget allows, as Karpenter batches emptiness. */
@@ -58,6 +63,8 @@ export class EmptinessMethod implements DisruptionMethod {
 
   validate(command: Command): Promise<string | undefined> {
     const busy = command.candidates.find((c) => !isEmpty(c));
-    return Promise.resolve(busy === undefined ? undefined : `node ${busy.nodeName} is no longer empty (${String(busy.reschedulablePods.length)} pods)`);
+    if (busy !== undefined) return Promise.resolve(`node ${busy.nodeName} is no longer empty (${String(busy.reschedulablePods.length)} pods)`);
+    const holding = command.candidates.find((c) => this.#roomOn(c.nodeName) > 0);
+    return Promise.resolve(holding === undefined ? undefined : `node ${holding.nodeName} holds a CapacityBuffer's room now (${String(this.#roomOn(holding.nodeName))} pods)`);
   }
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { ConsolidationWorld } from '../../domain/disruption/consolidation/consolidation-world.js';
 import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
+import type { Pod } from '../../domain/core/pod.js';
 import { snapshotNodesPaced, usableNodePools, volumeRequirementsOf } from '../provisioning/snapshot.js';
 import { nodeClassCapacities } from '../provisioning/node-class-capacities.js';
 import type { ClusterState } from '../state/cluster-state.js';
@@ -21,6 +22,8 @@ export interface ContextDeps {
   readonly simulator?: DisruptionSimulator;
   /** How long one pass may compute before a method should stop early (default 5 s). */
   readonly timeBudgetMs?: number;
+  /** The CapacityBuffers' room as virtual pods (gate CapacityBuffer): what the cluster left must still hold. */
+  readonly roomPods?: () => readonly Pod[];
 }
 
 export const defaultTimeBudgetMs = 5_000;
@@ -65,9 +68,11 @@ export async function passWorld(deps: ContextDeps): Promise<ConsolidationWorld> 
 /**
  * "The cluster without these nodes, plus their pods", on the one simulation: the candidates and the nodes already
  * being disrupted or deleted are left out of `world`, and the candidates' reschedulable pods are the pods to place.
+ * The buffers' room goes with them, all of it, as in Karpenter: no node is charged for it, so the cluster left (and
+ * the replacement, if any) must hold it, or the command would take the room a burst is promised.
  */
 export function simulateWithout(deps: ContextDeps, world: ConsolidationWorld, candidates: readonly Candidate[]): Promise<SimulationResult> {
-  const pods = candidates.flatMap((c) => c.reschedulablePods);
+  const pods = [...candidates.flatMap((c) => c.reschedulablePods), ...(deps.roomPods?.() ?? [])];
   return (deps.simulator ?? inProcess).simulate(world, {
     without: new Set<string>([...candidates.map((c) => c.nodeName), ...deps.state.marks.disrupting(), ...leavingNodes(deps.state)]),
     pods,

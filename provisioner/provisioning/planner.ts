@@ -17,6 +17,8 @@ import { planFor } from './claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
 import { assignReservations, withReservedOfferings } from '../../domain/simulation/reserved-capacity.js';
 import { reservedCapacityView, type ReservedCapacitySource } from './reservation-offers.js';
+import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
+import type { BufferRoom } from '../buffers/buffer-room.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
@@ -37,6 +39,8 @@ export interface PlannerDeps {
    * kube-scheduler binds them. Karpenter's nominationWindow: twice BATCH_MAX_DURATION, at least 10 s (the default).
    */
   readonly nominationMs?: number;
+  /** The CapacityBuffers' room (gate CapacityBuffer): placed on every pass, launched for when it fits nowhere. */
+  readonly buffers?: BufferRoom;
 }
 
 /** Karpenter's nomination window for its default 10 s BATCH_MAX_DURATION. */
@@ -99,20 +103,24 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const deciding = deps.clock.now();
   const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
   const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers);
-  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings());
+  const room = deps.buffers?.pods() ?? [];
+  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), room);
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const simulated = simulate(input, standingFor(deps.state));
   // Reserved offerings are free, so the simulation fills them first; the counts are held here, claim by claim.
   const result = reserved === undefined ? simulated : assignReservations(simulated, reserved.pools, new Map(types.map((t) => [t.name, t])));
   const decidedAtMs = deps.clock.now();
+  deps.buffers?.recordPass(result);
   await publish(deps, result);
-  const placed = [...result.nodeClaims, ...result.existing].flatMap((bin) => bin.pods.map(podKeyOf));
+  const placed = [...result.nodeClaims, ...result.existing].flatMap((bin) => bin.pods.filter((p) => !isBufferPod(p)).map(podKeyOf));
+  const unschedulable = result.unschedulable.filter((u) => !isBufferPod(u.pod));
   const summary = {
-    pods: input.pendingPods.length, newNodes: result.nodeClaims.length, unschedulable: result.unschedulable.length,
-    ignored: result.unschedulable.filter((u) => u.ignored === true).length, seconds: (deps.clock.now() - started) / 1000, decideSeconds: (decidedAtMs - deciding) / 1000, placed, decidedAtMs,
+    pods: input.pendingPods.length - room.length, newNodes: result.nodeClaims.length, unschedulable: unschedulable.length,
+    ignored: unschedulable.filter((u) => u.ignored === true).length, seconds: (deps.clock.now() - started) / 1000, decideSeconds: (decidedAtMs - deciding) / 1000, placed, decidedAtMs,
     unplannedLaunches: result.nodeClaims.filter((c) => c.pods.some((p) => deps.state.plannedPlacement(p).size > 0)).length,
   };
-  deps.onPlanned?.(summary);
+  // A pass that only placed the buffers' room on nodes that have it again is no news.
+  if (summary.pods > 0 || summary.newNodes > 0) deps.onPlanned?.(summary);
   return summary;
 }
 
@@ -125,15 +133,18 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
     deps.state.upsertPlan(plan);
     nominate(deps, claim, plan);
     // kube-scheduler never binds a pod that cannot use a virtual node, nor one still running on a node on its way
-    // out (planned early so its new capacity starts now): nothing else would launch their plan.
-    if (claim.pods.some((p) => !toleratesLaunchable(p) || isBound(p))) deps.launchNow(plan.nodeName);
+    // out (planned early so its new capacity starts now), nor a buffer's room: nothing else would launch their plan.
+    if (claim.pods.some((p) => !toleratesLaunchable(p) || isBound(p) || isBufferPod(p))) deps.launchNow(plan.nodeName);
   }));
   for (const existing of result.existing) {
-    if (existing.pods.length === 0 || deps.state.plans.has(existing.node)) continue;
-    nominateExisting(deps, existing.node, existing.pods.map(podKeyOf));
-    for (const pod of existing.pods) deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits existing node ${existing.node}; waiting for kube-scheduler to retry`);
+    // A buffer's room nominates nothing (as in Karpenter): it is placed again every pass, and would hold the node forever.
+    const pods = existing.pods.filter((p) => !isBufferPod(p));
+    if (pods.length === 0 || deps.state.plans.has(existing.node)) continue;
+    nominateExisting(deps, existing.node, pods.map(podKeyOf));
+    for (const pod of pods) deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits existing node ${existing.node}; waiting for kube-scheduler to retry`);
   }
   for (const { pod, reason } of result.unschedulable) {
+    if (isBufferPod(pod)) continue;
     deps.events.record(podTarget(pod), 'Warning', 'FailedProvisioning', `no node can be launched for this pod: ${reason}`);
   }
 }
@@ -145,13 +156,13 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
  * plan has its node; the materializer runs one launch per plan at a time. So is a launch a standby asked for
  * (launch-request.ts): a new leader takes over the requests made to the one before it.
  */
-export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow'>): string[] {
+export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow' | 'buffers'>): string[] {
   const { state } = deps;
   const retried: string[] = [];
   for (const plan of state.plans.values()) {
     if (plan.materializedNode !== undefined) continue;
     const waiting = plan.assignedPods.map((key) => state.pods.get(key)).filter((pod): pod is Pod => pod !== undefined && state.isPending(podKeyOf(pod)));
-    if (!waiting.some((pod) => !toleratesLaunchable(pod)) && !awaitsRequestedLaunch(state, plan.nodeName)) continue;
+    if (!waiting.some((pod) => !toleratesLaunchable(pod)) && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan)) continue;
     deps.launchNow(plan.nodeName);
     retried.push(plan.nodeName);
   }
@@ -169,6 +180,7 @@ function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodeP
   const options = claim.instanceTypes.slice(0, 3).join(', ') + (claim.instanceTypes.length > 3 ? ` and ${String(claim.instanceTypes.length - 3)} more` : '');
   const where = [claim.zone, claim.capacityType].filter((x) => x !== undefined).join(', ');
   for (const pod of claim.pods) {
+    if (isBufferPod(pod)) continue;
     deps.events.record(podTarget(pod), 'Normal', 'Nominated', `planned on virtual node ${plan.nodeName} (NodePool ${claim.nodePool}: ${options}${where ? `; ${where}` : ''}; $${claim.pricePerHour.toFixed(4)}/h)`);
   }
 }
@@ -178,12 +190,13 @@ function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodeP
  * (a bind in flight). Otherwise (pods deleted, or placed elsewhere) its virtual node goes, so kube-scheduler
  * stops offering capacity that nothing needs.
  */
-export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes'>): Promise<string[]> {
+export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes' | 'buffers'>): Promise<string[]> {
   const { state } = deps;
   const rescheduling = reschedulingPods(state).pods;
   const waits = (plan: VirtualNodePlan) => (key: string): boolean => state.isPending(key) || holdsRescheduling(plan, key, rescheduling);
-  // A plan a standby asked to launch has a bind waiting on it (kube-scheduler no longer counts that pod pending).
-  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)) && !awaitsRequestedLaunch(state, plan.nodeName));
+  // A plan a standby asked to launch has a bind waiting on it (kube-scheduler no longer counts that pod pending); a
+  // buffer's plan waits for its own launch.
+  const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)) && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan));
   await Promise.all(stale.map(async (plan) => {
     await deps.nodes.delete(plan.nodeName);
     deps.state.removePlan(plan.nodeName);
@@ -191,3 +204,10 @@ export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes'>
   return stale.map((p) => p.nodeName);
 }
 
+
+/** A plan launched for a buffer's room (still the buffer's now), whose node is not there yet. */
+function holdsRoom(deps: Pick<PlannerDeps, 'state' | 'buffers'>, plan: VirtualNodePlan): boolean {
+  const { buffers, state } = deps;
+  if (buffers === undefined || (plan.materializedNode !== undefined && state.nodes.has(plan.materializedNode))) return false;
+  return plan.assignedPods.some((key) => buffers.isRoomPod(key));
+}

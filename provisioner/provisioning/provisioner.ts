@@ -43,6 +43,10 @@ export class Provisioner {
       if (kind !== 'pod') return;
       if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger();
     });
+    // A buffer's room changed (applied, resized, deleted): plan it.
+    const unsubscribeBuffers = this.#options.buffers?.onChange(() => { this.#batcher.trigger(); });
+    const unsubscribePods = this.#unsubscribe;
+    this.#unsubscribe = () => { unsubscribePods(); unsubscribeBuffers?.(); };
     // Pods that were already pending when we started (or became leader) need a first batch too.
     this.#batcher.trigger();
     this.#loops = [this.#planLoop(), this.#heartbeatLoop()];
@@ -96,6 +100,9 @@ export class Provisioner {
       try {
         await pruneStalePlans(this.#options);
         retryDirectLaunches(this.#options);
+        // Workloads take a buffer's room without a pending pod (kube-scheduler binds them to the free room), and
+        // launched room becomes a node: the room is placed again each heartbeat, and launched for where it is gone.
+        if (this.#options.buffers?.isEmpty === false) this.#batcher.trigger();
         const now = new Date(this.#clock.now()).toISOString();
         await Promise.all([...this.#options.state.plans.keys()].map((name) => this.#options.nodes.setConditions(name, [readyCondition(now)])));
       } catch (error) {

@@ -234,9 +234,13 @@ export function simulationInputFor(state: ClusterState, request: SimulationReque
   };
 }
 
-/** The planning pass's input: the pending pods no plan holds, against every node and plan there is. */
-export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>): SimulationInput {
+/**
+ * The planning pass's input: the pending pods no plan holds, against every node and plan there is; and `roomPods`,
+ * the CapacityBuffers' room, placed again on every pass (no node is charged for it, so it goes wherever room is
+ * free now, and is planned anew once workloads took it).
+ */
+export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>, roomPods: readonly Pod[] = []): SimulationInput {
   const rescheduling = reschedulingPods(state);
   // The nodes on their way out take nothing, even before their cordon comes back through the watch.
-  return simulationInputFor(state, { pods: unplannedPendingPods(state, rescheduling), instanceTypes, unavailable, without: rescheduling.nodes });
+  return simulationInputFor(state, { pods: [...unplannedPendingPods(state, rescheduling), ...roomPods], instanceTypes, unavailable, without: rescheduling.nodes });
 }
