@@ -1,5 +1,8 @@
 import type { CapacityBuffer } from '../api/capacitybuffer-schema.js';
 import type { Pod, PodSpec, PodTemplateSpec } from '../core/pod.js';
+import type { Toleration } from '../core/taint.js';
+import { unregisteredTaintKey } from '../karpenter-keys.js';
+import { launchableTaint } from '../product-keys.js';
 import { bufferKey, bufferPodAnnotations } from './buffer-keys.js';
 
 /** The lowest pod priority: a buffer's room is worth less than any workload's pod. */
@@ -11,6 +14,19 @@ const bufferPodPriority = -2147483648;
  */
 const lastInQueue = '9999-12-31T23:59:59Z';
 
+/**
+ * The taints of a node on its way to Ready: a plan's virtual node, then the real node before its kubelet (not-ready,
+ * unregistered). A workload's pod waits them out on a plan of its own; the room, placed again every pass, must see
+ * such a node as the room it will be (as Karpenter's simulation ignores these ephemeral taints), or every launch for
+ * it would look like no room and be launched again.
+ */
+const onTheWay: readonly Toleration[] = [
+  { key: launchableTaint.key, operator: 'Exists' },
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists' },
+  { key: unregisteredTaintKey, operator: 'Exists' },
+];
+
 /** A template's spec as room: no PVCs (no claim will ever exist for these pods), no node already chosen. */
 function asRoom(spec: PodSpec): PodSpec {
   const dropped = new Set((spec.volumes ?? []).filter((v) => v.persistentVolumeClaim !== undefined || 'ephemeral' in v).map((v) => v.name));
@@ -19,6 +35,7 @@ function asRoom(spec: PodSpec): PodSpec {
     ...unplaced,
     volumes: (spec.volumes ?? []).filter((v) => !dropped.has(v.name)),
     priority: bufferPodPriority,
+    tolerations: [...(spec.tolerations ?? []), ...onTheWay],
   };
 }
 

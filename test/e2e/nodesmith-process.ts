@@ -10,7 +10,7 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** One `--feature-gates` flag for every gate the config turns on. */
 function featureGates(c: NodesmithConfig): string[] {
-  const gates = [...(c.nodeRepair === true ? ['NodeRepair=true'] : []), ...(c.staticCapacity === true ? ['StaticCapacity=true'] : []), ...(c.nodeOverlay === true ? ['NodeOverlay=true'] : []), ...(c.consolidation?.spotToSpot === true ? ['SpotToSpotConsolidation=true'] : [])];
+  const gates = [...(c.nodeRepair === true ? ['NodeRepair=true'] : []), ...(c.staticCapacity === true ? ['StaticCapacity=true'] : []), ...(c.nodeOverlay === true ? ['NodeOverlay=true'] : []), ...(c.capacityBuffer === true ? ['CapacityBuffer=true'] : []), ...(c.consolidation?.spotToSpot === true ? ['SpotToSpotConsolidation=true'] : [])];
   return gates.length === 0 ? [] : [`--feature-gates=${gates.join(',')}`];
 }
 

@@ -101,6 +101,8 @@ export interface ProductStackOptions {
   readonly staticCapacity?: boolean;
   /** `--feature-gates NodeOverlay=true`. */
   readonly nodeOverlay?: boolean;
+  /** `--feature-gates CapacityBuffer=true`: CapacityBuffers admitted, resolved and their room kept. */
+  readonly capacityBuffer?: boolean;
   /**
    * Turn multi- and single-node consolidation on, as `nodesmith run` always does. Left out, the disruption
    * controller runs emptiness and drift only, so other files' nodes are not consolidated under their assertions.
@@ -221,12 +223,13 @@ export async function startProductStack(options: ProductStackOptions = {}): Prom
 }
 
 /** The controllers' optional settings a test turns on. */
-function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'staticCapacity' | 'nodeOverlay' | 'consolidation'> {
+function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'staticCapacity' | 'nodeOverlay' | 'capacityBuffer' | 'consolidation'> {
   return {
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
     ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
     ...(options.staticCapacity === true ? { staticCapacity: true } : {}),
     ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
+    ...(options.capacityBuffer === true ? { capacityBuffer: true } : {}),
     ...(options.consolidation === undefined ? {} : { consolidation: options.consolidation }),
   };
 }

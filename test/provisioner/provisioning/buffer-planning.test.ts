@@ -14,12 +14,12 @@ import { node } from '../../extender/builders.js';
 
 const launchable = { key: launchableTaint.key, operator: 'Equal' as const, value: launchableTaint.value, effect: launchableTaint.effect };
 
-/** A buffer of `replicas` pods of one CPU and 1 GiB each, resolved as the controller would. */
+/** A buffer of `replicas` pods of one CPU and 1 GiB each (a template without tolerations), resolved as the controller would. */
 function roomOf(replicas: number): BufferRoom {
   const buffer: CapacityBuffer = { apiVersion: 'autoscaling.x-k8s.io/v1beta1', kind: 'CapacityBuffer', metadata: { name: 'warm', namespace: 'default', uid: 'u-warm' }, spec: { podTemplateRef: { name: 'one-cpu' }, replicas } };
   const room = new BufferRoom();
   room.handlers.upsert(buffer);
-  room.resolve('default/warm', resolveBuffer(buffer, { found: true, template: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1', memory: '1Gi' } } }], tolerations: [launchable] } }, podTemplate: { name: 'one-cpu', generation: 1 } }));
+  room.resolve('default/warm', resolveBuffer(buffer, { found: true, template: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } }, podTemplate: { name: 'one-cpu', generation: 1 } }));
   return room;
 }
 
@@ -79,4 +79,12 @@ void t.test('a workload pod takes the room before the buffer does, and the buffe
   t.match(p.events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }, { message: /fits existing node warm-node/ }], 'the real pods get the warm node');
   t.same(p.deps.buffers?.placement('default/warm'), { existing: 0, newNodeClaims: 2, failed: 0 }, 'the room moves to a new node');
   t.equal(p.launchedNow.length, summary.newNodes);
+});
+
+void t.test('a launched node still on its way to Ready keeps the room it was launched for: nothing is launched again', async (t) => {
+  const starting = node('i-0starting', { cpu: '4', memory: '16Gi', taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }] });
+  const state = stateWith({ ...pools, nodes: [starting] });
+  const p = planner(state, roomOf(3));
+  t.equal((await planOnce(p.deps)).newNodes, 0);
+  t.equal(p.deps.buffers?.roomOn('i-0starting'), 3);
 });
