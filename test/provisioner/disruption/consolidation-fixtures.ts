@@ -74,12 +74,13 @@ export function candidate(state: ClusterState, n: Launched): Candidate {
 export interface FakeContext extends MethodContext { pauses: number }
 
 /** The controller's own context (`methodContext`) over the one model; budgets per pool (default 10). */
-export function methodContext(state: ClusterState, nowMs: number, allowed: Readonly<Record<string, number>> = {}): FakeContext {
+export function methodContext(state: ClusterState, nowMs: number, allowed: Readonly<Record<string, number>> = {}, roomPods: readonly Pod[] = []): FakeContext {
   const budgets = { allowed: (p: string) => allowed[p] ?? 10, explanation: (p: string) => `budget of ${p} allows ${String(allowed[p] ?? 10)}` };
   const counter = { pauses: 0 };
   const deps = {
     state, clock: { now: () => nowMs, sleep: () => Promise.resolve() }, instanceTypes: () => types, unavailableOfferings: () => new Set<string>(),
     pause: () => { counter.pauses++; return Promise.resolve(); },
+    roomPods: () => roomPods,
   };
   const context = controllerContext(deps, budgets, nowMs);
   return Object.defineProperty({ ...context }, 'pauses', { get: () => counter.pauses }) as FakeContext;
