@@ -24,7 +24,7 @@ import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
-import type { BufferRoom } from '../provisioner/buffers/buffer-room.js';
+import { roomPodsIn, type BufferRoom } from '../provisioner/buffers/buffer-room.js';
 
 export interface DisruptionWiring {
   readonly api: KubeRest;
@@ -71,7 +71,7 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
     nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
     recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),
-    ...(w.buffers === undefined ? {} : { roomPods: () => w.buffers?.pods() ?? [] }),
+    ...(w.buffers === undefined ? {} : { roomPods: () => (w.buffers === undefined ? [] : roomPodsIn(w.state, w.buffers)) }),
   });
   const writer = new ConsolidatableWriter({ state: w.state, store: w.nodeClaims, podEvents, clock: systemClock, log });
   const runner = new ControllerRunner({ clock: systemClock, controllers: [writer, controller], shouldRun: w.isLeader, log });

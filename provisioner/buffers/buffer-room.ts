@@ -6,6 +6,7 @@ import { compareStrings } from '../../domain/compare.js';
 import type { Pod } from '../../domain/core/pod.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
 import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
+import type { ClusterState } from '../state/cluster-state.js';
 
 /**
  * The one place the CapacityBuffers' room is known (gate CapacityBuffer): the buffers as their informer delivers
@@ -108,4 +109,18 @@ export class BufferRoom {
 function roomOf(resolution: BufferResolution): string {
   const first = resolution.pods[0];
   return JSON.stringify([resolution.pods.length, first?.spec, first?.metadata.labels]);
+}
+
+/**
+ * The room as the simulation should place it in this cluster: tolerating the NodePools' startup taints too, which
+ * a node launched for it carries until its daemons remove them (Karpenter ignores them on a node not initialized);
+ * otherwise each pass would see that node full and launch the room again.
+ */
+export function roomPodsIn(state: ClusterState, room: BufferRoom): Pod[] {
+  const keys = new Set<string>();
+  for (const pool of state.nodePools.values()) for (const taint of pool.spec.template.spec.startupTaints ?? []) keys.add(taint.key);
+  const pods = room.pods();
+  if (keys.size === 0) return pods;
+  const tolerations = [...keys].map((key) => ({ key, operator: 'Exists' as const }));
+  return pods.map((pod) => ({ ...pod, spec: { ...pod.spec, tolerations: [...(pod.spec.tolerations ?? []), ...tolerations] } }));
 }

@@ -18,7 +18,7 @@ import { virtualNodeFor } from './virtual-node.js';
 import { assignReservations, withReservedOfferings } from '../../domain/simulation/reserved-capacity.js';
 import { reservedCapacityView, type ReservedCapacitySource } from './reservation-offers.js';
 import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
-import type { BufferRoom } from '../buffers/buffer-room.js';
+import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
@@ -103,7 +103,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const deciding = deps.clock.now();
   const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
   const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers);
-  const room = deps.buffers?.pods() ?? [];
+  const room = deps.buffers === undefined ? [] : roomPodsIn(deps.state, deps.buffers);
   const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), room);
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const simulated = simulate(input, standingFor(deps.state));

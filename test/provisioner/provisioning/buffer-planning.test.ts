@@ -88,3 +88,13 @@ void t.test('a launched node still on its way to Ready keeps the room it was lau
   t.equal((await planOnce(p.deps)).newNodes, 0);
   t.equal(p.deps.buffers?.roomOn('i-0starting'), 3);
 });
+
+void t.test('a NodePool\'s startup taints on a node not initialized yet do not hide the room launched onto it', async (t) => {
+  const startup = { key: 'example.com/agent-not-ready', effect: 'NoSchedule' as const };
+  const pool = nodePool();
+  const tainted = { ...pool, spec: { ...pool.spec, template: { ...pool.spec.template, spec: { ...pool.spec.template.spec, startupTaints: [startup] } } } };
+  const state = stateWith({ nodePools: [tainted], nodeClasses: [nodeClass()], nodes: [node('i-0starting', { cpu: '4', memory: '16Gi', taints: [startup] })] });
+  const p = planner(state, roomOf(3));
+  t.equal((await planOnce(p.deps)).newNodes, 0);
+  t.equal(p.deps.buffers?.roomOn('i-0starting'), 3);
+});
