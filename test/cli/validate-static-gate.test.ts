@@ -42,9 +42,9 @@ void t.test('a --feature-gates the parse refuses is a usage error', async (t) =>
 
 void t.test('nodesmith webhooks takes the controller\'s --feature-gates', (t) => {
   const flags = ['--cert-file', 'c', '--key-file', 'k'];
-  const on = parseWebhookFlags([...flags, '--feature-gates', 'StaticCapacity=true']);
+  const on = parseWebhookFlags([...flags, '--feature-gates', 'StaticCapacity=true,CapacityBuffer=true']);
   const off = parseWebhookFlags(flags);
-  t.same(Array.isArray(on) ? on : on.gates, { staticCapacity: true });
-  t.same(Array.isArray(off) ? off : off.gates, { staticCapacity: false }, 'off by default, as in Karpenter');
+  t.same(Array.isArray(on) ? on : on.gates, { staticCapacity: true, capacityBuffer: true });
+  t.same(Array.isArray(off) ? off : off.gates, { staticCapacity: false, capacityBuffer: false }, 'off by default, as in Karpenter');
   t.end();
 });

@@ -101,5 +101,10 @@ void t.test('a Deployment of 10 such pods runs on the warm nodes with no launch 
     return all.length > before.size && all.every(isReady) ? all : undefined;
   }, { timeoutMs: 180_000, intervalMs: 1000 });
   t.ok(restored.length > before.size, `${String(restored.length - before.size)} NodeClaims launched after the burst, to keep the room`);
+  await waitFor('the buffer to fit on existing capacity again', async () => ((await bufferStatus())?.conditions?.some((c) => c.type === 'Provisioning' && c.status === 'True') === true ? true : undefined), { timeoutMs: 120_000, intervalMs: 1000 });
+  // 10 burst pods and 10 pods of room, three one-CPU pods to an m6i.xlarge: 7 nodes; a launch repeated for room
+  // already launched would show here.
+  const warmClaims = await claimsOf('warm');
+  t.ok(warmClaims.length <= 7, `the burst and the room hold ${String(warmClaims.length)} warm nodes, no more than the 7 they need`);
   t.comment(`time to Running for ${String(burst)} one-CPU pods: without buffer ${timings.without?.toFixed(1) ?? '?'} s, with buffer ${warm.seconds.toFixed(1)} s`);
 });
