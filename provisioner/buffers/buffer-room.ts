@@ -19,6 +19,8 @@ export class BufferRoom {
   readonly #resolved = new Map<string, BufferResolution>();
   #placements = new Map<string, BufferPlacement>();
   #nodes = new Map<string, number>();
+  /** The room's pod keys, rebuilt when a resolution changes the room. */
+  #keys: ReadonlySet<string> | undefined;
   readonly #listeners = new Set<() => void>();
 
   readonly handlers = {
@@ -26,6 +28,7 @@ export class BufferRoom {
     remove: (ref: { readonly metadata: { readonly namespace?: string; readonly name?: string } }): void => {
       const key = bufferKey(ref);
       this.#buffers.delete(key);
+      this.#keys = undefined;
       if (this.#resolved.delete(key)) this.#changed();
     },
   };
@@ -40,6 +43,7 @@ export class BufferRoom {
     if (!this.#buffers.has(key)) return;
     const before = this.#resolved.get(key);
     this.#resolved.set(key, resolution);
+    this.#keys = undefined;
     if (before === undefined || roomOf(before) !== roomOf(resolution)) this.#changed();
   }
 
@@ -54,7 +58,8 @@ export class BufferRoom {
 
   /** Whether this pod key ("namespace/name") is one of the room's virtual pods now. */
   isRoomPod(key: string): boolean {
-    return this.pods().some((pod) => podKeyOf(pod) === key);
+    this.#keys ??= new Set(this.pods().map(podKeyOf));
+    return this.#keys.has(key);
   }
 
   get isEmpty(): boolean {
