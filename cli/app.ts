@@ -35,13 +35,13 @@ import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-typ
 import { registerCatalogSourceMetric } from '../provisioner/pricing/catalog-sources.js';
 import { registerBuildInfo } from './build-info.js';
 import { readVersion } from './version.js';
-import { startLifecycleControllers } from './lifecycle-wiring.js';
+import { startLifecycleControllers, type LifecycleWiring } from './lifecycle-wiring.js';
 import { startDisruption } from './disruption-wiring.js';
 import { catalogControllers, nodeClassControllers, pricedInstanceTypes, reservedCapacity } from './nodeclass-wiring.js';
 import { NodeOverlays, NodeOverlayStatusController } from '../provisioner/pricing/node-overlays.js';
 import { KubeNodeOverlayStatusWriter } from '../provisioner/kube/nodeoverlay-status-client.js';
 import { BufferRoom } from '../provisioner/buffers/buffer-room.js';
-import { bufferDeps, startCapacityBuffers } from './buffer-wiring.js';
+import { bufferDeps, capacityBufferControllers } from './buffer-wiring.js';
 import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
 import { startStaticCapacity } from './static-wiring.js';
 import { StaticLaunches } from '../provisioner/static/static-launches.js';
@@ -211,10 +211,10 @@ interface ProvisioningContext {
   buffers: BufferRoom | undefined;
 }
 
-/** The NodeOverlay gate's part of the lifecycle controllers: the overlays' store and their status controller. */
-function overlayWiring(ctx: ProvisioningContext, priced: PricedInstanceTypes): { overlays?: { store: NodeOverlays; controller: NodeOverlayStatusController } } {
-  if (ctx.overlays === undefined) return {};
-  return { overlays: { store: ctx.overlays, controller: new NodeOverlayStatusController({ overlays: ctx.overlays, target: priced, writer: new KubeNodeOverlayStatusWriter(ctx.api), clock: systemClock }) } };
+/** The gated kinds' part of the lifecycle controllers: NodeOverlays and their status, CapacityBuffers and their room. */
+function gatedControllers(ctx: ProvisioningContext, priced: PricedInstanceTypes): { watched: NonNullable<LifecycleWiring['watched']> } {
+  const overlays = ctx.overlays === undefined ? [] : [{ store: ctx.overlays, controller: new NodeOverlayStatusController({ overlays: ctx.overlays, target: priced, writer: new KubeNodeOverlayStatusWriter(ctx.api), clock: systemClock }) }];
+  return { watched: [...overlays, ...capacityBufferControllers(ctx.api, ctx.buffers)] };
 }
 
 /** The one launcher of this replica, which logs and counts each launch. */
@@ -265,7 +265,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers, ...reserved.controllers],
-    ...overlayWiring(ctx, priced),
+    ...gatedControllers(ctx, priced),
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const staticLaunches = new StaticLaunches();
   const disruption = lifecycle === undefined ? undefined : startDisruption({
@@ -274,7 +274,6 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
   });
   if (config.components.provisioner) provisioner.start();
-  const buffers = startCapacityBuffers({ api, room: ctx.buffers, controllers: lifecycle !== undefined, isLeader, log });
   const staticCapacity = lifecycle === undefined || config.staticCapacity !== true ? undefined : startStaticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), log, isLeader });
   // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
   // The Karpenter guard refuses this replica's own launches while Karpenter runs; it only runs on the leader, so a
@@ -286,7 +285,6 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     stop: async () => {
       await provisioner.stop();
       await staticCapacity?.stop();
-      await buffers.stop();
       await disruption?.stop();
       await lifecycle?.stop();
       aws.close();

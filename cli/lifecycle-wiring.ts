@@ -19,7 +19,6 @@ import { NodePoolReadinessController } from '../provisioner/provisioning/nodepoo
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
 import { LifecycleMetrics, disruptedLabels } from '../provisioner/metrics.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
-import type { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
 import { actionFor } from '../provisioner/interruption/message-kinds.js';
 import { startInterruption, type InterruptionSource } from './interruption-wiring.js';
@@ -41,8 +40,11 @@ export interface LifecycleWiring {
   readonly drift?: { readonly catalog: () => ReadonlyMap<string, InstanceType>; readonly recheckMs?: number };
   /** Karpenter's NodeRepair gate: replace nodes whose conditions have been unhealthy beyond the cloud's tolerations. */
   readonly nodeRepair?: boolean;
-  /** With the NodeOverlay gate on: the overlays, and the controller that writes their conditions, woken on each change. */
-  readonly overlays?: { readonly store: NodeOverlays; readonly controller: Controller };
+  /**
+   * The gated kinds' controllers, each woken when its store changes: NodeOverlay (the overlays' conditions) and
+   * CapacityBuffer (the buffers' room and status).
+   */
+  readonly watched?: readonly { readonly store: { onChange(listener: () => void): () => void }; readonly controller: Controller }[];
 }
 
 /** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
@@ -83,7 +85,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
       new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)),
       ...(w.nodeClassControllers ?? []),
       ...(interruption?.controllers ?? []),
-      ...(w.overlays === undefined ? [] : [w.overlays.controller]),
+      ...(w.watched ?? []).map((entry) => entry.controller),
     ],
     shouldRun: w.isLeader,
     log,
@@ -92,8 +94,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   });
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
-  const overlayController = w.overlays?.controller;
-  const unsubscribeOverlays = overlayController === undefined ? undefined : w.overlays?.store.onChange(() => { runner.wake(overlayController.name); });
+  const unsubscribeWatched = (w.watched ?? []).map(({ store, controller }) => store.onChange(() => { runner.wake(controller.name); }));
   const unsubscribe = w.state.onChange((kind, key) => {
     if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
     drift?.noteChange(kind, key);
@@ -108,7 +109,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     },
     stop: async () => {
       unsubscribe();
-      unsubscribeOverlays?.();
+      for (const unsubscribeOne of unsubscribeWatched) unsubscribeOne();
       await interruption?.stop();
       runner.stop();
       await running;
