@@ -18,7 +18,7 @@ import { CatalogRefresh } from '../provisioner/pricing/catalog-refresh.js';
 import type { CatalogSources } from '../provisioner/pricing/catalog-sources.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
-import { CapacityReservationController } from '../provisioner/nodeclass/capacity-reservation-controller.js';
+import { CapacityReservationController, capacityReservationsReady } from '../provisioner/nodeclass/capacity-reservation-controller.js';
 import { CapacityBlockExpiration } from '../provisioner/nodeclass/capacity-block-expiration.js';
 import type { ReservedCapacitySource } from '../provisioner/provisioning/reservation-offers.js';
 
@@ -31,6 +31,8 @@ export interface NodeClassWiring {
   readonly cluster: string;
   readonly region: string;
   readonly log: Logger;
+  /** Conditions of other EC2NodeClass controllers that Ready also sums (reservedCapacity's readyConditions). */
+  readonly alsoReadyWhen?: readonly string[];
 }
 
 /** The EC2NodeClass controllers, for the leader's ControllerRunner; woken when an EC2NodeClass changes. */
@@ -39,7 +41,7 @@ export function nodeClassControllers(w: NodeClassWiring): Controller[] {
   const writer = new KubeNodeClassClient(w.api);
   return [
     new InstanceProfileController({ view: w.state, writer, profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
-    new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log }),
+    new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log, ...(w.alsoReadyWhen === undefined ? {} : { alsoReadyWhen: w.alsoReadyWhen }) }),
   ];
 }
 
@@ -91,8 +93,8 @@ export function reservedCapacity(w: {
   readonly log: Logger;
   /** Off: no controller runs and the planner sees no reservation. */
   readonly enabled: boolean;
-}): { readonly controllers: readonly Controller[]; readonly source: ReservedCapacitySource } {
-  if (!w.enabled) return { controllers: [], source: { reservationsOf: () => [], availability: w.aws.reservationAvailability } };
+}): { readonly controllers: readonly Controller[]; readonly source: ReservedCapacitySource; readonly readyConditions: readonly string[] } {
+  if (!w.enabled) return { controllers: [], source: { reservationsOf: () => [], availability: w.aws.reservationAvailability }, readyConditions: [] };
   const log = w.log.child({ component: 'provisioner.nodeclass' });
   const discovery = new CapacityReservationController({
     view: w.state, source: w.aws.capacityReservations, availability: w.aws.reservationAvailability, writer: new KubeNodeClassClient(w.api), clock: systemClock, log,
@@ -101,5 +103,7 @@ export function reservedCapacity(w: {
   return {
     controllers: [discovery, expiration],
     source: { reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability },
+    // As Karpenter with the gate on: an EC2NodeClass is Ready only once its reservations were discovered.
+    readyConditions: [capacityReservationsReady],
   };
 }
