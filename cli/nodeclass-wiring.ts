@@ -20,6 +20,9 @@ import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import { CapacityReservationController, capacityReservationsReady } from '../provisioner/nodeclass/capacity-reservation-controller.js';
 import { CapacityBlockExpiration } from '../provisioner/nodeclass/capacity-block-expiration.js';
+import { ReservedCapacityDemotion } from '../provisioner/nodeclass/reserved-capacity-demotion.js';
+import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import type { Node } from '../domain/core/node.js';
 import type { ReservedCapacitySource } from '../provisioner/provisioning/reservation-offers.js';
 
 export interface NodeClassWiring {
@@ -83,13 +86,14 @@ export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsPro
 
 /**
  * Karpenter's ReservedCapacity gate (on by default): discovery of the EC2NodeClasses' capacity reservations, the
- * replacement of capacity-block nodes before the block ends, and what the planner reads to plan into them.
+ * replacement of capacity-block nodes before the block ends, on-demand labels for nodes whose reservation ended
+ * under them, and what the planner reads to plan into them.
  */
 export function reservedCapacity(w: {
   readonly api: KubeRest;
-  readonly state: NodeClassView & { readonly nodeClaims: ReadonlyMap<string, NodeClaim> };
-  readonly aws: Pick<AwsProvider, 'capacityReservations' | 'reservationAvailability'>;
-  readonly nodeClaims: Pick<NodeClaimStore, 'delete'>;
+  readonly state: NodeClassView & { readonly nodeClaims: ReadonlyMap<string, NodeClaim>; readonly nodes: ReadonlyMap<string, Node> };
+  readonly aws: Pick<AwsProvider, 'capacityReservations' | 'reservationAvailability' | 'cloudProviderFor'>;
+  readonly nodeClaims: Pick<NodeClaimStore, 'delete' | 'addLabels'>;
   readonly log: Logger;
   /** Off: no controller runs and the planner sees no reservation. */
   readonly enabled: boolean;
@@ -100,8 +104,9 @@ export function reservedCapacity(w: {
     view: w.state, source: w.aws.capacityReservations, availability: w.aws.reservationAvailability, writer: new KubeNodeClassClient(w.api), clock: systemClock, log,
   });
   const expiration = new CapacityBlockExpiration({ view: w.state, source: w.aws.capacityReservations, nodeClaims: w.nodeClaims, clock: systemClock, log });
+  const demotion = new ReservedCapacityDemotion({ view: w.state, cloud: w.aws.cloudProviderFor('capacityreservation.capacitytype'), nodeClaims: w.nodeClaims, nodes: new KubeLifecycleClient(w.api), log });
   return {
-    controllers: [discovery, expiration],
+    controllers: [discovery, expiration, demotion],
     source: { reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability },
     // As Karpenter with the gate on: an EC2NodeClass is Ready only once its reservations were discovered.
     readyConditions: [capacityReservationsReady],
