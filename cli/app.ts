@@ -241,7 +241,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
   const catalog = catalogControllers(priced, aws, { state, events, log });
   registerCatalogSourceMetric(registry, catalog.sources);
-  const reserved = reservedCapacity({ api, state, aws, nodeClaims, log, enabled: config.reservedCapacity !== false });
+  const reserved = reservedCapacity({ api, state, aws, nodeClaims, priced, log, enabled: config.reservedCapacity !== false });
   const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = planMaterializer({ state, nodeClaims, nodes, aws, priced, events, isLeader, launched: metrics.launched, launchLog });

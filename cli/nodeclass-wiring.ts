@@ -94,6 +94,8 @@ export function reservedCapacity(w: {
   readonly state: NodeClassView & { readonly nodeClaims: ReadonlyMap<string, NodeClaim>; readonly nodes: ReadonlyMap<string, Node> };
   readonly aws: Pick<AwsProvider, 'capacityReservations' | 'reservationAvailability' | 'cloudProviderFor'>;
   readonly nodeClaims: Pick<NodeClaimStore, 'delete' | 'addLabels'>;
+  /** Prices reserved offerings as every other offering, overlays included. */
+  readonly priced: Pick<PricedInstanceTypes, 'reservedOffering'>;
   readonly log: Logger;
   /** Off: no controller runs and the planner sees no reservation. */
   readonly enabled: boolean;
@@ -107,7 +109,10 @@ export function reservedCapacity(w: {
   const demotion = new ReservedCapacityDemotion({ view: w.state, cloud: w.aws.cloudProviderFor('capacityreservation.capacitytype'), nodeClaims: w.nodeClaims, nodes: new KubeLifecycleClient(w.api), log });
   return {
     controllers: [discovery, expiration, demotion],
-    source: { reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability },
+    source: {
+      reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability,
+      offeringOf: (type, zone, available) => w.priced.reservedOffering(type.name, zone, available),
+    },
     // As Karpenter with the gate on: an EC2NodeClass is Ready only once its reservations were discovered.
     readyConditions: [capacityReservationsReady],
   };

@@ -98,7 +98,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   await pruneStalePlans(deps);
   const deciding = deps.clock.now();
   const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
-  const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers);
+  const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers, deps.reservedCapacity?.offeringOf);
   const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings());
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const simulated = simulate(input, standingFor(deps.state));

@@ -140,3 +140,15 @@ void t.test('a capacity-block node is replaced 40 minutes before the block ends,
   await expiration.reconcile();
   t.same(deleted, ['in-block'], '39 minutes before the end the block node goes');
 });
+
+void t.test('a reservation an overlay prices above on-demand is not filled first: the plan follows the overlaid price', async (t) => {
+  const w = world(2, ['reserved', 'on-demand']);
+  await w.discovery.reconcile();
+  const source = w.deps.reservedCapacity;
+  if (source === undefined) throw new Error('fixture');
+  const deps: PlannerDeps = { ...w.deps, reservedCapacity: { ...source, offeringOf: (_type, zone, available) => ({ zone, capacityType: 'reserved', price: 100, available, priceOverlaid: true }) } };
+  await planOnce(deps);
+  const plans = [...w.state.plans.values()];
+  t.ok(plans.length > 0, 'the pods are planned');
+  t.equal(plans.filter((p) => p.capacityReservation !== undefined).length, 0, 'none into the reservation');
+});
