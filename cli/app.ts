@@ -246,7 +246,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
   const catalog = catalogControllers(priced, aws, { state, events, log });
   registerCatalogSourceMetric(registry, catalog.sources);
-  const reserved = reservedCapacity({ api, state, aws, nodeClaims, log, enabled: config.reservedCapacity !== false });
+  const reserved = reservedCapacity({ api, state, aws, nodeClaims, priced, log, enabled: config.reservedCapacity !== false });
   const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
   const launchLog = log.child({ component: 'provisioner.launch' });
   const materializer = planMaterializer({ state, nodeClaims, nodes, aws, priced, events, isLeader, launched: metrics.launched, launchLog });
@@ -264,8 +264,13 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
+<<<<<<< HEAD
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers, ...reserved.controllers],
     ...gatedControllers(ctx, priced),
+=======
+    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log, alsoReadyWhen: reserved.readyConditions }), priced, ...catalog.controllers, ...reserved.controllers],
+    ...overlayWiring(ctx, priced),
+>>>>>>> h-me
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const staticLaunches = new StaticLaunches();
   const disruption = lifecycle === undefined ? undefined : startDisruption({

@@ -18,8 +18,11 @@ import { CatalogRefresh } from '../provisioner/pricing/catalog-refresh.js';
 import type { CatalogSources } from '../provisioner/pricing/catalog-sources.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
-import { CapacityReservationController } from '../provisioner/nodeclass/capacity-reservation-controller.js';
+import { CapacityReservationController, capacityReservationsReady } from '../provisioner/nodeclass/capacity-reservation-controller.js';
 import { CapacityBlockExpiration } from '../provisioner/nodeclass/capacity-block-expiration.js';
+import { ReservedCapacityDemotion } from '../provisioner/nodeclass/reserved-capacity-demotion.js';
+import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import type { Node } from '../domain/core/node.js';
 import type { ReservedCapacitySource } from '../provisioner/provisioning/reservation-offers.js';
 
 export interface NodeClassWiring {
@@ -31,6 +34,8 @@ export interface NodeClassWiring {
   readonly cluster: string;
   readonly region: string;
   readonly log: Logger;
+  /** Conditions of other EC2NodeClass controllers that Ready also sums (reservedCapacity's readyConditions). */
+  readonly alsoReadyWhen?: readonly string[];
 }
 
 /** The EC2NodeClass controllers, for the leader's ControllerRunner; woken when an EC2NodeClass changes. */
@@ -39,7 +44,7 @@ export function nodeClassControllers(w: NodeClassWiring): Controller[] {
   const writer = new KubeNodeClassClient(w.api);
   return [
     new InstanceProfileController({ view: w.state, writer, profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
-    new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log }),
+    new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log, ...(w.alsoReadyWhen === undefined ? {} : { alsoReadyWhen: w.alsoReadyWhen }) }),
   ];
 }
 
@@ -81,25 +86,34 @@ export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsPro
 
 /**
  * Karpenter's ReservedCapacity gate (on by default): discovery of the EC2NodeClasses' capacity reservations, the
- * replacement of capacity-block nodes before the block ends, and what the planner reads to plan into them.
+ * replacement of capacity-block nodes before the block ends, on-demand labels for nodes whose reservation ended
+ * under them, and what the planner reads to plan into them.
  */
 export function reservedCapacity(w: {
   readonly api: KubeRest;
-  readonly state: NodeClassView & { readonly nodeClaims: ReadonlyMap<string, NodeClaim> };
-  readonly aws: Pick<AwsProvider, 'capacityReservations' | 'reservationAvailability'>;
-  readonly nodeClaims: Pick<NodeClaimStore, 'delete'>;
+  readonly state: NodeClassView & { readonly nodeClaims: ReadonlyMap<string, NodeClaim>; readonly nodes: ReadonlyMap<string, Node> };
+  readonly aws: Pick<AwsProvider, 'capacityReservations' | 'reservationAvailability' | 'cloudProviderFor'>;
+  readonly nodeClaims: Pick<NodeClaimStore, 'delete' | 'addLabels'>;
+  /** Prices reserved offerings as every other offering, overlays included. */
+  readonly priced: Pick<PricedInstanceTypes, 'reservedOffering'>;
   readonly log: Logger;
   /** Off: no controller runs and the planner sees no reservation. */
   readonly enabled: boolean;
-}): { readonly controllers: readonly Controller[]; readonly source: ReservedCapacitySource } {
-  if (!w.enabled) return { controllers: [], source: { reservationsOf: () => [], availability: w.aws.reservationAvailability } };
+}): { readonly controllers: readonly Controller[]; readonly source: ReservedCapacitySource; readonly readyConditions: readonly string[] } {
+  if (!w.enabled) return { controllers: [], source: { reservationsOf: () => [], availability: w.aws.reservationAvailability }, readyConditions: [] };
   const log = w.log.child({ component: 'provisioner.nodeclass' });
   const discovery = new CapacityReservationController({
     view: w.state, source: w.aws.capacityReservations, availability: w.aws.reservationAvailability, writer: new KubeNodeClassClient(w.api), clock: systemClock, log,
   });
   const expiration = new CapacityBlockExpiration({ view: w.state, source: w.aws.capacityReservations, nodeClaims: w.nodeClaims, clock: systemClock, log });
+  const demotion = new ReservedCapacityDemotion({ view: w.state, cloud: w.aws.cloudProviderFor('capacityreservation.capacitytype'), nodeClaims: w.nodeClaims, nodes: new KubeLifecycleClient(w.api), log });
   return {
-    controllers: [discovery, expiration],
-    source: { reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability },
+    controllers: [discovery, expiration, demotion],
+    source: {
+      reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability,
+      offeringOf: (type, zone, available) => w.priced.reservedOffering(type.name, zone, available),
+    },
+    // As Karpenter with the gate on: an EC2NodeClass is Ready only once its reservations were discovered.
+    readyConditions: [capacityReservationsReady],
   };
 }

@@ -46,8 +46,8 @@ export interface NodeClaimStore {
   addFinalizer(name: string, finalizer: string): Promise<void>;
   /** Removes the finalizer if present; no-op when the NodeClaim or the finalizer is gone. */
   removeFinalizer(name: string, finalizer: string): Promise<void>;
-  /** Adds or overwrites these labels, leaving the others alone; no-op when the NodeClaim is gone. */
-  addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void>;
+  /** Adds or overwrites these labels (null removes one), leaving the others alone; no-op when the NodeClaim is gone. */
+  addLabels(name: string, labels: Readonly<Record<string, string | null>>): Promise<void>;
   /** Adds or overwrites these annotations, leaving the others alone; no-op when the NodeClaim is gone. */
   addAnnotations(name: string, annotations: Readonly<Record<string, string>>): Promise<void>;
 }

@@ -148,3 +148,15 @@ export function applyNodeOverlays(types: readonly InstanceType[], overlays: read
   if (updates.size === 0) return { types, verdicts };
   return { types: types.map((type) => { const u = updates.get(type.name); return u === undefined ? type : overlaid(type, u); }), verdicts };
 }
+
+/**
+ * One offering the catalog does not hold (a reserved offering, made per capacity reservation each planning pass)
+ * with the overlays applied as applyNodeOverlays would have applied them had it been there: the price change of the
+ * first overlay by precedence that selects it and was not left out for a conflict.
+ */
+export function overlaidOffering(type: InstanceType, offering: Offering, overlays: readonly NodeOverlayLike[], verdicts: ReadonlyMap<string, OverlayVerdict>): Offering {
+  const only = { ...type, offerings: [offering] };
+  const first = overlays.map(compile).sort(byPrecedence)
+    .find((o) => o.change !== undefined && verdicts.get(o.name)?.applied !== false && selectedOfferings(o, only).length > 0);
+  return first?.change === undefined ? offering : { ...offering, price: adjustedPrice(offering.price, first.change), priceOverlaid: true };
+}

@@ -21,24 +21,38 @@ export interface PoolReservations {
 
 const withReserved = new WeakMap<readonly InstanceType[], { key: string; types: readonly InstanceType[] }>();
 
+/** The reserved offering of a type in a zone as the catalog's pricing makes it (overlays included). */
+export type ReservedOfferingOf = (type: InstanceType, zone: string, available: boolean) => Offering | undefined;
+
+/** Karpenter's reserved offering with no overlay: the type's on-demand price ÷ 10⁷. */
+const plainReservedOffering: ReservedOfferingOf = (type, zone, available) => {
+  const onDemand = type.offerings.find((o) => o.capacityType === capacityTypes.onDemand)?.price;
+  return { zone, capacityType: capacityTypes.reserved, price: reservedPrice(onDemand), available };
+};
+
 /**
  * The catalog with a `reserved` offering for each reservation's type and zone, priced as Karpenter prices them
- * (reservedPrice: free, so the simulation fills reservations before buying anything) and available while the
- * reservation has room. The same catalog and reservations give the same array, so the compiled tables are reused.
+ * (reservedPrice: free, so the simulation fills reservations before buying anything; `offeringOf` applies the
+ * NodeOverlays too) and available while the reservation has room. The same catalog and reservations give the same
+ * array, so the compiled tables are reused.
  */
-export function withReservedOfferings(types: readonly InstanceType[], offers: readonly ReservationOffer[]): readonly InstanceType[] {
+export function withReservedOfferings(types: readonly InstanceType[], offers: readonly ReservationOffer[], offeringOf: ReservedOfferingOf = plainReservedOffering): readonly InstanceType[] {
   if (offers.length === 0) return types;
-  const key = offers.map((o) => `${o.id}:${o.instanceType}:${o.zone}:${String(o.remaining > 0)}`).sort().join(',');
+  const wanted = new Set(offers.map((o) => o.instanceType));
+  const byName = new Map(types.filter((t) => wanted.has(t.name)).map((t) => [t.name, t]));
+  const byType = new Map<string, Offering[]>();
+  for (const o of offers) {
+    const type = byName.get(o.instanceType);
+    const offering = type === undefined ? undefined : offeringOf(type, o.zone, o.remaining > 0);
+    if (offering !== undefined) byType.set(o.instanceType, [...(byType.get(o.instanceType) ?? []), offering]);
+  }
+  // Keyed by the offerings themselves: an overlay that prices only reserved offerings leaves the catalog array as it was.
+  const key = [...byType].map(([name, list]) => `${name}:${list.map((o) => `${o.zone}:${String(o.price)}:${String(o.available)}`).join('|')}`).sort().join(',');
   const cached = withReserved.get(types);
   if (cached?.key === key) return cached.types;
-  const byType = new Map<string, ReservationOffer[]>();
-  for (const o of offers) byType.set(o.instanceType, [...(byType.get(o.instanceType) ?? []), o]);
   const out = types.map((t) => {
-    const mine = byType.get(t.name);
-    if (mine === undefined) return t;
-    const onDemand = t.offerings.find((o) => o.capacityType === capacityTypes.onDemand)?.price;
-    const reserved: Offering[] = mine.map((o) => ({ zone: o.zone, capacityType: capacityTypes.reserved, price: reservedPrice(onDemand), available: o.remaining > 0 }));
-    return { ...t, offerings: [...t.offerings, ...reserved] };
+    const reserved = byType.get(t.name);
+    return reserved === undefined ? t : { ...t, offerings: [...t.offerings, ...reserved] };
   });
   withReserved.set(types, { key, types: out });
   return out;

@@ -29,7 +29,7 @@ export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachm
     this.#api = api;
   }
 
-  async labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+  async labelNode(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
     try {
       await this.#api.mergePatch({ ...nodes, name }, { metadata: { labels } });
     } catch (e: unknown) {

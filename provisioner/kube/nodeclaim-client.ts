@@ -81,7 +81,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
     await this.#editFinalizers(name, (list) => (list.includes(finalizer) ? list.filter((f) => f !== finalizer) : undefined));
   }
 
-  async addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+  async addLabels(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
     await this.#mergeMetadata(name, { labels }, 'labelling');
   }
 
@@ -90,7 +90,7 @@ export class KubeNodeClaimClient implements NodeClaimStore {
   }
 
   /** A merge patch of a map adds and overwrites keys only: no read, no conflict with other writers' keys. */
-  async #mergeMetadata(name: string, metadata: { labels?: Readonly<Record<string, string>>; annotations?: Readonly<Record<string, string>> }, verb: string): Promise<void> {
+  async #mergeMetadata(name: string, metadata: { labels?: Readonly<Record<string, string | null>>; annotations?: Readonly<Record<string, string>> }, verb: string): Promise<void> {
     try {
       await this.#api.mergePatch({ ...nodeClaims, name }, { metadata });
     } catch (e: unknown) {

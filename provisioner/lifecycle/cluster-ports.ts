@@ -8,8 +8,8 @@ import type { Taint } from '../../domain/core/taint.js';
  */
 export interface NodeApi {
   listNodes(): Promise<readonly Node[]>;
-  /** Merge-patches labels onto the Node; no-op when the Node is gone. */
-  labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void>;
+  /** Merge-patches labels onto the Node (null removes one); no-op when the Node is gone. */
+  labelNode(name: string, labels: Readonly<Record<string, string | null>>): Promise<void>;
   /** Marks the Node unschedulable and adds the taint if missing; no-op when the Node is gone. */
   cordonAndTaint(name: string, taint: Taint): Promise<void>;
   /** Removes every taint with this key; no-op when absent or the Node is gone. */

@@ -1,6 +1,6 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { Clock } from '../../domain/clock.js';
-import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
+import type { CloudProvider, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { LaunchedWith, ResolvedNow } from '../../domain/disruption/resolved-drift.js';
 import { firstUnmetKey, requirementsFromExpressions } from '../../domain/requirements/requirements.js';
 
@@ -8,8 +8,11 @@ import { firstUnmetKey, requirementsFromExpressions } from '../../domain/require
 export interface ResolvedDriftFacts {
   /** Undefined while the EC2NodeClass has no resolved status yet: nothing drifts on it then. */
   resolved(nodeClass: EC2NodeClass): Promise<ResolvedNow | undefined>;
-  /** What the instance was launched with; undefined when the cloud does not (yet) list it. */
-  launchedWith(providerID: string): Promise<LaunchedWith | undefined>;
+  /**
+   * What the instance was launched with; undefined when the cloud does not (yet) list it. `fresh`: read again
+   * unless the last read is only seconds old, for a verdict a stale read could get wrong.
+   */
+  launchedWith(providerID: string, options?: { readonly fresh?: boolean }): Promise<LaunchedWith | undefined>;
 }
 
 export interface CloudDriftFactsOptions {
@@ -66,21 +69,22 @@ export class CloudDriftFacts implements ResolvedDriftFacts {
     return Promise.resolve(resolvedFromStatus(nodeClass));
   }
 
-  async launchedWith(providerID: string): Promise<LaunchedWith | undefined> {
+  async launchedWith(providerID: string, options: { readonly fresh?: boolean } = {}): Promise<LaunchedWith | undefined> {
     const now = this.#o.clock.now();
     const age = this.#launched === undefined ? Number.POSITIVE_INFINITY : now - this.#launched.atMs;
     const known = this.#launched?.value.get(providerID);
-    if (age < (known === undefined ? missRefreshMs : (this.#o.refreshMs ?? 300_000))) return known;
-    const byProviderId = new Map<string, LaunchedWith>();
-    for (const i of await this.#o.cloud.list()) {
-      byProviderId.set(i.providerID, {
-        ...(i.imageId === '' ? {} : { imageId: i.imageId }),
-        ...(i.subnetId === undefined ? {} : { subnetId: i.subnetId }),
-        ...(i.securityGroupIds === undefined ? {} : { securityGroupIds: i.securityGroupIds }),
-        ...(i.capacityReservation === undefined ? {} : { capacityReservationId: i.capacityReservation.id }),
-      });
-    }
+    if (age < (known === undefined || options.fresh === true ? missRefreshMs : (this.#o.refreshMs ?? 300_000))) return known;
+    const byProviderId = new Map((await this.#o.cloud.list()).map((i) => [i.providerID, launchFacts(i)]));
     this.#launched = { atMs: now, value: byProviderId };
     return byProviderId.get(providerID);
   }
+}
+
+function launchFacts(i: LaunchedInstance): LaunchedWith {
+  return {
+    ...(i.imageId === '' ? {} : { imageId: i.imageId }),
+    ...(i.subnetId === undefined ? {} : { subnetId: i.subnetId }),
+    ...(i.securityGroupIds === undefined ? {} : { securityGroupIds: i.securityGroupIds }),
+    ...(i.capacityReservation === undefined ? {} : { capacityReservationId: i.capacityReservation.id }),
+  };
 }

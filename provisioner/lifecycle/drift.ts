@@ -159,11 +159,18 @@ export class DriftController implements Controller {
   async #resolvedDrift(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<DriftVerdict | undefined> {
     const resolved = await this.#o.facts.resolved(nodeClass);
     if (resolved === undefined) return undefined;
-    const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '')) ?? {};
-    const imageId = claim.status?.imageID ?? launched.imageId;
     const expected = imageForLabels(nodeClass, claim.metadata.labels ?? {});
     const forType = expected === undefined ? resolved : { ...resolved, amiIds: new Set([expected]) };
-    return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, forType);
+    const verdict = async (fresh: boolean): Promise<DriftVerdict | undefined> => {
+      const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '', { fresh })) ?? {};
+      const imageId = claim.status?.imageID ?? launched.imageId;
+      return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, forType);
+    };
+    const cached = await verdict(false);
+    // A reservation that ended leaves the instance running on-demand (ReservedCapacityDemotion relabels it); a cached
+    // description still in the reservation would replace a node that only lost its discount. Karpenter reads the
+    // instance again here too.
+    return cached?.reason === 'CapacityReservationDrift' ? verdict(true) : cached;
   }
 
   async #write(claim: NodeClaim, verdict: DriftVerdict | undefined): Promise<Outcome> {

@@ -84,7 +84,7 @@ export class ModelNodeClaimStore implements NodeClaimStore {
     return this.#writes.removeFinalizer(name, finalizer);
   }
 
-  addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+  addLabels(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
     return this.#writes.addLabels(name, labels);
   }
 

@@ -5,7 +5,11 @@ import type { ReservationAvailability } from '../../domain/cloud/reservation-ava
 import type { Clock } from '../../domain/clock.js';
 import { compareStrings } from '../../domain/compare.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { withCondition, type Condition } from '../lifecycle/conditions.js';
 import type { NodeClassWriter } from './nodeclass-writer.js';
+
+/** Karpenter's condition for this step of EC2NodeClass readiness (counted in Ready while ReservedCapacity is on). */
+export const capacityReservationsReady = 'CapacityReservationsReady';
 
 /** Karpenter polls reservations every minute (and sooner when one ends or a capacity block starts expiring). */
 const pollMs = 60_000;
@@ -63,12 +67,23 @@ export class CapacityReservationController implements Controller {
     const now = this.#o.clock.now();
     const status = sorted.map((r) => statusOf(r, now));
     const current = nodeClass.status?.capacityReservations ?? [];
-    if (JSON.stringify(current) !== JSON.stringify(status)) {
-      await this.#o.writer.patchStatus(name, { capacityReservations: status });
-      (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: name, ids: sorted.map((r) => r.id) }, 'discovered capacity reservations');
-    }
+    const listChanged = JSON.stringify(current) !== JSON.stringify(status);
+    const conditions = readyConditions(nodeClass, now);
+    if (listChanged || conditions !== undefined) await this.#o.writer.patchStatus(name, { capacityReservations: status, ...(conditions === undefined ? {} : { conditions }) });
+    if (listChanged) (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: name, ids: sorted.map((r) => r.id) }, 'discovered capacity reservations');
     return requeueAfter(sorted, now);
   }
+}
+
+/**
+ * The conditions with CapacityReservationsReady True, or undefined when it already is: a discovery that answered is
+ * the condition's True, with or without reservations, and one that failed threw before this and leaves the condition
+ * as it was, as Karpenter's reconciler does.
+ */
+function readyConditions(nodeClass: EC2NodeClass, now: number): Condition[] | undefined {
+  const ready = nodeClass.status?.conditions?.find((c) => c.type === capacityReservationsReady);
+  if (ready?.status === 'True' && ready.reason === capacityReservationsReady) return undefined;
+  return withCondition(nodeClass.status?.conditions ?? [], { type: capacityReservationsReady, status: 'True', reason: capacityReservationsReady }, now);
 }
 
 /** One status.capacityReservations item, with Karpenter's fields and defaults. */

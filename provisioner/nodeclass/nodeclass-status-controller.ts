@@ -34,6 +34,11 @@ export interface NodeClassStatusControllerOptions {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly log?: ControllerLogger;
+  /**
+   * Conditions other controllers write that Ready also waits for, beside the instance profile's: the
+   * CapacityReservationsReady of reservation discovery while the ReservedCapacity gate is on, as in Karpenter.
+   */
+  readonly alsoReadyWhen?: readonly string[];
 }
 
 /**
@@ -67,7 +72,7 @@ export class NodeClassStatusController implements Controller {
   /** Resolves one EC2NodeClass and writes what changed; true when it is Ready. */
   async #reconcileOne(nodeClass: EC2NodeClass): Promise<boolean> {
     const { resolved, failure } = await this.#resolve(nodeClass);
-    const updates = conditionUpdates(nodeClass, failure);
+    const updates = conditionUpdates(nodeClass, failure, this.#o.alsoReadyWhen ?? []);
     const conditions = updates.reduce<Condition[]>((list, update) => withCondition(list, update, this.#o.clock.now()), [...(nodeClass.status?.conditions ?? [])]);
     const status: Partial<EC2NodeClassStatus> = { ...(resolved === undefined ? {} : resolvedStatus(resolved)), conditions };
     if (changed(nodeClass.status, status)) {
@@ -119,9 +124,10 @@ const variantRequirements: Readonly<Record<AmiVariant | 'any', readonly { key: s
 
 /**
  * The condition for each resolved part, then Ready. The resolver stops at the first part that fails, so the
- * parts after it keep what they had; the instance profile's condition is its own controller's and is only read.
+ * parts after it keep what they had; the instance profile's condition, and the others Ready waits for, are their own
+ * controllers' and are only read.
  */
-function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined): ConditionUpdate[] {
+function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined, others: readonly string[]): ConditionUpdate[] {
   const current = nodeClass.status?.conditions ?? [];
   const failedAt = failure === undefined ? resolvedParts.length : resolvedParts.indexOf(failure.part as (typeof resolvedParts)[number]);
   const updates: ConditionUpdate[] = [];
@@ -131,7 +137,7 @@ function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined)
     else if (i === failedAt && failure !== undefined) updates.push({ type, status: 'False', reason: `${type.replace(/Ready$/, '')}NotFound`, message: failure.message });
   }
   const after = updates.reduce<readonly Pick<Condition, 'type' | 'status' | 'message'>[]>((list, u) => [...list.filter((c) => c.type !== u.type), { type: u.type, status: u.status, message: u.message ?? '' }], current);
-  const notReady = [...resolvedParts.map((p) => nodeClassConditions[p]), nodeClassConditions.instanceProfile]
+  const notReady = [...resolvedParts.map((p) => nodeClassConditions[p]), nodeClassConditions.instanceProfile, ...others]
     .map((type) => after.find((c) => c.type === type) ?? { type, status: 'Unknown' as const, message: 'not resolved yet' })
     .filter((c) => c.status !== 'True');
   // A failure outside the parts (credentials refused) makes the class not ready as a whole.

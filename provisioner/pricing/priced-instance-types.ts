@@ -1,7 +1,9 @@
 import { sameSpotPrices, type SpotPriceOrigin, type SpotPriceSource, type SpotPriceTable } from '../../domain/cloud/spot-prices.js';
 import type { DescribedInstanceTypes } from '../../domain/instance-types/catalog-entry.js';
-import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import { applyNodeOverlays, type NodeOverlayLike, type OverlayVerdict } from '../../domain/instance-types/node-overlay.js';
+import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
+import type { InstanceType, Offering } from '../../domain/instance-types/instance-type.js';
+import { applyNodeOverlays, overlaidOffering, type NodeOverlayLike, type OverlayVerdict } from '../../domain/instance-types/node-overlay.js';
+import { capacityTypes } from '../../domain/well-known-labels.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 
 /** What the cloud has answered so far; each part left out falls back to the embedded catalog. */
@@ -98,6 +100,19 @@ export class PricedInstanceTypes implements Controller {
 
   catalog(): ReadonlyMap<string, InstanceType> {
     return this.#byName;
+  }
+
+  /**
+   * The reserved offering of a type in a zone, priced as Karpenter prices it (reservedPrice of the cloud's on-demand
+   * price) and then overlaid like every other offering, so an overlay that selects `karpenter.sh/capacity-type:
+   * reserved` (say, the amortised price of a reservation) is honoured. Undefined for a type the catalog lacks.
+   */
+  reservedOffering(typeName: string, zone: string, available: boolean): Offering | undefined {
+    const type = this.#built.find((t) => t.name === typeName);
+    if (type === undefined) return undefined;
+    const onDemand = type.offerings.find((o) => o.capacityType === capacityTypes.onDemand)?.price;
+    const offering: Offering = { zone, capacityType: capacityTypes.reserved, price: reservedPrice(onDemand), available };
+    return this.#overlays.length === 0 ? offering : overlaidOffering(type, offering, this.#overlays, this.#verdicts);
   }
 
   origin(): SpotPriceOrigin {

@@ -102,7 +102,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   await pruneStalePlans(deps);
   const deciding = deps.clock.now();
   const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
-  const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers);
+  const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers, deps.reservedCapacity?.offeringOf);
   const room = deps.buffers === undefined ? [] : roomPodsIn(deps.state, deps.buffers);
   const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), room);
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };

@@ -1,7 +1,7 @@
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import { reservationState, type CapacityReservation } from '../../domain/cloud/capacity-reservation.js';
 import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
-import type { PoolReservations, ReservationOffer } from '../../domain/simulation/reserved-capacity.js';
+import type { PoolReservations, ReservationOffer, ReservedOfferingOf } from '../../domain/simulation/reserved-capacity.js';
 import { capacityTypes, labels } from '../../domain/well-known-labels.js';
 import { allowedValues } from '../launch/launch-offerings.js';
 import type { ClusterState } from '../state/cluster-state.js';
@@ -10,6 +10,8 @@ import type { ClusterState } from '../state/cluster-state.js';
 export interface ReservedCapacitySource {
   reservationsOf(nodeClassName: string): readonly CapacityReservation[];
   readonly availability: ReservationAvailability;
+  /** How a reserved offering is priced (NodeOverlays included); unset: Karpenter's on-demand ÷ 10⁷. */
+  readonly offeringOf?: ReservedOfferingOf;
 }
 
 export interface ReservedCapacityView {

@@ -49,6 +49,16 @@ void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs
   t.same(stale, [], 'every listed difference still occurs (remove the rows of those that were fixed)');
   for (const [id, ds] of explained) t.comment(`${id}: ${String(new Set(ds.map((d) => d.caseName)).size)} cases, ${String(ds.length)} differences`);
 
+  // The reserved cases exercise what they should: Karpenter's templates target the reservation (and a capacity
+  // block's market type), so agreeing with them checks nodesmith's reserved launch.
+  const reservedCases = cases.flatMap((c, i) => (c.reservation === undefined ? [] : [{ c, k: karpenter[i] }]));
+  t.ok(reservedCases.length >= 9, `reserved launches are cases (${String(reservedCases.length)})`);
+  for (const { c, k } of reservedCases) {
+    const data = k?.launchTemplates[0]?.request.LaunchTemplateData as { CapacityReservationSpecification?: { CapacityReservationTarget?: { CapacityReservationId?: string } }; InstanceMarketOptions?: { MarketType?: string } } | undefined;
+    const market = c.reservation?.type === 'capacity-block' ? 'capacity-block' : c.reservation?.interruptible === true ? 'interruptible-capacity-reservation' : undefined;
+    t.same([data?.CapacityReservationSpecification?.CapacityReservationTarget?.CapacityReservationId, data?.InstanceMarketOptions?.MarketType], [c.reservation?.id, market], `${c.name}: Karpenter targets the reservation`);
+  }
+
   const launched = nodesmith.filter((n) => n.outcome === 'launched').length;
   t.comment(`${String(cases.length)} cases; Karpenter launched ${String(karpenter.filter((k) => k.launchTemplates.length > 0).length)}, nodesmith ${String(launched)}`);
 

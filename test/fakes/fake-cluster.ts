@@ -1,3 +1,4 @@
+import { mergeLabels } from './merge-labels.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { Taint } from '../../domain/core/taint.js';
@@ -43,8 +44,8 @@ export class FakeCluster implements NodeApi, PodApi {
     return Promise.resolve([...this.nodes.values()].map((n) => structuredClone(n)));
   }
 
-  labelNode(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
-    this.#editNode(name, (n) => ({ ...n, metadata: { ...n.metadata, labels: { ...n.metadata.labels, ...labels } } }));
+  labelNode(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
+    this.#editNode(name, (n) => ({ ...n, metadata: { ...n.metadata, labels: mergeLabels(n.metadata.labels, labels) } }));
     return Promise.resolve();
   }
 

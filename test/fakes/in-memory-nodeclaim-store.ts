@@ -1,3 +1,4 @@
+import { mergeLabels } from './merge-labels.js';
 import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import { StoreConflictError, type NodeClaimStore, type PatchStatusOptions } from '../../provisioner/nodeclaim-store.js';
@@ -66,9 +67,9 @@ export class InMemoryNodeClaimStore implements NodeClaimStore {
     return Promise.resolve(structuredClone(stored));
   }
 
-  addLabels(name: string, labels: Readonly<Record<string, string>>): Promise<void> {
+  addLabels(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
     const claim = this.#claims.get(name);
-    if (claim !== undefined) this.#put({ ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, ...labels } } });
+    if (claim !== undefined) this.#put({ ...claim, metadata: { ...claim.metadata, labels: mergeLabels(claim.metadata.labels, labels) } });
     return Promise.resolve();
   }
 

@@ -65,6 +65,8 @@ type Case struct {
 	InstanceProfile string             `json:"instanceProfile"`
 	// Images beyond the ones SSM parameters point at, for id, name and tag selectors.
 	Images []Image `json:"images"`
+	// Set for a reserved launch (capacityType "reserved") into this reservation.
+	Reservation *Reservation `json:"reservation,omitempty"`
 }
 
 type Image struct {
@@ -235,6 +237,12 @@ func run(c *Case) (Result, error) {
 	capacityType := c.CapacityType
 	if capacityType == "" {
 		capacityType = karpv1.CapacityTypeOnDemand
+	}
+	if c.Reservation != nil {
+		if capacityType != karpv1.CapacityTypeReserved || len(c.Subnets) == 0 {
+			return r, fmt.Errorf("a case with a reservation launches reserved capacity into a subnet's zone")
+		}
+		withReservedOffering(its, c.Reservation, c.Subnets[0].Zone)
 	}
 	tags, err := utils.GetTags(nc, claim, c.Cluster.Name)
 	if err != nil {

@@ -45,7 +45,9 @@ export interface OracleCase {
   readonly nodeClass: unknown;
   readonly nodeClaim: unknown;
   readonly instanceTypes: readonly string[];
-  readonly capacityType: 'on-demand' | 'spot';
+  readonly capacityType: 'on-demand' | 'spot' | 'reserved';
+  /** With capacityType `reserved`: the reservation the launch goes into (its type's one offering, in the first subnet's zone). */
+  readonly reservation?: { readonly id: string; readonly type: 'default' | 'capacity-block'; readonly interruptible: boolean };
   readonly cluster: OracleCluster;
   readonly securityGroups: readonly { id: string; name: string }[];
   readonly subnets: readonly { id: string; zone: string; zoneID: string }[];

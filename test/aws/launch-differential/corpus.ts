@@ -73,7 +73,8 @@ export interface CaseInput {
   readonly nodeClass: Obj;
   readonly nodeClaim: Obj;
   readonly instanceTypes: readonly string[];
-  readonly capacityType?: 'on-demand' | 'spot';
+  readonly capacityType?: OracleCase['capacityType'];
+  readonly reservation?: NonNullable<OracleCase['reservation']>;
 }
 
 export function oracleCase(input: CaseInput): OracleCase {
@@ -125,7 +126,10 @@ function variationCase(v: Variation): OracleCase {
   const nodeClass = baseNodeClass(className, v.spec);
   const claim = nodeClaimFor(undefined, className, v.name) as { metadata: { labels: Obj }; spec: Obj };
   const nodeClaim = { ...claim, metadata: { ...claim.metadata, labels: { ...claim.metadata.labels, ...v.nodeClaim?.labels } }, spec: { ...claim.spec, ...v.nodeClaim?.spec } };
-  return oracleCase({ name: `variation/${v.name}`, nodeClass, nodeClaim, instanceTypes: v.instanceTypes ?? typesFor(nodeClass), ...(v.capacityType === undefined ? {} : { capacityType: v.capacityType }) });
+  const types = v.instanceTypes ?? typesFor(nodeClass);
+  // A reservation holds one instance type: Karpenter launches a reserved NodeClaim as that type only.
+  const reserved = v.reservation === undefined ? {} : { reservation: v.reservation, capacityType: 'reserved' as const, instanceTypes: types.slice(0, 1) };
+  return oracleCase({ name: `variation/${v.name}`, nodeClass, nodeClaim, instanceTypes: types, ...(v.capacityType === undefined ? {} : { capacityType: v.capacityType }), ...reserved });
 }
 
 export function corpus(examplesDir: string): OracleCase[] {

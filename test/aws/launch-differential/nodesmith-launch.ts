@@ -116,7 +116,10 @@ const embedded = loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] 
 function offeringsFor(c: OracleCase, nodeClass: EC2NodeClass): LaunchOffering[] {
   const catalog = new Map(instanceTypesForNodeClass(embedded, nodeClassCapacityOf(nodeClass)).map((t) => [t.name, t]));
   for (const name of c.instanceTypes) if (!catalog.has(name)) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
-  const plan = { nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {} };
+  const plan = {
+    nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {},
+    ...(c.reservation === undefined ? {} : { capacityReservation: c.reservation }),
+  };
   return chooseOfferings(plan, [], catalog, new Set()).offerings;
 }
 

@@ -8,6 +8,8 @@ export interface Variation {
   readonly spec: Obj;
   readonly instanceTypes?: readonly string[];
   readonly capacityType?: 'on-demand' | 'spot';
+  /** A reserved launch into this capacity reservation (an ODCR or a capacity block). */
+  readonly reservation?: { readonly id: string; readonly type: 'default' | 'capacity-block'; readonly interruptible: boolean };
   readonly nodeClaim?: { readonly labels?: Obj; readonly spec?: Obj };
 }
 
@@ -93,6 +95,11 @@ export function fieldVariations(): Variation[] {
     v('monitoring/on', { detailedMonitoring: true });
     v('monitoring/off', { detailedMonitoring: false });
     v('capacity/spot', {}, { capacityType: 'spot' });
+    // The class selects the reservation; the launch template targets it (and a capacity block's market type).
+    const selecting = { capacityReservationSelectorTerms: [{ id: 'cr-0123456789abcdef0' }] };
+    v('capacity/reserved-odcr', selecting, { reservation: { id: 'cr-0123456789abcdef0', type: 'default', interruptible: false } });
+    v('capacity/reserved-capacity-block', selecting, { reservation: { id: 'cr-0123456789abcdef0', type: 'capacity-block', interruptible: false } });
+    v('capacity/reserved-interruptible', selecting, { reservation: { id: 'cr-0123456789abcdef0', type: 'default', interruptible: true } });
     v('claim/taints', {}, { nodeClaim: { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], startupTaints: [{ key: 'example.com/startup', effect: 'NoExecute' }] } } });
     v('claim/labels', {}, { nodeClaim: { labels: { team: 'platform', 'node-role.kubernetes.io/worker': 'true', 'example.com/tier': 'gold' } } });
     v('types/general', {}, { instanceTypes: instanceTypeMixes.general });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
-import { adjustedPrice, applyNodeOverlays, type NodeOverlayLike } from '../../../domain/instance-types/node-overlay.js';
+import { adjustedPrice, applyNodeOverlays, overlaidOffering, type NodeOverlayLike } from '../../../domain/instance-types/node-overlay.js';
 
 const catalog = loadInstanceTypes({ only: new Set(['m7i.large', 'm6i.large', 'c7i.large']) });
 const family = 'karpenter.k8s.aws/instance-family';
@@ -145,5 +145,20 @@ void t.test('an overlay that selects nothing is applied and changes nothing', (t
   const result = applyNodeOverlays(catalog, [overlay('none', { requirements: [{ key: family, operator: 'In', values: ['x9z'] }], price: '0' })]);
   t.equal(result.types, catalog);
   t.same(result.verdicts.get('none'), { applied: true });
+  t.end();
+});
+
+void t.test('an offering outside the catalog is overlaid by the first overlay by precedence that selects it and was not left out', (t) => {
+  const m7iLarge = typeOf(catalog, 'm7i.large');
+  const reserved = { zone: 'us-east-1a', capacityType: 'reserved', price: 1e-8, available: true };
+  const reservedOnly = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved'] }];
+  const overlays = [
+    overlay('low', { requirements: reservedOnly, price: '0.01', weight: 1 }),
+    overlay('high', { requirements: reservedOnly, price: '0.03', weight: 10 }),
+    overlay('spot-only', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }], price: '9' }),
+  ];
+  t.equal(overlaidOffering(m7iLarge, reserved, overlays, new Map()).price, 0.03, 'the higher weight wins');
+  t.equal(overlaidOffering(m7iLarge, reserved, overlays, new Map([['high', { applied: false, reason: 'Conflict', message: 'x' }]])).price, 0.01, 'an overlay left out for a conflict applies nowhere');
+  t.same(overlaidOffering(m7iLarge, reserved, [overlays[2] ?? overlay('x', {})], new Map()), reserved, 'not selected: untouched');
   t.end();
 });

@@ -46,6 +46,20 @@ void t.test('launch facts come from one listing of every instance, reused for th
   t.equal(await facts.launchedWith(first.providerID), undefined, 'and that listing is the one used from then on');
 });
 
+void t.test('a fresh read lists again unless the last listing is under 10 s old', async (t) => {
+  const clock = new FakeClock(0);
+  const cloud = new FakeCloudProvider(clock);
+  const held = { ...instance({ id: 1, launchTime: 0 }), capacityType: 'reserved' as const, capacityReservation: { id: 'cr-1', type: 'default' as const, interruptible: false } };
+  cloud.instances.set(held.instanceId, held);
+  const facts = new CloudDriftFacts({ cloud, clock, refreshMs: 300_000 });
+  t.equal((await facts.launchedWith(held.providerID))?.capacityReservationId, 'cr-1');
+  cloud.instances.set(held.instanceId, { ...instance({ id: 1, launchTime: 0 }), capacityType: 'on-demand' });
+  t.equal((await facts.launchedWith(held.providerID, { fresh: true }))?.capacityReservationId, 'cr-1', 'a listing seconds old is fresh enough');
+  clock.step(10_000);
+  t.equal((await facts.launchedWith(held.providerID))?.capacityReservationId, 'cr-1', 'the cached listing serves ordinary reads for its refresh interval');
+  t.equal((await facts.launchedWith(held.providerID, { fresh: true }))?.capacityReservationId, undefined, 'a fresh read sees the instance out of its reservation');
+});
+
 void t.test('the image for a node is the first in status whose requirements its labels meet', (t) => {
   const arch = { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] };
   const cls = withStatus({

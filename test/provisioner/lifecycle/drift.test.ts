@@ -30,8 +30,12 @@ class FakeFacts implements ResolvedDriftFacts {
     return Promise.resolve(this.resolvedNow);
   }
 
-  launchedWith(providerID: string): Promise<LaunchedWith | undefined> {
-    return Promise.resolve(this.launchedBy.get(providerID));
+  /** What EC2 says when read again, where it differs from the cached description. */
+  readonly freshLaunchedBy = new Map<string, LaunchedWith>();
+
+  launchedWith(providerID: string, options: { fresh?: boolean } = {}): Promise<LaunchedWith | undefined> {
+    const fresh = options.fresh === true ? this.freshLaunchedBy.get(providerID) : undefined;
+    return Promise.resolve(fresh ?? this.launchedBy.get(providerID));
   }
 }
 
@@ -255,4 +259,17 @@ void t.test('a GPU node running the standard image has drifted although that ima
   await w.controller.reconcile();
   t.same(await drifted(w, 'nc-1'), {}, 'the standard type keeps its standard image');
   t.match(await drifted(w, 'nc-gpu'), { reason: 'AMIDrift', message: /ami-std.*ami-nvidia/ });
+});
+
+void t.test('a node whose reservation ended is not drifted when EC2, read again, says it left the reservation; one still in it is', async (t) => {
+  const w = world();
+  await launched(w, 'nc-1');
+  await launched(w, 'nc-2');
+  w.facts.resolvedNow = { amiIds: new Set(), subnetIds: new Set(), securityGroupIds: new Set(), capacityReservationIds: new Set() };
+  w.facts.launchedBy.set('aws:///us-east-1a/i-nc-1', { capacityReservationId: 'cr-ended' });
+  w.facts.freshLaunchedBy.set('aws:///us-east-1a/i-nc-1', {});
+  w.facts.launchedBy.set('aws:///us-east-1a/i-nc-2', { capacityReservationId: 'cr-unselected' });
+  await w.controller.reconcile();
+  t.same(await drifted(w, 'nc-1'), {}, 'the cached description was stale: the instance runs on-demand now');
+  t.match(await drifted(w, 'nc-2'), { status: 'True', reason: 'CapacityReservationDrift' });
 });

@@ -66,3 +66,17 @@ void t.test('without a source (--spot-prices catalog) nothing is asked', async (
   t.same(await priced.reconcile(), { requeueAfterMs: 300_000 });
   t.equal(priced.origin(), 'catalog-estimate');
 });
+
+void t.test('a reserved offering is on-demand ÷ 10⁷, and an overlay that selects reserved capacity prices it', (t) => {
+  const priced = new PricedInstanceTypes({ build });
+  const onDemand = priced.catalog().get('m7i.large')?.offerings.find((o) => o.capacityType === 'on-demand')?.price ?? Number.NaN;
+  t.same(priced.reservedOffering('m7i.large', 'us-east-1a', true), { zone: 'us-east-1a', capacityType: 'reserved', price: onDemand / 1e7, available: true });
+  t.equal(priced.reservedOffering('no-such.type', 'us-east-1a', true), undefined);
+  priced.useOverlays([
+    { metadata: { name: 'amortised-reservation' }, spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved'] }], price: '0.02' } },
+    { metadata: { name: 'savings-plan' }, spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }], priceAdjustment: '-30%' } },
+  ]);
+  t.same(priced.reservedOffering('m7i.large', 'us-east-1a', false), { zone: 'us-east-1a', capacityType: 'reserved', price: 0.02, available: false, priceOverlaid: true });
+  t.equal(priced.catalog().get('m7i.large')?.offerings.find((o) => o.capacityType === 'on-demand')?.price, onDemand * 0.7, 'the on-demand overlay applies to the catalog, not to the reserved offering');
+  t.end();
+});

@@ -5,6 +5,9 @@ import { FakeClock } from '../../../domain/clock.js';
 import { planOnce, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import { poolCapacityTypes } from '../../../provisioner/provisioning/reservation-offers.js';
 import { CapacityReservationController } from '../../../provisioner/nodeclass/capacity-reservation-controller.js';
+import { NodeClassStatusController } from '../../../provisioner/nodeclass/nodeclass-status-controller.js';
+import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js';
+import { defaultBlockDeviceMappings, defaultMetadataOptions } from '../../../domain/cloud/node-class.js';
 import { CapacityBlockExpiration } from '../../../provisioner/nodeclass/capacity-block-expiration.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
@@ -66,6 +69,37 @@ void t.test('discovery writes status.capacityReservations as Karpenter does', as
   t.equal(result.requeueAfterMs, 60_000);
 });
 
+void t.test('a discovery that answers makes CapacityReservationsReady True, with reservations or none; one that fails leaves it', async (t) => {
+  const w = world(0, ['reserved', 'on-demand']);
+  await w.discovery.reconcile();
+  const ready = (): string | undefined => w.state.nodeClasses.get('default')?.status?.conditions?.find((c) => c.type === 'CapacityReservationsReady')?.status;
+  t.equal(ready(), 'True');
+  w.source.reservations = [];
+  await w.discovery.reconcile();
+  t.equal(ready(), 'True', 'no reservation selected is still a discovery that answered');
+  t.same(w.state.nodeClasses.get('default')?.status?.capacityReservations, []);
+  const classes = new Map([['default', nodeClass('default', { capacityReservationSelectorTerms: [{ id: odcr.id }] })]]);
+  const writer = new FakeNodeClassWriter(classes);
+  const failing = new CapacityReservationController({ view: { nodeClasses: classes }, source: { list: () => Promise.reject(new Error('throttled')) }, availability: new ReservationAvailability(w.clock), writer, clock: w.clock });
+  await failing.reconcile();
+  t.same(writer.patches, [], 'a failed discovery writes nothing: the condition stays as it was');
+});
+
+void t.test('the EC2NodeClass is Ready only once reservations were discovered, when Ready is told to wait for them', async (t) => {
+  const w = world(0, ['reserved', 'on-demand']);
+  const statusOf = (): string | undefined => w.state.nodeClasses.get('default')?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  const resolver: NodeClassResolver = { resolve: (spec) => Promise.resolve({ name: spec.name, amiFamily: 'AL2023', instanceProfile: 'profile', subnets: [{ id: 'subnet-a', zone, availableIpAddressCount: 100 }], securityGroups: [{ id: 'sg-1', name: 'nodes' }], amis: [{ id: 'ami-1', name: 'al2023', architecture: 'amd64' }], blockDeviceMappings: defaultBlockDeviceMappings, metadataOptions: defaultMetadataOptions, tags: {} }) };
+  const writer = new FakeNodeClassWriter(w.state.nodeClasses);
+  const status = new NodeClassStatusController({ view: w.state, resolver, writer, events: new FakeEventRecorder(), clock: w.clock, alsoReadyWhen: ['CapacityReservationsReady'] });
+  await writer.patchStatus('default', { conditions: [{ type: 'InstanceProfileReady', status: 'True', reason: 'InstanceProfileReady', message: '', lastTransitionTime: new Date(start).toISOString() }] });
+  await status.reconcile();
+  t.equal(statusOf(), 'Unknown', 'waiting for the discovery');
+  t.match(w.state.nodeClasses.get('default')?.status?.conditions?.find((c) => c.type === 'Ready')?.message, /CapacityReservationsReady=Unknown/);
+  await w.discovery.reconcile();
+  await status.reconcile();
+  t.equal(statusOf(), 'True');
+});
+
 void t.test('the planner fills the reservation first and never plans more into it than it holds, across passes', async (t) => {
   const w = world(3, ['reserved', 'on-demand']);
   await w.discovery.reconcile();
@@ -105,4 +139,16 @@ void t.test('a capacity-block node is replaced 40 minutes before the block ends,
   clock.step(21 * 60_000);
   await expiration.reconcile();
   t.same(deleted, ['in-block'], '39 minutes before the end the block node goes');
+});
+
+void t.test('a reservation an overlay prices above on-demand is not filled first: the plan follows the overlaid price', async (t) => {
+  const w = world(2, ['reserved', 'on-demand']);
+  await w.discovery.reconcile();
+  const source = w.deps.reservedCapacity;
+  if (source === undefined) throw new Error('fixture');
+  const deps: PlannerDeps = { ...w.deps, reservedCapacity: { ...source, offeringOf: (_type, zone, available) => ({ zone, capacityType: 'reserved', price: 100, available, priceOverlaid: true }) } };
+  await planOnce(deps);
+  const plans = [...w.state.plans.values()];
+  t.ok(plans.length > 0, 'the pods are planned');
+  t.equal(plans.filter((p) => p.capacityReservation !== undefined).length, 0, 'none into the reservation');
 });

@@ -1,0 +1,70 @@
+import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
+import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
+import type { Node } from '../../domain/core/node.js';
+import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import { nodesByProviderId } from '../lifecycle/node-readiness.js';
+import type { NodeClaimStore } from '../nodeclaim-store.js';
+
+const pollMs = 60_000;
+
+/** What a node that left its reservation carries: on-demand, and none of the reservation's labels. */
+export const demotedLabels: Readonly<Record<string, string | null>> = {
+  [wellKnown.capacityType]: capacityTypes.onDemand,
+  [wellKnown.capacityReservationId]: null,
+  [wellKnown.capacityReservationType]: null,
+  [wellKnown.capacityReservationInterruptible]: null,
+};
+
+export interface ReservedCapacityDemotionOptions {
+  readonly view: { readonly nodeClaims: ReadonlyMap<string, NodeClaim>; readonly nodes: ReadonlyMap<string, Node> };
+  readonly cloud: Pick<CloudProvider, 'list'>;
+  readonly nodeClaims: Pick<NodeClaimStore, 'addLabels'>;
+  readonly nodes: Pick<NodeApi, 'labelNode'>;
+  readonly log?: ControllerLogger;
+}
+
+/**
+ * Karpenter's capacityreservation.capacitytype: when a reservation ends (or is cancelled) its instances keep running
+ * as on-demand instances, so a NodeClaim and Node labelled `reserved` whose instance EC2 now reports outside any
+ * reservation are relabelled on-demand and lose the reservation's labels. From then on they are priced as on-demand
+ * (consolidation may replace them) and kube-scheduler no longer places pods that require reserved capacity there.
+ * Only that way round: an on-demand instance never becomes reserved. EC2 is asked only while some NodeClaim is
+ * labelled reserved.
+ */
+export class ReservedCapacityDemotion implements Controller {
+  readonly name = 'capacityreservation.capacitytype';
+  readonly #o: ReservedCapacityDemotionOptions;
+
+  constructor(options: ReservedCapacityDemotionOptions) {
+    this.#o = options;
+  }
+
+  async reconcile(): Promise<ReconcileResult> {
+    const reserved = [...this.#o.view.nodeClaims.values()].filter(isReservedAndLaunched);
+    if (reserved.length === 0) return { requeueAfterMs: pollMs };
+    const onDemand = new Set((await this.#o.cloud.list()).filter((i) => i.capacityType === capacityTypes.onDemand).map((i) => i.providerID));
+    const nodes = nodesByProviderId([...this.#o.view.nodes.values()]);
+    const demoted: string[] = [];
+    for (const claim of reserved.filter((c) => onDemand.has(c.status?.providerID ?? ''))) {
+      await this.#o.nodeClaims.addLabels(claim.metadata.name ?? '', demotedLabels);
+      const node = nodes.get(claim.status?.providerID ?? '');
+      if (node !== undefined && stillLabelledReserved(node)) await this.#o.nodes.labelNode(node.metadata.name ?? '', demotedLabels);
+      demoted.push(claim.metadata.name ?? '');
+    }
+    if (demoted.length > 0) (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaims: demoted }, 'updated capacity type for nodeclaims');
+    return { requeueAfterMs: pollMs };
+  }
+}
+
+/** A Node not registered yet gets its labels from the NodeClaim at registration, the demoted ones by then. */
+function stillLabelledReserved(node: Node): boolean {
+  const labels = node.metadata.labels ?? {};
+  return node.metadata.deletionTimestamp === undefined && labels[wellKnown.registered] === 'true' && labels[wellKnown.capacityType] === capacityTypes.reserved;
+}
+
+/** Karpenter leaves a NodeClaim being deleted alone: it is draining anyway. */
+function isReservedAndLaunched(claim: NodeClaim): boolean {
+  return claim.metadata.deletionTimestamp === undefined && claim.metadata.labels?.[wellKnown.capacityType] === capacityTypes.reserved && (claim.status?.providerID ?? '') !== '';
+}
