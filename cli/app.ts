@@ -264,13 +264,8 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });
   const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
-<<<<<<< HEAD
-    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log }), priced, ...catalog.controllers, ...reserved.controllers],
-    ...gatedControllers(ctx, priced),
-=======
     nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log, alsoReadyWhen: reserved.readyConditions }), priced, ...catalog.controllers, ...reserved.controllers],
-    ...overlayWiring(ctx, priced),
->>>>>>> h-me
+    ...gatedControllers(ctx, priced),
     drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
   const staticLaunches = new StaticLaunches();
   const disruption = lifecycle === undefined ? undefined : startDisruption({
