@@ -142,12 +142,12 @@ async function timedBurst(product: ProductStack, deployments: readonly BurstDepl
   try {
     for (const d of deployments) await createDeployment(product, d);
     await waitRunning(product, total, write);
+    write(`pods ${String(total)}: all bound after ${(Math.max(...binds.boundAtMs.values()) / 1000).toFixed(1)} s, all Running after ${((Date.now() - started) / 1000).toFixed(1)} s (polled every 3 s)\n`);
   } finally {
+    // Also when the burst never finished: how far it got is the figure then.
     binds.stop();
+    write(`bound pods every 10 s: ${boundCurve([...binds.boundAtMs.values()], 10)}\n`);
   }
-  const lastBind = Math.max(...binds.boundAtMs.values());
-  write(`bound pods every 10 s: ${boundCurve([...binds.boundAtMs.values()], 10)}\n`);
-  write(`pods ${String(total)}: all bound after ${(lastBind / 1000).toFixed(1)} s, all Running after ${((Date.now() - started) / 1000).toFixed(1)} s (polled every 3 s)\n`);
 }
 
 export const e2eConsolidationBench: Bench = {
@@ -168,7 +168,10 @@ export const e2eConsolidationBench: Bench = {
       const started = Date.now();
       const deployments = burst(total);
       const burstMark = await meter.mark();
-      await timedBurst(product, deployments, total, write);
+      await timedBurst(product, deployments, total, write).catch(async (error: unknown) => {
+        write(phaseLines('burst (did not finish)', await meter.figures(burstMark)));
+        throw error;
+      });
       const burstFigures = await meter.figures(burstMark);
       const stages = [await stage(product, `burst: ${String(total)} pods Running`, started, pricing)];
       const before = new Set((await listClaims(product)).map((c) => c.name));
