@@ -243,7 +243,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const nodes = new KubeNodeWriter(api);
   const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
-  const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
+  const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); }, onDropped: () => { eventLog.debug('event dropped: too many waiting to be written'); } });
   const catalog = catalogControllers(priced, aws, { state, events, log });
   registerCatalogSourceMetric(registry, catalog.sources);
   const reserved = reservedCapacity({ api, state, aws, nodeClaims, log, enabled: config.reservedCapacity !== false });
