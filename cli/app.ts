@@ -115,7 +115,7 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);
   const { overlays, buffers } = await startInformers(connections, state, stops);
 
-  const isLeader = startLeaderElection(config, api, log, stops);
+  const isLeader = startLeaderElection(config, target, log, stops);
 
   const guard = startGuard({ config, api, state, registry, log, isLeader }, stops);
   const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics, overlays, buffers };
@@ -179,11 +179,14 @@ async function startServers(ctx: ProvisioningContext, materializer: Materializer
 }
 
 /** Only the leader plans, launches and garbage-collects; without election this process always leads. */
-function startLeaderElection(config: NodesmithConfig, api: KubeRest, log: Logger, stops: (() => Promise<void>)[]): () => boolean {
+function startLeaderElection(config: NodesmithConfig, target: KubeTarget, log: Logger, stops: (() => Promise<void>)[]): () => boolean {
   if (!config.leaderElection.enabled) return () => true;
-  const elector = LeaderElector.overApi(api, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, log: log.child({ component: 'provisioner.leader' }) });
+  // A connection of its own: on the shared pool the renewal queued behind a burst's writes for 40-70 s (audit log
+  // of a 10,000-pod run), far past the 10 s renew deadline, and a leader that cannot renew must stop launching.
+  const leaseApi = new KubeRest(new ApiConnection(target));
+  const elector = LeaderElector.overApi(leaseApi, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, log: log.child({ component: 'provisioner.leader' }) });
   elector.start();
-  stops.push(() => elector.stop());
+  stops.push(async () => { await elector.stop(); await leaseApi.close(); });
   return () => elector.isLeader();
 }
 
@@ -243,7 +246,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   const nodes = new KubeNodeWriter(api);
   const nodeClaims = new KubeNodeClaimClient(api);
   const eventLog = log.child({ component: 'provisioner.events' });
-  const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); } });
+  const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); }, onDropped: () => { eventLog.debug('event dropped: too many waiting to be written'); } });
   const catalog = catalogControllers(priced, aws, { state, events, log });
   registerCatalogSourceMetric(registry, catalog.sources);
   const reserved = reservedCapacity({ api, state, aws, nodeClaims, priced, log, enabled: config.reservedCapacity !== false });

@@ -65,6 +65,11 @@ export interface InstanceTypeInfo {
   readonly ipv4AddressesPerInterface?: number;
 }
 
+/** Narrows a listing: `nodeClaimName` asks only for the instances tagged with that NodeClaim (a launch checking for its own). */
+export interface ListOptions {
+  readonly nodeClaimName?: string;
+}
+
 /**
  * The cloud-provider port (Karpenter's `cloudprovider.CloudProvider`, narrowed to what we use).
  * Implementations translate every cloud error into the typed errors in errors.ts.
@@ -84,7 +89,7 @@ export interface CloudProvider {
    * Every live instance of this cluster launched through the shared API (by nodesmith or by Karpenter, whose
    * instances are adopted). A missing instance is not proof of a lost launch: callers confirm with `get`.
    */
-  list(): Promise<LaunchedInstance[]>;
+  list(options?: ListOptions): Promise<LaunchedInstance[]>;
   /** The describe-based catalog, for every type, even those with no available offering. */
   getInstanceTypes(): Promise<InstanceTypeInfo[]>;
   /** Which Node conditions, held for how long, mean the node is replaced (node repair, gate NodeRepair). */

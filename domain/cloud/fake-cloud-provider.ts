@@ -4,6 +4,7 @@ import type {
   InstanceTypeInfo,
   LaunchedInstance,
   LaunchRequest,
+  ListOptions,
 } from './cloud-provider.js';
 import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
 import { byPrice, offeringKey, type OfferingKey } from './offering.js';
@@ -22,6 +23,8 @@ export class FakeCloudProvider implements CloudProvider {
   readonly name = 'fake';
   readonly createRequests: LaunchRequest[] = [];
   readonly deleted: string[] = [];
+  /** What each List asked for. */
+  readonly listCalls: ListOptions[] = [];
   /** Offering keys (`<capacityType>:<type>:<zone>`) that fail with insufficient capacity. */
   readonly insufficientCapacity = new Set<string>();
   readonly instances = new Map<string, LaunchedInstance>();
@@ -61,10 +64,11 @@ export class FakeCloudProvider implements CloudProvider {
     return settle(() => this.#find(providerID));
   }
 
-  list(): Promise<LaunchedInstance[]> {
+  list(options: ListOptions = {}): Promise<LaunchedInstance[]> {
+    this.listCalls.push(options);
     return settle(() => {
       this.#throwInjected();
-      return [...this.instances.values()].filter((i) => !this.unlisted.has(i.instanceId));
+      return [...this.instances.values()].filter((i) => !this.unlisted.has(i.instanceId) && (options.nodeClaimName === undefined || i.nodeClaimName === options.nodeClaimName));
     });
   }
 

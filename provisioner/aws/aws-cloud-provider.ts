@@ -5,6 +5,7 @@ import type {
   InstanceTypeInfo,
   LaunchedInstance,
   LaunchRequest,
+  ListOptions,
 } from '../../domain/cloud/cloud-provider.js';
 import { isDomainError, NodeClaimNotFoundError } from '../../domain/cloud/errors.js';
 import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
@@ -104,9 +105,9 @@ export class AwsCloudProvider implements CloudProvider {
     }
   }
 
-  async list(): Promise<LaunchedInstance[]> {
+  async list(options: ListOptions = {}): Promise<LaunchedInstance[]> {
     try {
-      return await listClusterInstances(this.#options.ec2, this.#retry, this.#options.cluster.name);
+      return await listClusterInstances(this.#options.ec2, this.#retry, this.#options.cluster.name, options);
     } catch (e: unknown) {
       throw classifyEc2Error(e, 'listing instances');
     }

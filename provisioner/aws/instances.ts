@@ -1,6 +1,6 @@
 import type { EC2Client, Filter, Instance } from '@aws-sdk/client-ec2';
 import { DescribeInstancesCommand, paginateDescribeInstances, TerminateInstancesCommand } from './sdk.js';
-import type { InstanceState, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
+import type { InstanceState, LaunchedInstance, ListOptions } from '../../domain/cloud/cloud-provider.js';
 import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import { isNotFoundError } from './ec2-errors.js';
 import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
@@ -95,11 +95,14 @@ export async function listClusterInstances(
   ec2: EC2Client,
   retry: RetryPolicy,
   clusterName: string,
+  options: ListOptions = {},
 ): Promise<LaunchedInstance[]> {
   const Filters: Filter[] = [
     { Name: 'tag-key', Values: [tagKeys.nodePool] },
     { Name: 'tag-key', Values: [tagKeys.cluster(clusterName)] },
     { Name: 'instance-state-name', Values: liveStates },
+    // One NodeClaim's instance is one small answer; unfiltered, 750 instances took moto 33 s per call.
+    ...(options.nodeClaimName === undefined ? [] : [{ Name: `tag:${tagKeys.nodeClaim}`, Values: [options.nodeClaimName] }]),
   ];
   return retryThrottled(retry, 'listing instances', async () => {
     const found: LaunchedInstance[] = [];

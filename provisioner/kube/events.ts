@@ -1,26 +1,54 @@
 import type { Clock } from '../../domain/clock.js';
 import type { EventReason, EventRecorder, EventTarget } from '../events.js';
-import type { KubeRest } from './kube-rest.js';
+import type { ResourceRef } from './kube-rest.js';
+
+/** The one call the recorder makes (KubeRest has it). */
+export interface EventWriter { create(ref: ResourceRef, body: object): Promise<unknown> }
 
 const dedupeWindowMs = 60_000;
+
+export interface KubeEventRecorderOptions {
+  readonly clock: Clock;
+  readonly component: string;
+  readonly onError: (error: unknown) => void;
+  /** Event writes on the wire at once (default 4); the rest wait their turn. */
+  readonly maxInFlight?: number;
+  /** Events waiting beyond this many are dropped (default 2,000), and counted by `onDropped`. */
+  readonly maxBacklog?: number;
+  readonly onDropped?: () => void;
+}
 
 /**
  * Emits core/v1 Events. A pod that stays unschedulable is re-planned every batch; the recorder keeps one
  * Event per (object, reason, message) a minute so `kubectl describe` stays readable and the API server calm.
  * Writes are fire-and-forget: an Event that cannot be written is logged, never a reason to fail a plan.
+ *
+ * Events share the API connection pool with the writes that launch nodes and bind pods. A 10,000-pod burst records
+ * one Nominated Event per pod within seconds; written all at once they filled every pooled connection, and NodeClaim
+ * creates, Bindings and the leader's Lease renewal queued behind them for tens of seconds (past kube-scheduler's
+ * bind timeout). So only a few Events are on the wire at a time, and past a backlog the newest are dropped, as
+ * client-go's event broadcaster drops when its queue is full.
  */
 export class KubeEventRecorder implements EventRecorder {
-  readonly #api: KubeRest;
+  readonly #api: EventWriter;
   readonly #clock: Clock;
   readonly #component: string;
   readonly #onError: (error: unknown) => void;
   readonly #recent = new Map<string, number>();
+  readonly #maxInFlight: number;
+  readonly #maxBacklog: number;
+  readonly #onDropped: () => void;
+  readonly #backlog: { namespace: string; body: object }[] = [];
+  #inFlight = 0;
 
-  constructor(api: KubeRest, options: { clock: Clock; component: string; onError: (error: unknown) => void }) {
+  constructor(api: EventWriter, options: KubeEventRecorderOptions) {
     this.#api = api;
     this.#clock = options.clock;
     this.#component = options.component;
     this.#onError = options.onError;
+    this.#maxInFlight = options.maxInFlight ?? 4;
+    this.#maxBacklog = options.maxBacklog ?? 2_000;
+    this.#onDropped = options.onDropped ?? ((): void => undefined);
   }
 
   record(target: EventTarget, type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
@@ -39,7 +67,29 @@ export class KubeEventRecorder implements EventRecorder {
       source: { component: this.#component }, reportingComponent: this.#component, reportingInstance: this.#component,
       firstTimestamp: time, lastTimestamp: time, count: 1,
     };
-    this.#api.create({ version: 'v1', plural: 'events', namespace }, body).catch(this.#onError);
+    if (this.#backlog.length >= this.#maxBacklog) {
+      this.#onDropped();
+      return;
+    }
+    this.#backlog.push({ namespace, body });
+    this.#send();
+  }
+
+  /** Events waiting for a turn on the wire. */
+  get backlog(): number {
+    return this.#backlog.length;
+  }
+
+  #send(): void {
+    while (this.#inFlight < this.#maxInFlight) {
+      const next = this.#backlog.shift();
+      if (next === undefined) return;
+      this.#inFlight += 1;
+      this.#api.create({ version: 'v1', plural: 'events', namespace: next.namespace }, next.body).catch(this.#onError).finally(() => {
+        this.#inFlight -= 1;
+        this.#send();
+      });
+    }
   }
 
   #forgetOlderThan(cutoff: number): void {

@@ -3,6 +3,7 @@ import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
+import { eachLimited } from '../each-limited.js';
 
 export interface ProvisionerOptions extends PlannerDeps {
   readonly windows?: BatchWindows;
@@ -12,6 +13,8 @@ export interface ProvisionerOptions extends PlannerDeps {
   readonly leadershipCheckMs?: number;
   /** How often virtual nodes get a fresh Ready heartbeat (kube-controller-manager's grace period is 50 s). */
   readonly heartbeatMs?: number;
+  /** Heartbeat writes on the wire at once (default 8). */
+  readonly heartbeatConcurrency?: number;
   readonly onError: (what: string, error: unknown) => void;
 }
 
@@ -104,7 +107,8 @@ export class Provisioner {
         // launched room becomes a node: the room is placed again each heartbeat, and launched for where it is gone.
         if (this.#options.buffers?.isEmpty === false) this.#batcher.trigger();
         const now = new Date(this.#clock.now()).toISOString();
-        await Promise.all([...this.#options.state.plans.keys()].map((name) => this.#options.nodes.setConditions(name, [readyCondition(now)])));
+        // A few at a time: a thousand virtual nodes heartbeaten at once held every pooled API connection for seconds.
+        await eachLimited([...this.#options.state.plans.keys()], this.#options.heartbeatConcurrency ?? 8, (name) => this.#options.nodes.setConditions(name, [readyCondition(now)]));
       } catch (error) {
         this.#options.onError('heartbeating virtual nodes', error);
       }

@@ -49,3 +49,10 @@ void t.test('list returns this cluster\'s instances launched by nodesmith or by 
     ['i-0000000000000003', null, 'general'],
   ]);
 });
+
+void t.test('list for one NodeClaim asks EC2 only for the instances tagged with it', async (t) => {
+  const tags = (nodeClaimName: string): Record<string, string> => instanceTags({ clusterName: 'prod', nodePoolName: 'general', nodeClaimName, nodeClassName: 'default', userTags: {} });
+  const ec2 = fakeEc2([running('i-0000000000000001', tags('general-abcde')), running('i-0000000000000002', tags('general-fghij'))]);
+  const listed = await listClusterInstances(ec2, defaultRetryPolicy(new FakeClock()), 'prod', { nodeClaimName: 'general-fghij' });
+  t.same(listed.map((i) => i.instanceId), ['i-0000000000000002']);
+});

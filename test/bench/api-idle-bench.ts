@@ -1,20 +1,12 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import { waitFor } from '../stack/wait-for.js';
+import { userRequests } from './audit-requests.js';
 import type { Bench } from './bench.js';
 
 const identity = 'nodesmith-bench';
-
-interface AuditEvent {
-  readonly auditID: string;
-  readonly stage: string;
-  readonly verb: string;
-  readonly user?: { readonly username?: string };
-  readonly objectRef?: { readonly resource?: string; readonly subresource?: string };
-  readonly requestURI?: string;
-}
 
 async function createInChunks<T>(items: readonly T[], create: (item: T) => Promise<unknown>, chunk = 25): Promise<void> {
   for (let i = 0; i < items.length; i += chunk) await Promise.all(items.slice(i, i + chunk).map(create));
@@ -32,30 +24,6 @@ function boundPod(name: string, nodeName: string): k8s.V1Pod {
     metadata: { name, namespace: 'default', labels: { app: 'idle' } },
     spec: { nodeName, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
   };
-}
-
-/** nodesmith's requests in the audit log written since `offset`, by "verb resource[/subresource]". */
-async function nodesmithRequests(path: string, offset: number): Promise<Map<string, number>> {
-  const file = await open(path, 'r');
-  const counted = new Set<string>();
-  const byKind = new Map<string, number>();
-  try {
-    const size = (await file.stat()).size;
-    const buffer = Buffer.alloc(size - offset);
-    await file.read(buffer, 0, buffer.length, offset);
-    for (const line of buffer.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      const event = JSON.parse(line) as AuditEvent;
-      if (event.user?.username !== identity || counted.has(event.auditID)) continue;
-      counted.add(event.auditID);
-      const resource = event.objectRef?.resource ?? event.requestURI ?? '?';
-      const key = `${event.verb} ${resource}${event.objectRef?.subresource === undefined ? '' : `/${event.objectRef.subresource}`}`;
-      byKind.set(key, (byKind.get(key) ?? 0) + 1);
-    }
-  } finally {
-    await file.close();
-  }
-  return byKind;
 }
 
 /** The API server's own counter, summed by verb over every client, from /metrics. */
@@ -104,8 +72,7 @@ export const apiIdleBench: Bench = {
       await new Promise((resolve) => setTimeout(resolve, windowS * 1000));
       await new Promise((resolve) => setTimeout(resolve, 2_000)); // the audit batch flushes every second
       const after = await requestTotalsByVerb(product);
-      const mine = [...(await nodesmithRequests(audit, offset)).entries()].sort((a, b) => b[1] - a[1]);
-      const total = mine.reduce((sum, [, n]) => sum + n, 0);
+      const { byKind: mine, total } = await userRequests(audit, offset, identity);
       write(`  nodesmith (audit log, user ${identity}): ${String(total)} requests in ${String(windowS)} s\n`);
       for (const [kind, n] of mine) write(`    ${kind.padEnd(44)} ${String(n).padStart(6)}\n`);
       const lists = mine.filter(([kind]) => kind.startsWith('list ')).reduce((sum, [, n]) => sum + n, 0);

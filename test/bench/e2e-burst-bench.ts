@@ -34,8 +34,10 @@ function curves(binds: BindWatch, probe: LatencyProbe): string {
 
 const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
 
+export interface BurstDeployment { readonly name: string; readonly replicas: number; readonly cpu: string; readonly memory: string }
+
 /** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
-export function burst(total: number): { name: string; replicas: number; cpu: string; memory: string }[] {
+export function burst(total: number): BurstDeployment[] {
   return [
     { name: 'small', replicas: Math.round(total * 0.5), cpu: '250m', memory: '512Mi' },
     { name: 'medium', replicas: Math.round(total * 0.3), cpu: '500m', memory: '1Gi' },

@@ -2,6 +2,7 @@
 // Deployment scaled to 30%, then consolidation until the dry run finds nothing more to do. Prints nodes, $/hour and
 // cost ÷ the valid lower bound at each stage, how long it took, pods disrupted, the longest a pod waited Pending,
 // overcommitted nodes, and launches no consolidation command asked for.
+import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { disruptionCommand } from '../../cli/disruption-command.js';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
@@ -15,25 +16,36 @@ import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
 import type { Bench } from './bench.js';
-import { burst } from './e2e-burst-bench.js';
+import { boundCurve, watchBinds } from './bound-curve.js';
+import { burst, statusMiB, type BurstDeployment } from './e2e-burst-bench.js';
 import { loadLpSolver } from './lp-solver.js';
+import { PhaseMeter, phaseLines } from './phase-meter.js';
 
 const categories = ['c', 'm', 'r'];
-const poolRequirements = `\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [${categories.join(', ')}] }`;
+const identity = 'nodesmith-bench';
+
+/** The pool's requirements; `maxCpu` (--max-instance-cpu) keeps nodes small, so 10,000 pods need 1,000+ of them. */
+function poolRequirements(maxCpu: number | undefined): string {
+  const small = maxCpu === undefined ? '' : `\n        - { key: karpenter.k8s.aws/instance-cpu, operator: Lt, values: ["${String(maxCpu + 1)}"] }`;
+  return `\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [${categories.join(', ')}] }${small}`;
+}
 const disruption = '  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 15s';
 
 interface Stage { readonly name: string; readonly atS: number; readonly nodes: number; readonly price: number; readonly bound: number; readonly types: string }
 
 /** The types the pool may launch, on-demand offerings only: what the bound may buy. */
-function poolTypes(): InstanceType[] {
+function poolTypes(maxCpu = Number.POSITIVE_INFINITY): InstanceType[] {
   return loadInstanceTypes({ region: 'us-east-1' })
     .filter((t) => categories.includes(t.labels['karpenter.k8s.aws/instance-category'] ?? ''))
+    .filter((t) => Number(t.labels['karpenter.k8s.aws/instance-cpu'] ?? 0) <= maxCpu)
     .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.capacityType === 'on-demand') }));
 }
 
-async function stage(product: ProductStack, name: string, startedMs: number, bound: (pods: k8s.V1Pod[]) => number): Promise<Stage> {
+interface Pricing { readonly bound: (pods: k8s.V1Pod[]) => number; readonly maxCpu: number | undefined }
+
+async function stage(product: ProductStack, name: string, startedMs: number, { bound, maxCpu }: Pricing): Promise<Stage> {
   const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
-  const catalog = new Map(poolTypes().map((t) => [t.name, t]));
+  const catalog = new Map(poolTypes(maxCpu).map((t) => [t.name, t]));
   const price = instances.reduce((sum, i) => sum + (catalog.get(i.type)?.offerings[0]?.price ?? 0), 0);
   const types = new Map<string, number>();
   for (const i of instances) types.set(i.type, (types.get(i.type) ?? 0) + 1);
@@ -42,7 +54,9 @@ async function stage(product: ProductStack, name: string, startedMs: number, bou
 }
 
 async function runningPods(product: ProductStack): Promise<{ running: number; notRunning: k8s.V1Pod[] }> {
-  const pods = (await product.core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+  // From the API server's watch cache (resourceVersion 0), not etcd: at 10,000 pods a quorum list every few seconds
+  // is load the bench itself adds to what it measures.
+  const pods = (await product.core.listNamespacedPod({ namespace: 'default', resourceVersion: '0' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
   const running = pods.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName);
   return { running: running.length, notRunning: pods.filter((p) => !running.includes(p)) };
 }
@@ -53,9 +67,10 @@ async function waitRunning(product: ProductStack, count: number, write: (s: stri
   for (;;) {
     const { running, notRunning } = await runningPods(product);
     if (running >= count && running + notRunning.length <= count) return;
-    if (Date.now() - started > 900_000) throw new Error(`only ${String(running)}/${String(count)} pods Running after 15 minutes`);
+    if (Date.now() - started > 1_800_000) throw new Error(`only ${String(running)}/${String(count)} pods Running after 30 minutes`);
     write(`  t=${((Date.now() - started) / 1000).toFixed(0)}s running ${String(running)}/${String(count)}\n`);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Every 3 s up to 1,000 pods, then less often: each listing costs the API server in proportion to the pods.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(3_000, count)));
   }
 }
 
@@ -87,12 +102,12 @@ async function settled(product: ProductStack): Promise<boolean> {
 
 interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: number }
 
-/** Polls until the cluster is settled and the dry run has no command left (or 20 minutes), tracking what the figures need. */
-async function consolidate(product: ProductStack, write: (s: string) => void, startedMs: number): Promise<Watch> {
+/** Polls until the cluster is settled and the dry run has no command left (or `limitMs`), tracking what the figures need. */
+async function consolidate(product: ProductStack, write: (s: string) => void, startedMs: number, limitMs: number): Promise<Watch> {
   const pendingSince = new Map<string, number>();
   const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: 0 };
   let lastNodes = -1;
-  while (Date.now() - startedMs < 1_200_000) {
+  while (Date.now() - startedMs < limitMs) {
     const now = Date.now();
     for (const p of (await runningPods(product)).notRunning) {
       const key = p.metadata?.uid ?? '';
@@ -107,7 +122,7 @@ async function consolidate(product: ProductStack, write: (s: string) => void, st
     if (await settled(product) && await wouldStillConsolidate(product, write) === 0) return watch;
     await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
-  write('  (stopped after 20 minutes)\n');
+  write(`  (stopped after ${String(limitMs / 60_000)} minutes)\n`);
   return watch;
 }
 
@@ -123,39 +138,71 @@ function table(stages: readonly Stage[]): string {
   return ['| stage | t (s) | instances | $/hour | valid bound $/hour | cost ÷ bound | types |', '|---|---:|---:|---:|---:|---:|---|', ...rows].join('\n');
 }
 
+/** The burst until every pod is Running, with when the last was bound and the curve of bound pods. */
+async function timedBurst(product: ProductStack, deployments: readonly BurstDeployment[], total: number, write: (s: string) => void): Promise<void> {
+  const started = Date.now();
+  const binds = await watchBinds(product.kc, 'default', started);
+  try {
+    for (const d of deployments) await createDeployment(product, d);
+    await waitRunning(product, total, write);
+    write(`pods ${String(total)}: all bound after ${(Math.max(...binds.boundAtMs.values()) / 1000).toFixed(1)} s, all Running after ${((Date.now() - started) / 1000).toFixed(1)} s (polled every ${String(Math.max(3, total / 1000))} s)\n`);
+  } finally {
+    // Also when the burst never finished: how far it got is the figure then.
+    binds.stop();
+    write(`bound pods every 10 s: ${boundCurve([...binds.boundAtMs.values()], 10)}\n`);
+  }
+}
+
 export const e2eConsolidationBench: Bench = {
   name: 'e2e-consolidation',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, Number(flag('--burst-pods') ?? 600));
     const keep = Number(flag('--keep') ?? 0.3);
+    const maxCpu = flag('--max-instance-cpu') === undefined ? undefined : Number(flag('--max-instance-cpu'));
     const highs = await loadLpSolver();
-    const offers = nodeOffers(poolTypes());
-    const bound = (pods: k8s.V1Pod[]): number => assignmentBound(highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost;
-    const product = await startProductStack({ batchIdleMs: 1_000, consolidation: { spotToSpot: false } });
+    const offers = nodeOffers(poolTypes(maxCpu));
+    const pricing: Pricing = { maxCpu, bound: (pods) => assignmentBound(highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost };
+    // From dist/ in its own process, as the image runs it, so its memory and CPU are its own; its own user, so the
+    // audit log tells its requests from everyone else's.
+    // `--early-planning`: pods are planned as they are created, not once kube-scheduler has marked them Unschedulable.
+    const earlyPlanning = flag('--early-planning') !== undefined;
+    write(`planning: ${earlyPlanning ? 'early' : 'once kube-scheduler marks pods Unschedulable (the default)'}; nodes of at most ${maxCpu === undefined ? 'any number of' : String(maxCpu)} vCPU\n`);
+    const product = await startProductStack({ childProcess: true, compiled: true, audit: true, identity, batchIdleMs: 1_000, earlyPlanning, consolidation: { spotToSpot: false } });
+    const meter = new PhaseMeter(() => product.childPid(), `${product.healthUrl}/metrics`, join(product.stack.dir, 'audit.log'), identity);
     try {
-      await product.apply(product.nodePoolYaml('burst', poolRequirements, disruption));
+      await product.apply(product.nodePoolYaml('burst', poolRequirements(maxCpu), disruption));
       const started = Date.now();
       const deployments = burst(total);
-      for (const d of deployments) await createDeployment(product, d);
-      await waitRunning(product, total, write);
-      const stages = [await stage(product, `burst: ${String(total)} pods Running`, started, bound)];
+      const burstMark = await meter.mark();
+      await timedBurst(product, deployments, total, write).catch(async (error: unknown) => {
+        write(phaseLines('burst (did not finish)', await meter.figures(burstMark)));
+        throw error;
+      });
+      const burstFigures = await meter.figures(burstMark);
+      const stages = [await stage(product, `burst: ${String(total)} pods Running`, started, pricing)];
       const before = new Set((await listClaims(product)).map((c) => c.name));
       const scaledAt = Date.now();
+      const scaleMark = await meter.mark();
       const kept = deployments.map((d) => ({ ...d, replicas: Math.round(d.replicas * keep) }));
       for (const d of kept) await scaleDeployment(product, d.name, d.replicas);
       const remaining = kept.reduce((s, d) => s + d.replicas, 0);
       await waitRunning(product, remaining, write);
-      stages.push(await stage(product, `scaled to ${String(Math.round(keep * 100))}%: ${String(remaining)} pods`, started, bound));
-      const watch = await consolidate(product, write, scaledAt);
-      stages.push(await stage(product, 'consolidated (dry run finds nothing more)', started, bound));
+      stages.push(await stage(product, `scaled to ${String(Math.round(keep * 100))}%: ${String(remaining)} pods`, started, pricing));
+      const watch = await consolidate(product, write, scaledAt, Number(flag('--consolidate-minutes') ?? 20) * 60_000);
+      stages.push(await stage(product, 'consolidated (dry run finds nothing more)', started, pricing));
+      const consolidationFigures = await meter.figures(scaleMark);
       const disrupted = (await product.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=Disrupted' })).items.reduce((n, e) => n + (e.count ?? 1), 0);
       const launches = await unplannedLaunches(product, before);
       write(`\n${table(stages)}\n\n`);
       write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; fixed point seen ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
       write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted)}\n`);
-      const counted = sampleValue((await product.nodesmith?.registry.metrics()) ?? '', 'nodesmith_disruption_unplanned_launches_total', {});
+      const counted = sampleValue(await (await fetch(`${product.healthUrl}/metrics`)).text(), 'nodesmith_disruption_unplanned_launches_total', {});
       write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement ${String(launches.unplanned)}; nodesmith_disruption_unplanned_launches_total ${String(counted)}\n`);
+      write(phaseLines('burst', burstFigures));
+      write(phaseLines('scale-down and consolidation', consolidationFigures));
+      write(`nodesmith peak RSS over the run ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB\n`);
     } finally {
+      meter.stop();
       await product.stop();
     }
   },

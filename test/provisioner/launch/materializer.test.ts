@@ -108,6 +108,17 @@ void t.test('after a crash that lost the launch result, the tagged instance is a
   t.match(await w.claims.get('default-abcde'), { status: { providerID: orphan.providerID } });
 });
 
+void t.test('a launch retried on its NodeClaim looks for that NodeClaim\'s instance only, not every instance', async (t) => {
+  const w = await world();
+  // Another NodeClaim's instance: a listing of every instance would return it too.
+  const other = instance({ id: 3, launchTime: w.clock.now(), nodeClaimName: 'default-zzzzz' });
+  w.cloud.instances.set(other.instanceId, other);
+  await w.claims.create(nodeClaim({ name: 'default-abcde' }));
+  await w.materializer.materialize(virtualName);
+  t.same(w.cloud.listCalls, [{ nodeClaimName: 'default-abcde' }], 'one listing, narrowed to this NodeClaim');
+  t.equal(w.cloud.createRequests.length, 1, 'nothing of its own was found, so it launched');
+});
+
 void t.test('a NodeClaim that already launched is re-bound to its real Node without touching the cloud', async (t) => {
   const w = await world();
   const launched = instance({ id: 2, launchTime: w.clock.now(), nodeClaimName: 'default-abcde' });

@@ -75,3 +75,40 @@ void t.test('a standby does not act on a launch request', async (t) => {
   await r.nodes.annotate(virtual ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
   t.same(r.launchedNow, []);
 });
+
+void t.test('virtual nodes are heartbeaten a few at a time, every one of them', async (t) => {
+  // Each plan holds a pod that still waits, so none is pruned as stale before its heartbeat.
+  const pods = Array.from({ length: 40 }, (_, i) => pendingPod(`web-${String(i)}`, { tolerations: [launchable] }));
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods });
+  const clock = new FakeClock(1_700_000_000_000);
+  let onWire = 0;
+  let most = 0;
+  const beaten = new Set<string>();
+  class SlowHeartbeats extends FakeNodeWriter {
+    override async setConditions(name: string, conditions: readonly object[]): Promise<void> {
+      onWire += 1;
+      most = Math.max(most, onWire);
+      await new Promise((resolve) => { setImmediate(resolve); });
+      onWire -= 1;
+      beaten.add(name);
+      return super.setConditions(name, conditions);
+    }
+  }
+  for (let i = 0; i < 40; i++) {
+    state.upsertPlan({ nodeName: `launchable-default-${String(i)}`, nodePool: 'default', instanceTypes: ['m5.large'], pricePerHour: 0.096, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods: [`default/web-${String(i)}`], room: {} });
+  }
+  const provisioner = new Provisioner({
+    state, nodes: new SlowHeartbeats(state), events: new FakeEventRecorder(), clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
+    launchNow: () => undefined, windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => true, heartbeatMs: 1_000, heartbeatConcurrency: 4,
+    onError: (what, error) => { throw new Error(what, { cause: error }); },
+  });
+  provisioner.start();
+  t.teardown(() => provisioner.stop());
+  const names = Array.from({ length: 40 }, (_, i) => `launchable-default-${String(i)}`);
+  for (let i = 0; i < 200 && !names.every((n) => beaten.has(n)); i++) {
+    await new Promise((resolve) => { setImmediate(resolve); });
+    clock.step(50);
+  }
+  t.ok(names.every((n) => beaten.has(n)), 'every virtual node got its heartbeat');
+  t.equal(most, 4, 'never more than four heartbeats on the wire at once');
+});

@@ -1,0 +1,53 @@
+import t from 'tap';
+import { KubeEventRecorder } from '../../../provisioner/kube/events.js';
+import type { ResourceRef } from '../../../provisioner/kube/kube-rest.js';
+
+/** An API whose creates stay unanswered until released, counting how many are on the wire at once. */
+function slowApi(): { create: (ref: ResourceRef, body: unknown) => Promise<unknown>; onWire: () => number; most: () => number; written: () => number; releaseAll: () => void } {
+  const waiting: (() => void)[] = [];
+  let onWire = 0;
+  let most = 0;
+  let written = 0;
+  return {
+    create: () => {
+      onWire += 1;
+      most = Math.max(most, onWire);
+      return new Promise((resolve) => waiting.push(() => { onWire -= 1; written += 1; resolve({}); }));
+    },
+    onWire: () => onWire,
+    most: () => most,
+    written: () => written,
+    releaseAll: () => { for (const release of waiting.splice(0)) release(); },
+  };
+}
+
+const clock = { now: () => 0, sleep: () => Promise.resolve() };
+const pod = (i: number): { kind: string; name: string; namespace: string } => ({ kind: 'Pod', name: `pod-${String(i)}`, namespace: 'default' });
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+void t.test('a burst of events puts only a few on the wire at once, and the rest follow as they finish', async (t) => {
+  const api = slowApi();
+  const recorder = new KubeEventRecorder(api, { clock, component: 'nodesmith', onError: () => undefined, maxInFlight: 4 });
+  for (let i = 0; i < 1_000; i++) recorder.record(pod(i), 'Normal', 'Nominated', 'planned on virtual node v');
+  t.equal(api.onWire(), 4, 'four writes on the wire, not a thousand');
+  t.equal(recorder.backlog, 996, 'the others wait their turn');
+  while (api.written() < 1_000) {
+    api.releaseAll();
+    await settle();
+  }
+  t.equal(api.most(), 4, 'never more than four at a time');
+  t.equal(recorder.backlog, 0, 'every event was written in the end');
+});
+
+void t.test('past the backlog the newest events are dropped and counted, and a failed write frees its turn', async (t) => {
+  let dropped = 0;
+  let failures = 0;
+  let calls = 0;
+  const api = { create: (): Promise<unknown> => { calls += 1; return Promise.reject(new Error('the API server said no')); } };
+  const recorder = new KubeEventRecorder(api, { clock, component: 'nodesmith', onError: () => { failures += 1; }, maxInFlight: 1, maxBacklog: 10, onDropped: () => { dropped += 1; } });
+  for (let i = 0; i < 25; i++) recorder.record(pod(i), 'Normal', 'Nominated', 'planned');
+  t.equal(dropped, 14, 'one on the wire, ten waiting, fourteen dropped');
+  for (let i = 0; i < 20 && calls < 11; i++) await settle();
+  t.equal(calls, 11, 'each failed write let the next one go');
+  t.equal(failures, 11, 'and each failure was reported');
+});
