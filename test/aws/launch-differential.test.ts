@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { karpenterBuild, parseUserData, runOracle, type ParsedUserData } from '../support/karpenter-oracle.js';
+import { karpenterBuild, parseUserData, runOracle, type OracleCase, type OracleResult, type ParsedUserData } from '../support/karpenter-oracle.js';
 import { corpus } from './launch-differential/corpus.js';
 import { classify, readKnownDifferences } from './launch-differential/known-differences.js';
 import { diffShapes, type Difference } from './launch-differential/launch-shape.js';
@@ -14,6 +14,21 @@ function show(v: unknown): string {
 
 function sample(diffs: readonly Difference[], n = 3): string {
   return diffs.slice(0, n).map((d) => `  ${d.caseName} ${d.path}\n    karpenter: ${show(d.karpenter)}\n    nodesmith: ${show(d.nodesmith)}`).join('\n');
+}
+
+interface TemplateData {
+  readonly CapacityReservationSpecification?: { readonly CapacityReservationTarget?: { readonly CapacityReservationId?: string } };
+  readonly InstanceMarketOptions?: { readonly MarketType?: string };
+}
+
+/** For each reserved case: the reservation and market type Karpenter's first template sent, and what the case asks for. */
+function reservedTargets(cases: readonly OracleCase[], karpenter: readonly OracleResult[]): { name: string; karpenterSent: unknown[]; expected: unknown[] }[] {
+  return cases.flatMap((c, i) => {
+    if (c.reservation === undefined) return [];
+    const data = karpenter[i]?.launchTemplates[0]?.request.LaunchTemplateData as TemplateData | undefined;
+    const market = c.reservation.type === 'capacity-block' ? 'capacity-block' : c.reservation.interruptible ? 'interruptible-capacity-reservation' : undefined;
+    return [{ name: c.name, karpenterSent: [data?.CapacityReservationSpecification?.CapacityReservationTarget?.CapacityReservationId, data?.InstanceMarketOptions?.MarketType], expected: [c.reservation.id, market] }];
+  });
 }
 
 void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs only as docs/launch-differences.md says', async (t) => {
@@ -51,13 +66,9 @@ void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs
 
   // The reserved cases exercise what they should: Karpenter's templates target the reservation (and a capacity
   // block's market type), so agreeing with them checks nodesmith's reserved launch.
-  const reservedCases = cases.flatMap((c, i) => (c.reservation === undefined ? [] : [{ c, k: karpenter[i] }]));
-  t.ok(reservedCases.length >= 9, `reserved launches are cases (${String(reservedCases.length)})`);
-  for (const { c, k } of reservedCases) {
-    const data = k?.launchTemplates[0]?.request.LaunchTemplateData as { CapacityReservationSpecification?: { CapacityReservationTarget?: { CapacityReservationId?: string } }; InstanceMarketOptions?: { MarketType?: string } } | undefined;
-    const market = c.reservation?.type === 'capacity-block' ? 'capacity-block' : c.reservation?.interruptible === true ? 'interruptible-capacity-reservation' : undefined;
-    t.same([data?.CapacityReservationSpecification?.CapacityReservationTarget?.CapacityReservationId, data?.InstanceMarketOptions?.MarketType], [c.reservation?.id, market], `${c.name}: Karpenter targets the reservation`);
-  }
+  const targets = reservedTargets(cases, karpenter);
+  t.ok(targets.length >= 9, `reserved launches are cases (${String(targets.length)})`);
+  for (const { name, karpenterSent, expected } of targets) t.same(karpenterSent, expected, `${name}: Karpenter targets the reservation`);
 
   const launched = nodesmith.filter((n) => n.outcome === 'launched').length;
   t.comment(`${String(cases.length)} cases; Karpenter launched ${String(karpenter.filter((k) => k.launchTemplates.length > 0).length)}, nodesmith ${String(launched)}`);
