@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { activeCapacityStrategy } from './capacitybuffer-values.js';
 import { ObjectMeta } from './object-meta-schema.js';
 import { Conditions, cel, resourceList } from './structural-schema.js';
 
@@ -9,11 +10,6 @@ import { Conditions, cel, resourceList } from './structural-schema.js';
  */
 export const capacityBufferApiVersion = 'autoscaling.x-k8s.io/v1beta1';
 
-/** The one strategy Karpenter (and nodesmith) provisions for: placeholder room the autoscaler keeps free. */
-export const activeCapacityStrategy = 'buffer.x-k8s.io/active-capacity';
-
-/** The workloads a `scalableRef` may name: those with a pod template and a replica count (group apps). */
-export const scalableKinds = ['Deployment', 'StatefulSet', 'ReplicaSet'] as const;
 
 const LocalObjectRef = Type.Object({ name: Type.String({ minLength: 1 }) }, { required: ['name'] });
 

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { Defaulter } from './defaults.js';
-import { activeCapacityStrategy, scalableKinds, type CapacityBuffer } from './capacitybuffer-schema.js';
+import type { CapacityBuffer } from './capacitybuffer-schema.js';
+import { activeCapacityStrategy, scalableKinds } from './capacitybuffer-values.js';
 import { defaultAdmissionGates, type AdmissionGates } from './feature-gates.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
