@@ -12,6 +12,7 @@ import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
 import { NodesmithProcess } from './nodesmith-process.js';
 import { startReplicaSet, type Replica, type ReplicaSet } from './replica-set.js';
 import type { ServiceProxy } from '../stack/service-proxy.js';
+import { nodesmithApiAccess } from './nodesmith-kubeconfig.js';
 import { nodePoolYaml } from './nodepool-yaml.js';
 
 export { nodePoolYaml };
@@ -19,7 +20,6 @@ import { imageLaunch } from '../image/image-launch.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
 import { freePort } from '../stack/free-port.js';
 import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
-import { writeKubeconfig } from '../stack/kubeconfig.js';
 import { issueCertificate } from '../stack/pki.js';
 import { startStack, type Stack } from '../stack/stack.js';
 
@@ -53,6 +53,8 @@ export interface ProductStack {
   /** With `replicas` > 1: each replica, in start order, and the Service in front of their extenders. */
   readonly replicas: readonly Replica[];
   readonly extenderService: ServiceProxy | undefined;
+  /** With `apiService`: the Service nodesmith reaches the API server through (`resetAll()` drops its watches). */
+  readonly apiService: ServiceProxy | undefined;
   /** Kills nodesmith without a chance to clean up (SIGKILL in process mode) and starts it again. */
   crashAndRestart(): Promise<void>;
   /** A NodePool + EC2NodeClass pair that selects the seeded VPC. */
@@ -113,6 +115,8 @@ export interface ProductStackOptions {
    * the webhooks (replica-set.ts), as the chart does; default 1.
    */
   readonly replicas?: number;
+  /** nodesmith reaches the API server through a TCP proxy (ProductStack.apiService), so its connections can be cut. */
+  readonly apiService?: boolean;
 }
 
 /** nodesmith in this process or as a child, behind one interface. */
@@ -163,7 +167,7 @@ async function startReplicas(config: NodesmithConfig, options: ProductStackOptio
     const served = { webhook: config.webhooks.port, extender: config.extender.port, healthUrl: `http://127.0.0.1:${String(config.health.port)}` };
     return { runner: await startRunner(config, options, stack, moto), replicas: [], served };
   }
-  const set = await startReplicaSet(config, { count: options.replicas ?? 1, logDir: stack.dir, credentials: moto.credentials, caCert: await readFile(stack.pki.caCert) });
+  const set = await startReplicaSet(config, { count: options.replicas ?? 1, compiled: options.compiled === true, logDir: stack.dir, credentials: moto.credentials, caCert: await readFile(stack.pki.caCert) });
   return { runner: replicaRunner(set), replicas: set.replicas, extenderService: set.extenderService, served: { webhook: set.webhookService.port, extender: set.extenderService.port, healthUrl: set.replicas[0]?.healthUrl ?? '' } };
 }
 
@@ -257,8 +261,9 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
   const cert = await issueCertificate(stack.dir, 'nodesmith-webhooks', { subject: '/CN=nodesmith-webhooks', caCert: stack.pki.caCert, caKey: stack.pki.caKey, altNames: ['IP:127.0.0.1'] });
   const caBundle = (await readFile(stack.pki.caCert)).toString('base64');
   const [extenderPort, webhookPort, healthPort] = [await freePort(), await freePort(), await freePort()];
+  const access = await nodesmithApiAccess(stack, { ...(options.identity === undefined ? {} : { identity: options.identity }), viaService: options.apiService === true });
   const config: NodesmithConfig = {
-    kubeconfig: options.identity === undefined ? stack.kubeconfigPath : await identityKubeconfig(stack, options.identity),
+    kubeconfig: access.kubeconfig,
     kubeEnv: {},
     components: { provisioner: true, extender: true, webhooks: true },
     cluster: { name: clusterName, endpoint: stack.server, certificateAuthority: caBundle, serviceCidr: '10.96.0.0/16' },
@@ -289,7 +294,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     apply: (yaml) => kubectlApply(stack, ['-f', '-'], yaml),
     childPid: () => runner.pid,
     healthUrl: served.healthUrl,
-    replicas, extenderService,
+    replicas, extenderService, apiService: access.apiService,
     crashAndRestart: async () => {
       await runner.crashAndRestart();
       product.nodesmith = runner.inProcess;
@@ -298,6 +303,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     logTails: () => productLogTails(stack, moto, options, replicas),
     stop: async () => {
       await runner.stop().catch(() => undefined);
+      await access.apiService?.stop();
       if (existing !== undefined) return;
       await stack.stop();
       await proxy.stop();
@@ -305,14 +311,6 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     },
   };
   return product;
-}
-
-/** A kubeconfig for a user of its own, in system:masters like the admin. */
-async function identityKubeconfig(stack: Stack, user: string): Promise<string> {
-  const cert = await issueCertificate(stack.dir, user, { subject: `/O=system:masters/CN=${user}`, caCert: stack.pki.caCert, caKey: stack.pki.caKey });
-  const path = join(stack.dir, `${user}.kubeconfig`);
-  await writeKubeconfig(path, { server: stack.server, caCert: stack.pki.caCert, clientCert: cert.cert, clientKey: cert.key, user });
-  return path;
 }
 
 /** The queue as EventBridge's target would be (Karpenter's CloudFormation: 300 s retention). */

@@ -49,16 +49,18 @@ export interface ReplicaSetOptions {
   readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
   /** The CA of the webhook certificate, for the webhooks' readiness probe. */
   readonly caCert: Buffer;
+  /** Run the build in dist/ (NodesmithProcess's `compiled`), for memory figures. */
+  readonly compiled?: boolean;
 }
 
 export async function startReplicaSet(base: NodesmithConfig, options: ReplicaSetOptions): Promise<ReplicaSet> {
-  const { count, logDir, credentials, caCert } = options;
+  const { count, logDir, credentials, caCert, compiled = false } = options;
   const replicas: Replica[] = [];
   try {
     for (let index = 0; index < count; index++) {
       const config = await replicaConfig(base);
       const podName = `nodesmith-${String(index)}`;
-      const process = new NodesmithProcess(config, join(logDir, `${podName}.log`), credentials, { env: { POD_NAME: podName } });
+      const process = new NodesmithProcess(config, join(logDir, `${podName}.log`), credentials, { compiled, env: { POD_NAME: podName } });
       await process.start();
       replicas.push({
         podName, process, webhookPort: config.webhooks.port,

@@ -17,6 +17,12 @@ export interface ServiceProxy {
    * kube-proxy had picked them for every connection kube-scheduler keeps open; undefined spreads over all again.
    */
   routeOnlyTo(indexes: readonly number[] | undefined): void;
+  /**
+   * Resets every connection open now (both sides), as a load balancer's idle timeout or a conntrack flush does:
+   * the clients' watches and keep-alive connections die mid-stream; new connections go through. Returns how many
+   * client connections were cut.
+   */
+  resetAll(): number;
   stop(): Promise<void>;
 }
 
@@ -65,6 +71,13 @@ export async function startServiceProxy(backends: readonly ServiceBackend[], pro
     routeOnlyTo: (indexes) => {
       only = indexes;
       for (const [socket, index] of open) if (indexes !== undefined && !indexes.includes(index)) socket.destroy();
+    },
+    resetAll: () => {
+      const sockets = [...open.keys()];
+      for (const socket of sockets) {
+        try { socket.resetAndDestroy(); } catch { socket.destroy(); }
+      }
+      return sockets.length / 2;
     },
     stop: async () => {
       if (stopped) return;

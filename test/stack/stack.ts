@@ -45,6 +45,11 @@ export interface Stack {
    * KubeSchedulerConfiguration (`{ config }`, YAML or JSON) such as the shipped manifests.
    */
   startScheduler(extenders?: readonly ExtenderEntry[] | { readonly config: string }): Promise<Component>;
+  /**
+   * Stops kube-apiserver (SIGTERM, as a rolling control-plane upgrade does) and starts the same binary again on the
+   * same port and etcd; resolves when it is ready again. Its clients must reconnect on their own.
+   */
+  restartApiServer(): Promise<void>;
   /** The tail of every component's log, for the report of a failed test. */
   logTails(lines?: number): string;
   stop(): Promise<void>;
@@ -119,7 +124,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
   const port = await freePort();
   const server = `https://127.0.0.1:${port}`;
   const tls = { ca: await readFile(pki.caCert), cert: await readFile(pki.adminCert), key: await readFile(pki.adminKey) };
-  await start(ctx, 'kube-apiserver', [
+  const apiServerArgs = [
     '--etcd-servers', etcdUrl, '--secure-port', String(port), '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1',
     '--tls-cert-file', pki.serverCert, '--tls-private-key-file', pki.serverKey, '--client-ca-file', pki.caCert,
     '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local', '--service-account-key-file', pki.serviceAccountPub,
@@ -127,7 +132,9 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     '--authorization-mode', 'Node,RBAC', '--allow-privileged', '--cert-dir', join(ctx.dir, 'apiserver-certs'),
     '--endpoint-reconciler-type', 'none', '--max-requests-inflight', '1000', '--max-mutating-requests-inflight', '500', '--profiling=false',
     ...(await auditFlags(ctx)),
-  ], async () => (await httpsStatus(`${server}/readyz`, tls)) === 200);
+  ];
+  const apiServerReady = async (): Promise<boolean> => (await httpsStatus(`${server}/readyz`, tls).catch(() => 0)) === 200;
+  await start(ctx, 'kube-apiserver', apiServerArgs, apiServerReady);
   const kubeconfigPath = join(ctx.dir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, { server, caCert: pki.caCert, clientCert: pki.adminCert, clientKey: pki.adminKey, user: 'admin' });
 
@@ -160,6 +167,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
       await writeFile(configPath, 'config' in extenders ? extenders.config : schedulerConfiguration(kubeconfigPath, extenders));
       return start(ctx, 'kube-scheduler', ['--config', configPath, ...servingFlags(p, 'scheduler')], healthy(p));
     },
+    restartApiServer: async () => { await start(ctx, 'kube-apiserver', apiServerArgs, apiServerReady); },
     logTails: (lines = 30) => [...ctx.components.values()].map((c) => `--- ${c.name} (${c.logPath}) ---\n${c.tail(lines)}`).join('\n'),
     stop: async () => {
       // Reverse start order: clients first, etcd last, so nothing logs a storm of connection errors.
