@@ -3,17 +3,26 @@ import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/clie
 import { rebalanceRecommendation, scheduledChange, spotInterruption } from '../fixtures/interruption/eventbridge-events.js';
 import { listInstances } from '../e2e/e2e-support.js';
 import type { ProductStack } from '../e2e/product-stack.js';
+import type { Invariants } from './invariants.js';
+import { leaderReplica } from './leader.js';
+import { breakNewNodes, neverReadyAnnotation, neverReadyPool, removeBrokenPool } from './never-ready.js';
 import type { Prng } from './prng.js';
 import { Tally } from './tally.js';
+import { waitFor } from '../stack/wait-for.js';
 
 /** The kwok stage that makes a node report Ready=False since the annotated time (test/stack/kwok-stages.yaml). */
 const notReadySince = 'test.nodesmith.io/not-ready-since';
 /** The EC2 calls nodesmith makes while it launches, watches and terminates. */
 const ec2Actions = ['CreateFleet', 'DescribeInstances', 'TerminateInstances', 'DescribeLaunchTemplates', 'CreateLaunchTemplate', 'CreateTags'] as const;
 
-export const faultKinds = ['nodesmith SIGKILL', 'EC2 throttling', 'EC2 5xx', 'EC2 slow', 'EC2 insufficient capacity', 'EC2 eventual consistency', 'spot interruption', 'rebalance recommendation', 'health event', 'node NotReady'] as const;
+export const faultKinds = ['nodesmith SIGKILL', 'leader killed (Lease handover)', 'API server restart', 'watches dropped', 'EC2 throttling', 'EC2 5xx', 'EC2 slow', 'EC2 insufficient capacity', 'EC2 eventual consistency', 'spot interruption', 'rebalance recommendation', 'health event', 'node NotReady', 'nodes never Ready'] as const;
 type FaultKind = (typeof faultKinds)[number];
-const weights: Record<FaultKind, number> = { 'nodesmith SIGKILL': 2, 'EC2 throttling': 2, 'EC2 5xx': 2, 'EC2 slow': 2, 'EC2 insufficient capacity': 2, 'EC2 eventual consistency': 1, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2 };
+type Ec2Fault = Extract<FaultKind, `EC2 ${string}`>;
+const isEc2 = (kind: FaultKind): kind is Ec2Fault => kind.startsWith('EC2 ');
+const weights: Record<FaultKind, number> = {
+  'nodesmith SIGKILL': 1, 'leader killed (Lease handover)': 2, 'API server restart': 1, 'watches dropped': 2, 'EC2 throttling': 2, 'EC2 5xx': 2, 'EC2 slow': 2,
+  'EC2 insufficient capacity': 2, 'EC2 eventual consistency': 1, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2, 'nodes never Ready': 1,
+};
 
 /** Faults that land while the soak runs; each one that lasts is lifted by a timer, and all of them at the end. */
 export class Faults {
@@ -21,14 +30,23 @@ export class Faults {
   readonly #lifts = new Map<() => Promise<void>, number>();
   readonly #sqs: SQSClient;
   #restarting: Promise<void> | undefined;
+  #neverReadyOn = false;
+  #apiRestart: Promise<void> | undefined;
+  readonly #queue: string;
+  readonly #invariants: Invariants;
+  readonly #log: (line: string) => void;
 
-  constructor(private readonly product: ProductStack, private readonly prng: Prng, private readonly queue: string, private readonly log: (line: string) => void) {
+  /** `queue`: the interruption queue; `invariants` learn of the nodes broken on purpose; `log` gets one line per fault. */
+  constructor(private readonly product: ProductStack, private readonly prng: Prng, context: { readonly queue: string; readonly invariants: Invariants; readonly log: (line: string) => void }) {
+    this.#queue = context.queue;
+    this.#invariants = context.invariants;
+    this.#log = context.log;
     this.#sqs = new SQSClient({ region: product.moto.region, endpoint: product.moto.endpoint, credentials: product.moto.credentials });
   }
 
   /** True while a fault is in effect: one waiting to be lifted, or a restart in progress. */
   get active(): boolean {
-    return this.#lifts.size > 0 || this.#restarting !== undefined;
+    return this.#lifts.size > 0 || this.#restarting !== undefined || this.#apiRestart !== undefined;
   }
 
   /** True while nodesmith is being restarted (its pid changes, its webhooks answer nothing). */
@@ -41,7 +59,7 @@ export class Faults {
     const what = await this.#apply(kind);
     if (what === undefined) return;
     this.counts.add(kind);
-    this.log(`fault ${kind}: ${what}`);
+    this.#log(`fault ${kind}: ${what}`);
   }
 
   /** Lifts the faults whose time is up. */
@@ -56,6 +74,7 @@ export class Faults {
   /** Lifts every fault and waits for a restart in progress: the soak's settling starts from a healthy product. */
   async stop(): Promise<void> {
     await this.#restarting;
+    await this.#apiRestart;
     await this.liftDue(Number.POSITIVE_INFINITY);
     this.product.proxy.clear();
   }
@@ -66,17 +85,28 @@ export class Faults {
 
   /** What was done, or undefined when there was nothing to do it to (no node yet, a restart already running). */
   async #apply(kind: FaultKind): Promise<string | undefined> {
+    if (isEc2(kind)) return this.#ec2(kind);
+    switch (kind) {
+      case 'nodesmith SIGKILL': return this.#kill();
+      case 'leader killed (Lease handover)': return this.#killLeader();
+      case 'API server restart': return this.#restartApiServer();
+      case 'watches dropped': return this.#dropWatches();
+      case 'nodes never Ready': return this.#neverReady();
+      case 'node NotReady': return this.#notReady();
+      case 'spot interruption': case 'rebalance recommendation': case 'health event': return this.#message(kind);
+    }
+  }
+
+  /** Faults of EC2's API, through the fault proxy between nodesmith and moto. */
+  async #ec2(kind: Ec2Fault): Promise<string | undefined> {
     const proxy = this.product.proxy;
     const action = this.prng.pick(ec2Actions);
     switch (kind) {
-      case 'nodesmith SIGKILL': return this.#kill();
       case 'EC2 throttling': { const times = this.prng.int(3, 12); proxy.throttle(action, times); return `${action} ×${String(times)}`; }
       case 'EC2 5xx': { const [code, status] = this.prng.pick([['InternalError', 500], ['Unavailable', 503]] as const); const times = this.prng.int(2, 6); proxy.failAction(action, { times, code, status }); return `${action} ${String(status)} ${code} ×${String(times)}`; }
       case 'EC2 slow': { const times = this.prng.int(3, 10); const ms = this.prng.int(2_000, 8_000); proxy.slow(action, { times, ms }); return `${action} +${String(ms)} ms ×${String(times)}`; }
       case 'EC2 insufficient capacity': return this.#insufficientCapacity();
       case 'EC2 eventual consistency': return this.#lagLaunches();
-      case 'node NotReady': return this.#notReady();
-      case 'spot interruption': case 'rebalance recommendation': case 'health event': return this.#message(kind);
     }
   }
 
@@ -84,9 +114,70 @@ export class Faults {
     if (this.#restarting !== undefined) return undefined;
     const pid = this.product.childPid();
     this.#restarting = this.product.crashAndRestart()
-      .catch((error: unknown) => { this.log(`nodesmith restart failed: ${error instanceof Error ? error.message : String(error)}`); })
+      .catch((error: unknown) => { this.#log(`nodesmith restart failed: ${error instanceof Error ? error.message : String(error)}`); })
       .finally(() => { this.#restarting = undefined; });
     return `pid ${String(pid)}`;
+  }
+
+  /**
+   * SIGKILLs the replica holding the Lease: the standby must take it over once the dead leader's lease runs out
+   * (the time is logged), then the killed replica starts again as the new standby.
+   */
+  async #killLeader(): Promise<string | undefined> {
+    if (this.#restarting !== undefined) return undefined;
+    const leader = await leaderReplica(this.product);
+    if (leader === undefined) return undefined;
+    const pid = leader.process.pid;
+    const killedAt = Date.now();
+    this.#restarting = (async () => {
+      await leader.process.kill();
+      const next = await waitFor('another replica to take the Lease', async () => {
+        const holder = await leaderReplica(this.product);
+        return holder !== undefined && holder !== leader ? holder : undefined;
+      }, { timeoutMs: 90_000, intervalMs: 500 });
+      this.#log(`${next.podName} took the Lease ${((Date.now() - killedAt) / 1000).toFixed(1)} s after ${leader.podName} was killed`);
+      await leader.process.start();
+    })()
+      .catch((error: unknown) => { this.#log(`leader handover failed: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`); })
+      .finally(() => { this.#restarting = undefined; });
+    return `${leader.podName} (pid ${String(pid)})`;
+  }
+
+  /** kube-apiserver stopped and started again on the same port and etcd: every client's connections and watches break. */
+  #restartApiServer(): string | undefined {
+    if (this.#apiRestart !== undefined) return undefined;
+    const startedAt = Date.now();
+    this.#apiRestart = this.product.stack.restartApiServer()
+      .then(() => { this.#log(`API server ready again after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`); })
+      .catch((error: unknown) => { this.#log(`API server restart failed: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`); })
+      .finally(() => { this.#apiRestart = undefined; });
+    return 'SIGTERM and start';
+  }
+
+  /** Every connection between nodesmith and the API server reset at once (RST): its watches end mid-stream. */
+  #dropWatches(): string | undefined {
+    const service = this.product.apiService;
+    if (service === undefined) return undefined;
+    return `${String(service.resetAll())} connections reset`;
+  }
+
+  /**
+   * For 2-3 minutes, pods need a pool whose nodes never become Ready: nodesmith must launch for them without
+   * launching again and again (the invariants check that pool's NodeClaims). Lifted by deleting the pods and the pool.
+   */
+  async #neverReady(): Promise<string | undefined> {
+    if (this.#neverReadyOn) return undefined;
+    const pods = this.prng.int(1, 3);
+    this.#neverReadyOn = true;
+    this.#invariants.breakPool(neverReadyPool, neverReadyPool);
+    await breakNewNodes(this.product, pods);
+    const forMs = this.prng.int(120_000, 180_000);
+    this.#lifts.set(async () => {
+      await removeBrokenPool(this.product);
+      this.#invariants.mendPool(neverReadyPool);
+      this.#neverReadyOn = false;
+    }, Date.now() + forMs);
+    return `${String(pods)} pods on pool ${neverReadyPool} for ${String(forMs / 1000)} s`;
   }
 
   /** The offering of a running instance runs out for 1-2 minutes: its next launches must fall back. */
@@ -115,7 +206,7 @@ export class Faults {
 
   async #realNodes(): Promise<string[]> {
     const nodes = (await this.product.core.listNode({ labelSelector: '!nodesmith.io/launchable' })).items;
-    return nodes.filter((n) => n.metadata?.deletionTimestamp === undefined && n.metadata?.annotations?.[notReadySince] === undefined).map((n) => n.metadata?.name ?? '');
+    return nodes.filter((n) => n.metadata?.deletionTimestamp === undefined && n.metadata?.annotations?.[notReadySince] === undefined && n.metadata?.annotations?.[neverReadyAnnotation] === undefined).map((n) => n.metadata?.name ?? '');
   }
 
   /** kwok reports the node Ready=False for 30-75 s, as a kubelet that lost its way and came back. */
@@ -139,7 +230,7 @@ export class Faults {
     if (nodes.length === 0) return undefined;
     const id = this.prng.pick(nodes);
     const body = kind === 'spot interruption' ? spotInterruption(id) : kind === 'rebalance recommendation' ? rebalanceRecommendation(id) : scheduledChange([id]);
-    const { QueueUrl } = await this.#sqs.send(new GetQueueUrlCommand({ QueueName: this.queue }));
+    const { QueueUrl } = await this.#sqs.send(new GetQueueUrlCommand({ QueueName: this.#queue }));
     await this.#sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
     return id;
   }

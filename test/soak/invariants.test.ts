@@ -89,3 +89,31 @@ void t.test('a node over its allocatable is reported when seen, once', (t) => {
   t.same(inv.check(snapshot(1100, { overcommitted })), []);
   t.end();
 });
+
+void t.test('pods waiting on a pool a fault keeps from becoming Ready are exempt, and only while the fault lasts', (t) => {
+  const inv = new Invariants(graces, 0);
+  const waiting = { deployments: [{ name: 'web', replicas: 2 }, { name: 'never-ready', replicas: 2 }], pods: [pod('web-1', 'web'), pod('web-2', 'web'), pod('nr-1', 'never-ready', { phase: 'Pending', node: undefined }), pod('nr-2', 'never-ready', { phase: 'Pending', node: undefined })] };
+  inv.breakPool('never-ready', 'never-ready');
+  inv.check(snapshot(1000, waiting));
+  t.same(inv.check(snapshot(1200, waiting)), [], 'its Deployment is not short while its nodes are broken on purpose');
+  inv.mendPool('never-ready');
+  inv.check(snapshot(1300, waiting));
+  t.equal(inv.check(snapshot(1500, waiting))[0]?.invariant, 'deployment-pod-missing', 'once mended, the same shortfall counts');
+  t.end();
+});
+
+void t.test('a pool whose nodes never become Ready growing beyond one NodeClaim per waiting pod is a runaway', (t) => {
+  const inv = new Invariants({ ...graces, runawayMargin: 10 }, 0);
+  inv.breakPool('never-ready', 'never-ready');
+  const brokenClaim = (name: string): ClusterSnapshot['claims'][number] => ({ ...claim(name, undefined), nodePool: 'never-ready' });
+  const pods = [pod('web-1', 'web'), pod('web-2', 'web'), pod('nr-1', 'never-ready', { phase: 'Pending', node: undefined })];
+  const one = { pods, claims: [claim('soak-a', 'i-1'), brokenClaim('nr-a')] };
+  inv.check(snapshot(1000, one));
+  t.same(inv.check(snapshot(1200, one)), [], 'one NodeClaim for its one pod is what it needs');
+  const three = { pods, claims: [claim('soak-a', 'i-1'), brokenClaim('nr-a'), brokenClaim('nr-b'), brokenClaim('nr-c')] };
+  inv.check(snapshot(1300, three));
+  const [v] = inv.check(snapshot(1500, three));
+  t.equal(v?.invariant, 'runaway-scale-up');
+  t.match(v?.objects, ['nodepool/never-ready', 'nodeclaim/nr-a', 'nodeclaim/nr-b', 'nodeclaim/nr-c']);
+  t.end();
+});

@@ -18,6 +18,8 @@ export class Invariants {
   /** PDB-guarded apps that have had all their pods since the harness last changed them. */
   readonly #settled = new Set<string>();
   readonly #reportedAtOnce = new Set<string>();
+  /** Pools whose nodes a fault keeps from ever becoming Ready, with the app whose pods need them. */
+  readonly #brokenPools = new Map<string, string>();
 
   constructor(private readonly graces: Graces, private readonly startMs: number) {}
 
@@ -27,8 +29,22 @@ export class Invariants {
     this.#settled.delete(app);
   }
 
+  /**
+   * A fault made every node of `pool` never become Ready: `app`'s pods, which need them, are not expected to serve
+   * until it is lifted (their Deployment is exempt from the missing-pods check), while the pool itself must not grow
+   * beyond one NodeClaim per pod (no runaway scale-up while nodes never become ready).
+   */
+  breakPool(pool: string, app: string): void {
+    this.#brokenPools.set(pool, app);
+  }
+
+  /** The fault is lifted (its app and pool deleted). */
+  mendPool(pool: string): void {
+    this.#brokenPools.delete(pool);
+  }
+
   check(s: ClusterSnapshot): Violation[] {
-    const found = [...this.#missingPods(s), ...this.#brokenPdbs(s), ...this.#overcommitted(s), ...this.#fleet(s), ...this.#strandedTaints(s), ...this.#runaway(s)];
+    const found = [...this.#missingPods(s), ...this.#brokenPdbs(s), ...this.#overcommitted(s), ...this.#fleet(s), ...this.#strandedTaints(s), ...this.#runaway(s), ...this.#runawayOnBrokenPools(s)];
     return found.map((f) => ({ ...f, atMs: s.atMs - this.startMs }));
   }
 
@@ -45,7 +61,8 @@ export class Invariants {
   }
 
   #missingPods(s: ClusterSnapshot): Found[] {
-    const short = s.deployments.filter((d) => ofApp(s.pods, d.name).filter(isServing).length < d.replicas);
+    const exempt = new Set(this.#brokenPools.values());
+    const short = s.deployments.filter((d) => !exempt.has(d.name) && ofApp(s.pods, d.name).filter(isServing).length < d.replicas);
     const due = this.#episodes.observe('missing', short.map((d) => d.name), { nowMs: s.atMs, graceMs: this.graces.podMissingMs, startedAfterMs: (app) => this.#changedAt.get(app) ?? 0 });
     return due.map(({ key, forMs }) => {
       const replicas = s.deployments.find((d) => d.name === key)?.replicas ?? 0;
@@ -113,5 +130,20 @@ export class Invariants {
       invariant: 'runaway-scale-up', objects: claims.map((c) => `nodeclaim/${c.name}`),
       message: `${String(claims.length)} NodeClaims for ${String(pods.length)} pods (margin ${String(this.graces.runawayMargin)}) for ${seconds(forMs)}`,
     }));
+  }
+
+  /** A pool whose nodes never become Ready: its NodeClaims must stay at most one per pod that waits for them. */
+  #runawayOnBrokenPools(s: ClusterSnapshot): Found[] {
+    const over = [...this.#brokenPools].filter(([pool, app]) => {
+      const claims = s.claims.filter((c) => c.nodePool === pool && !c.deleting).length;
+      return claims > ofApp(s.pods, app).filter((p) => !isFinished(p) && !p.deleting).length;
+    });
+    return this.#episodes.observe('runaway-broken', over.map(([pool]) => pool), { nowMs: s.atMs, graceMs: this.graces.runawayMs }).map(({ key, forMs }) => {
+      const claims = s.claims.filter((c) => c.nodePool === key && !c.deleting);
+      return {
+        invariant: 'runaway-scale-up', objects: [`nodepool/${key}`, ...claims.map((c) => `nodeclaim/${c.name}`)],
+        message: `${String(claims.length)} NodeClaims of a pool whose nodes never become Ready, for ${String(ofApp(s.pods, this.#brokenPools.get(key) ?? '').length)} pods, for ${seconds(forMs)}`,
+      };
+    });
   }
 }

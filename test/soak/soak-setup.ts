@@ -8,11 +8,12 @@ import { expiringPoolYaml, pdb, soakApps, soakPoolYaml } from './workload.js';
 export const soakQueue = 'soak-interruptions';
 
 /**
- * nodesmith as `nodesmith run` runs it, as a child process so that it can be SIGKILLed and its memory read, with an
- * interruption queue in moto and consolidation on.
+ * nodesmith as the chart runs it: two `nodesmith run` replicas electing a leader, as child processes so that they
+ * can be SIGKILLed and their memory read, reaching the API server through a Service whose connections the soak can
+ * reset, with an interruption queue in moto and consolidation on.
  */
 export function soakStackOptions(compiled = false): ProductStackOptions {
-  return { childProcess: true, compiled, interruptionQueue: soakQueue, consolidation: { spotToSpot: false }, batchIdleMs: 1_000 };
+  return { childProcess: true, compiled, replicas: 2, apiService: true, interruptionQueue: soakQueue, consolidation: { spotToSpot: false }, batchIdleMs: 1_000 };
 }
 
 /** The pools, Deployments and PDBs the soak starts from, all pods Running before any churn or fault. */

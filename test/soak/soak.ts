@@ -3,6 +3,7 @@ import { Churn } from './churn.js';
 import { isFinished, isLive, isServing, takeSnapshot, type ClusterSnapshot } from './cluster-snapshot.js';
 import { Faults } from './faults.js';
 import { Invariants } from './invariants.js';
+import { leaderReplica } from './leader.js';
 import { Prng } from './prng.js';
 import { sampleProcess, type ProcessSample } from './process-sampler.js';
 import { CostMeter, isQuiet, type CostReading } from './quiet-cost.js';
@@ -91,7 +92,7 @@ export class Soak {
     this.#prng = new Prng(options.seed);
     this.#invariants = new Invariants(options.graces ?? defaultGraces, this.#startMs);
     this.#churn = new Churn(product, new Prng(options.seed + 1), this.#invariants, (line) => { this.#say(line); });
-    this.#faults = new Faults(product, new Prng(options.seed + 2), soakQueue, (line) => { this.#say(line); });
+    this.#faults = new Faults(product, new Prng(options.seed + 2), { queue: soakQueue, invariants: this.#invariants, log: (line) => { this.#say(line); } });
     this.#cost = new CostMeter(product.moto.region);
   }
 
@@ -107,7 +108,9 @@ export class Soak {
   }
 
   async #check(): Promise<ClusterSnapshot | undefined> {
-    const sample = sampleProcess(this.product.childPid(), Date.now());
+    // With replicas, the leader's memory: it is the one that plans, launches and disrupts.
+    const pid = this.product.replicas.length === 0 ? this.product.childPid() : (await leaderReplica(this.product))?.process.pid;
+    const sample = sampleProcess(pid, Date.now());
     if (sample !== undefined && !this.#faults.restarting) this.#samples.push(sample);
     try {
       const s = await takeSnapshot(this.product);
