@@ -67,7 +67,13 @@ export class Faults {
     for (const [lift, at] of [...this.#lifts]) {
       if (at > nowMs) continue;
       this.#lifts.delete(lift);
-      await lift();
+      try {
+        await lift();
+      } catch (error) {
+        // The API server may be restarting: a fault left in place would outlast its time, so try again shortly.
+        this.#log(`lifting a fault failed, again in 5 s: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`);
+        this.#lifts.set(lift, Date.now() + 5_000);
+      }
     }
   }
 
@@ -75,7 +81,10 @@ export class Faults {
   async stop(): Promise<void> {
     await this.#restarting;
     await this.#apiRestart;
-    await this.liftDue(Number.POSITIVE_INFINITY);
+    for (let attempt = 0; attempt < 24 && this.#lifts.size > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 5_000));
+      await this.liftDue(Number.POSITIVE_INFINITY);
+    }
     this.product.proxy.clear();
   }
 
@@ -168,15 +177,16 @@ export class Faults {
   async #neverReady(): Promise<string | undefined> {
     if (this.#neverReadyOn) return undefined;
     const pods = this.prng.int(1, 3);
+    const forMs = this.prng.int(120_000, 180_000);
     this.#neverReadyOn = true;
     this.#invariants.breakPool(neverReadyPool, neverReadyPool);
-    await breakNewNodes(this.product, pods);
-    const forMs = this.prng.int(120_000, 180_000);
+    // The lift is set first: if creating the pool or the pods fails half-way, what was created still goes.
     this.#lifts.set(async () => {
       await removeBrokenPool(this.product);
       this.#invariants.mendPool(neverReadyPool);
       this.#neverReadyOn = false;
     }, Date.now() + forMs);
+    await breakNewNodes(this.product, pods);
     return `${String(pods)} pods on pool ${neverReadyPool} for ${String(forMs / 1000)} s`;
   }
 
@@ -216,7 +226,10 @@ export class Faults {
     const node = this.prng.pick(nodes);
     await this.#annotate(node, new Date().toISOString());
     const forMs = this.prng.int(30_000, 75_000);
-    this.#lifts.set(() => this.#annotate(node, null).catch(() => undefined), Date.now() + forMs);
+    this.#lifts.set(() => this.#annotate(node, null).catch((error: unknown) => {
+      // A node deleted meanwhile has nothing left to lift; anything else (the API server restarting) is retried.
+      if (!(error instanceof k8s.ApiException && error.code === 404)) throw error;
+    }), Date.now() + forMs);
     return `${node} for ${String(forMs / 1000)} s`;
   }
 

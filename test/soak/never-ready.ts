@@ -34,8 +34,11 @@ export async function breakNewNodes(product: ProductStack, pods: number): Promis
 
 /** Lifts it: the app and the pool go; the pool's NodeClaims go with it (owner references), their instances terminated. */
 export async function removeBrokenPool(product: ProductStack): Promise<void> {
-  await product.kc.makeApiClient(k8s.AppsV1Api).deleteNamespacedDeployment({ namespace: 'default', name: neverReadyPool }).catch(() => undefined);
+  await product.kc.makeApiClient(k8s.AppsV1Api).deleteNamespacedDeployment({ namespace: 'default', name: neverReadyPool }).catch((error: unknown) => {
+    if (!(error instanceof k8s.ApiException && error.code === 404)) throw error;
+  });
   const r = await product.stack.kubectl(['delete', '--wait=false', '--ignore-not-found', 'nodepool', neverReadyPool]);
   if (r.code !== 0) throw new Error(`deleting the never-ready NodePool failed: ${r.stderr}`);
-  await product.stack.kubectl(['delete', '--wait=false', '--ignore-not-found', 'ec2nodeclass', neverReadyPool]);
+  const c = await product.stack.kubectl(['delete', '--wait=false', '--ignore-not-found', 'ec2nodeclass', neverReadyPool]);
+  if (c.code !== 0) throw new Error(`deleting the never-ready EC2NodeClass failed: ${c.stderr}`);
 }

@@ -32,15 +32,23 @@ export interface ServiceProxy {
  * readiness probe feeding the EndpointSlice), each connection staying with its backend until one side closes it,
  * as kube-proxy's conntrack does. A backend that dies drops its connections; the next probe takes it out.
  */
-export async function startServiceProxy(backends: readonly ServiceBackend[], probeMs = 1000): Promise<ServiceProxy> {
+export async function startServiceProxy(backends: readonly ServiceBackend[], probeMs = 1000, failureThreshold = 3): Promise<ServiceProxy> {
   const ready = backends.map(() => false);
+  const failures = backends.map(() => 0);
   const connections = backends.map(() => 0);
   const open = new Map<Socket, number>();
   let only: readonly number[] | undefined;
   let next = 0;
   let stopped = false;
   const probe = async (): Promise<void> => {
-    await Promise.all(backends.map(async (b, i) => { ready[i] = await b.isReady().catch(() => false); }));
+    // The kubelet's probe: ready at the first success, not ready after failureThreshold failures in a row (its
+    // default 3), so one probe slowed past its timeout on a loaded machine takes no endpoint out.
+    await Promise.all(backends.map(async (b, i) => {
+      const ok = await b.isReady().catch(() => false);
+      failures[i] = ok ? 0 : (failures[i] ?? 0) + 1;
+      if (ok) ready[i] = true;
+      else if ((failures[i] ?? 0) >= failureThreshold) ready[i] = false;
+    }));
   };
   await probe();
   const timer = setInterval(() => { void probe(); }, probeMs);
@@ -53,6 +61,9 @@ export async function startServiceProxy(backends: readonly ServiceBackend[], pro
     const index = candidates[next++ % candidates.length] ?? 0;
     connections[index] = (connections[index] ?? 0) + 1;
     const upstream = connect({ host: '127.0.0.1', port: backends[index]?.port ?? 0 });
+    // A refused connection means the process is gone: the kubelet sees its container exit and the endpoint goes
+    // at once, without waiting for probes to fail.
+    upstream.once('error', (error: NodeJS.ErrnoException) => { if (error.code === 'ECONNREFUSED') ready[index] = false; });
     for (const socket of [client, upstream]) {
       open.set(socket, index);
       socket.once('close', () => { open.delete(socket); });
