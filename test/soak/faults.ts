@@ -140,12 +140,16 @@ export class Faults {
     const killedAt = Date.now();
     this.#restarting = (async () => {
       await leader.process.kill();
-      const next = await waitFor('another replica to take the Lease', async () => {
-        const holder = await leaderReplica(this.product);
-        return holder !== undefined && holder !== leader ? holder : undefined;
-      }, { timeoutMs: 90_000, intervalMs: 500 });
-      this.#log(`${next.podName} took the Lease ${((Date.now() - killedAt) / 1000).toFixed(1)} s after ${leader.podName} was killed`);
-      await leader.process.start();
+      try {
+        const next = await waitFor('another replica to take the Lease', async () => {
+          const holder = await leaderReplica(this.product);
+          return holder !== undefined && holder !== leader ? holder : undefined;
+        }, { timeoutMs: 90_000, intervalMs: 500 });
+        this.#log(`${next.podName} took the Lease ${((Date.now() - killedAt) / 1000).toFixed(1)} s after ${leader.podName} was killed`);
+      } finally {
+        // Whatever the handover did, the replica comes back, as its Deployment would restart it.
+        await leader.process.start().catch(async () => { await leader.process.kill(); await leader.process.start(); });
+      }
     })()
       .catch((error: unknown) => { this.#log(`leader handover failed: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`); })
       .finally(() => { this.#restarting = undefined; });
