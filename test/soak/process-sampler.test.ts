@@ -1,5 +1,5 @@
 import t from 'tap';
-import { sampleProcess, slopePer10Min, type ProcessSample } from './process-sampler.js';
+import { longestLife, sampleProcess, slopePer10Min, type ProcessSample } from './process-sampler.js';
 
 const minute = 60_000;
 const life = (pid: number, startMs: number, base: number, perMinute: number): ProcessSample[] =>
@@ -28,5 +28,15 @@ void t.test('this process can be sampled and a missing one cannot', (t) => {
   t.ok(own !== undefined && own.rssMiB > 10 && own.fds > 0, 'RSS and descriptors of this process');
   t.equal(sampleProcess(undefined, 0), undefined);
   t.equal(sampleProcess(2 ** 22 + 7, 0), undefined);
+  t.end();
+});
+
+void t.test('the longest-lived process is found with its own slope', (t) => {
+  const samples = [...life(1, 0, 200, 0.5), ...life(2, 11 * minute, 120, 0.2).slice(0, 4)];
+  const longest = longestLife(samples);
+  t.equal(longest?.pid, 1);
+  t.equal(longest?.spanMs, 10 * minute);
+  t.equal(longest?.rssSlope?.toFixed(3), '5.000');
+  t.equal(longestLife([]), undefined);
   t.end();
 });

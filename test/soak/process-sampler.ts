@@ -45,3 +45,19 @@ export function slopePer10Min(samples: readonly ProcessSample[], value: (s: Proc
   }
   return variance === 0 ? undefined : (covariance / variance) * 600_000;
 }
+
+/**
+ * The process read for longest (first to last reading) and its own RSS slope: with the soak's kills, lives are
+ * minutes long, and a warm-up that lasts past its first minute weighs on the pooled slope; the longest life is the
+ * closest the run gets to a process left alone.
+ */
+export function longestLife(samples: readonly ProcessSample[]): { pid: number; spanMs: number; rssSlope: number | undefined } | undefined {
+  const spans = new Map<number, { first: number; last: number }>();
+  for (const s of samples) {
+    const span = spans.get(s.pid);
+    spans.set(s.pid, { first: Math.min(span?.first ?? s.atMs, s.atMs), last: Math.max(span?.last ?? s.atMs, s.atMs) });
+  }
+  const [pid, span] = [...spans].sort(([, a], [, b]) => (b.last - b.first) - (a.last - a.first))[0] ?? [];
+  if (pid === undefined || span === undefined) return undefined;
+  return { pid, spanMs: span.last - span.first, rssSlope: slopePer10Min(samples.filter((s) => s.pid === pid), (s) => s.rssMiB) };
+}

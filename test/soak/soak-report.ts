@@ -1,4 +1,4 @@
-import { slopePer10Min } from './process-sampler.js';
+import { longestLife, slopePer10Min } from './process-sampler.js';
 import type { SoakReport } from './soak.js';
 import { formatViolation } from './violation.js';
 
@@ -14,10 +14,12 @@ function processLines(r: SoakReport): string[] {
   const rss = r.samples.map((s) => s.rssMiB);
   const fds = r.samples.map((s) => s.fds);
   const pids = new Set(r.samples.map((s) => s.pid)).size;
+  const longest = longestLife(r.samples);
   const fmt = (n: number | undefined, digits: number): string => (n === undefined ? 'n/a (too few readings after warm-up)' : n.toFixed(digits));
   return [
     `nodesmith RSS: ${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MiB over ${String(r.samples.length)} readings of ${String(pids)} process(es); slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB), 2)} MiB per 10 min`,
     `nodesmith open descriptors: ${String(Math.min(...fds))}-${String(Math.max(...fds))}; slope ${fmt(slopePer10Min(r.samples, (s) => s.fds), 1)} per 10 min`,
+    ...(longest === undefined ? [] : [`longest-read process: pid ${String(longest.pid)} over ${(longest.spanMs / 60_000).toFixed(1)} min, its RSS slope ${fmt(longest.rssSlope, 2)} MiB per 10 min`]),
   ];
 }
 
