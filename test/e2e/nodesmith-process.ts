@@ -20,13 +20,24 @@ function karpenterGuardFlags(c: NodesmithConfig): string[] {
   return [`--karpenter-leases=${keys(g.leases)}`, `--karpenter-deployments=${keys(g.deployments)}`, ...(g.override ? ['--ignore-running-karpenter'] : [])];
 }
 
+/** The AWS settings as flags: region and endpoints, the interruption queue and where spot prices come from. */
+function awsFlags(a: NodesmithConfig['aws']): string[] {
+  return [
+    `--region=${a.region}`, ...(a.endpoint ? [`--ec2-endpoint=${a.endpoint}`] : []), ...(a.amiParameterPrefix ? [`--ami-parameter-prefix=${a.amiParameterPrefix}`] : []),
+    ...(a.interruptionQueue === undefined ? [] : [`--interruption-queue=${a.interruptionQueue}`]),
+    ...(a.spotPrices === undefined ? [] : [`--spot-prices=${a.spotPrices}`]),
+    ...(a.spotPriceRefreshMs === undefined ? [] : [`--spot-price-refresh=${String(a.spotPriceRefreshMs)}ms`]),
+  ];
+}
+
 /** `nodesmith run` flags for a config, so a test can run the real CLI as its own process. */
 export function runFlags(c: NodesmithConfig): string[] {
   const components = Object.entries(c.components).filter(([, on]) => on).map(([name]) => name).join(',');
   return [
     'run', `--components=${components}`, `--cluster-name=${c.cluster.name}`, `--cluster-endpoint=${c.cluster.endpoint}`,
     `--cluster-ca-bundle=${c.cluster.certificateAuthority}`, `--service-cidr=${c.cluster.serviceCidr}`, `--kubernetes-version=${c.kubernetesVersion}`,
-    `--region=${c.aws.region}`, ...(c.aws.endpoint ? [`--ec2-endpoint=${c.aws.endpoint}`] : []), ...(c.aws.amiParameterPrefix ? [`--ami-parameter-prefix=${c.aws.amiParameterPrefix}`] : []),
+    ...awsFlags(c.aws),
+    ...(c.health.metricsNamespace === undefined ? [] : [`--metrics-namespace=${c.health.metricsNamespace}`]),
     ...(c.zones ? [`--zones=${c.zones.join(',')}`] : []), ...(c.kubeconfig ? [`--kubeconfig=${c.kubeconfig}`] : []),
     `--extender-host=${c.extender.host}`, `--extender-port=${String(c.extender.port)}`,
     `--webhook-host=${c.webhooks.host}`, `--webhook-port=${String(c.webhooks.port)}`, `--webhook-cert-file=${c.webhooks.certFile}`, `--webhook-key-file=${c.webhooks.keyFile}`,
