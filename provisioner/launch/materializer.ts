@@ -82,6 +82,10 @@ export class PlanMaterializer implements Materializer {
       // As Karpenter does: nothing was launched, and the pods are planned again once the class is ready. A claim
       // kept instead would outlive a plan that is pruned meanwhile, as a NodeClaim that never launches.
       if (reason === 'NodeClassNotReady') await this.#deleteUnlaunched(claimName, error);
+      // No planned offering has capacity (each is now remembered unavailable): kept, the plan would be launched into
+      // the same offerings again and again until they recover, its pods planned on nothing else. Withdrawn, the next
+      // pass plans them onto offerings that have capacity, as Karpenter's provisioner does after an ICE.
+      if (reason === 'InsufficientCapacityError' && unpublished === undefined) await this.#withdraw(virtualNodeName);
       throw error;
     });
     const type = this.#launchedType(claim, instance.instanceType);
@@ -104,6 +108,11 @@ export class PlanMaterializer implements Materializer {
     const pool = this.#deps.state.nodePools.get(plan.nodePool);
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
     return { plan, pool, nodeClass: this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name) };
+  }
+
+  async #withdraw(virtualNodeName: string): Promise<void> {
+    await this.#deps.nodes.delete(virtualNodeName);
+    this.#deps.state.removePlan(virtualNodeName);
   }
 
   async #deleteUnlaunched(claimName: string, launchError: unknown): Promise<void> {

@@ -149,6 +149,26 @@ void t.test('when no planned offering has capacity the NodeClaim is deleted and 
   t.equal(w.cloud.instances.size, 0);
 });
 
+void t.test('when no planned offering has capacity the plan is withdrawn, so its pods are planned again onto offerings that have it', async (t) => {
+  // The 60-minute soak: a zone-spread pod's plan had one offering (c6g.medium spot in one zone), out of capacity;
+  // the plan stayed, and every retry for three minutes launched into the same unavailable offering while the pod
+  // waited, planned on nothing else.
+  const w = await world();
+  w.cloud.insufficientCapacity.add('on-demand:m5.large:us-east-1a');
+  w.cloud.insufficientCapacity.add('on-demand:m5.xlarge:us-east-1a');
+  await t.rejects(w.materializer.materialize(virtualName), /the pods will be planned again/);
+  t.notOk(w.state.plans.has(virtualName), 'the plan is gone from the model');
+  t.same(w.nodes.deleted, [virtualName], 'its virtual node is deleted, so kube-scheduler stops offering it');
+  t.ok(w.state.isPending('default/web'), 'its pod waits for the next planning pass');
+});
+
+void t.test('a launch that fails for another reason keeps its plan, to be tried again', async (t) => {
+  const w = await world({ resolve: () => Promise.reject(new Error('DescribeSubnets: throttled')) });
+  await t.rejects(w.materializer.materialize(virtualName), /throttled/);
+  t.ok(w.state.plans.has(virtualName), 'the plan stays');
+  t.same(w.nodes.deleted, [], 'and its virtual node');
+});
+
 void t.test('a launch refused because the EC2NodeClass is not ready deletes the NodeClaim it created, so none is left behind', async (t) => {
   const w = await world({ resolve: () => Promise.reject(new NodeClassNotReadyError('instance profile for role KarpenterNodeRole does not exist yet')) });
   await t.rejects(w.materializer.materialize(virtualName), /instance profile/);
