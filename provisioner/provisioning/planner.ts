@@ -16,6 +16,7 @@ import { buildSimulationInput, holdsRescheduling, reschedulingPods } from './sna
 import { planFor } from './claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
 import { assignReservations, withReservedOfferings } from '../../domain/simulation/reserved-capacity.js';
+import { awaitsRetriedBind } from '../state/pending-pods.js';
 import { reservedCapacityView, type ReservedCapacitySource } from './reservation-offers.js';
 import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
 import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
@@ -193,7 +194,7 @@ function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodeP
 export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes' | 'buffers'>): Promise<string[]> {
   const { state } = deps;
   const rescheduling = reschedulingPods(state).pods;
-  const waits = (plan: VirtualNodePlan) => (key: string): boolean => state.isPending(key) || holdsRescheduling(plan, key, rescheduling);
+  const waits = (plan: VirtualNodePlan) => (key: string): boolean => state.isPending(key) || holdsRescheduling(plan, key, rescheduling) || awaitsRetriedBind(state.pods.get(key));
   // A plan a standby asked to launch has a bind waiting on it (kube-scheduler no longer counts that pod pending); a
   // buffer's plan waits for its own launch.
   const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)) && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan));

@@ -30,3 +30,15 @@ export function isProvisionable(pod: Pod, earlySchedulers?: ReadonlySet<string>)
 function isUntriedFor(pod: Pod, schedulers: ReadonlySet<string>): boolean {
   return (pod.spec.schedulingGates ?? []).length === 0 && schedulers.has(pod.spec.schedulerName ?? 'default-scheduler');
 }
+
+/**
+ * kube-scheduler chose a node and the bind failed (PodScheduled=False, reason SchedulerError): through nodesmith's
+ * extender, a launch of the virtual node that failed for a reason other than capacity. The pod is not provisionable
+ * (kube-scheduler has not found it unschedulable), but it still waits for that node: its plan and the NodeClaim the
+ * failed launch kept must stay, so kube-scheduler's retry launches into them instead of into a new plan.
+ */
+export function awaitsRetriedBind(pod: Pod | undefined): boolean {
+  if (pod === undefined || !isWaiting(pod)) return false;
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  return scheduled?.status === 'False' && scheduled.reason === 'SchedulerError';
+}

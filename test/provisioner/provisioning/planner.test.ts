@@ -110,6 +110,21 @@ void t.test('a plan whose launch a replica asked for is not pruned while the bin
   t.ok(state.plans.has(waiting?.nodeName ?? ''));
 });
 
+void t.test('a plan whose launch failed at the bind stays for kube-scheduler to retry, and goes once the pod is gone', async (t) => {
+  const state = stateWith({ ...pools, pods: [pendingPod('web', { tolerations: [launchable] })] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [plan] = [...state.plans.values()];
+  // The extender's bind launched the virtual node, EC2 failed the launch (not for capacity), the bind failed.
+  const bindFailed = { ...pendingPod('web', { tolerations: [launchable] }), status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulerError', message: 'binding rejected: launch failed' }] } };
+  state.upsertPod(bindFailed);
+  t.notOk(state.isPending('default/web'), 'kube-scheduler has not found the pod unschedulable');
+  t.same(await pruneStalePlans(p.deps), [], 'the plan stays, so the retried bind launches into the NodeClaim the failed launch kept');
+  t.equal((await planOnce(p.deps)).newNodes, 0, 'and no second plan is made for the pod');
+  state.removePod(bindFailed);
+  t.same(await pruneStalePlans(p.deps), [plan?.nodeName], 'a plan whose pod is gone goes');
+});
+
 /** A node of ours whose NodeClaim is being deleted (an interruption, expiry or repair), with pods still running on it. */
 function leavingNode(options: { disrupting?: boolean; placedByPlan?: string } = {}): ClusterState {
   const claim = nodeClaim({ name: 'old', nodeName: 'i-old', providerID: 'aws:///us-east-1a/i-old', finalizers: ['karpenter.sh/termination'] });
