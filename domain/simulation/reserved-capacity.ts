@@ -25,7 +25,7 @@ const withReserved = new WeakMap<readonly InstanceType[], { key: string; types: 
 export type ReservedOfferingOf = (type: InstanceType, zone: string, available: boolean) => Offering | undefined;
 
 /** Karpenter's reserved offering with no overlay: the type's on-demand price ÷ 10⁷. */
-const plainReservedOffering: ReservedOfferingOf = (type, zone, available) => {
+export const plainReservedOffering = (type: InstanceType, zone: string, available: boolean): Offering => {
   const onDemand = type.offerings.find((o) => o.capacityType === capacityTypes.onDemand)?.price;
   return { zone, capacityType: capacityTypes.reserved, price: reservedPrice(onDemand), available };
 };

@@ -1,9 +1,8 @@
 import { sameSpotPrices, type SpotPriceOrigin, type SpotPriceSource, type SpotPriceTable } from '../../domain/cloud/spot-prices.js';
 import type { DescribedInstanceTypes } from '../../domain/instance-types/catalog-entry.js';
-import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
 import type { InstanceType, Offering } from '../../domain/instance-types/instance-type.js';
 import { applyNodeOverlays, overlaidOffering, type NodeOverlayLike, type OverlayVerdict } from '../../domain/instance-types/node-overlay.js';
-import { capacityTypes } from '../../domain/well-known-labels.js';
+import { plainReservedOffering } from '../../domain/simulation/reserved-capacity.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 
 /** What the cloud has answered so far; each part left out falls back to the embedded catalog. */
@@ -110,8 +109,7 @@ export class PricedInstanceTypes implements Controller {
   reservedOffering(typeName: string, zone: string, available: boolean): Offering | undefined {
     const type = this.#built.find((t) => t.name === typeName);
     if (type === undefined) return undefined;
-    const onDemand = type.offerings.find((o) => o.capacityType === capacityTypes.onDemand)?.price;
-    const offering: Offering = { zone, capacityType: capacityTypes.reserved, price: reservedPrice(onDemand), available };
+    const offering = plainReservedOffering(type, zone, available);
     return this.#overlays.length === 0 ? offering : overlaidOffering(type, offering, this.#overlays, this.#verdicts);
   }
 
