@@ -19,10 +19,22 @@ export const faultKinds = ['nodesmith SIGKILL', 'leader killed (Lease handover)'
 type FaultKind = (typeof faultKinds)[number];
 type Ec2Fault = Extract<FaultKind, `EC2 ${string}`>;
 const isEc2 = (kind: FaultKind): kind is Ec2Fault => kind.startsWith('EC2 ');
+const restartKinds: readonly FaultKind[] = ['nodesmith SIGKILL', 'leader killed (Lease handover)'];
 const weights: Record<FaultKind, number> = {
   'nodesmith SIGKILL': 1, 'leader killed (Lease handover)': 2, 'API server restart': 1, 'watches dropped': 2, 'EC2 throttling': 2, 'EC2 5xx': 2, 'EC2 slow': 2,
   'EC2 insufficient capacity': 2, 'EC2 eventual consistency': 1, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2, 'nodes never Ready': 1,
 };
+
+/**
+ * The next fault's kind. A restart drawn fewer than `between` faults after the last one is drawn again among the
+ * other kinds: a process killed every few minutes never lives long enough for its memory to say anything, and the
+ * draw stays a function of the seed alone (it counts faults, not seconds).
+ */
+export function nextFaultKind(prng: Prng, faultsSinceRestart: number, between: number): FaultKind {
+  const kind = prng.weighted(weights);
+  if (!restartKinds.includes(kind) || faultsSinceRestart >= between) return kind;
+  return prng.weighted(Object.fromEntries(Object.entries(weights).filter(([k]) => !restartKinds.includes(k as FaultKind))) as Record<FaultKind, number>);
+}
 
 /** Faults that land while the soak runs; each one that lasts is lifted by a timer, and all of them at the end. */
 export class Faults {
@@ -32,12 +44,19 @@ export class Faults {
   #restarting: Promise<void> | undefined;
   #neverReadyOn = false;
   #apiRestart: Promise<void> | undefined;
+  // Starts high: the first restart may come at once.
+  #sinceRestart = Number.POSITIVE_INFINITY;
+  readonly #between: number;
   readonly #queue: string;
   readonly #invariants: Invariants;
   readonly #log: (line: string) => void;
 
-  /** `queue`: the interruption queue; `invariants` learn of the nodes broken on purpose; `log` gets one line per fault. */
-  constructor(private readonly product: ProductStack, private readonly prng: Prng, context: { readonly queue: string; readonly invariants: Invariants; readonly log: (line: string) => void }) {
+  /**
+   * `queue`: the interruption queue; `invariants` learn of the nodes broken on purpose; `log` gets one line per fault;
+   * `faultsBetweenRestarts`: at least this many other faults between two that kill nodesmith (default 0).
+   */
+  constructor(private readonly product: ProductStack, private readonly prng: Prng, context: { readonly queue: string; readonly invariants: Invariants; readonly log: (line: string) => void; readonly faultsBetweenRestarts?: number | undefined }) {
+    this.#between = context.faultsBetweenRestarts ?? 0;
     this.#queue = context.queue;
     this.#invariants = context.invariants;
     this.#log = context.log;
@@ -55,9 +74,11 @@ export class Faults {
   }
 
   async inject(): Promise<void> {
-    const kind = this.prng.weighted(weights);
+    const kind = nextFaultKind(this.prng, this.#sinceRestart, this.#between);
+    this.#sinceRestart++;
     const what = await this.#apply(kind);
     if (what === undefined) return;
+    if (restartKinds.includes(kind)) this.#sinceRestart = 0;
     this.counts.add(kind);
     this.#log(`fault ${kind}: ${what}`);
   }

@@ -2,6 +2,11 @@ import { longestLife, slopePer10Min } from './process-sampler.js';
 import type { SoakReport } from './soak.js';
 import { formatViolation } from './violation.js';
 
+/**
+ * A process that has just taken the Lease fills its caches for minutes (informers, the catalog, launch templates, the
+ * plan): the slope of a leak is the one left after that.
+ */
+const settledWarmUpMs = 5 * 60_000;
 const list = (items: readonly string[]): string => (items.length === 0 ? 'none' : items.join('; '));
 
 /** Anything wrong: a violation during the run, or something leaked, lost or missing once it settled. */
@@ -18,6 +23,7 @@ function processLines(r: SoakReport): string[] {
   const fmt = (n: number | undefined, digits: number): string => (n === undefined ? 'n/a (too few readings after warm-up)' : n.toFixed(digits));
   return [
     `nodesmith RSS: ${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MiB over ${String(r.samples.length)} readings of ${String(pids)} process(es); slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB), 2)} MiB per 10 min`,
+    `nodesmith RSS past each life's first ${String(settledWarmUpMs / 60_000)} min (caches filled): slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB, settledWarmUpMs), 2)} MiB per 10 min`,
     `nodesmith open descriptors: ${String(Math.min(...fds))}-${String(Math.max(...fds))}; slope ${fmt(slopePer10Min(r.samples, (s) => s.fds), 1)} per 10 min`,
     ...(longest === undefined ? [] : [`longest-read process: pid ${String(longest.pid)} over ${(longest.spanMs / 60_000).toFixed(1)} min, its RSS slope ${fmt(longest.rssSlope, 2)} MiB per 10 min`]),
   ];

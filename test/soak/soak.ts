@@ -20,6 +20,8 @@ export interface SoakOptions {
   readonly checkEveryMs?: number;
   /** How long, at most, the cluster gets to settle after the last fault before the final counts (default 4 min). */
   readonly settleMs?: number;
+  /** At least this many other faults between two that kill nodesmith (default 0: as the draw falls). */
+  readonly faultsBetweenRestarts?: number;
 }
 
 export interface SoakReport {
@@ -92,7 +94,7 @@ export class Soak {
     this.#prng = new Prng(options.seed);
     this.#invariants = new Invariants(options.graces ?? defaultGraces, this.#startMs);
     this.#churn = new Churn(product, new Prng(options.seed + 1), this.#invariants, (line) => { this.#say(line); });
-    this.#faults = new Faults(product, new Prng(options.seed + 2), { queue: soakQueue, invariants: this.#invariants, log: (line) => { this.#say(line); } });
+    this.#faults = new Faults(product, new Prng(options.seed + 2), { queue: soakQueue, invariants: this.#invariants, log: (line) => { this.#say(line); }, faultsBetweenRestarts: options.faultsBetweenRestarts });
     this.#cost = new CostMeter(product.moto.region);
   }
 
