@@ -91,8 +91,13 @@ export class LeaderElector {
     return new LeaderElector({ ...options, api: kubeLeaseApi(api) });
   }
 
+  /**
+   * True while this replica holds the Lease and renewed it within the renew deadline. The deadline is checked here,
+   * not only when an attempt returns: a renewal stuck on an API server that does not answer (restarting, a dropped
+   * connection) would otherwise leave this replica acting as leader long after another took the expired Lease.
+   */
   isLeader(): boolean {
-    return this.#leading;
+    return this.#leading && this.#o.clock.now() - this.#lastRenew < this.#renewDeadlineMs();
   }
 
   /** Starts the acquire/renew loop in the background. */
@@ -123,7 +128,8 @@ export class LeaderElector {
       ok = false;
     }
     if (ok) this.#lastRenew = now;
-    const keep = ok || (this.#leading && now - this.#lastRenew < (this.#o.renewDeadlineMs ?? 10_000) && !this.#heldByOther);
+    // The deadline is judged at the answer, not at the call: the call may have hung for longer than the deadline.
+    const keep = ok || (this.#leading && this.#o.clock.now() - this.#lastRenew < this.#renewDeadlineMs() && !this.#heldByOther);
     this.#setLeading(keep);
     return keep;
   }
@@ -237,6 +243,10 @@ export class LeaderElector {
     this.#log().info({ component, identity: this.#o.identity, leading }, leading ? 'started leading' : 'stopped leading');
     if (leading) this.#o.onStartedLeading?.();
     else this.#o.onStoppedLeading?.();
+  }
+
+  #renewDeadlineMs(): number {
+    return this.#o.renewDeadlineMs ?? 10_000;
   }
 
   #log(): ControllerLogger {

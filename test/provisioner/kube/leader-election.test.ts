@@ -62,3 +62,30 @@ void t.test('stop releases the lease so the next elector leads without waiting f
   t.equal(api.leases.get('nodesmith/provisioner')?.spec?.holderIdentity, '');
   t.equal(await b.tryAcquireOrRenew(), true, 'no clock step was needed');
 });
+
+void t.test('a leader whose renewal hangs stops counting as leader at the renew deadline, before the call returns', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const a = elector(api, clock, 'a');
+  t.equal(await a.tryAcquireOrRenew(), true);
+  // The API server takes the request and never answers (it is restarting): the attempt stays in flight.
+  let answer: (lease: never) => void = () => undefined;
+  const read = api.readNamespacedLease.bind(api);
+  api.readNamespacedLease = () => new Promise((resolve) => { answer = resolve; });
+  const inFlight = a.tryAcquireOrRenew();
+  api.readNamespacedLease = read;
+  clock.step(9_000);
+  t.ok(a.isLeader(), 'within the deadline it still leads');
+  clock.step(1_500);
+  t.notOk(a.isLeader(), 'past the deadline it no longer leads, though the renewal has not returned');
+  const b = elector(api, clock, 'b');
+  clock.step(5_000);
+  await b.tryAcquireOrRenew();
+  t.equal(await b.tryAcquireOrRenew(), false, 'b saw a record and waits out the lease duration it observed');
+  clock.step(15_000);
+  t.equal(await b.tryAcquireOrRenew(), true, 'b takes the Lease');
+  t.notOk(a.isLeader(), 'a never leads again meanwhile');
+  answer({ metadata: { name: 'provisioner', namespace: 'nodesmith' }, spec: { holderIdentity: 'a' } } as never);
+  t.equal(await inFlight, false, 'the late answer (the Lease as it was when a asked) fails to renew and, past the deadline, a steps down');
+  t.notOk(a.isLeader());
+});
