@@ -8,7 +8,7 @@ import { readTlsFiles } from '../webhooks/tls-reloader.js';
 import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
-import { KubeEventRecorder } from '../provisioner/kube/events.js';
+import { countedEventRecorder, type KubeEventRecorder } from '../provisioner/kube/events.js';
 import { ApiConnection } from '../provisioner/kube/api-connection.js';
 import { loadKubeConfig, type KubeTarget } from '../provisioner/kube/kube-config.js';
 import { KubeRest } from '../provisioner/kube/kube-rest.js';
@@ -245,8 +245,7 @@ function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { mat
   registerNodePoolCost(registry, state, offeringPrices(() => priced.catalog()));
   const nodes = new KubeNodeWriter(api);
   const nodeClaims = new KubeNodeClaimClient(api);
-  const eventLog = log.child({ component: 'provisioner.events' });
-  const events = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: (e) => { eventLog.debug({ err: e }, 'could not write an event'); }, onDropped: () => { eventLog.debug('event dropped: too many waiting to be written'); } });
+  const events = countedEventRecorder(api, { clock: systemClock, registry, log: log.child({ component: 'provisioner.events' }) });
   const catalog = catalogControllers(priced, aws, { state, events, log });
   registerCatalogSourceMetric(registry, catalog.sources);
   const reserved = reservedCapacity({ api, state, aws, nodeClaims, priced, log, enabled: config.reservedCapacity !== false });

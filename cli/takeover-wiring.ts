@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
 import type { Materializer } from '../provisioner/index.js';
 import { ControllerRunner } from '../provisioner/controller-runner.js';
-import { KubeEventRecorder } from '../provisioner/kube/events.js';
+import { countedEventRecorder } from '../provisioner/kube/events.js';
 import { kubeKarpenterReads } from '../provisioner/kube/karpenter-reads.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
@@ -29,7 +29,7 @@ export function startKarpenterGuard(w: { config: NodesmithConfig; api: KubeRest;
   const guard = new KarpenterGuard({
     reads: kubeKarpenterReads(w.api), leases: w.config.karpenterGuard.leases, deployments: w.config.karpenterGuard.deployments,
     nodePools: () => w.state.nodePools.values(), writer: new KubeNodePoolStatusWriter(w.api),
-    recorder: new KubeEventRecorder(w.api, { clock: systemClock, component: 'nodesmith', onError: (e) => { log.debug({ err: e }, 'could not write an event'); } }),
+    recorder: countedEventRecorder(w.api, { clock: systemClock, registry: w.registry, log }),
     clock: systemClock, override: w.config.karpenterGuard.override, metrics: new TakeoverMetrics(w.registry), log,
   });
   const runner = new ControllerRunner({ clock: systemClock, controllers: [guard], shouldRun: w.isLeader, log });

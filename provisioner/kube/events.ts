@@ -1,4 +1,7 @@
+import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
+import type { ControllerLogger } from '../controller-runner.js';
+import { sharedMetric } from '../metric-shapes.js';
 import type { EventReason, EventRecorder, EventTarget } from '../events.js';
 import type { ResourceRef } from './kube-rest.js';
 
@@ -95,4 +98,20 @@ export class KubeEventRecorder implements EventRecorder {
   #forgetOlderThan(cutoff: number): void {
     for (const [key, at] of this.#recent) if (at < cutoff) this.#recent.delete(key);
   }
+}
+
+const droppedName = 'nodesmith_events_dropped_total';
+
+/**
+ * A recorder whose lost Events are counted, not only logged at debug level: `nodesmith_events_dropped_total{reason}`,
+ * `backlog` when too many waited to be written, `write_failed` when the API server refused or did not answer. An
+ * operator missing Events from `kubectl describe` then sees why on a dashboard.
+ */
+export function countedEventRecorder(api: EventWriter, w: { readonly clock: Clock; readonly registry: Registry; readonly log: ControllerLogger }): KubeEventRecorder {
+  const dropped = sharedMetric(w.registry, droppedName, () => new Counter({ name: droppedName, help: 'Events nodesmith did not write, by reason: backlog (too many waiting) or write_failed (refused or unanswered).', labelNames: ['reason'] as const, registers: [w.registry] }));
+  return new KubeEventRecorder(api, {
+    clock: w.clock, component: 'nodesmith',
+    onError: (e) => { dropped.inc({ reason: 'write_failed' }); w.log.debug({ err: e }, 'could not write an event'); },
+    onDropped: () => { dropped.inc({ reason: 'backlog' }); w.log.debug({}, 'event dropped: too many waiting to be written'); },
+  });
 }

@@ -1,5 +1,7 @@
 import t from 'tap';
-import { KubeEventRecorder } from '../../../provisioner/kube/events.js';
+import { Registry } from 'prom-client';
+import { silentLogger } from '../../../provisioner/controller-runner.js';
+import { countedEventRecorder, KubeEventRecorder } from '../../../provisioner/kube/events.js';
 import type { ResourceRef } from '../../../provisioner/kube/kube-rest.js';
 
 /** An API whose creates stay unanswered until released, counting how many are on the wire at once. */
@@ -50,4 +52,19 @@ void t.test('past the backlog the newest events are dropped and counted, and a f
   for (let i = 0; i < 20 && calls < 11; i++) await settle();
   t.equal(calls, 11, 'each failed write let the next one go');
   t.equal(failures, 11, 'and each failure was reported');
+});
+
+void t.test('lost events are counted on /metrics by reason: a refused write, and one over the backlog', async (t) => {
+  const registry = new Registry();
+  const refusing = { create: (): Promise<unknown> => Promise.reject(new Error('etcdserver: request timed out')) };
+  const recorder = countedEventRecorder(refusing, { clock, registry, log: silentLogger });
+  recorder.record(pod(1), 'Normal', 'Nominated', 'planned');
+  await settle();
+  const hanging = { create: (): Promise<unknown> => new Promise(() => undefined) };
+  const full = countedEventRecorder(hanging, { clock, registry, log: silentLogger });
+  // 4 on the wire and 2,000 waiting: the next one is over the backlog.
+  for (let i = 0; i < 2_005; i++) full.record(pod(i), 'Normal', 'Nominated', 'planned');
+  const text = await registry.metrics();
+  t.match(text, /nodesmith_events_dropped_total\{reason="write_failed"\} 1\n/);
+  t.match(text, /nodesmith_events_dropped_total\{reason="backlog"\} 1\n/);
 });
