@@ -18,6 +18,8 @@ export class Batcher {
   readonly #windows: BatchWindows;
   #lastTrigger = 0;
   #pending = false;
+  /** What triggered the open window (pod keys): a second change of the same pod does not extend it. */
+  readonly #seen = new Set<string>();
   #wake: (() => void) | undefined;
 
   constructor(clock: Clock, windows: BatchWindows = defaultBatchWindows) {
@@ -25,8 +27,17 @@ export class Batcher {
     this.#windows = windows;
   }
 
-  /** Something worth planning for happened (a pod became unschedulable, a NodePool changed). */
-  trigger(): void {
+  /**
+   * Something worth planning for happened (a pod became unschedulable, a NodePool changed). With a `key` (a pod's),
+   * only its first trigger in a window counts, as Karpenter's batcher dedupes by pod UID: a pending pod's status
+   * is written again and again while it waits (kube-scheduler marks it Unschedulable, then again on each retry),
+   * and counting each write would hold the window open to its maximum while nothing new arrives.
+   */
+  trigger(key?: string): void {
+    if (key !== undefined) {
+      if (this.#seen.has(key)) return;
+      this.#seen.add(key);
+    }
     this.#lastTrigger = this.#clock.now();
     this.#pending = true;
     this.#wake?.();
@@ -52,6 +63,7 @@ export class Batcher {
       await this.#clock.sleep(Math.min(idleLeft, maxLeft));
     }
     this.#pending = false;
+    this.#seen.clear();
     return isStopped() ? 'stopped' : 'batch';
   }
 }

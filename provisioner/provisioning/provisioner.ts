@@ -40,11 +40,11 @@ export class Provisioner {
     this.#unsubscribe = state.onChange((kind, key) => {
       if (kind === 'nodepool' || kind === 'ec2nodeclass') this.#batcher.trigger();
       // A NodeClaim being deleted (interruption, expiry, repair) has pods to plan elsewhere before they are evicted.
-      if (kind === 'nodeclaim' && state.nodeClaims.get(key)?.metadata.deletionTimestamp !== undefined) this.#batcher.trigger();
+      if (kind === 'nodeclaim' && state.nodeClaims.get(key)?.metadata.deletionTimestamp !== undefined) this.#batcher.trigger(`nodeclaim/${key}`);
       // A standby's extender took a bind for this virtual node and asks us to launch it (launch-request.ts).
       if (kind === 'node' && this.#options.isLeader() && awaitsRequestedLaunch(state, key)) this.#options.launchNow(key);
       if (kind !== 'pod') return;
-      if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger();
+      if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger(key);
     });
     // A buffer's room changed (applied, resized, deleted): plan it.
     const unsubscribeBuffers = this.#options.buffers?.onChange(() => { this.#batcher.trigger(); });

@@ -58,3 +58,33 @@ void t.test('a wait with nothing pending ends when the caller stops', async (t) 
   await settle();
   t.equal(wait.outcome(), 'stopped');
 });
+
+void t.test('a pod that changes again while its window is open does not extend it; a new pod does', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, windows);
+  const wait = watch(batcher);
+  batcher.trigger('default/a');
+  for (let i = 0; i < 4; i++) {
+    await settle();
+    clock.step(200);
+    // kube-scheduler writes the same pod's status again: no news.
+    batcher.trigger('default/a');
+  }
+  await settle();
+  clock.step(200);
+  await settle();
+  t.equal(wait.outcome(), 'batch', 'closed one idle window after the pod first came, not after its last write');
+
+  const next = watch(batcher);
+  batcher.trigger('default/a');
+  await settle();
+  clock.step(800);
+  batcher.trigger('default/b');
+  await settle();
+  clock.step(800);
+  await settle();
+  t.equal(next.outcome(), undefined, 'the same pod opens the next window, and a new pod extends it');
+  clock.step(200);
+  await settle();
+  t.equal(next.outcome(), 'batch');
+});
