@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 import { boundCurve, watchBinds, type BindWatch } from './bound-curve.js';
 import { latencyCurve, probeLatency, type LatencyProbe } from './loop-probe.js';
+import { nodesmithTimeline } from './nodesmith-timeline.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
 function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
@@ -57,7 +59,8 @@ export const e2eBurstBench: Bench = {
     const earlyPlanning = flag('--early-planning') !== undefined;
     write(planningLine(earlyPlanning));
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
-    const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000, earlyPlanning });
+    // At info, nodesmith logs each plan and launch: the bench prints them as a timeline beside the bound curve.
+    const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000, earlyPlanning, logLevel: 'info' });
     let probe: LatencyProbe | undefined;
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
@@ -91,6 +94,7 @@ export const e2eBurstBench: Bench = {
       binds.stop();
       await probe.stop();
       write(curves(binds, probe));
+      write(`nodesmith's plans and launches:\n${nodesmithTimeline(join(product.stack.dir, 'nodesmith.log'), started).map((line) => `  ${line}\n`).join('')}`);
       write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
       write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
       write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB\n`);

@@ -3,20 +3,17 @@ import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { parseAllDocuments } from 'yaml';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NodesmithConfig } from '../../cli/app-config.js';
 import { defaultKarpenterGuard } from '../../cli/run-flags.js';
 import type { ConsolidationOptions } from '../../provisioner/disruption/consolidation-settings.js';
-import { startNodesmith, type RunningNodesmith } from '../../cli/app.js';
-import { NodesmithProcess } from './nodesmith-process.js';
-import { startReplicaSet, type Replica, type ReplicaSet } from './replica-set.js';
+import type { RunningNodesmith } from '../../cli/app.js';
+import type { Replica } from './replica-set.js';
 import type { ServiceProxy } from '../stack/service-proxy.js';
 import { nodesmithApiAccess } from './nodesmith-kubeconfig.js';
 import { nodePoolYaml } from './nodepool-yaml.js';
+import { productLogTails, startReplicas } from './product-runners.js';
 
 export { nodePoolYaml };
-import { imageLaunch } from '../image/image-launch.js';
 import { startFaultProxy, type FaultProxy } from '../stack/fault-proxy.js';
 import { freePort } from '../stack/free-port.js';
 import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
@@ -25,13 +22,6 @@ import { startStack, type Stack } from '../stack/stack.js';
 
 export const clusterName = 'nodesmith-test';
 
-function tailOf(path: string, lines = 40): string {
-  try {
-    return readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
 const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
 export interface ProductStack {
@@ -72,6 +62,8 @@ export interface ProductStackOptions {
   readonly childProcess?: boolean;
   /** In child-process mode, run the build in dist/ rather than the sources through tsx (memory figures). */
   readonly compiled?: boolean;
+  /** nodesmith's log level (default: NODESMITH_LOG_LEVEL, else warn); a bench reads its timeline at info. */
+  readonly logLevel?: string;
   /** Have the API server keep an audit log (see StackOptions.audit). */
   readonly audit?: boolean;
   /**
@@ -117,84 +109,6 @@ export interface ProductStackOptions {
   readonly replicas?: number;
   /** nodesmith reaches the API server through a TCP proxy (ProductStack.apiService), so its connections can be cut. */
   readonly apiService?: boolean;
-}
-
-/** nodesmith in this process or as a child, behind one interface. */
-interface Runner { readonly inProcess: RunningNodesmith | undefined; readonly pid: number | undefined; crashAndRestart(): Promise<void>; stop(): Promise<void> }
-
-async function startRunner(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<Runner> {
-  if (options.image !== undefined) return imageRunner(config, options.image, stack, moto);
-  if (options.childProcess === true) {
-    const child = new NodesmithProcess(config, join(stack.dir, 'nodesmith.log'), moto.credentials, { compiled: options.compiled === true });
-    await child.start();
-    return processRunner(child);
-  }
-  let running = await startNodesmith(config);
-  const runner = {
-    get inProcess(): RunningNodesmith { return running; },
-    pid: undefined,
-    // In-process there is no SIGKILL: stop() is the closest we get (it lets in-flight work finish).
-    crashAndRestart: async (): Promise<void> => { await running.stop(); running = await startNodesmith(config); },
-    stop: (): Promise<void> => running.stop(),
-  };
-  return runner;
-}
-
-/** A nodesmith child process: a crash is a SIGKILL and a start; `release` runs after it stops for good. */
-function processRunner(child: NodesmithProcess, release: () => Promise<void> = () => Promise.resolve()): Runner {
-  return {
-    inProcess: undefined,
-    get pid() { return child.pid; },
-    crashAndRestart: async () => { await child.kill(); await child.start(); },
-    stop: async () => { await child.stop(); await release(); },
-  };
-}
-
-/** Several replicas: a crash is the first replica's. */
-function replicaRunner(set: ReplicaSet): Runner {
-  const first = set.replicas[0]?.process;
-  return {
-    inProcess: undefined,
-    get pid() { return first?.pid; },
-    crashAndRestart: async () => { await first?.kill(); await first?.start(); },
-    stop: () => set.stop(),
-  };
-}
-
-/** One runner, or several replicas behind their Services; `served` is where the API server and kube-scheduler call. */
-async function startReplicas(config: NodesmithConfig, options: ProductStackOptions, stack: Stack, moto: Moto): Promise<{ runner: Runner; replicas: readonly Replica[]; extenderService?: ServiceProxy; served: { webhook: number; extender: number; healthUrl: string } }> {
-  if ((options.replicas ?? 1) <= 1) {
-    const served = { webhook: config.webhooks.port, extender: config.extender.port, healthUrl: `http://127.0.0.1:${String(config.health.port)}` };
-    return { runner: await startRunner(config, options, stack, moto), replicas: [], served };
-  }
-  const set = await startReplicaSet(config, { count: options.replicas ?? 1, compiled: options.compiled === true, logDir: stack.dir, credentials: moto.credentials, caCert: await readFile(stack.pki.caCert) });
-  return { runner: replicaRunner(set), replicas: set.replicas, extenderService: set.extenderService, served: { webhook: set.webhookService.port, extender: set.extenderService.port, healthUrl: set.replicas[0]?.healthUrl ?? '' } };
-}
-
-/** The last lines of every log, nodesmith's own when it runs as one or more processes. */
-function productLogTails(stack: Stack, moto: Moto, options: ProductStackOptions, replicas: readonly Replica[]): string {
-  const single = options.childProcess === true || options.image !== undefined ? `\n--- nodesmith ---\n${tailOf(join(stack.dir, 'nodesmith.log'))}` : '';
-  const each = replicas.map((_, i) => `\n--- nodesmith-${String(i)} ---\n${tailOf(join(stack.dir, `nodesmith-${String(i)}.log`))}`).join('');
-  return `${stack.logTails(30)}\n--- moto ---\n${moto.tail(20)}${single}${each}`;
-}
-
-/** nodesmith from its image: the kubeconfig and webhook certificate are handed in read-only, as a Secret would be. */
-async function imageRunner(config: NodesmithConfig, image: string, stack: Stack, moto: Moto): Promise<Runner> {
-  const kubeconfig = config.kubeconfig ?? stack.kubeconfigPath;
-  const launch = await imageLaunch(image, [kubeconfig, config.webhooks.certFile, config.webhooks.keyFile], stack.dir);
-  const inside: NodesmithConfig = {
-    ...config, kubeconfig: launch.inside(kubeconfig),
-    webhooks: { ...config.webhooks, certFile: launch.inside(config.webhooks.certFile), keyFile: launch.inside(config.webhooks.keyFile) },
-  };
-  const child = new NodesmithProcess(inside, join(stack.dir, 'nodesmith.log'), moto.credentials, { image: launch });
-  try {
-    await child.start();
-  } catch (error) {
-    await child.stop();
-    await launch.dispose();
-    throw error;
-  }
-  return processRunner(child, () => launch.dispose());
 }
 
 async function kubectlApply(stack: Stack, args: readonly string[], input?: string): Promise<void> {
@@ -282,7 +196,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     ...controllerSwitches(options),
     karpenterGuard: options.karpenterGuard ?? defaultKarpenterGuard(),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },
-    logLevel: process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
+    logLevel: options.logLevel ?? process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
   const { runner, replicas, extenderService, served } = await startReplicas(config, options, stack, moto);
   await kubectlApply(stack, ['-f', '-'], await localWebhookConfigurations(`https://127.0.0.1:${String(served.webhook)}`, caBundle));
