@@ -49,9 +49,22 @@ export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList
     for (const entry of virtual) unresolvable[entry.name] = reason;
     return { passed, failed, unresolvable };
   }
+  const own = virtual.find((entry) => entry.closedReason === undefined && context.view.plan(entry.name)?.assigned.has(context.key) === true && !context.isDaemonPod);
+  if (own !== undefined) return onlyOwnPlan(own.name, virtual, { failed, unresolvable });
   const survivors: string[] = [];
   for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));
   return { passed: survivors, failed, unresolvable };
+}
+
+/**
+ * The virtual node the plan put the pod on is its place: another virtual node's room is its own pods', and a pod
+ * taking it would push one of them onto yet another node. One node passing also spares kube-scheduler its scoring
+ * (it skips the score plugins and the extender's prioritize for a single feasible node), which halves the calls
+ * each pod of a burst makes.
+ */
+function onlyOwnPlan(own: string, virtual: readonly ModelNode[], outcome: Pick<FilterOutcome, 'failed' | 'unresolvable'>): FilterOutcome {
+  for (const entry of virtual) if (entry.name !== own) outcome.unresolvable[entry.name] = `the pod is planned on virtual node ${own}; this one's room is kept for its own pods`;
+  return { passed: [own], ...outcome };
 }
 
 /** Judges the real (and unknown) candidates and sets the virtual ones aside. */

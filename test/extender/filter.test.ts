@@ -219,3 +219,16 @@ void t.test('a real node holding pods kube-scheduler has not seen yet refuses a 
   t.match((await filter(h, extenderArgs(pod({ name: 'next', cpu: '1', memory: '1Gi' }), ['ip-real']))).FailedNodes, { 'ip-real': /cpu 1 wanted, 500m left/ });
   t.same((await filter(h, extenderArgs(pod({ name: 'small', cpu: '400m', memory: '1Gi' }), ['ip-real']))).NodeNames, ['ip-real']);
 });
+
+void t.test('a pod offered its own virtual node and others passes only its own, so kube-scheduler needs no scoring', async (t) => {
+  const h = harness();
+  for (const name of ['launchable-a', 'launchable-b']) h.view.apply({ kind: 'node-upserted', node: virtualNode(name) });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/other'], room: { cpu: '4', memory: '8Gi', pods: '10' } }) });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-b', { assignedPods: ['default/web-0'], room: { cpu: '4', memory: '8Gi', pods: '10' } }) });
+  const result = await filter(h, extenderArgs(pod(), ['launchable-a', 'launchable-b']));
+  t.same(result.NodeNames, ['launchable-b']);
+  t.match(result.FailedAndUnresolvableNodes['launchable-a'], /planned on virtual node launchable-b/);
+  // Without its own among the candidates (kube-scheduler found it full), another plan's spare room still takes it.
+  const elsewhere = await filter(h, extenderArgs(pod(), ['launchable-a']));
+  t.same(elsewhere.NodeNames, ['launchable-a']);
+});
