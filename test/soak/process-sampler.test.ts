@@ -1,5 +1,5 @@
 import t from 'tap';
-import { longestLife, sampleProcess, slopePer10Min, type ProcessSample } from './process-sampler.js';
+import { floorSlopePer10Min, longestLife, sampleProcess, samplesCsv, slopePer10Min, type ProcessSample } from './process-sampler.js';
 
 const minute = 60_000;
 const life = (pid: number, startMs: number, base: number, perMinute: number): ProcessSample[] =>
@@ -38,5 +38,22 @@ void t.test('the longest-lived process is found with its own slope', (t) => {
   t.equal(longest?.spanMs, 10 * minute);
   t.equal(longest?.rssSlope?.toFixed(3), '5.000');
   t.equal(longestLife([]), undefined);
+  t.end();
+});
+
+void t.test('the floor slope sees through a collector saw-tooth, and sees a leak under it', (t) => {
+  // 30 minutes read every 30 s: RSS climbs 20 MiB in 3 minutes and drops back at each collection.
+  const saw = (leakPerMinute: number, phase: number): ProcessSample[] => Array.from({ length: 61 }, (_, i) => {
+    const atMs = i * 30_000;
+    return { atMs, pid: 1, rssMiB: 160 + (((i + phase) % 6) / 6) * 20 + leakPerMinute * (atMs / minute), fds: 40 };
+  });
+  const flat = saw(0, 3);
+  t.equal(floorSlopePer10Min(flat.slice(0, 52), 180_000, 0)?.toFixed(2), '0.00', 'the floor is flat');
+  t.equal(floorSlopePer10Min(saw(0.3, 0), 180_000, 0)?.toFixed(2), '3.00', 'a leak of 0.3 MiB a minute lifts the floor by 3 per 10 minutes');
+  t.end();
+});
+
+void t.test('the readings are written as CSV', (t) => {
+  t.equal(samplesCsv([{ atMs: 5, pid: 7, rssMiB: 150.04, fds: 41 }]), 'at_ms,pid,rss_mib,fds\n5,7,150.0,41\n');
   t.end();
 });

@@ -61,3 +61,35 @@ export function longestLife(samples: readonly ProcessSample[]): { pid: number; s
   if (pid === undefined || span === undefined) return undefined;
   return { pid, spanMs: span.last - span.first, rssSlope: slopePer10Min(samples.filter((s) => s.pid === pid), (s) => s.rssMiB) };
 }
+
+/**
+ * The slope of RSS's floor: within each life, past `warmUpMs`, the lowest reading of each `windowMs`, fitted across
+ * lives as slopePer10Min does. RSS saws up and down by tens of MiB as V8 collects; over a life of 20 minutes a line
+ * through every reading leans with wherever the saw happened to start and stop. What a collection cannot take back
+ * (a leak) lifts the floor; the floor's slope is what says leak or not.
+ */
+export function floorSlopePer10Min(samples: readonly ProcessSample[], windowMs = 180_000, warmUpMs = 300_000): number | undefined {
+  const lives = new Map<number, ProcessSample[]>();
+  for (const s of samples) lives.set(s.pid, [...(lives.get(s.pid) ?? []), s]);
+  const floors = [...lives.values()].flatMap((life) => floorsOf(life.filter((s) => s.atMs - (life[0]?.atMs ?? 0) >= warmUpMs), windowMs));
+  return slopePer10Min(floors, (s) => s.rssMiB, 0);
+}
+
+/** The lowest reading of each window of one life; a last window less than half full has not seen its collection yet. */
+function floorsOf(life: readonly ProcessSample[], windowMs: number): ProcessSample[] {
+  const start = life[0]?.atMs ?? 0;
+  const end = life.at(-1)?.atMs ?? 0;
+  const windows = new Map<number, ProcessSample>();
+  for (const s of life) {
+    const index = Math.floor((s.atMs - start) / windowMs);
+    if (start + index * windowMs + windowMs / 2 > end) continue;
+    const low = windows.get(index);
+    if (low === undefined || s.rssMiB < low.rssMiB) windows.set(index, s);
+  }
+  return [...windows.values()];
+}
+
+/** The readings as CSV (ms since the epoch, pid, RSS MiB, descriptors), to study after the run. */
+export function samplesCsv(samples: readonly ProcessSample[]): string {
+  return ['at_ms,pid,rss_mib,fds', ...samples.map((s) => `${String(s.atMs)},${String(s.pid)},${s.rssMiB.toFixed(1)},${String(s.fds)}`)].join('\n') + '\n';
+}
