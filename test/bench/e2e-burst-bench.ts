@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
-import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
+import { createDeployment, listInstances, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
 import { startProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 import { boundCurve, watchBinds, type BindWatch } from './bound-curve.js';
@@ -64,6 +64,8 @@ export const e2eBurstBench: Bench = {
     let probe: LatencyProbe | undefined;
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
+      // A burst lands on a NodePool that exists already: the clock starts once the pool is Ready, not at its apply.
+      write(`NodePool Ready ${(await waitForNodePoolReady(product, 'burst')).toFixed(1)} s after its apply\n`);
       write(`nodesmith RSS before the burst ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB (peak so far ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB)\n`);
       const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
       write(`load average before the burst ${load()}\n`);

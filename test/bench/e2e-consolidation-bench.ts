@@ -11,7 +11,7 @@ import type { ConsolidationDryRun } from '../../provisioner/disruption/consolida
 import { projectPod } from '../../provisioner/kube/projection.js';
 import { sampleValue } from '../e2e/consolidation-support.js';
 import { listClaims, scaleDeployment } from '../e2e/disruption-support.js';
-import { createDeployment, listInstances, overcommittedNodes } from '../e2e/e2e-support.js';
+import { createDeployment, listInstances, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
@@ -171,6 +171,7 @@ export const e2eConsolidationBench: Bench = {
     const meter = new PhaseMeter(() => product.childPid(), `${product.healthUrl}/metrics`, join(product.stack.dir, 'audit.log'), identity);
     try {
       await product.apply(product.nodePoolYaml('burst', poolRequirements(maxCpu), disruption));
+      write(`NodePool Ready ${(await waitForNodePoolReady(product, 'burst')).toFixed(1)} s after its apply\n`);
       const started = Date.now();
       const deployments = burst(total);
       const burstMark = await meter.mark();

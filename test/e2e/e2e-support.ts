@@ -128,3 +128,17 @@ function requestsByNode(pods: readonly k8s.V1Pod[]): Map<string, Record<string, 
   }
   return requested;
 }
+
+/**
+ * Waits until the NodePool reports Ready=True (its EC2NodeClass resolved, as nodesmith only plans for a ready pool);
+ * resolves with the seconds it took. A burst measured from the apply would count the class's discovery as the burst's.
+ */
+export async function waitForNodePoolReady(product: ProductStack, name: string, timeoutMs = 120_000): Promise<number> {
+  const started = Date.now();
+  const custom = product.kc.makeApiClient(k8s.CustomObjectsApi);
+  await waitFor(`NodePool ${name} to be Ready`, async () => {
+    const pool = (await custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name })) as { status?: { conditions?: { type: string; status: string }[] } };
+    return pool.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true ? true : undefined;
+  }, { timeoutMs, intervalMs: 200 });
+  return (Date.now() - started) / 1000;
+}
