@@ -7,6 +7,8 @@ import { formatViolation } from './violation.js';
  * plan): the slope of a leak is the one left after that.
  */
 const settledWarmUpMs = 5 * 60_000;
+/** Longer than one collector cycle of the leader (3–4 minutes in the hour-long soak), so each window holds a trough. */
+const floorWindowMs = 3 * 60_000;
 const list = (items: readonly string[]): string => (items.length === 0 ? 'none' : items.join('; '));
 
 /** Anything wrong: a violation during the run, or something leaked, lost or missing once it settled. */
@@ -24,7 +26,7 @@ function processLines(r: SoakReport): string[] {
   return [
     `nodesmith RSS: ${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MiB over ${String(r.samples.length)} readings of ${String(pids)} process(es); slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB), 2)} MiB per 10 min`,
     `nodesmith RSS past each life's first ${String(settledWarmUpMs / 60_000)} min (caches filled): slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB, settledWarmUpMs), 2)} MiB per 10 min`,
-    `nodesmith RSS floor (lowest reading of each 3 min, past each life's first 5 min): slope ${fmt(floorSlopePer10Min(r.samples), 2)} MiB per 10 min`,
+    `nodesmith RSS floor (lowest reading of each ${String(floorWindowMs / 60_000)} min, past each life's first ${String(settledWarmUpMs / 60_000)} min): slope ${fmt(floorSlopePer10Min(r.samples, floorWindowMs, settledWarmUpMs), 2)} MiB per 10 min`,
     `nodesmith open descriptors: ${String(Math.min(...fds))}-${String(Math.max(...fds))}; slope ${fmt(slopePer10Min(r.samples, (s) => s.fds), 1)} per 10 min`,
     ...(longest === undefined ? [] : [`longest-read process: pid ${String(longest.pid)} over ${(longest.spanMs / 60_000).toFixed(1)} min, its RSS slope ${fmt(longest.rssSlope, 2)} MiB per 10 min`]),
   ];
