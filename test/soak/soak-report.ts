@@ -7,7 +7,7 @@ import { formatViolation } from './violation.js';
  * plan): the slope of a leak is the one left after that.
  */
 const settledWarmUpMs = 5 * 60_000;
-/** Longer than one collector cycle of the leader (3–4 minutes in the hour-long soak), so each window holds a trough. */
+/** About one collector cycle of the leader (3–4 minutes in the hour-long soak): most windows hold a trough. */
 const floorWindowMs = 3 * 60_000;
 const list = (items: readonly string[]): string => (items.length === 0 ? 'none' : items.join('; '));
 
