@@ -49,7 +49,7 @@ export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList
     for (const entry of virtual) unresolvable[entry.name] = reason;
     return { passed, failed, unresolvable };
   }
-  const own = virtual.find((entry) => entry.closedReason === undefined && context.view.plan(entry.name)?.assigned.has(context.key) === true && !context.isDaemonPod);
+  const own = context.isDaemonPod ? undefined : virtual.find((entry) => entry.closedReason === undefined && context.view.plan(entry.name)?.assigned.has(context.key) === true);
   if (own !== undefined) return onlyOwnPlan(own.name, virtual, { failed, unresolvable });
   const survivors: string[] = [];
   for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));

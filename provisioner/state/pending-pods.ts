@@ -21,9 +21,18 @@ function isWaiting(pod: Pod): boolean {
 export function isProvisionable(pod: Pod, earlySchedulers?: ReadonlySet<string>): boolean {
   if (!isWaiting(pod)) return false;
   if ((pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node')) return false;
-  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return true;
-  return scheduled === undefined && earlySchedulers !== undefined && isUntriedFor(pod, earlySchedulers);
+  if (notScheduledBecause(pod, 'Unschedulable')) return true;
+  return podScheduled(pod) === undefined && earlySchedulers !== undefined && isUntriedFor(pod, earlySchedulers);
+}
+
+function podScheduled(pod: Pod): { readonly status?: string; readonly reason?: string } | undefined {
+  return pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+}
+
+/** kube-scheduler's verdict on the pod: PodScheduled=False for `reason`. */
+function notScheduledBecause(pod: Pod, reason: string): boolean {
+  const scheduled = podScheduled(pod);
+  return scheduled?.status === 'False' && scheduled.reason === reason;
 }
 
 /** A pod one of these schedulers will try, and nothing holds back (a scheduling gate). */
@@ -38,7 +47,5 @@ function isUntriedFor(pod: Pod, schedulers: ReadonlySet<string>): boolean {
  * failed launch kept must stay, so kube-scheduler's retry launches into them instead of into a new plan.
  */
 export function awaitsRetriedBind(pod: Pod | undefined): boolean {
-  if (pod === undefined || !isWaiting(pod)) return false;
-  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  return scheduled?.status === 'False' && scheduled.reason === 'SchedulerError';
+  return pod !== undefined && isWaiting(pod) && notScheduledBecause(pod, 'SchedulerError');
 }

@@ -25,6 +25,8 @@ const weights: Record<FaultKind, number> = {
   'EC2 insufficient capacity': 2, 'EC2 eventual consistency': 1, 'spot interruption': 2, 'rebalance recommendation': 1, 'health event': 1, 'node NotReady': 2, 'nodes never Ready': 1,
 };
 
+const weightsWithoutRestarts = Object.fromEntries(Object.entries(weights).filter(([k]) => !restartKinds.includes(k as FaultKind))) as Record<FaultKind, number>;
+
 /**
  * The next fault's kind. A restart drawn fewer than `between` faults after the last one is drawn again among the
  * other kinds: a process killed every few minutes never lives long enough for its memory to say anything, and the
@@ -33,7 +35,7 @@ const weights: Record<FaultKind, number> = {
 export function nextFaultKind(prng: Prng, faultsSinceRestart: number, between: number): FaultKind {
   const kind = prng.weighted(weights);
   if (!restartKinds.includes(kind) || faultsSinceRestart >= between) return kind;
-  return prng.weighted(Object.fromEntries(Object.entries(weights).filter(([k]) => !restartKinds.includes(k as FaultKind))) as Record<FaultKind, number>);
+  return prng.weighted(weightsWithoutRestarts);
 }
 
 /** Faults that land while the soak runs; each one that lasts is lifted by a timer, and all of them at the end. */

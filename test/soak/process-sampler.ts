@@ -22,14 +22,24 @@ export function sampleProcess(pid: number | undefined, atMs: number): ProcessSam
   }
 }
 
+/** The readings of each process, by pid, in the order they were taken. */
+function livesOf(samples: readonly ProcessSample[]): Map<number, ProcessSample[]> {
+  const lives = new Map<number, ProcessSample[]>();
+  for (const s of samples) {
+    const life = lives.get(s.pid);
+    if (life === undefined) lives.set(s.pid, [s]);
+    else life.push(s);
+  }
+  return lives;
+}
+
 /**
  * The growth per 10 minutes of one reading, by least squares within each process's life (a restart starts a new
  * process with its own level; only the slope is shared). The first `warmUpMs` of each life are left out: a fresh
  * process grows while it fills its caches, which is no leak.
  */
 export function slopePer10Min(samples: readonly ProcessSample[], value: (s: ProcessSample) => number, warmUpMs = 60_000): number | undefined {
-  const lives = new Map<number, ProcessSample[]>();
-  for (const s of samples) lives.set(s.pid, [...(lives.get(s.pid) ?? []), s]);
+  const lives = livesOf(samples);
   let covariance = 0;
   let variance = 0;
   for (const life of lives.values()) {
@@ -69,9 +79,7 @@ export function longestLife(samples: readonly ProcessSample[]): { pid: number; s
  * (a leak) lifts the floor; the floor's slope is what says leak or not.
  */
 export function floorSlopePer10Min(samples: readonly ProcessSample[], windowMs = 180_000, warmUpMs = 300_000): number | undefined {
-  const lives = new Map<number, ProcessSample[]>();
-  for (const s of samples) lives.set(s.pid, [...(lives.get(s.pid) ?? []), s]);
-  const floors = [...lives.values()].flatMap((life) => floorsOf(life.filter((s) => s.atMs - (life[0]?.atMs ?? 0) >= warmUpMs), windowMs));
+  const floors = [...livesOf(samples).values()].flatMap((life) => floorsOf(life.filter((s) => s.atMs - (life[0]?.atMs ?? 0) >= warmUpMs), windowMs));
   return slopePer10Min(floors, (s) => s.rssMiB, 0);
 }
 
