@@ -1,4 +1,5 @@
 import type { Clock } from '../../domain/clock.js';
+import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
@@ -92,6 +93,20 @@ export class Provisioner {
     return true;
   }
 
+  /**
+   * Every pending pod without a plan is planned again each heartbeat, as Karpenter requeues each provisionable pod
+   * every 10 s until it is bound. A pass can find a pod room on a real node that binds it has not seen yet then
+   * fill; kube-scheduler keeps the pod Unschedulable without writing it again, so no event would bring it back,
+   * and it waited for kube-scheduler's 5-minute retry of unschedulable pods.
+   */
+  #requeueUnplanned(): void {
+    const { state } = this.#options;
+    for (const pod of state.pendingPods()) {
+      const key = podKeyOf(pod);
+      if (state.planOfPod(key) === undefined) this.#batcher.trigger(key);
+    }
+  }
+
   async #heartbeatLoop(): Promise<void> {
     const every = this.#options.heartbeatMs ?? 10_000;
     const signal = { stopped: false };
@@ -106,6 +121,7 @@ export class Provisioner {
         // Workloads take a buffer's room without a pending pod (kube-scheduler binds them to the free room), and
         // launched room becomes a node: the room is placed again each heartbeat, and launched for where it is gone.
         if (this.#options.buffers?.isEmpty === false) this.#batcher.trigger();
+        this.#requeueUnplanned();
         const now = new Date(this.#clock.now()).toISOString();
         // A few at a time: a thousand virtual nodes heartbeaten at once held every pooled API connection for seconds.
         await eachLimited([...this.#options.state.plans.keys()], this.#options.heartbeatConcurrency ?? 8, (name) => this.#options.nodes.setConditions(name, [readyCondition(now)]));

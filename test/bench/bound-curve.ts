@@ -16,6 +16,8 @@ export function boundCurve(boundAtMs: readonly number[], stepS = 2): string {
 }
 
 export interface BindWatch {
+  /** Ms after the start at which each pod (by uid) was first seen at all: its creation, through the webhooks. */
+  readonly createdAtMs: ReadonlyMap<string, number>;
   /** Ms after the start at which each pod (by uid) was first seen with a node. */
   readonly boundAtMs: ReadonlyMap<string, number>;
   /** Why the watch ended before `stop`, each time (it is started again at once: binds in the gap count late). */
@@ -29,13 +31,16 @@ export interface BindWatch {
  * 1,000 pods takes a while on a loaded machine) time a bind as closely.
  */
 export async function watchBinds(kc: k8s.KubeConfig, namespace: string, startedMs: number): Promise<BindWatch> {
+  const createdAtMs = new Map<string, number>();
   const boundAtMs = new Map<string, number>();
   const interruptions: string[] = [];
   let stopped = false;
   let controller: AbortController | undefined;
   const note = (_phase: string, pod: k8s.V1Pod): void => {
     const uid = pod.metadata?.uid;
-    if (uid !== undefined && (pod.spec?.nodeName ?? '') !== '' && !boundAtMs.has(uid)) boundAtMs.set(uid, Date.now() - startedMs);
+    if (uid === undefined) return;
+    if (!createdAtMs.has(uid)) createdAtMs.set(uid, Date.now() - startedMs);
+    if ((pod.spec?.nodeName ?? '') !== '' && !boundAtMs.has(uid)) boundAtMs.set(uid, Date.now() - startedMs);
   };
   const start = async (): Promise<void> => {
     controller = await new k8s.Watch(kc).watch(`/api/v1/namespaces/${namespace}/pods`, {}, note, (error: unknown) => {
@@ -45,5 +50,5 @@ export async function watchBinds(kc: k8s.KubeConfig, namespace: string, startedM
     });
   };
   await start();
-  return { boundAtMs, interruptions, stop: () => { stopped = true; controller?.abort(); } };
+  return { createdAtMs, boundAtMs, interruptions, stop: () => { stopped = true; controller?.abort(); } };
 }

@@ -8,6 +8,7 @@ import type { Bench } from './bench.js';
 import { boundCurve, watchBinds, type BindWatch } from './bound-curve.js';
 import { latencyCurve, probeLatency, type LatencyProbe } from './loop-probe.js';
 import { nodesmithTimeline } from './nodesmith-timeline.js';
+import { warmBurst } from './warm-burst.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
 function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
@@ -31,7 +32,7 @@ async function heapFigures(healthUrl: string): Promise<string> {
 /** The bound pods and nodesmith's answer time, both every 2 s of the burst. */
 function curves(binds: BindWatch, probe: LatencyProbe): string {
   const interrupted = binds.interruptions.length === 0 ? '' : ` (pod watch interrupted: ${binds.interruptions.join('; ')})`;
-  return `bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${interrupted}\nnodesmith /healthz slowest answer every 2 s: ${latencyCurve(probe.samples)}\n`;
+  return `created pods every 2 s: ${boundCurve([...binds.createdAtMs.values()])}\nbound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${interrupted}\nnodesmith /healthz slowest answer every 2 s: ${latencyCurve(probe.samples)}\n`;
 }
 
 const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
@@ -103,6 +104,7 @@ export const e2eBurstBench: Bench = {
       write(`nodesmith memory now: ${await heapFigures(product.healthUrl)}\n`);
       const overcommitted = await overcommittedNodes(product);
       write(`nodes holding more than their allocatable: ${String(overcommitted.length)}${overcommitted.length === 0 ? '' : ` (${overcommitted.join('; ')})`}\n`);
+      await warmBurst(product, 'burst', burst(total), write);
     } finally {
       // A probe left running would keep the bench's process alive after the stack is gone.
       await probe?.stop();

@@ -8,6 +8,7 @@ import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
+import { node } from '../../extender/builders.js';
 
 const launchable: Toleration = { key: launchableTaint.key, operator: 'Equal', value: launchableTaint.value, effect: launchableTaint.effect };
 
@@ -111,4 +112,31 @@ void t.test('virtual nodes are heartbeaten a few at a time, every one of them', 
   }
   t.ok(names.every((n) => beaten.has(n)), 'every virtual node got its heartbeat');
   t.equal(most, 4, 'never more than four heartbeats on the wire at once');
+});
+
+void t.test('a pod planned onto a real node that others then fill is planned again at the next heartbeat, with no event about it', async (t) => {
+  const web = pendingPod('web', { cpu: '1', memory: '1Gi', tolerations: [launchable] });
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [node('warm-node', { cpu: '2', memory: '16Gi' })], pods: [web] });
+  const clock = new FakeClock(1_700_000_000_000);
+  const nodes = new FakeNodeWriter(state);
+  const events = new FakeEventRecorder();
+  const provisioner = new Provisioner({
+    state, nodes, events, clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
+    launchNow: () => undefined, windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => true, heartbeatMs: 10_000,
+    onError: (what, error) => { throw new Error(what, { cause: error }); },
+  });
+  provisioner.start();
+  t.teardown(() => provisioner.stop());
+  const r = { clock } as Running;
+  await advance(r, 300);
+  t.match(events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds room on the real node');
+  t.same(nodes.created, [], 'so it plans no new node');
+  // A bind the pass had not seen lands: the room is gone, and kube-scheduler leaves web Unschedulable, unwritten.
+  const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
+  state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
+  await advance(r, 2_000);
+  t.same(nodes.created, [], 'nothing about web changed, so nothing woke the planner yet');
+  await advance(r, 10_000);
+  t.equal(nodes.created.length, 1, 'the heartbeat planned web again: a virtual node for it');
+  t.same([...state.plans.values()].map((plan) => plan.assignedPods), [['default/web']]);
 });

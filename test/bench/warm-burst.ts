@@ -1,0 +1,39 @@
+import * as k8s from '@kubernetes/client-node';
+import { createDeployment } from '../e2e/e2e-support.js';
+import type { ProductStack } from '../e2e/product-stack.js';
+import { waitFor } from '../stack/wait-for.js';
+import { boundCurve, watchBinds } from './bound-curve.js';
+import type { BurstDeployment } from './e2e-burst-bench.js';
+
+const nodeClaimCount = async (product: ProductStack): Promise<number> => {
+  const list = await product.kc.makeApiClient(k8s.CustomObjectsApi).listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' }) as { items: unknown[] };
+  return list.items.length;
+};
+
+/**
+ * The same burst again onto the nodes the first one launched: nothing to plan or launch, so its time to all bound is
+ * what this machine's API server, controllers, webhooks and kube-scheduler take for the pods alone, the floor under
+ * any provisioner's figure here. The first burst's pods are deleted first and the NodePool stops consolidating,
+ * so the nodes stay.
+ */
+export async function warmBurst(product: ProductStack, pool: string, deployments: readonly BurstDeployment[], write: (text: string) => void): Promise<void> {
+  const patched = await product.stack.kubectl(['patch', 'nodepool', pool, '--type', 'merge', '-p', '{"spec":{"disruption":{"consolidateAfter":"Never"}}}']);
+  if (patched.code !== 0) throw new Error(`kubectl patch nodepool ${pool} failed: ${patched.stderr}`);
+  const apps = product.kc.makeApiClient(k8s.AppsV1Api);
+  for (const d of deployments) await apps.deleteNamespacedDeployment({ name: d.name, namespace: 'default', propagationPolicy: 'Background' });
+  await waitFor('the first burst\'s pods to be gone', async () => ((await product.core.listNamespacedPod({ namespace: 'default' })).items.length === 0 ? true : undefined), { timeoutMs: 300_000, intervalMs: 1_000 });
+  const claimsBefore = await nodeClaimCount(product);
+  const total = deployments.reduce((n, d) => n + d.replicas, 0);
+  const started = Date.now();
+  const binds = await watchBinds(product.kc, 'default', started);
+  try {
+    for (const d of deployments) await createDeployment(product, { ...d, name: `${d.name}-again` });
+    const boundMs = await waitFor(`${String(total)} pods of the second burst bound`, () => Promise.resolve(binds.boundAtMs.size >= total ? Date.now() - started : undefined), { timeoutMs: 300_000, intervalMs: 250 });
+    const createdMs = Math.max(...binds.createdAtMs.values());
+    write(`second burst onto the first one's ${String(claimsBefore)} nodes (no launch needed):\n`);
+    write(`  created pods every 2 s: ${boundCurve([...binds.createdAtMs.values()])}\n  bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}\n`);
+    write(`  all created after ${(createdMs / 1000).toFixed(1)}s, all bound after ${(boundMs / 1000).toFixed(1)}s; NodeClaims made meanwhile: ${String(await nodeClaimCount(product) - claimsBefore)}\n`);
+  } finally {
+    binds.stop();
+  }
+}
