@@ -57,10 +57,9 @@ export class KubeEventRecorder implements EventRecorder {
   record(target: EventTarget, type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
     const now = this.#clock.now();
     const key = `${target.kind}/${target.namespace ?? ''}/${target.name}/${target.uid ?? ''}/${reason}/${message}`;
-    const last = this.#recent.get(key);
-    if (last !== undefined && now - last < dedupeWindowMs) return;
+    this.#forgetOlderThan(now - dedupeWindowMs);
+    if (this.#recent.has(key)) return;
     this.#recent.set(key, now);
-    if (this.#recent.size > 10_000) this.#forgetOlderThan(now - dedupeWindowMs);
     const namespace = target.namespace ?? 'default';
     const time = new Date(now).toISOString();
     const body = {
@@ -83,6 +82,11 @@ export class KubeEventRecorder implements EventRecorder {
     return this.#backlog.length;
   }
 
+  /** Events remembered to drop a repeat: those of the last dedupe window. */
+  get remembered(): number {
+    return this.#recent.size;
+  }
+
   #send(): void {
     while (this.#inFlight < this.#maxInFlight) {
       const next = this.#backlog.shift();
@@ -95,8 +99,16 @@ export class KubeEventRecorder implements EventRecorder {
     }
   }
 
+  /**
+   * Keys are only added, never set again, so the map's order is time order: what is out of the window is at its
+   * front. The memory held is the last minute's events; the map used to grow to 10,000 keys (each with its message)
+   * before anything was pruned, megabytes a leader slowly filled over hours.
+   */
   #forgetOlderThan(cutoff: number): void {
-    for (const [key, at] of this.#recent) if (at < cutoff) this.#recent.delete(key);
+    for (const [key, at] of this.#recent) {
+      if (at >= cutoff) return;
+      this.#recent.delete(key);
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import { createDeployment, listInstances, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
-import { startProductStack } from '../e2e/product-stack.js';
+import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 import { boundCurve, watchBinds, type BindWatch } from './bound-curve.js';
 import { latencyCurve, probeLatency, type LatencyProbe } from './loop-probe.js';
@@ -33,6 +33,14 @@ async function heapFigures(healthUrl: string): Promise<string> {
 function curves(binds: BindWatch, probe: LatencyProbe): string {
   const interrupted = binds.interruptions.length === 0 ? '' : ` (pod watch interrupted: ${binds.interruptions.join('; ')})`;
   return `created pods every 2 s: ${boundCurve([...binds.createdAtMs.values()])}\nbound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${interrupted}\nnodesmith /healthz slowest answer every 2 s: ${latencyCurve(probe.samples)}\n`;
+}
+
+/** nodesmith's FailedProvisioning Events of the burst, by message: a pass that found no node for a pod says why. */
+async function failedProvisioning(product: ProductStack): Promise<string> {
+  const events = (await product.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=FailedProvisioning' })).items;
+  const messages = new Map<string, number>();
+  for (const e of events) messages.set(e.message ?? '', (messages.get(e.message ?? '') ?? 0) + (e.count ?? 1));
+  return `FailedProvisioning events: ${String(events.length)}${[...messages].map(([m, n]) => `\n  ${String(n)}× ${m}`).join('')}`;
 }
 
 const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
@@ -104,6 +112,7 @@ export const e2eBurstBench: Bench = {
       write(`nodesmith memory now: ${await heapFigures(product.healthUrl)}\n`);
       const overcommitted = await overcommittedNodes(product);
       write(`nodes holding more than their allocatable: ${String(overcommitted.length)}${overcommitted.length === 0 ? '' : ` (${overcommitted.join('; ')})`}\n`);
+      write(`${await failedProvisioning(product)}\n`);
       await warmBurst(product, 'burst', burst(total), write);
     } finally {
       // A probe left running would keep the bench's process alive after the stack is gone.

@@ -68,3 +68,23 @@ void t.test('lost events are counted on /metrics by reason: a refused write, and
   t.match(text, /nodesmith_events_dropped_total\{reason="write_failed"\} 1\n/);
   t.match(text, /nodesmith_events_dropped_total\{reason="backlog"\} 1\n/);
 });
+
+void t.test('a repeat within a minute is dropped, and only the last minute\'s events are remembered', async (t) => {
+  let now = 0;
+  const written: unknown[] = [];
+  const api = { create: (_ref: ResourceRef, body: unknown): Promise<unknown> => { written.push(body); return Promise.resolve({}); } };
+  const recorder = new KubeEventRecorder(api, { clock: { now: () => now, sleep: () => Promise.resolve() }, component: 'nodesmith', onError: () => undefined });
+  recorder.record(pod(0), 'Normal', 'Nominated', 'planned on virtual node v');
+  now = 30_000;
+  recorder.record(pod(0), 'Normal', 'Nominated', 'planned on virtual node v');
+  t.equal(written.length, 1, 'the repeat 30 s later is dropped');
+  // A steady stream of distinct events for ten minutes, one a second.
+  for (let i = 1; i <= 600; i++) {
+    now = 30_000 + i * 1_000;
+    recorder.record(pod(i), 'Normal', 'Nominated', 'planned on virtual node v');
+  }
+  t.ok(recorder.remembered <= 61, `about a minute of events remembered, not ten (${String(recorder.remembered)})`);
+  recorder.record(pod(0), 'Normal', 'Nominated', 'planned on virtual node v');
+  while (recorder.backlog > 0) await settle();
+  t.equal(written.length, 602, 'an event from ten minutes ago is written again');
+});
