@@ -9,8 +9,9 @@ import type { NodePoolStatusWriter } from './nodepool-usage.js';
 export const nodePoolConditionTypes = { validationSucceeded: 'ValidationSucceeded', nodeClassReady: 'NodeClassReady', ready: 'Ready' } as const;
 
 /**
- * The NodeClassReady condition: its EC2NodeClass exists, is not being deleted, and none of its own conditions says
- * False (its Ready, SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady).
+ * The NodeClassReady condition, as Karpenter sets it: its EC2NodeClass exists, is not being deleted, and is Ready=True.
+ * A class whose status is not written yet is not ready: its NodePool used to read Ready while the planner still left
+ * it out for want of an instance profile, and the first pods of a burst on it were refused with "no NodePool matches".
  */
 function nodeClassReady(state: ClusterState, pool: NodePool): ConditionUpdate {
   const name = pool.spec.template.spec.nodeClassRef.name;
@@ -19,6 +20,9 @@ function nodeClassReady(state: ClusterState, pool: NodePool): ConditionUpdate {
   if (nodeClass.metadata.deletionTimestamp != null) return { type: nodePoolConditionTypes.nodeClassReady, status: 'False', reason: 'NodeClassTerminating', message: `EC2NodeClass ${name} is being deleted` };
   const failing = nodeClass.status?.conditions?.find((c) => c.status === 'False');
   if (failing !== undefined) return { type: nodePoolConditionTypes.nodeClassReady, status: 'False', reason: 'NodeClassNotReady', message: `EC2NodeClass ${name}: ${failing.type} is False: ${failing.message}`.trim() };
+  if (nodeClass.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') !== true) {
+    return { type: nodePoolConditionTypes.nodeClassReady, status: 'False', reason: 'NodeClassReadinessUnknown', message: `EC2NodeClass ${name} is not resolved yet (its Ready condition is not True)` };
+  }
   return { type: nodePoolConditionTypes.nodeClassReady, status: 'True', reason: 'NodeClassReady' };
 }
 

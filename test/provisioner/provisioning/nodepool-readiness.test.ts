@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
 import type { NodePoolStatus } from '../../../domain/api/nodepool-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
 import { NodePoolReadinessController } from '../../../provisioner/provisioning/nodepool-readiness.js';
@@ -15,11 +16,25 @@ class RecordingWriter {
 
 const summary = (status: Partial<NodePoolStatus> | undefined): string[] => (status?.conditions ?? []).map((c) => `${c.type}=${c.status}${c.status === 'False' ? ` (${c.reason})` : ''}`).sort();
 
-void t.test('a NodePool whose EC2NodeClass exists is Ready, with the conditions Karpenter reports', async (t) => {
+/** The class as its status controller leaves it once every selector and the instance profile resolved. */
+const resolved = (name: string): EC2NodeClass => {
+  const c = nodeClass(name);
+  return { ...c, status: { ...c.status, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: '2026-11-26T00:00:00Z' }] } };
+};
+
+void t.test('a NodePool whose EC2NodeClass is Ready is Ready, with the conditions Karpenter reports', async (t) => {
+  const writer = new RecordingWriter();
+  const state = stateWith({ nodePools: [nodePool('default')], nodeClasses: [resolved('default')] });
+  await new NodePoolReadinessController(state, writer, new FakeClock(0)).reconcile();
+  t.same(summary(writer.patches[0]?.status), ['NodeClassReady=True', 'Ready=True', 'ValidationSucceeded=True']);
+});
+
+void t.test('a NodePool whose EC2NodeClass has no status yet is not Ready (Karpenter: NodeClassReadinessUnknown)', async (t) => {
   const writer = new RecordingWriter();
   const state = stateWith({ nodePools: [nodePool('default')], nodeClasses: [nodeClass('default')] });
   await new NodePoolReadinessController(state, writer, new FakeClock(0)).reconcile();
-  t.same(summary(writer.patches[0]?.status), ['NodeClassReady=True', 'Ready=True', 'ValidationSucceeded=True']);
+  t.same(summary(writer.patches[0]?.status), ['NodeClassReady=False (NodeClassReadinessUnknown)', 'Ready=False (NodeClassReadyFalse)', 'ValidationSucceeded=True']);
+  t.match(writer.patches[0]?.status.conditions?.find((c) => c.type === 'Ready')?.message, /EC2NodeClass default is not resolved yet/);
 });
 
 void t.test('a NodePool whose EC2NodeClass is missing is not Ready, and says why', async (t) => {
