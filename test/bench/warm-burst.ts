@@ -12,9 +12,9 @@ const nodeClaimCount = async (product: ProductStack): Promise<number> => {
 
 /**
  * The same burst again onto the nodes the first one launched: nothing to plan or launch, so its time to all bound is
- * what this machine's API server, controllers, webhooks and kube-scheduler take for the pods alone, the floor under
- * any provisioner's figure here. The first burst's pods are deleted first and the NodePool stops consolidating,
- * so the nodes stay.
+ * what this machine's API server, kube-controller-manager and kube-scheduler take for the pods alone (nodesmith's
+ * pod webhook and extender still in their path, as for any pod), the floor under a provisioner's figure here. The
+ * first burst's pods are deleted first and the NodePool stops consolidating, so the nodes stay.
  */
 export async function warmBurst(product: ProductStack, pool: string, deployments: readonly BurstDeployment[], write: (text: string) => void): Promise<void> {
   const patched = await product.stack.kubectl(['patch', 'nodepool', pool, '--type', 'merge', '-p', '{"spec":{"disruption":{"consolidateAfter":"Never"}}}']);
