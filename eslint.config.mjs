@@ -55,11 +55,11 @@ export default tseslint.config(
     },
   },
   {
-    // Plain-JS module hooks node loads before any TypeScript can be (test/support/ts-lines-hooks.mjs), and build
-    // scripts that run before anything is compiled.
-    files: ['test/support/*.mjs', 'build/*.mjs'],
+    // Plain-JS module hooks node loads before any TypeScript can be (test/support/ts-lines-hooks.mjs), build
+    // scripts that run before anything is compiled, and CI's own helpers (.ci/tap-failures.mjs).
+    files: ['test/support/*.mjs', 'build/*.mjs', '.ci/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', URL: 'readonly' } },
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/explicit-function-return-type': 'off' },
   },
   {
