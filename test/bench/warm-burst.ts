@@ -1,14 +1,12 @@
 import * as k8s from '@kubernetes/client-node';
+import { listClaims } from '../e2e/disruption-support.js';
 import { createDeployment } from '../e2e/e2e-support.js';
 import type { ProductStack } from '../e2e/product-stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { boundCurve, watchBinds } from './bound-curve.js';
 import type { BurstDeployment } from './e2e-burst-bench.js';
 
-const nodeClaimCount = async (product: ProductStack): Promise<number> => {
-  const list = await product.kc.makeApiClient(k8s.CustomObjectsApi).listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' }) as { items: unknown[] };
-  return list.items.length;
-};
+const nodeClaimCount = async (product: ProductStack): Promise<number> => (await listClaims(product)).length;
 
 /**
  * The same burst again onto the nodes the first one launched: nothing to plan or launch, so its time to all bound is
