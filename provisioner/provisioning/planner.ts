@@ -151,19 +151,21 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
 }
 
 /**
- * Plans holding a pod that cannot use a virtual node are launched directly (publish), and nothing else will
- * launch them: kube-scheduler never binds such a pod to the virtual node. A direct launch that failed (the
- * EC2NodeClass's instance profile not created yet, capacity) is tried again here, every heartbeat, until the
- * plan has its node; the materializer runs one launch per plan at a time. So is a launch a standby asked for
+ * Plans holding a pod that cannot use a virtual node, or one still running on a node on its way out, are launched
+ * directly (publish), and nothing else will launch them: kube-scheduler never binds such a pod to the virtual
+ * node. A direct launch that failed (the EC2NodeClass's instance profile not created yet, capacity) is tried again
+ * here, every heartbeat, until the plan has its node; the materializer runs one launch per plan at a time. So is a launch a standby asked for
  * (launch-request.ts): a new leader takes over the requests made to the one before it.
  */
 export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow' | 'buffers'>): string[] {
   const { state } = deps;
   const retried: string[] = [];
+  const rescheduling = reschedulingPods(state).pods;
   for (const plan of state.plans.values()) {
     if (plan.materializedNode !== undefined) continue;
     const waiting = plan.assignedPods.map((key) => state.pods.get(key)).filter((pod): pod is Pod => pod !== undefined && state.isPending(podKeyOf(pod)));
-    if (!waiting.some((pod) => !toleratesLaunchable(pod)) && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan)) continue;
+    const movesPodsOff = plan.assignedPods.some((key) => holdsRescheduling(plan, key, rescheduling));
+    if (!waiting.some((pod) => !toleratesLaunchable(pod)) && !movesPodsOff && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan)) continue;
     deps.launchNow(plan.nodeName);
     retried.push(plan.nodeName);
   }

@@ -3,6 +3,7 @@ import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
+import { holdsRescheduling, reschedulingPods } from './snapshot.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { eachLimited } from '../each-limited.js';
 
@@ -104,6 +105,14 @@ export class Provisioner {
     for (const pod of state.pendingPods()) {
       const key = podKeyOf(pod);
       if (state.planOfPod(key) === undefined) this.#batcher.trigger(key);
+    }
+    // Karpenter's node controller requeues a node on its way out every 10 s too. Its pods are bound, so kube-scheduler
+    // never brings them back: a pass that placed them nowhere (no capacity, a launch withdrawn after an ICE) was
+    // their only chance before their eviction.
+    const rescheduling = reschedulingPods(state).pods;
+    for (const key of rescheduling.keys()) {
+      const plan = state.plans.get(state.planOfPod(key) ?? '');
+      if (plan === undefined || !holdsRescheduling(plan, key, rescheduling)) this.#batcher.trigger(key);
     }
   }
 

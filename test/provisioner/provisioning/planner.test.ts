@@ -161,6 +161,16 @@ void t.test('the pods of a node whose NodeClaim is deleting are planned onto new
   t.same(await pruneStalePlans(p.deps), p.nodes.created, 'once they were evicted (and nothing waits for the plan), it goes');
 });
 
+void t.test("a leaving node's new capacity whose launch failed is launched again on the heartbeat, until it has its node", async (t) => {
+  const state = leavingNode();
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [replacement] = [...state.plans.values()];
+  t.same(retryDirectLaunches(p.deps), [replacement?.nodeName], 'its pods are bound, so no bind will ever launch it: the heartbeat does');
+  state.upsertPlan({ ...(replacement ?? plan('none')), materializedNode: 'i-new' });
+  t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
+});
+
 void t.test('the pods of a node under a disruption command are left to the command, which launched its replacements first', async (t) => {
   const p = planner(leavingNode({ disrupting: true }));
   t.equal((await planOnce(p.deps)).pods, 0);

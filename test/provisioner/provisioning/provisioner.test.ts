@@ -8,7 +8,8 @@ import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
-import { node } from '../../extender/builders.js';
+import { node, pod } from '../../extender/builders.js';
+import { nodeClaim } from '../../fakes/builders.js';
 
 const launchable: Toleration = { key: launchableTaint.key, operator: 'Equal', value: launchableTaint.value, effect: launchableTaint.effect };
 
@@ -139,4 +140,35 @@ void t.test('a pod planned onto a real node that others then fill is planned aga
   await advance(r, 10_000);
   t.equal(nodes.created.length, 1, 'the heartbeat planned web again: a virtual node for it');
   t.same([...state.plans.values()].map((plan) => plan.assignedPods), [['default/web']]);
+});
+
+void t.test("a leaving node's pod planned onto a real node that others then fill is planned again, and launched for, at the next heartbeat", async (t) => {
+  const claim = nodeClaim({ name: 'old', nodeName: 'i-old', providerID: 'aws:///us-east-1a/i-old', finalizers: ['karpenter.sh/termination'] });
+  const web = pod({ name: 'web', nodeName: 'i-old', phase: 'Running', cpu: '1', memory: '1Gi' });
+  const state = stateWith({
+    nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [node('i-old'), node('warm-node', { cpu: '2', memory: '16Gi' })],
+    nodeClaims: [{ ...claim, metadata: { ...claim.metadata, deletionTimestamp: '2026-11-26T17:00:00Z' } }], pods: [web],
+  });
+  const clock = new FakeClock(1_700_000_000_000);
+  const nodes = new FakeNodeWriter(state);
+  const events = new FakeEventRecorder();
+  const launched: string[] = [];
+  const provisioner = new Provisioner({
+    state, nodes, events, clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
+    launchNow: (name) => launched.push(name), windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => true, heartbeatMs: 10_000,
+    onError: (what, error) => { throw new Error(what, { cause: error }); },
+  });
+  provisioner.start();
+  t.teardown(() => provisioner.stop());
+  const r = { clock };
+  await advance(r, 300);
+  t.match(events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds web room on the real node');
+  // A pod kube-scheduler bound meanwhile takes that room. web is bound to the leaving node, so nothing about it changes.
+  const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
+  state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
+  await advance(r, 2_000);
+  t.same(nodes.created, [], 'nothing woke the planner yet');
+  await advance(r, 10_000);
+  t.equal(nodes.created.length, 1, 'the heartbeat planned web again, onto new capacity');
+  t.same(launched, nodes.created, 'and launched it at once: no bind will ever come for a pod that is already bound');
 });
