@@ -124,6 +124,7 @@ export class DisruptionController implements Controller {
 
   /** Blocked nodes and ignored annotations, as deduplicated Events. */
   #report(scan: CandidateScan): void {
+    this.#events.forgetGone((name) => this.#o.state.nodes.has(name));
     for (const c of scan.candidates) this.#events.unblocked(c.nodeName);
     for (const b of scan.blocked) this.#events.blocked(b.nodeClaim, { name: b.nodeName, uid: this.#o.state.nodes.get(b.nodeName)?.metadata.uid }, b.reason);
     for (const i of scan.ignored) this.#events.ignoredAnnotation(i.nodeClaim, i.annotation);

@@ -25,8 +25,8 @@ const quietReasons = new Set(['nodeclaim has no node yet', 'node is not initiali
  */
 export class DisruptionEvents {
   readonly #recorder: EventRecorder;
-  /** "source/node" → the last blocked sentence written for it; a source is the candidate rules or one reason's budget. */
-  readonly #lastBlocked = new Map<string, string>();
+  /** Node → source → the last blocked sentence written for it; a source is the candidate rules or one reason's budget. */
+  readonly #lastBlocked = new Map<string, Map<string, string>>();
   readonly #ignoredSeen = new Set<string>();
 
   constructor(recorder: EventRecorder) {
@@ -34,9 +34,9 @@ export class DisruptionEvents {
   }
 
   blocked(claim: NodeClaim, node: { readonly name: string; readonly uid?: string | undefined }, reason: string, source = 'candidacy'): void {
-    const key = `${source}/${node.name}`;
-    if (quietReasons.has(reason) || this.#lastBlocked.get(key) === reason) return;
-    this.#lastBlocked.set(key, reason);
+    const sources = this.#lastBlocked.get(node.name) ?? new Map<string, string>();
+    if (quietReasons.has(reason) || sources.get(source) === reason) return;
+    this.#lastBlocked.set(node.name, sources.set(source, reason));
     const nodeName = node.name;
     const nodeUid = node.uid;
     const message = `cannot disrupt: ${reason}`;
@@ -46,7 +46,22 @@ export class DisruptionEvents {
 
   /** The source no longer holds the node back: a later block is news. */
   unblocked(nodeName: string, source = 'candidacy'): void {
-    this.#lastBlocked.delete(`${source}/${nodeName}`);
+    const sources = this.#lastBlocked.get(nodeName);
+    sources?.delete(source);
+    if (sources?.size === 0) this.#lastBlocked.delete(nodeName);
+  }
+
+  /**
+   * Forgets the nodes that are gone. A node deleted while blocked is never unblocked, and nodes come and go for as
+   * long as the controller runs: kept, they are memory that only grows.
+   */
+  forgetGone(exists: (nodeName: string) => boolean): void {
+    for (const nodeName of this.#lastBlocked.keys()) if (!exists(nodeName)) this.#lastBlocked.delete(nodeName);
+  }
+
+  /** Nodes with a blocked sentence remembered: for tests. */
+  get remembered(): number {
+    return this.#lastBlocked.size;
   }
 
   ignoredAnnotation(claim: NodeClaim, ignored: IgnoredAnnotation): void {
