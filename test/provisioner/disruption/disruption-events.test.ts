@@ -1,9 +1,10 @@
 import t from 'tap';
+import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
 import { DisruptionEvents } from '../../../provisioner/disruption/disruption-events.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { nodeClaim } from '../../fakes/builders.js';
 
-const claimOf = (node: string) => nodeClaim({ name: `claim-${node}`, nodeName: node });
+const claimOf = (node: string): NodeClaim => nodeClaim({ name: `claim-${node}`, nodeName: node });
 
 void t.test('a blocked node is said once per reason, and again once the reason changed or was lifted', (t) => {
   const recorder = new FakeEventRecorder();
