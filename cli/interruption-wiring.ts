@@ -13,7 +13,7 @@ import { InterruptionController } from '../provisioner/interruption/interruption
 import { InterruptionHandler } from '../provisioner/interruption/interruption-handler.js';
 import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
-import type { NodeApi } from '../provisioner/lifecycle/cluster-ports.js';
+import type { NodeApi } from '../provisioner/ports/cluster-ports.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 
 /** What the AWS provider hands over: the queue (when configured), the ICE cache and instance health. */

@@ -13,7 +13,7 @@ import { lifecycleControllers, type LifecycleDependencies } from '../provisioner
 import { DriftController } from '../provisioner/lifecycle/drift.js';
 import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 
-import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/lifecycle/model-ports.js';
+import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/ports/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
 import { NodePoolReadinessController } from '../provisioner/provisioning/nodepool-readiness.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';

@@ -3,7 +3,7 @@ import { bufferKey } from '../../domain/buffers/buffer-keys.js';
 import { provisioningCondition, resolveBuffer, type BufferSource } from '../../domain/buffers/buffer-status.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
-import { sameConditions, withCondition, type Condition } from '../lifecycle/conditions.js';
+import { sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import type { BufferRoom } from './buffer-room.js';
 
 /** Reads what a buffer refers to: its PodTemplate, or its workload's template and replicas. */

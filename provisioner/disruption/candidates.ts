@@ -5,7 +5,7 @@ import { candidacy, type CandidateNodeFacts, type DisruptionClass, type IgnoredA
 import { disruptionCost, lifetimeRemaining, rescheduleDisruptionCost } from '../../domain/disruption/eviction-cost.js';
 import { candidatePodFacts, isDrainedPod, isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { findCondition, timestampMs, transitionTimeMs } from '../lifecycle/conditions.js';
+import { findCondition, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import { driftedCondition } from '../lifecycle/drift.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';

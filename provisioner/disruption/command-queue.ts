@@ -1,4 +1,4 @@
-import { conditionTypes, isConditionTrue } from '../lifecycle/conditions.js';
+import { conditionTypes, isConditionTrue } from '../../domain/api/status-conditions.js';
 import { commandDecision, type Command } from './command.js';
 import { finishCommand, rollbackCommand, startCommand, type ExecutionDeps, type StartedCommand } from './command-execution.js';
 import type { DisruptionMetrics } from './metrics.js';

@@ -1,5 +1,5 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import { withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
 
 /** The NodeClaim reads and status writes the condition writers need; reads must come from the API server. */

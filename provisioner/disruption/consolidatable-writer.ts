@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.js';
 import { consolidatability } from '../../domain/disruption/consolidatable.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import { conditionTypes, findCondition, isConditionTrue, nodePoolOf, timestampMs, transitionTimeMs } from '../lifecycle/conditions.js';
+import { conditionTypes, findCondition, isConditionTrue, nodePoolOf, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { clearCondition, writeCondition, type ConditionStore } from './condition-writer.js';

@@ -9,7 +9,7 @@ import { rescheduleDisruptionCost } from '../../domain/disruption/eviction-cost.
 import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { nodePoolAnnotations } from '../../domain/product-keys.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { conditionTypes, findCondition, timestampMs, transitionTimeMs } from '../lifecycle/conditions.js';
+import { conditionTypes, findCondition, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import type { PriceOf } from './candidates.js';

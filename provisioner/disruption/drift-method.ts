@@ -1,6 +1,6 @@
 import { driftOrder } from '../../domain/disruption/candidate-order.js';
 import type { Pod } from '../../domain/core/pod.js';
-import { findCondition, isConditionTrue } from '../lifecycle/conditions.js';
+import { findCondition, isConditionTrue } from '../../domain/api/status-conditions.js';
 import { driftedCondition } from '../lifecycle/drift.js';
 import type { Candidate } from './candidate.js';
 import { savingsOf, type Command } from './command.js';

@@ -1,4 +1,4 @@
-import { isConditionTrue } from '../lifecycle/conditions.js';
+import { isConditionTrue } from '../../domain/api/status-conditions.js';
 import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
 import type { DisruptionMethod, MethodContext } from './method.js';

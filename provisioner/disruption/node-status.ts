@@ -1,7 +1,7 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Node } from '../../domain/core/node.js';
 import { disruptedTaint } from '../../domain/karpenter-keys.js';
-import { isConditionTrue } from '../lifecycle/conditions.js';
+import { isConditionTrue } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
 /** Karpenter's NodeClaim condition: the instance is already being terminated. */

@@ -1,6 +1,6 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import { disruptedTaint } from '../../domain/karpenter-keys.js';
-import { findCondition } from '../lifecycle/conditions.js';
+import { findCondition } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { clearCondition } from './condition-writer.js';
 import { disruptionReasonCondition } from './command-execution.js';

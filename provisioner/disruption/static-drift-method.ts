@@ -2,7 +2,7 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import { driftOrder } from '../../domain/disruption/candidate-order.js';
 import { countPhases, nodesLeftUnderLimit } from '../../domain/static-replicas.js';
 import { isStaticNodePool } from '../../domain/static-nodepool.js';
-import { isConditionTrue } from '../lifecycle/conditions.js';
+import { isConditionTrue } from '../../domain/api/status-conditions.js';
 import { driftedCondition } from '../lifecycle/drift.js';
 import { plannedStaticClaim, staticClaimFacts, staticPoolFacts } from '../static/static-claims.js';
 import type { StaticLaunches } from '../static/static-launches.js';

@@ -5,7 +5,7 @@ import type { Node } from '../../domain/core/node.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
-import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import type { NodeApi } from '../ports/cluster-ports.js';
 import { nodesByProviderId } from '../lifecycle/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';

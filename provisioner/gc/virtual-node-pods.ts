@@ -2,7 +2,7 @@ import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder, PodApi } from '../lifecycle/cluster-ports.js';
+import type { EventRecorder, PodApi } from '../ports/cluster-ports.js';
 import type { LifecycleMetrics } from '../metrics.js';
 
 export interface VirtualNodePodGcOptions {

@@ -1,8 +1,8 @@
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import { timestampMs } from '../lifecycle/conditions.js';
-import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import { timestampMs } from '../../domain/api/status-conditions.js';
+import type { NodeApi } from '../ports/cluster-ports.js';
 import { isVirtualNode } from '../lifecycle/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 

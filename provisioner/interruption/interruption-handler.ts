@@ -7,7 +7,7 @@ import { silentLogger, type ControllerLogger } from '../controller-runner.js';
 import type { EventRecorder, EventTarget } from '../events.js';
 import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
 import { disruptedTaint, terminationTimestampKey } from '../../domain/karpenter-keys.js';
-import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import type { NodeApi } from '../ports/cluster-ports.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { actionFor, noticeFor, type InterruptionMessage, type MessageKind } from './message-kinds.js';
 

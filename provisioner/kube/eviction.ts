@@ -1,5 +1,5 @@
 import { isNotFound } from './api-status.js';
-import type { EvictionOutcome } from '../lifecycle/cluster-ports.js';
+import type { EvictionOutcome } from '../ports/cluster-ports.js';
 import { KubeApiError, type KubeRest } from './kube-rest.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
-import type { EvictionOutcome, PodDeletion, VolumeAttachmentApi } from '../lifecycle/cluster-ports.js';
-import type { NodeWrites, PodWrites } from '../lifecycle/model-ports.js';
+import type { EvictionOutcome, PodDeletion, VolumeAttachmentApi } from '../ports/cluster-ports.js';
+import type { NodeWrites, PodWrites } from '../ports/model-ports.js';
 import { evictPod } from './eviction.js';
 import { ignoreNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
@@ -20,7 +20,7 @@ interface VolumeAttachment {
 
 /**
  * The Node and Pod writes of the lifecycle and GC controllers, straight against the API server. Their reads come
- * from the cluster model (lifecycle/model-ports.ts), so nothing here lists.
+ * from the cluster model (ports/model-ports.ts), so nothing here lists.
  */
 export class KubeLifecycleClient implements NodeWrites, PodWrites, VolumeAttachmentApi {
   readonly #api: KubeRest;

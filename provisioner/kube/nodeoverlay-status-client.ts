@@ -1,4 +1,4 @@
-import type { Condition } from '../lifecycle/conditions.js';
+import type { Condition } from '../../domain/api/status-conditions.js';
 import type { NodeOverlayStatusWriter } from '../pricing/node-overlays.js';
 import { ignoreNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';

@@ -2,7 +2,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import { podDoNotDisrupt } from '../../domain/disruption/do-not-disrupt.js';
 import { defaultPodGraceSeconds, podDeleteAtMs } from '../../domain/disruption/node-deadlines.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import type { EvictionOutcome, PodApi } from './cluster-ports.js';
+import type { EvictionOutcome, PodApi } from '../ports/cluster-ports.js';
 import { isDaemonSetPod, isDrainedPod } from '../../domain/disruption/pod-facts.js';
 
 

@@ -13,7 +13,7 @@ import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
-import { conditionTypes, findCondition, type Condition, isConditionTrue, nodePoolOf, timestampMs, withCondition } from './conditions.js';
+import { conditionTypes, findCondition, type Condition, isConditionTrue, nodePoolOf, timestampMs, withCondition } from '../../domain/api/status-conditions.js';
 import { imageForLabels, type ResolvedDriftFacts } from './drift-facts.js';
 
 /** Karpenter's NodeClaim condition the disruption controller's drift method reads. */

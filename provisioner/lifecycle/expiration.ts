@@ -6,7 +6,7 @@ import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import { timestampMs } from './conditions.js';
+import { timestampMs } from '../../domain/api/status-conditions.js';
 
 export interface ExpirationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'delete'>;

@@ -10,7 +10,7 @@ import {
   isConditionTrue,
   timestampMs,
   transitionTimeMs,
-} from './conditions.js';
+} from '../../domain/api/status-conditions.js';
 
 /** Karpenter's liveness timeouts. */
 export const launchTimeoutMs = 5 * 60_000;

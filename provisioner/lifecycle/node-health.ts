@@ -11,8 +11,8 @@ import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder, EventTarget } from '../events.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import type { NodeApi } from './cluster-ports.js';
-import { timestampMs } from './conditions.js';
+import type { NodeApi } from '../ports/cluster-ports.js';
+import { timestampMs } from '../../domain/api/status-conditions.js';
 import { isVirtualNode } from './node-readiness.js';
 
 export interface NodeHealthControllerOptions {

@@ -7,8 +7,8 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import type { NodeApi } from './cluster-ports.js';
-import { conditionTypes, isConditionTrue, nodePoolOf, withCondition, type Condition } from './conditions.js';
+import type { NodeApi } from '../ports/cluster-ports.js';
+import { conditionTypes, isConditionTrue, nodePoolOf, withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import { initializationBlocker, isNodeReady, nodesByProviderId } from './node-readiness.js';
 
 export interface RegistrationControllerOptions {

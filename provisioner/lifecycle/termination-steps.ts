@@ -3,7 +3,7 @@ import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { EventRecorder, EventTarget } from '../events.js';
 import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
-import { findCondition, withCondition, type Condition, type ConditionUpdate } from './conditions.js';
+import { findCondition, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 
 /** Karpenter's termination conditions on the NodeClaim (core pkg/apis/v1 nodeclaim_status.go). */
 export const terminationConditions = {

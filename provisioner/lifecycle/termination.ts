@@ -8,9 +8,9 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-import type { NodeApi, PodApi, VolumeAttachmentApi } from './cluster-ports.js';
+import type { NodeApi, PodApi, VolumeAttachmentApi } from '../ports/cluster-ports.js';
 import { ConditionDraft, terminationConditions as types, terminationEvents } from './termination-steps.js';
-import { nodePoolOf, timestampMs, transitionTimeMs } from './conditions.js';
+import { nodePoolOf, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import { drainStep, type ForcedDeletion } from './drain.js';
 import type { EventRecorder } from '../events.js';
 import { defaultPodGraceSeconds, terminationDeadlineMs, terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';

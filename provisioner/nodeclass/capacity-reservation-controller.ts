@@ -5,7 +5,7 @@ import type { ReservationAvailability } from '../../domain/cloud/reservation-ava
 import type { Clock } from '../../domain/clock.js';
 import { compareStrings } from '../../domain/compare.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
-import { withCondition, type Condition } from '../lifecycle/conditions.js';
+import { withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import type { NodeClassWriter } from './nodeclass-writer.js';
 
 /** Karpenter's condition for this step of EC2NodeClass readiness (counted in Ready while ReservedCapacity is on). */

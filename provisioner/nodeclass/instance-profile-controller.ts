@@ -9,7 +9,7 @@ import {
   type InstanceProfileProvider,
 } from '../../domain/cloud/instance-profiles.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
-import { withCondition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { nodeClassFinalizer, type NodeClassWriter } from './nodeclass-writer.js';
 
 /** Karpenter's condition type for this step of EC2NodeClass readiness. */

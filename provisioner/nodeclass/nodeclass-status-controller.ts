@@ -8,7 +8,7 @@ import type { Clock } from '../../domain/clock.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
 import { nodeClassSpecOf } from '../launch/node-class-spec.js';
-import { withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';
 import type { NodeClassWriter } from './nodeclass-writer.js';
 

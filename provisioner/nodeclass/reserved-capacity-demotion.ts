@@ -3,7 +3,7 @@ import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
-import type { NodeApi } from '../lifecycle/cluster-ports.js';
+import type { NodeApi } from '../ports/cluster-ports.js';
 import { nodesByProviderId } from '../lifecycle/node-readiness.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 

@@ -4,7 +4,7 @@ import { formatProblem } from '../../domain/api/problem.js';
 import { compareStrings } from '../../domain/compare.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
-import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 
 /** Karpenter's NodeOverlay condition types: ValidationSucceeded makes up Ready. */
 export const nodeOverlayConditionTypes = { validationSucceeded: 'ValidationSucceeded', ready: 'Ready' } as const;

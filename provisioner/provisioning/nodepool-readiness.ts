@@ -1,7 +1,7 @@
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
-import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { NodePoolStatusWriter } from './nodepool-usage.js';
 

@@ -9,7 +9,7 @@ import { planStaticClaim } from '../../domain/simulation/static-claim.js';
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
 import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { StaticClaimFacts, StaticPodFacts, StaticPoolFacts } from '../../domain/static-replicas.js';
-import { nodePoolOf, timestampMs } from '../lifecycle/conditions.js';
+import { nodePoolOf, timestampMs } from '../../domain/api/status-conditions.js';
 import { typesForNodeClass } from '../provisioning/node-class-capacities.js';
 import { nodePoolConditionTypes } from '../provisioning/nodepool-readiness.js';
 import type { ClusterState } from '../state/cluster-state.js';

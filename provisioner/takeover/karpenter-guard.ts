@@ -4,7 +4,7 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
 import type { Lease } from '../kube/leader-election.js';
-import { withCondition, type ConditionUpdate } from '../lifecycle/conditions.js';
+import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import type { NodePoolStatusWriter } from '../provisioning/nodepool-usage.js';
 import {
   deploymentEvidence, keyText, leaseEvidence, LeaseSightings,

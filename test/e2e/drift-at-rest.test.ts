@@ -1,7 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import { findCondition } from '../../provisioner/lifecycle/conditions.js';
+import { findCondition } from '../../domain/api/status-conditions.js';
 import { createDeployment, waitForRunning, withProduct } from './e2e-support.js';
 
 // Every drift signal is rechecked in full (and the instances described again) every 10 s instead of 5 min, so the

@@ -4,7 +4,7 @@ import { ApiConnection } from '../../provisioner/kube/api-connection.js';
 import { loadKubeConfig } from '../../provisioner/kube/kube-config.js';
 import { KubeRest } from '../../provisioner/kube/kube-rest.js';
 import { KubeNodeClaimClient } from '../../provisioner/kube/nodeclaim-client.js';
-import { findCondition } from '../../provisioner/lifecycle/conditions.js';
+import { findCondition } from '../../domain/api/status-conditions.js';
 import { waitFor } from '../stack/wait-for.js';
 import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
 

@@ -4,7 +4,7 @@ import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { Taint } from '../../domain/core/taint.js';
-import type { Condition } from '../../provisioner/lifecycle/conditions.js';
+import type { Condition } from '../../domain/api/status-conditions.js';
 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();

@@ -9,7 +9,7 @@ import type {
   PodApi,
   EventObjectRef,
   PodDeletion,
-} from '../../provisioner/lifecycle/cluster-ports.js';
+} from '../../provisioner/ports/cluster-ports.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

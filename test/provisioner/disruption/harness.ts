@@ -16,7 +16,7 @@ import type { DisruptionMethod } from '../../../provisioner/disruption/method.js
 import { DisruptionMetrics } from '../../../provisioner/disruption/metrics.js';
 import type { DisruptionNodeWrites, LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/disruption/ports.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
-import type { Condition } from '../../../provisioner/lifecycle/conditions.js';
+import type { Condition } from '../../../domain/api/status-conditions.js';
 import { condition } from '../../fakes/builders.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
 import { ControllerRunner } from '../../../provisioner/controller-runner.js';
-import { conditionTypes, findCondition } from '../../../provisioner/lifecycle/conditions.js';
+import { conditionTypes, findCondition } from '../../../domain/api/status-conditions.js';
 import { lifecycleControllers } from '../../../provisioner/lifecycle/controllers.js';
 import { condition, instance, node, nodeClaim } from '../../fakes/builders.js';
 import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';

@@ -8,7 +8,7 @@ import type { LaunchedWith, ResolvedNow } from '../../../domain/disruption/resol
 import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
 import { nodePoolHashKey, nodePoolHashVersionKey } from '../../../domain/karpenter-keys.js';
 import { driftStamps } from '../../../provisioner/launch/nodeclaim-objects.js';
-import { findCondition } from '../../../provisioner/lifecycle/conditions.js';
+import { findCondition } from '../../../domain/api/status-conditions.js';
 import { DriftController } from '../../../provisioner/lifecycle/drift.js';
 import type { ResolvedDriftFacts } from '../../../provisioner/lifecycle/drift-facts.js';
 import { LifecycleMetrics } from '../../../provisioner/metrics.js';

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
-import { conditionTypes, findCondition } from '../../../provisioner/lifecycle/conditions.js';
+import { conditionTypes, findCondition } from '../../../domain/api/status-conditions.js';
 import { RegistrationController } from '../../../provisioner/lifecycle/registration.js';
 import { LifecycleMetrics } from '../../../provisioner/metrics.js';
 import { condition, node, nodeClaim } from '../../fakes/builders.js';

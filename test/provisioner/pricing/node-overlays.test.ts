@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import type { NodeOverlay } from '../../../domain/api/nodeoverlay-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
-import type { Condition } from '../../../provisioner/lifecycle/conditions.js';
+import type { Condition } from '../../../domain/api/status-conditions.js';
 import { registerInstanceTypeMetrics } from '../../../provisioner/pricing/instance-type-metrics.js';
 import { NodeOverlays, NodeOverlayStatusController, type NodeOverlayStatusWriter } from '../../../provisioner/pricing/node-overlays.js';
 import { PricedInstanceTypes, type CatalogInputs } from '../../../provisioner/pricing/priced-instance-types.js';

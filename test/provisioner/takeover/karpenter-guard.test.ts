@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import t from 'tap';
 import type { NodePool, NodePoolStatus } from '../../../domain/api/nodepool-schema.js';
 import { FakeClock } from '../../../domain/clock.js';
-import type { Condition } from '../../../provisioner/lifecycle/conditions.js';
+import type { Condition } from '../../../domain/api/status-conditions.js';
 import { statusCode } from '../../../provisioner/kube/api-status.js';
 import type { Lease } from '../../../provisioner/kube/leader-election.js';
 import type { DeploymentStatusView } from '../../../provisioner/takeover/karpenter-activity.js';

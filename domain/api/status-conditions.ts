@@ -1,5 +1,8 @@
-import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
-import { labels } from '../../domain/well-known-labels.js';
+import type { NodeClaim, NodeClaimStatus } from './nodeclaim-schema.js';
+import { labels } from '../well-known-labels.js';
+
+// Status conditions as Karpenter writes them (type, status, reason, message, lastTransitionTime), read and written
+// by every controller that owns one: lifecycle, disruption, nodeclass, GC, takeover.
 
 /** Karpenter's NodeClaim condition types that make up Ready. */
 export const conditionTypes = {
