@@ -17,24 +17,36 @@ interface Running {
   readonly state: ClusterState;
   readonly clock: FakeClock;
   readonly nodes: FakeNodeWriter;
+  readonly events: FakeEventRecorder;
   readonly launchedNow: string[];
   readonly leadership: { leading: boolean };
   readonly provisioner: Provisioner;
 }
 
-function running(leading: boolean): Running {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('web', { tolerations: [launchable] })] });
+interface RunningOptions {
+  readonly leading?: boolean;
+  readonly state?: ClusterState;
+  readonly nodes?: (state: ClusterState) => FakeNodeWriter;
+  readonly heartbeatMs?: number;
+  readonly heartbeatConcurrency?: number;
+}
+
+/** A started provisioner over fakes; by default leading, with one pending pod that tolerates virtual nodes. */
+function running(options: RunningOptions = {}): Running {
+  const state = options.state ?? stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('web', { tolerations: [launchable] })] });
   const clock = new FakeClock(1_700_000_000_000);
-  const nodes = new FakeNodeWriter(state);
+  const nodes = options.nodes?.(state) ?? new FakeNodeWriter(state);
+  const events = new FakeEventRecorder();
   const launchedNow: string[] = [];
-  const leadership = { leading };
+  const leadership = { leading: options.leading ?? true };
   const provisioner = new Provisioner({
-    state, nodes, events: new FakeEventRecorder(), clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
+    state, nodes, events, clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
     launchNow: (name) => launchedNow.push(name), windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => leadership.leading,
-    leadershipCheckMs: 500, heartbeatMs: 60_000, onError: (what, error) => { throw new Error(what, { cause: error }); },
+    leadershipCheckMs: 500, heartbeatMs: options.heartbeatMs ?? 60_000, heartbeatConcurrency: options.heartbeatConcurrency ?? 8,
+    onError: (what, error) => { throw new Error(what, { cause: error }); },
   });
   provisioner.start();
-  return { state, clock, nodes, launchedNow, leadership, provisioner };
+  return { state, clock, nodes, events, launchedNow, leadership, provisioner };
 }
 
 /** Steps the fake clock in small moves, letting the loops run between them. */
@@ -47,7 +59,7 @@ async function advance(r: Pick<Running, 'clock'>, ms: number): Promise<void> {
 }
 
 void t.test('a standby plans nothing, and plans the pods that went pending meanwhile as soon as it takes the Lease', async (t) => {
-  const r = running(false);
+  const r = running({ leading: false });
   t.teardown(() => r.provisioner.stop());
   await advance(r, 3000);
   t.same(r.nodes.created, [], 'no virtual node while another replica leads');
@@ -58,7 +70,7 @@ void t.test('a standby plans nothing, and plans the pods that went pending meanw
 });
 
 void t.test('the leader launches a virtual node once a standby asks for it', async (t) => {
-  const r = running(true);
+  const r = running();
   t.teardown(() => r.provisioner.stop());
   await advance(r, 300);
   const [virtual] = r.nodes.created;
@@ -69,7 +81,7 @@ void t.test('the leader launches a virtual node once a standby asks for it', asy
 });
 
 void t.test('a standby does not act on a launch request', async (t) => {
-  const r = running(true);
+  const r = running();
   t.teardown(() => r.provisioner.stop());
   await advance(r, 300);
   const [virtual] = r.nodes.created;
@@ -82,7 +94,6 @@ void t.test('virtual nodes are heartbeaten a few at a time, every one of them', 
   // Each plan holds a pod that still waits, so none is pruned as stale before its heartbeat.
   const pods = Array.from({ length: 40 }, (_, i) => pendingPod(`web-${String(i)}`, { tolerations: [launchable] }));
   const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods });
-  const clock = new FakeClock(1_700_000_000_000);
   let onWire = 0;
   let most = 0;
   const beaten = new Set<string>();
@@ -99,17 +110,12 @@ void t.test('virtual nodes are heartbeaten a few at a time, every one of them', 
   for (let i = 0; i < 40; i++) {
     state.upsertPlan({ nodeName: `launchable-default-${String(i)}`, nodePool: 'default', instanceTypes: ['m5.large'], pricePerHour: 0.096, capacityType: 'on-demand', zone: 'us-east-1a', assignedPods: [`default/web-${String(i)}`], room: {} });
   }
-  const provisioner = new Provisioner({
-    state, nodes: new SlowHeartbeats(state), events: new FakeEventRecorder(), clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
-    launchNow: () => undefined, windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => true, heartbeatMs: 1_000, heartbeatConcurrency: 4,
-    onError: (what, error) => { throw new Error(what, { cause: error }); },
-  });
-  provisioner.start();
-  t.teardown(() => provisioner.stop());
+  const r = running({ state, nodes: (st) => new SlowHeartbeats(st), heartbeatMs: 1_000, heartbeatConcurrency: 4 });
+  t.teardown(() => r.provisioner.stop());
   const names = Array.from({ length: 40 }, (_, i) => `launchable-default-${String(i)}`);
   for (let i = 0; i < 200 && !names.every((n) => beaten.has(n)); i++) {
     await new Promise((resolve) => { setImmediate(resolve); });
-    clock.step(50);
+    r.clock.step(50);
   }
   t.ok(names.every((n) => beaten.has(n)), 'every virtual node got its heartbeat');
   t.equal(most, 4, 'never more than four heartbeats on the wire at once');
@@ -118,27 +124,18 @@ void t.test('virtual nodes are heartbeaten a few at a time, every one of them', 
 void t.test('a pod planned onto a real node that others then fill is planned again at the next heartbeat, with no event about it', async (t) => {
   const web = pendingPod('web', { cpu: '1', memory: '1Gi', tolerations: [launchable] });
   const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [node('warm-node', { cpu: '2', memory: '16Gi' })], pods: [web] });
-  const clock = new FakeClock(1_700_000_000_000);
-  const nodes = new FakeNodeWriter(state);
-  const events = new FakeEventRecorder();
-  const provisioner = new Provisioner({
-    state, nodes, events, clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
-    launchNow: () => undefined, windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => true, heartbeatMs: 10_000,
-    onError: (what, error) => { throw new Error(what, { cause: error }); },
-  });
-  provisioner.start();
-  t.teardown(() => provisioner.stop());
-  const r = { clock };
+  const r = running({ state, heartbeatMs: 10_000 });
+  t.teardown(() => r.provisioner.stop());
   await advance(r, 300);
-  t.match(events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds room on the real node');
-  t.same(nodes.created, [], 'so it plans no new node');
+  t.match(r.events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds room on the real node');
+  t.same(r.nodes.created, [], 'so it plans no new node');
   // A bind the pass had not seen lands: the room is gone, and kube-scheduler leaves web Unschedulable, unwritten.
   const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
-  state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
+  r.state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
   await advance(r, 2_000);
-  t.same(nodes.created, [], 'nothing about web changed, so nothing woke the planner yet');
+  t.same(r.nodes.created, [], 'nothing about web changed, so nothing woke the planner yet');
   await advance(r, 10_000);
-  t.equal(nodes.created.length, 1, 'the heartbeat planned web again: a virtual node for it');
+  t.equal(r.nodes.created.length, 1, 'the heartbeat planned web again: a virtual node for it');
   t.same([...state.plans.values()].map((plan) => plan.assignedPods), [['default/web']]);
 });
 
@@ -149,26 +146,16 @@ void t.test("a leaving node's pod planned onto a real node that others then fill
     nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [node('i-old'), node('warm-node', { cpu: '2', memory: '16Gi' })],
     nodeClaims: [{ ...claim, metadata: { ...claim.metadata, deletionTimestamp: '2026-11-26T17:00:00Z' } }], pods: [web],
   });
-  const clock = new FakeClock(1_700_000_000_000);
-  const nodes = new FakeNodeWriter(state);
-  const events = new FakeEventRecorder();
-  const launched: string[] = [];
-  const provisioner = new Provisioner({
-    state, nodes, events, clock, instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(),
-    launchNow: (name) => launched.push(name), windows: { idleMs: 100, maxMs: 1000 }, isLeader: () => true, heartbeatMs: 10_000,
-    onError: (what, error) => { throw new Error(what, { cause: error }); },
-  });
-  provisioner.start();
-  t.teardown(() => provisioner.stop());
-  const r = { clock };
+  const r = running({ state, heartbeatMs: 10_000 });
+  t.teardown(() => r.provisioner.stop());
   await advance(r, 300);
-  t.match(events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds web room on the real node');
+  t.match(r.events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds web room on the real node');
   // A pod kube-scheduler bound meanwhile takes that room. web is bound to the leaving node, so nothing about it changes.
   const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
-  state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
+  r.state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
   await advance(r, 2_000);
-  t.same(nodes.created, [], 'nothing woke the planner yet');
+  t.same(r.nodes.created, [], 'nothing woke the planner yet');
   await advance(r, 10_000);
-  t.equal(nodes.created.length, 1, 'the heartbeat planned web again, onto new capacity');
-  t.same(launched, nodes.created, 'and launched it at once: no bind will ever come for a pod that is already bound');
+  t.equal(r.nodes.created.length, 1, 'the heartbeat planned web again, onto new capacity');
+  t.same(r.launchedNow, r.nodes.created, 'and launched it at once: no bind will ever come for a pod that is already bound');
 });
