@@ -1,5 +1,5 @@
 import t from 'tap';
-import { floorSlopePer10Min, longestLife, sampleProcess, samplesCsv, slopePer10Min, type ProcessSample } from './process-sampler.js';
+import { floorSlopePer10Min, heapUsedMiBIn, longestLife, sampleProcess, samplesCsv, slopePer10Min, type ProcessSample } from './process-sampler.js';
 
 const minute = 60_000;
 const life = (pid: number, startMs: number, base: number, perMinute: number): ProcessSample[] =>
@@ -53,7 +53,26 @@ void t.test('the floor slope sees through a collector saw-tooth, and sees a leak
   t.end();
 });
 
+void t.test('the heap floor is read from the readings that carry the heap, and tells a heap leak from a flat one', (t) => {
+  // RSS every 5 s and the heap on every sixth reading (30 s), as the soak takes them.
+  const readings = (heapLeakPerMinute: number): ProcessSample[] => Array.from({ length: 361 }, (_, i) => {
+    const atMs = i * 5_000;
+    const heap = i % 6 === 0 ? { heapUsedMiB: 50 + (((i / 6) % 6) / 6) * 10 + heapLeakPerMinute * (atMs / minute) } : {};
+    return { atMs, pid: 1, rssMiB: 160, fds: 40, ...heap };
+  });
+  t.equal(floorSlopePer10Min(readings(0), 180_000, 0, (s) => s.heapUsedMiB)?.toFixed(2), '0.00', 'a saw-tooth heap has a flat floor');
+  t.equal(floorSlopePer10Min(readings(0.2), 180_000, 0, (s) => s.heapUsedMiB)?.toFixed(2), '2.00', 'a heap leak of 0.2 MiB a minute lifts it by 2 per 10 minutes');
+  t.equal(floorSlopePer10Min(readings(0.2).map((s) => ({ atMs: s.atMs, pid: s.pid, rssMiB: s.rssMiB, fds: s.fds })), 180_000, 0, (s) => s.heapUsedMiB), undefined, 'no heap readings, no slope');
+  t.end();
+});
+
+void t.test("the heap in use is read from nodesmith's Prometheus text", (t) => {
+  t.equal(heapUsedMiBIn('# HELP nodesmith_nodejs_heap_size_used_bytes Process heap size used from Node.js in bytes.\nnodesmith_nodejs_heap_size_used_bytes 52428800\n'), 50);
+  t.equal(heapUsedMiBIn('nodesmith_nodejs_heap_size_total_bytes 52428800\n'), undefined, 'another series is not it');
+  t.end();
+});
+
 void t.test('the readings are written as CSV', (t) => {
-  t.equal(samplesCsv([{ atMs: 5, pid: 7, rssMiB: 150.04, fds: 41 }]), 'at_ms,pid,rss_mib,fds\n5,7,150.0,41\n');
+  t.equal(samplesCsv([{ atMs: 5, pid: 7, rssMiB: 150.04, fds: 41 }, { atMs: 35, pid: 7, rssMiB: 151, fds: 41, heapUsedMiB: 52.25 }]), 'at_ms,pid,rss_mib,fds,heap_used_mib\n5,7,150.0,41,\n35,7,151.0,41,52.3\n');
   t.end();
 });

@@ -7,6 +7,18 @@ export interface ProcessSample {
   readonly rssMiB: number;
   /** Open file descriptors: sockets, files, watches. */
   readonly fds: number;
+  /**
+   * V8's heap in use, from the process's own /metrics (`nodejs_heap_size_used_bytes`), on the readings that asked
+   * for it: it tells live objects from what the allocator and the compiled code hold.
+   */
+  readonly heapUsedMiB?: number;
+}
+
+/** The V8 heap in use in a Prometheus text exposition of nodesmith's, in MiB; undefined when absent. */
+export function heapUsedMiBIn(metricsText: string): number | undefined {
+  const match = /^nodesmith_nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/m.exec(metricsText);
+  const bytes = Number(match?.[1] ?? Number.NaN);
+  return Number.isFinite(bytes) ? bytes / 1024 / 1024 : undefined;
 }
 
 /** VmRSS and the open descriptors of a live process, or undefined if it is gone (killed by the soak). */
@@ -78,13 +90,14 @@ export function longestLife(samples: readonly ProcessSample[]): { pid: number; s
  * through every reading leans with wherever the saw happened to start and stop. What a collection cannot take back
  * (a leak) lifts the floor; the floor's slope is what says leak or not.
  */
-export function floorSlopePer10Min(samples: readonly ProcessSample[], windowMs = 180_000, warmUpMs = 300_000): number | undefined {
-  const floors = [...livesOf(samples).values()].flatMap((life) => floorsOf(life.filter((s) => s.atMs - (life[0]?.atMs ?? 0) >= warmUpMs), windowMs));
-  return slopePer10Min(floors, (s) => s.rssMiB, 0);
+export function floorSlopePer10Min(samples: readonly ProcessSample[], windowMs = 180_000, warmUpMs = 300_000, value: (s: ProcessSample) => number | undefined = (s) => s.rssMiB): number | undefined {
+  const read = samples.filter((s) => value(s) !== undefined);
+  const floors = [...livesOf(read).values()].flatMap((life) => floorsOf(life.filter((s) => s.atMs - (life[0]?.atMs ?? 0) >= warmUpMs), windowMs, value));
+  return slopePer10Min(floors, (s) => value(s) ?? Number.NaN, 0);
 }
 
 /** The lowest reading of each window of one life; a last window less than half full has not seen its collection yet. */
-function floorsOf(life: readonly ProcessSample[], windowMs: number): ProcessSample[] {
+function floorsOf(life: readonly ProcessSample[], windowMs: number, value: (s: ProcessSample) => number | undefined): ProcessSample[] {
   const start = life[0]?.atMs ?? 0;
   const end = life.at(-1)?.atMs ?? 0;
   const windows = new Map<number, ProcessSample>();
@@ -92,12 +105,13 @@ function floorsOf(life: readonly ProcessSample[], windowMs: number): ProcessSamp
     const index = Math.floor((s.atMs - start) / windowMs);
     if (start + index * windowMs + windowMs / 2 > end) continue;
     const low = windows.get(index);
-    if (low === undefined || s.rssMiB < low.rssMiB) windows.set(index, s);
+    if (low === undefined || (value(s) ?? Number.POSITIVE_INFINITY) < (value(low) ?? Number.POSITIVE_INFINITY)) windows.set(index, s);
   }
   return [...windows.values()];
 }
 
-/** The readings as CSV (ms since the epoch, pid, RSS MiB, descriptors), to study after the run. */
+/** The readings as CSV (ms since the epoch, pid, RSS MiB, descriptors, V8 heap in use MiB when read), to study after the run. */
 export function samplesCsv(samples: readonly ProcessSample[]): string {
-  return ['at_ms,pid,rss_mib,fds', ...samples.map((s) => `${String(s.atMs)},${String(s.pid)},${s.rssMiB.toFixed(1)},${String(s.fds)}`)].join('\n') + '\n';
+  const row = (s: ProcessSample): string => `${String(s.atMs)},${String(s.pid)},${s.rssMiB.toFixed(1)},${String(s.fds)},${s.heapUsedMiB?.toFixed(1) ?? ''}`;
+  return ['at_ms,pid,rss_mib,fds,heap_used_mib', ...samples.map(row)].join('\n') + '\n';
 }

@@ -27,6 +27,7 @@ function processLines(r: SoakReport): string[] {
     `nodesmith RSS: ${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MiB over ${String(r.samples.length)} readings of ${String(pids)} process(es); slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB), 2)} MiB per 10 min`,
     `nodesmith RSS past each life's first ${String(settledWarmUpMs / 60_000)} min (caches filled): slope ${fmt(slopePer10Min(r.samples, (s) => s.rssMiB, settledWarmUpMs), 2)} MiB per 10 min`,
     `nodesmith RSS floor (lowest reading of each ${String(floorWindowMs / 60_000)} min, past each life's first ${String(settledWarmUpMs / 60_000)} min): slope ${fmt(floorSlopePer10Min(r.samples, floorWindowMs, settledWarmUpMs), 2)} MiB per 10 min`,
+    `nodesmith V8 heap in use floor (its /metrics every 30 s, same windows): slope ${fmt(floorSlopePer10Min(r.samples, floorWindowMs, settledWarmUpMs, (s) => s.heapUsedMiB), 2)} MiB per 10 min`,
     `nodesmith open descriptors: ${String(Math.min(...fds))}-${String(Math.max(...fds))}; slope ${fmt(slopePer10Min(r.samples, (s) => s.fds), 1)} per 10 min`,
     ...(longest === undefined ? [] : [`longest-read process: pid ${String(longest.pid)} over ${(longest.spanMs / 60_000).toFixed(1)} min, its RSS slope ${fmt(longest.rssSlope, 2)} MiB per 10 min`]),
   ];

@@ -5,7 +5,7 @@ import { Faults } from './faults.js';
 import { Invariants } from './invariants.js';
 import { leaderReplica } from './leader.js';
 import { Prng } from './prng.js';
-import { sampleProcess, type ProcessSample } from './process-sampler.js';
+import { heapUsedMiBIn, sampleProcess, type ProcessSample } from './process-sampler.js';
 import { CostMeter, isQuiet, type CostReading } from './quiet-cost.js';
 import { expiryFor, setUpWorkload, soakQueue } from './soak-setup.js';
 import type { Tally } from './tally.js';
@@ -85,6 +85,7 @@ export class Soak {
   readonly #background = new Set<Promise<void>>();
   #checks = 0;
   #failedChecks = 0;
+  #heapReadAtMs = 0;
   #last: ClusterSnapshot | undefined;
 
   constructor(private readonly product: ProductStack, private readonly options: SoakOptions) {
@@ -110,10 +111,7 @@ export class Soak {
   }
 
   async #check(): Promise<ClusterSnapshot | undefined> {
-    // With replicas, the leader's memory: it is the one that plans, launches and disrupts.
-    const pid = this.product.replicas.length === 0 ? this.product.childPid() : (await leaderReplica(this.product))?.process.pid;
-    const sample = sampleProcess(pid, Date.now());
-    if (sample !== undefined && !this.#faults.restarting) this.#samples.push(sample);
+    await this.#sampleLeader();
     try {
       const s = await takeSnapshot(this.product);
       this.#checks++;
@@ -129,6 +127,30 @@ export class Soak {
       this.#failedChecks++;
       this.#say(`check failed: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`);
       return undefined;
+    }
+  }
+
+  /** With replicas, the leader's memory: it is the one that plans, launches and disrupts. */
+  async #sampleLeader(): Promise<void> {
+    const leader = await leaderReplica(this.product);
+    const single = this.product.replicas.length === 0;
+    const sample = sampleProcess(single ? this.product.childPid() : leader?.process.pid, Date.now());
+    if (sample === undefined || this.#faults.restarting) return;
+    this.#samples.push({ ...sample, ...(await this.#heapReading(single ? this.product.healthUrl : leader?.healthUrl, sample.atMs)) });
+  }
+
+  /**
+   * The V8 heap in use, from the leader's own /metrics, every 30 s: not every check, since a scrape costs the process
+   * being measured. Nothing when the scrape fails (a restart, a dropped connection).
+   */
+  async #heapReading(healthUrl: string | undefined, atMs: number): Promise<{ heapUsedMiB?: number }> {
+    if (healthUrl === undefined || atMs - this.#heapReadAtMs < 30_000) return {};
+    this.#heapReadAtMs = atMs;
+    try {
+      const heapUsedMiB = heapUsedMiBIn(await (await fetch(`${healthUrl}/metrics`, { signal: AbortSignal.timeout(5_000) })).text());
+      return heapUsedMiB === undefined ? {} : { heapUsedMiB };
+    } catch {
+      return {};
     }
   }
 
