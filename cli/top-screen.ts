@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/clock.js';
+import { sleepUnlessAborted, type Clock } from '../domain/clock.js';
 import type { Terminal } from './terminal.js';
 import { sortKeys, type RenderOptions, type SortKey } from './top-render.js';
 
@@ -62,8 +62,9 @@ export async function runScreen(o: ScreenOptions): Promise<void> {
     pending = true;
     void clock.sleep(100).then(draw);
   };
-  let quit: () => void = () => undefined;
-  const quitted = new Promise<void>((resolve) => { quit = resolve; });
+  const quitting = new AbortController();
+  const quit = (): void => { quitting.abort(); };
+  const quitted = new Promise<void>((resolve) => { quitting.signal.addEventListener('abort', () => { resolve(); }, { once: true }); });
   terminal.write(enter);
   const stops = [
     o.onChange(soon),
@@ -74,7 +75,7 @@ export async function runScreen(o: ScreenOptions): Promise<void> {
   const ticker = (async (): Promise<void> => {
     while (loop.running) {
       draw();
-      await Promise.race([clock.sleep(o.intervalMs), quitted]);
+      await sleepUnlessAborted(clock, o.intervalMs, quitting.signal);
     }
   })();
   await Promise.race([quitted, o.interrupted]);

@@ -59,3 +59,20 @@ export class FakeClock implements Clock {
     for (const s of due) s.resolve();
   }
 }
+
+/**
+ * Sleeps on the clock until `ms` pass, the signal aborts, or `wake` settles. The abort listener is removed when the
+ * sleep ends. A loop that raced each sleep against one long-lived stop promise left a reaction on that promise per
+ * sleep (hundreds of bytes each) for the life of the process.
+ */
+export async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal, wake?: Promise<void>): Promise<void> {
+  if (signal.aborted) return;
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<void>((resolve) => { onAbort = resolve; });
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race(wake === undefined ? [clock.sleep(ms), aborted] : [clock.sleep(ms), aborted, wake]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

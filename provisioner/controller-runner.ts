@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/clock.js';
+import { sleepUnlessAborted, type Clock } from '../domain/clock.js';
 
 /** What one pass of a controller asks for: when to run it again. */
 export interface ReconcileResult {
@@ -54,18 +54,13 @@ export interface ControllerRunnerOptions {
 export class ControllerRunner {
   readonly #options: ControllerRunnerOptions;
   readonly #due = new Map<string, number>();
-  #stopped = false;
-  #wakeStop: (() => void) | undefined;
-  #stopSignal: Promise<void>;
+  readonly #stop = new AbortController();
   #wakeSleep: (() => void) | undefined;
   /** Woken during their own pass: that pass may have read state from before the wake. */
   readonly #woken = new Set<string>();
 
   constructor(options: ControllerRunnerOptions) {
     this.#options = options;
-    this.#stopSignal = new Promise((resolve) => {
-      this.#wakeStop = resolve;
-    });
   }
 
   /** Runs every due controller once; returns how long until the next one is due. */
@@ -95,7 +90,7 @@ export class ControllerRunner {
       const woken = new Promise<void>((resolve) => {
         this.#wakeSleep = resolve;
       });
-      await Promise.race([this.#options.clock.sleep(Math.max(waitMs, 1)), this.#stopSignal, woken]);
+      await sleepUnlessAborted(this.#options.clock, Math.max(waitMs, 1), this.#stop.signal, woken);
     }
   }
 
@@ -110,13 +105,11 @@ export class ControllerRunner {
   }
 
   stop(): void {
-    this.#stopped = true;
-    this.#wakeStop?.();
+    this.#stop.abort();
   }
 
-  /** A method, not the field, so the compiler does not assume stop() cannot run during an await. */
   #isStopped(): boolean {
-    return this.#stopped;
+    return this.#stop.signal.aborted;
   }
 
   async #runOne(c: Controller): Promise<number> {

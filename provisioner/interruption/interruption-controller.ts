@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.js';
+import { sleepUnlessAborted, type Clock } from '../../domain/clock.js';
 import { isQueueUnavailableError, isThrottledError } from '../../domain/cloud/errors.js';
 import type { InterruptionQueue, QueueMessage } from '../../domain/cloud/interruption-queue.js';
 import { silentLogger, type ControllerLogger } from '../controller-runner.js';
@@ -41,14 +41,10 @@ export class InterruptionController {
   readonly #o: InterruptionControllerOptions;
   readonly #seen = new Map<string, number>();
   readonly #abort = new AbortController();
-  readonly #stopped: Promise<void>;
   #failures = 0;
 
   constructor(options: InterruptionControllerOptions) {
     this.#o = options;
-    this.#stopped = new Promise((resolve) => {
-      this.#abort.signal.addEventListener('abort', () => { resolve(); }, { once: true });
-    });
   }
 
   /** One receive and the handling of everything it returned; throws when the queue fails. */
@@ -148,7 +144,7 @@ export class InterruptionController {
   }
 
   async #sleep(ms: number): Promise<void> {
-    await Promise.race([this.#o.clock.sleep(ms), this.#stopped]);
+    await sleepUnlessAborted(this.#o.clock, ms, this.#abort.signal);
   }
 }
 

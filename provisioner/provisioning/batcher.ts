@@ -44,26 +44,33 @@ export class Batcher {
     this.#wake = undefined;
   }
 
-  /** Resolves when a batch closes; `stopped` lets the caller's shutdown end the wait. */
-  async wait(stopped: Promise<void>): Promise<'batch' | 'stopped'> {
-    // An object, so that the flag set by the callback is visible to the loop (and to the type checker).
-    const signal = { stopped: false };
-    const isStopped = (): boolean => signal.stopped;
-    void stopped.then(() => { signal.stopped = true; this.#wake?.(); });
-    while (!this.#pending && !isStopped()) {
-      await new Promise<void>((resolve) => { this.#wake = resolve; });
+  /**
+   * Resolves when a batch closes; `stopped` lets the caller's shutdown end the wait. Its listener goes with the
+   * wait: one wait per batch, for as long as the process runs.
+   */
+  async wait(stopped: AbortSignal): Promise<'batch' | 'stopped'> {
+    const onStop = (): void => { this.#wake?.(); };
+    // A function, not the field, so the compiler does not take `aborted` as fixed across the awaits.
+    const isStopped = (): boolean => stopped.aborted;
+    stopped.addEventListener('abort', onStop, { once: true });
+    try {
+      while (!this.#pending && !isStopped()) {
+        await new Promise<void>((resolve) => { this.#wake = resolve; });
+      }
+      if (isStopped()) return 'stopped';
+      const start = this.#lastTrigger;
+      for (;;) {
+        const now = this.#clock.now();
+        const idleLeft = this.#lastTrigger + this.#windows.idleMs - now;
+        const maxLeft = start + this.#windows.maxMs - now;
+        if (idleLeft <= 0 || maxLeft <= 0 || isStopped()) break;
+        await this.#clock.sleep(Math.min(idleLeft, maxLeft));
+      }
+      this.#pending = false;
+      this.#seen.clear();
+      return isStopped() ? 'stopped' : 'batch';
+    } finally {
+      stopped.removeEventListener('abort', onStop);
     }
-    if (isStopped()) return 'stopped';
-    const start = this.#lastTrigger;
-    for (;;) {
-      const now = this.#clock.now();
-      const idleLeft = this.#lastTrigger + this.#windows.idleMs - now;
-      const maxLeft = start + this.#windows.maxMs - now;
-      if (idleLeft <= 0 || maxLeft <= 0 || isStopped()) break;
-      await this.#clock.sleep(Math.min(idleLeft, maxLeft));
-    }
-    this.#pending = false;
-    this.#seen.clear();
-    return isStopped() ? 'stopped' : 'batch';
   }
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.js';
+import { sleepUnlessAborted, type Clock } from '../../domain/clock.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
@@ -25,8 +25,7 @@ export class Provisioner {
   readonly #options: ProvisionerOptions;
   readonly #batcher: Batcher;
   readonly #clock: Clock;
-  #stop: () => void = () => undefined;
-  readonly #stopped: Promise<void>;
+  readonly #stop = new AbortController();
   #loops: Promise<void>[] = [];
   #unsubscribe: () => void = () => undefined;
 
@@ -34,7 +33,6 @@ export class Provisioner {
     this.#options = options;
     this.#clock = options.clock;
     this.#batcher = new Batcher(options.clock, options.windows ?? defaultBatchWindows);
-    this.#stopped = new Promise((resolve) => { this.#stop = resolve; });
   }
 
   start(): void {
@@ -59,13 +57,13 @@ export class Provisioner {
 
   async stop(): Promise<void> {
     this.#unsubscribe();
-    this.#stop();
+    this.#stop.abort();
     await Promise.all(this.#loops);
   }
 
   async #planLoop(): Promise<void> {
     for (;;) {
-      if ((await this.#batcher.wait(this.#stopped)) === 'stopped') return;
+      if ((await this.#batcher.wait(this.#stop.signal)) === 'stopped') return;
       if (!(await this.#untilLeading())) return;
       if (!this.#options.state.isSynced) continue;
       try {
@@ -83,13 +81,10 @@ export class Provisioner {
    * soon, so the new leader must plan them as soon as it takes the Lease. False when stopped meanwhile.
    */
   async #untilLeading(): Promise<boolean> {
-    if (this.#options.isLeader()) return true;
-    const signal = { stopped: false };
-    const stopped = this.#stopped.then(() => { signal.stopped = true; });
-    const isStopped = (): boolean => signal.stopped;
+    const stopped = this.#stop.signal;
     while (!this.#options.isLeader()) {
-      await Promise.race([this.#clock.sleep(this.#options.leadershipCheckMs ?? 500), stopped]);
-      if (isStopped()) return false;
+      await sleepUnlessAborted(this.#clock, this.#options.leadershipCheckMs ?? 500, stopped);
+      if (stopped.aborted) return false;
     }
     return true;
   }
@@ -118,11 +113,11 @@ export class Provisioner {
 
   async #heartbeatLoop(): Promise<void> {
     const every = this.#options.heartbeatMs ?? 10_000;
-    const signal = { stopped: false };
-    const isStopped = (): boolean => signal.stopped;
-    void this.#stopped.then(() => { signal.stopped = true; });
+    const stopped = this.#stop.signal;
+    // A function, not the field, so the compiler does not take `aborted` as fixed across the awaits.
+    const isStopped = (): boolean => stopped.aborted;
     while (!isStopped()) {
-      await Promise.race([this.#clock.sleep(every), this.#stopped]);
+      await sleepUnlessAborted(this.#clock, every, stopped);
       if (isStopped() || !this.#options.isLeader()) continue;
       try {
         await pruneStalePlans(this.#options);

@@ -1,8 +1,9 @@
+import { getEventListeners } from 'node:events';
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import { Batcher } from '../../../provisioner/provisioning/batcher.js';
 
-const never = new Promise<void>(() => undefined);
+const never = new AbortController().signal;
 const windows = { idleMs: 1_000, maxMs: 10_000 };
 
 /** Lets the batcher run until it sleeps on the clock (or settles). */
@@ -11,7 +12,7 @@ async function settle(): Promise<void> {
 }
 
 /** Watches a wait(): whether and how it ended. */
-function watch(batcher: Batcher, stopped: Promise<void> = never): { outcome: () => string | undefined } {
+function watch(batcher: Batcher, stopped: AbortSignal = never): { outcome: () => string | undefined } {
   let outcome: string | undefined;
   void batcher.wait(stopped).then((o) => { outcome = o; });
   return { outcome: () => outcome };
@@ -49,14 +50,28 @@ void t.test('each trigger extends the batch, but never past the max window', asy
 });
 
 void t.test('a wait with nothing pending ends when the caller stops', async (t) => {
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => { stop = resolve; });
-  const wait = watch(new Batcher(new FakeClock(), windows), stopped);
+  const stop = new AbortController();
+  const wait = watch(new Batcher(new FakeClock(), windows), stop.signal);
   await settle();
   t.equal(wait.outcome(), undefined);
-  stop();
+  stop.abort();
   await settle();
   t.equal(wait.outcome(), 'stopped');
+});
+
+void t.test('a wait leaves nothing on the stop signal once it ends: a process waits once per batch for as long as it runs', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, windows);
+  const stop = new AbortController();
+  for (let i = 0; i < 100; i++) {
+    const wait = watch(batcher, stop.signal);
+    batcher.trigger();
+    await settle();
+    clock.step(windows.idleMs);
+    await settle();
+    if (wait.outcome() !== 'batch') t.fail(`batch ${String(i)} did not close`);
+  }
+  t.equal(getEventListeners(stop.signal, 'abort').length, 0, 'no listener left behind by 100 batches');
 });
 
 void t.test('a pod that changes again while its window is open does not extend it; a new pod does', async (t) => {
