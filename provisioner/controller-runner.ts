@@ -108,6 +108,7 @@ export class ControllerRunner {
     this.#stop.abort();
   }
 
+  /** A method, not the field, so the compiler does not assume stop() cannot run during an await. */
   #isStopped(): boolean {
     return this.#stop.signal.aborted;
   }
