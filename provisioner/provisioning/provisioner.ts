@@ -3,7 +3,7 @@ import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
-import { holdsRescheduling, reschedulingPods } from './snapshot.js';
+import { holdsRescheduling, plansNotShownYet, reschedulingPods } from './snapshot.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { eachLimited } from '../each-limited.js';
 
@@ -17,6 +17,8 @@ export interface ProvisionerOptions extends PlannerDeps {
   readonly heartbeatMs?: number;
   /** Heartbeat writes on the wire at once (default 8). */
   readonly heartbeatConcurrency?: number;
+  /** How long a pass waits for the model to show the virtual nodes the last one published (default 10 s). */
+  readonly planShownTimeoutMs?: number;
   readonly onError: (what: string, error: unknown) => void;
 }
 
@@ -66,6 +68,7 @@ export class Provisioner {
       if ((await this.#batcher.wait(this.#stop.signal)) === 'stopped') return;
       if (!(await this.#untilLeading())) return;
       if (!this.#options.state.isSynced) continue;
+      await this.#untilPlansShown();
       try {
         await planOnce({ nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options });
       } catch (error) {
@@ -87,6 +90,21 @@ export class Provisioner {
       if (stopped.aborted) return false;
     }
     return true;
+  }
+
+  /**
+   * Karpenter schedules only once its cluster state shows the NodeClaims it created (Cluster.Synced). Here: once the
+   * model shows the virtual nodes the last pass published. A pass before that counts the pods of a plan whose node
+   * it cannot see as unplanned and plans them again: after a failover, a trigger 100 ms after the new leader's first
+   * pass launched a second node for a pod that needed one. Bounded, for a virtual node deleted before the informer
+   * ever showed it.
+   */
+  async #untilPlansShown(): Promise<void> {
+    const stopped = this.#stop.signal;
+    const deadline = this.#clock.now() + (this.#options.planShownTimeoutMs ?? 10_000);
+    while (plansNotShownYet(this.#options.state).length > 0 && this.#clock.now() < deadline && !stopped.aborted) {
+      await sleepUnlessAborted(this.#clock, 50, stopped);
+    }
   }
 
   /**

@@ -168,6 +168,14 @@ function podsOnTheirWay(state: ClusterState): Map<string, Pod[]> {
   return out;
 }
 
+/**
+ * Plans whose virtual node the model does not show yet: the planner created it, and the node informer has not
+ * delivered it. A pass now would not count their pods as planned (see plannedPods) and would plan them again.
+ */
+export function plansNotShownYet(state: ClusterState): string[] {
+  return [...state.plans.keys()].filter((name) => !state.nodes.has(name));
+}
+
 /** The pending and rescheduling pods no plan holds yet: what a planning pass must place. */
 export function unplannedPendingPods(state: ClusterState, rescheduling: Rescheduling = reschedulingPods(state)): Pod[] {
   const planned = plannedPods(state, rescheduling.pods);

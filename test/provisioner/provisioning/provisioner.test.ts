@@ -3,8 +3,9 @@ import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint, launchRequestAnnotation } from '../../../domain/product-keys.js';
 import { Provisioner } from '../../../provisioner/provisioning/provisioner.js';
+import type { Node } from '../../../domain/core/node.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
-import { stateWith } from '../../fakes/cluster-state.js';
+import { feedBack, stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
@@ -158,4 +159,46 @@ void t.test("a leaving node's pod planned onto a real node that others then fill
   await advance(r, 10_000);
   t.equal(r.nodes.created.length, 1, 'the heartbeat planned web again, onto new capacity');
   t.same(r.launchedNow, r.nodes.created, 'and launched it at once: no bind will ever come for a pod that is already bound');
+});
+
+/** A node informer that lags: created virtual nodes reach the model only when the test delivers them. */
+class LaggingNodeWriter extends FakeNodeWriter {
+  readonly #lagging: Node[] = [];
+  constructor(private readonly model: ClusterState) {
+    super();
+  }
+
+  override async create(node: Node): Promise<void> {
+    await super.create(node);
+    this.#lagging.push(node);
+  }
+
+  deliver(): void {
+    for (const node of this.#lagging.splice(0)) feedBack(this.model, { node });
+  }
+}
+
+void t.test('a pass waits until the model shows the virtual nodes the last pass published, so their pods are not planned twice', async (t) => {
+  let writer: LaggingNodeWriter | undefined;
+  const r = running({ nodes: (state) => (writer = new LaggingNodeWriter(state)) });
+  t.teardown(() => r.provisioner.stop());
+  await advance(r, 300);
+  t.equal(r.nodes.created.length, 1, 'the first pass published a virtual node for the pending pod');
+  t.notOk(r.state.nodes.has(r.nodes.created[0] ?? ''), 'which the informer has not delivered yet');
+  // Something else changes (a NodePool's status, a new leader's writes): a second batch closes at once.
+  r.state.upsertObject('nodepool', nodePool());
+  await advance(r, 1_000);
+  t.equal(r.nodes.created.length, 1, 'the second pass has not planned the pod again while its plan is out of sight');
+  writer?.deliver();
+  await advance(r, 300);
+  t.equal(r.nodes.created.length, 1, 'and once the node is shown, the pod counts as planned: still one virtual node');
+});
+
+void t.test('a virtual node that never shows holds planning up only for a while', async (t) => {
+  const r = running({ nodes: (state) => new LaggingNodeWriter(state) });
+  t.teardown(() => r.provisioner.stop());
+  await advance(r, 300);
+  r.state.upsertObject('nodepool', nodePool());
+  await advance(r, 12_000);
+  t.equal(r.nodes.created.length, 2, 'after 10 s the pass goes ahead, as before: the pod is planned again');
 });
