@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { EC2Client, paginateDescribeInstances } from '@aws-sdk/client-ec2';
+import { resourceAmount } from '../../domain/quantity.js';
 import { karpenterModuleDir } from '../stack/karpenter.js';
 import type { KarpenterWorld } from '../stack/karpenter-stack.js';
 
@@ -99,6 +100,15 @@ export async function applyKarpenterWorkload(world: KarpenterWorld, file: string
   const name = /^\s*name: (\S+)$/m.exec(yaml)?.[1] ?? '';
   await scale(world, name, replicas);
   return name;
+}
+
+/**
+ * More one-CPU replicas than the real nodes have allocatable CPUs: however large the nodes left are (which one
+ * consolidation keeps varies from run to run), at least one replica needs a new node.
+ */
+export async function moreThanTheNodesHold(world: KarpenterWorld, atLeast: number): Promise<number> {
+  const millicores = (await world.core.listNode()).items.filter(realNode).reduce((sum, n) => sum + resourceAmount('cpu', n.status?.allocatable?.['cpu'] ?? '0'), 0);
+  return Math.max(atLeast, Math.floor(millicores / 1000) + 1);
 }
 
 export async function scale(world: KarpenterWorld, deployment: string, replicas: number): Promise<void> {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { startKarpenterWorld } from '../stack/karpenter-stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { clusterName, nodePoolYaml, startProductOn, type ProductStack } from './product-stack.js';
-import { applyKarpenterWorkload, losses, lossesDuring, nodeClaims, notRunning, scale, snapshot, type ClusterSnapshot } from './takeover-support.js';
+import { applyKarpenterWorkload, losses, lossesDuring, moreThanTheNodesHold, nodeClaims, notRunning, scale, snapshot, type ClusterSnapshot } from './takeover-support.js';
 
 // docs/migration.md on the real stack, with the real Karpenter (v1.15.0) and Karpenter's own example workloads:
 // Karpenter launches, is killed, nodesmith takes over and loses nothing, then consolidates what the workloads no
@@ -94,7 +94,7 @@ await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or inst
 await t.test('nodesmith back to Karpenter: Karpenter adopts nodesmith\'s nodes and loses nothing', async (t) => {
   const running = product;
   if (running === undefined) throw new Error('the first test did not start nodesmith');
-  await scale(world, workloads.inflate, 6);
+  await scale(world, workloads.inflate, await moreThanTheNodesHold(world, 6));
   const before = await settled('nodesmith to run the scaled-up inflate');
   const launched = [...before.claims.keys()].filter((name) => !karpenterClaims.has(name));
   t.ok(launched.length >= 1, `nodesmith launched ${String(launched.length)} NodeClaim(s) for inflate`);
