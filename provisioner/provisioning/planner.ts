@@ -154,8 +154,8 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
  * Plans holding a pod that cannot use a virtual node, or one still running on a node on its way out, are launched
  * directly (publish), and nothing else will launch them: kube-scheduler never binds such a pod to the virtual
  * node. A direct launch that failed (the EC2NodeClass's instance profile not created yet, capacity) is tried again
- * here, every heartbeat, until the plan has its node; the materializer runs one launch per plan at a time. So is a launch a standby asked for
- * (launch-request.ts): a new leader takes over the requests made to the one before it.
+ * here, every heartbeat, until the plan has its node; the materializer runs one launch per plan at a time. So is a
+ * launch a standby asked for (launch-request.ts): a new leader takes over the requests made to the one before it.
  */
 export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow' | 'buffers'>): string[] {
   const { state } = deps;
