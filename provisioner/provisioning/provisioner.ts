@@ -3,7 +3,7 @@ import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
-import { holdsRescheduling, plansNotShownYet, reschedulingPods } from './snapshot.js';
+import { anyPlanNotShownYet, unplannedPendingPods } from './snapshot.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { eachLimited } from '../each-limited.js';
 
@@ -102,7 +102,7 @@ export class Provisioner {
   async #untilPlansShown(): Promise<void> {
     const stopped = this.#stop.signal;
     const deadline = this.#clock.now() + (this.#options.planShownTimeoutMs ?? 10_000);
-    while (plansNotShownYet(this.#options.state).length > 0 && this.#clock.now() < deadline && !stopped.aborted) {
+    while (anyPlanNotShownYet(this.#options.state) && this.#clock.now() < deadline && !stopped.aborted) {
       await sleepUnlessAborted(this.#clock, 50, stopped);
     }
   }
@@ -114,19 +114,11 @@ export class Provisioner {
    * and it waited for kube-scheduler's 5-minute retry of unschedulable pods.
    */
   #requeueUnplanned(): void {
-    const { state } = this.#options;
-    for (const pod of state.pendingPods()) {
-      const key = podKeyOf(pod);
-      if (state.planOfPod(key) === undefined) this.#batcher.trigger(key);
-    }
-    // Karpenter's node controller requeues a node on its way out every 10 s too. Its pods are bound, so kube-scheduler
-    // never brings them back: a pass that placed them nowhere (no capacity, a launch withdrawn after an ICE) was
-    // their only chance before their eviction.
-    const rescheduling = reschedulingPods(state).pods;
-    for (const key of rescheduling.keys()) {
-      const plan = state.plans.get(state.planOfPod(key) ?? '');
-      if (plan === undefined || !holdsRescheduling(plan, key, rescheduling)) this.#batcher.trigger(key);
-    }
+    // The pods of nodes on their way out too, as Karpenter's node controller requeues such a node every 10 s: they
+    // are bound, so kube-scheduler never brings them back, and a pass that placed them nowhere (no capacity, a
+    // launch withdrawn after an ICE) was their only chance before their eviction. What counts as planned is the
+    // pass's own rule (unplannedPendingPods).
+    for (const pod of unplannedPendingPods(this.#options.state)) this.#batcher.trigger(podKeyOf(pod));
   }
 
   async #heartbeatLoop(): Promise<void> {

@@ -169,11 +169,12 @@ function podsOnTheirWay(state: ClusterState): Map<string, Pod[]> {
 }
 
 /**
- * Plans whose virtual node the model does not show yet: the planner created it, and the node informer has not
- * delivered it. A pass now would not count their pods as planned (see plannedPods) and would plan them again.
+ * Whether a plan's virtual node is not in the model yet: the planner created it, and the node informer has not
+ * delivered it. A pass now would not count its pods as planned (see plannedPods) and would plan them again.
  */
-export function plansNotShownYet(state: ClusterState): string[] {
-  return [...state.plans.keys()].filter((name) => !state.nodes.has(name));
+export function anyPlanNotShownYet(state: ClusterState): boolean {
+  for (const name of state.plans.keys()) if (!state.nodes.has(name)) return true;
+  return false;
 }
 
 /** The pending and rescheduling pods no plan holds yet: what a planning pass must place. */
