@@ -100,12 +100,12 @@ async function settled(product: ProductStack): Promise<boolean> {
   return (await runningPods(product)).notRunning.length === 0;
 }
 
-interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: number }
+interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: number; fixedPoint: boolean }
 
 /** Polls until the cluster is settled and the dry run has no command left (or `limitMs`), tracking what the figures need. */
 async function consolidate(product: ProductStack, write: (s: string) => void, startedMs: number, limitMs: number): Promise<Watch> {
   const pendingSince = new Map<string, number>();
-  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: 0 };
+  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: 0, fixedPoint: false };
   let lastNodes = -1;
   while (Date.now() - startedMs < limitMs) {
     const now = Date.now();
@@ -119,7 +119,10 @@ async function consolidate(product: ProductStack, write: (s: string) => void, st
     lastNodes = claims;
     watch.overcommitted = Math.max(watch.overcommitted, (await overcommittedNodes(product)).length);
     write(`  t=${((now - startedMs) / 1000).toFixed(0)}s nodeclaims ${String(claims)}\n`);
-    if (await settled(product) && await wouldStillConsolidate(product, write) === 0) return watch;
+    if (await settled(product) && await wouldStillConsolidate(product, write) === 0) {
+      watch.fixedPoint = true;
+      return watch;
+    }
     await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
   write(`  (stopped after ${String(limitMs / 60_000)} minutes)\n`);
@@ -133,9 +136,12 @@ async function unplannedLaunches(product: ProductStack, before: ReadonlySet<stri
   return { launched: launched.length, unplanned: launched.filter((n) => !replacements.has(n)).length };
 }
 
+function row(s: Stage): string {
+  return `| ${s.name} | ${s.atS.toFixed(0)} | ${String(s.nodes)} | ${s.price.toFixed(3)} | ${s.bound.toFixed(3)} | ${(s.price / s.bound).toFixed(3)} | ${s.types} |`;
+}
+
 function table(stages: readonly Stage[]): string {
-  const rows = stages.map((s) => `| ${s.name} | ${s.atS.toFixed(0)} | ${String(s.nodes)} | ${s.price.toFixed(3)} | ${s.bound.toFixed(3)} | ${(s.price / s.bound).toFixed(3)} | ${s.types} |`);
-  return ['| stage | t (s) | instances | $/hour | valid bound $/hour | cost ÷ bound | types |', '|---|---:|---:|---:|---:|---:|---|', ...rows].join('\n');
+  return ['| stage | t (s) | instances | $/hour | valid bound $/hour | cost ÷ bound | types |', '|---|---:|---:|---:|---:|---:|---|', ...stages.map(row)].join('\n');
 }
 
 /** The burst until every pod is Running, with when the last was bound and the curve of bound pods. */
@@ -173,6 +179,12 @@ export const e2eConsolidationBench: Bench = {
       await product.apply(product.nodePoolYaml('burst', poolRequirements(maxCpu), disruption));
       write(`NodePool Ready ${(await waitForNodePoolReady(product, 'burst')).toFixed(1)} s after its apply\n`);
       const started = Date.now();
+      const priced = async (name: string): Promise<Stage> => {
+        const done = await stage(product, name, started, pricing);
+        // Each row as soon as it is known: at 10,000 pods a run may be stopped before the table at the end.
+        write(`  stage ${row(done)}\n`);
+        return done;
+      };
       const deployments = burst(total);
       const burstMark = await meter.mark();
       await timedBurst(product, deployments, total, write).catch(async (error: unknown) => {
@@ -180,7 +192,7 @@ export const e2eConsolidationBench: Bench = {
         throw error;
       });
       const burstFigures = await meter.figures(burstMark);
-      const stages = [await stage(product, `burst: ${String(total)} pods Running`, started, pricing)];
+      const stages = [await priced(`burst: ${String(total)} pods Running`)];
       const before = new Set((await listClaims(product)).map((c) => c.name));
       const scaledAt = Date.now();
       const scaleMark = await meter.mark();
@@ -188,14 +200,15 @@ export const e2eConsolidationBench: Bench = {
       for (const d of kept) await scaleDeployment(product, d.name, d.replicas);
       const remaining = kept.reduce((s, d) => s + d.replicas, 0);
       await waitRunning(product, remaining, write);
-      stages.push(await stage(product, `scaled to ${String(Math.round(keep * 100))}%: ${String(remaining)} pods`, started, pricing));
-      const watch = await consolidate(product, write, scaledAt, Number(flag('--consolidate-minutes') ?? 20) * 60_000);
-      stages.push(await stage(product, 'consolidated (dry run finds nothing more)', started, pricing));
+      stages.push(await priced(`scaled to ${String(Math.round(keep * 100))}%: ${String(remaining)} pods`));
+      const minutes = Number(flag('--consolidate-minutes') ?? 20);
+      const watch = await consolidate(product, write, scaledAt, minutes * 60_000);
+      stages.push(await priced(watch.fixedPoint ? 'consolidated (dry run finds nothing more)' : `consolidating, stopped by the ${String(minutes)}-minute cap`));
       const consolidationFigures = await meter.figures(scaleMark);
       const disrupted = (await product.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=Disrupted' })).items.reduce((n, e) => n + (e.count ?? 1), 0);
       const launches = await unplannedLaunches(product, before);
       write(`\n${table(stages)}\n\n`);
-      write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; fixed point seen ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
+      write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; ${watch.fixedPoint ? 'fixed point seen' : 'no fixed point; stopped'} ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
       write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted)}\n`);
       const counted = sampleValue(await (await fetch(`${product.healthUrl}/metrics`)).text(), 'nodesmith_disruption_unplanned_launches_total', {});
       write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement ${String(launches.unplanned)}; nodesmith_disruption_unplanned_launches_total ${String(counted)}\n`);
