@@ -57,11 +57,17 @@ export class NodeHealthController implements Controller {
     this.#o = options;
   }
 
+  /** How many nodes the `NodeRepairBlocked` dedupe remembers. */
+  get remembered(): number {
+    return this.#blockedReported.size;
+  }
+
   async reconcile(): Promise<ReconcileResult> {
     const now = this.#o.clock.now();
     const managed = pairNodes(await this.#o.store.list(), await this.#o.nodes.listNodes());
     const blocked = this.#blockedPools(managed);
     let next = now + (this.#o.idleIntervalMs ?? 10_000);
+    const stillBlocked = new Set<string>();
     for (const entry of managed) {
       const unhealthy = unhealthyCondition(entry.node, this.#o.policies);
       if (unhealthy === undefined) continue;
@@ -70,9 +76,14 @@ export class NodeHealthController implements Controller {
         continue;
       }
       const pool = nodePoolOf(entry.claim);
-      if (blocked.has(pool)) this.#reportBlocked(entry, blocked.get(pool) ?? '', now);
-      else await this.#repair(entry, unhealthy, now);
+      if (blocked.has(pool)) {
+        stillBlocked.add(entry.node.metadata.name ?? '');
+        this.#reportBlocked(entry, blocked.get(pool) ?? '', now);
+      } else await this.#repair(entry, unhealthy, now);
     }
+    // A node that recovered, was repaired or is gone is no longer waiting: forget it, so the memory is bounded by
+    // the nodes blocked now and a node blocked again later is news.
+    for (const name of this.#blockedReported.keys()) if (!stillBlocked.has(name)) this.#blockedReported.delete(name);
     return { requeueAfterMs: Math.max(0, next - now) };
   }
 
@@ -119,7 +130,6 @@ export class NodeHealthController implements Controller {
     if (stamped === undefined || stamped > now) await this.#o.store.addAnnotations(name, { [terminationTimestampKey]: terminationTimestampValue(now) });
     if (claim.metadata.deletionTimestamp !== undefined) return;
     await this.#o.store.delete(name);
-    this.#blockedReported.delete(node.metadata.name ?? '');
     this.#recordRepair(claim, node, unhealthy);
     this.#o.onRepaired?.();
   }

@@ -110,6 +110,31 @@ void t.test('repair waits while more than 20% of the NodePool is unhealthy, and 
   t.same(f.store.deleteCalls, ['other-sick', 'sick-1'], 'once one recovers, 1 of 5 is within the allowance and the other is repaired');
 });
 
+void t.test('a node that stops waiting is forgotten: blocked again later, it says so again; gone, it is not remembered', async (t) => {
+  const f = setup();
+  for (const name of ['a', 'b', 'c']) await addNode(f, name, { pool: 'web' });
+  await addNode(f, 'sick-1', { pool: 'web', ready: 'False', sinceMs: start - 40 * minute });
+  await addNode(f, 'sick-2', { pool: 'web', ready: 'False', sinceMs: start - 40 * minute });
+  const blockedOf = (name: string): number => f.recorder.events.filter((e) => e.reason === 'NodeRepairBlocked' && e.object.kind === 'Node' && e.object.name === name).length;
+  await f.controller.reconcile();
+  t.same([blockedOf('sick-1'), blockedOf('sick-2')], [1, 1], '2 of 5 unhealthy: both wait');
+  const a = f.cluster.nodes.get('a');
+  if (a !== undefined) f.cluster.addNode(withReady(a, 'False', f.clock.now()));
+  await f.cluster.deleteNode('sick-2');
+  f.clock.step(minute);
+  await f.controller.reconcile();
+  t.equal(f.controller.remembered, 1, 'sick-2 is gone and a is not due yet: only sick-1 is remembered');
+  const recovered = f.cluster.nodes.get('sick-1');
+  if (recovered !== undefined) f.cluster.addNode(withReady(recovered, 'True', f.clock.now()));
+  f.clock.step(minute);
+  await f.controller.reconcile();
+  t.equal(f.controller.remembered, 0, 'sick-1 recovered');
+  if (recovered !== undefined) f.cluster.addNode(withReady(recovered, 'False', start - 40 * minute));
+  f.clock.step(minute);
+  await f.controller.reconcile();
+  t.equal(blockedOf('sick-1'), 2, 'blocked again within 15 minutes of the first report, and reported again');
+});
+
 void t.test('a NodeClaim already draining gets its deadline brought forward to now, without a second deletion', async (t) => {
   const f = setup();
   await addNode(f, 'draining', { pool: 'a', ready: 'False', sinceMs: start - 31 * minute });
