@@ -11,7 +11,7 @@ export interface NodeWriter {
   createIfAbsent(node: Node): Promise<boolean>;
   /** Idempotent: a node that is already gone counts as deleted. */
   delete(name: string): Promise<void>;
-  /** Replaces status.conditions (virtual nodes have exactly one, Ready). */
+  /** Replaces status.conditions (virtual nodes have exactly one, Ready); a node that is gone is not an error. */
   setConditions(name: string, conditions: readonly object[]): Promise<void>;
   /** Sets one annotation; a node that is gone is not an error. */
   annotate(name: string, key: string, value: string): Promise<void>;
@@ -58,6 +58,11 @@ export class KubeNodeWriter implements NodeWriter {
   }
 
   async setConditions(name: string, conditions: readonly object[]): Promise<void> {
-    await this.#api.mergePatch({ ...nodes, name, subresource: 'status' }, { status: { conditions } });
+    try {
+      await this.#api.mergePatch({ ...nodes, name, subresource: 'status' }, { status: { conditions } });
+    } catch (error) {
+      // A virtual node withdrawn or replaced by its real node since the heartbeat listed it has no status to keep.
+      ignoreNotFound(error);
+    }
   }
 }

@@ -8,6 +8,7 @@ import { ApiConnection } from '../../../provisioner/kube/api-connection.js';
 import { KubeNodeClassClient } from '../../../provisioner/kube/ec2nodeclass-client.js';
 import { KubeRest } from '../../../provisioner/kube/kube-rest.js';
 import { KubeNodeClaimClient } from '../../../provisioner/kube/nodeclaim-client.js';
+import { KubeNodeWriter } from '../../../provisioner/kube/node-client.js';
 import { KubeNodePoolStatusWriter } from '../../../provisioner/kube/nodepool-status-client.js';
 import { isStoreConflictError } from '../../../provisioner/nodeclaim-store.js';
 import { NodePoolReadinessController } from '../../../provisioner/provisioning/nodepool-readiness.js';
@@ -86,4 +87,12 @@ void t.test('an EC2NodeClass status patch answered 404 resolves', async (t) => {
   const { rest, seen } = await restAgainst(t, () => notFound('ec2nodeclasses.karpenter.k8s.aws', 'gone'));
   await new KubeNodeClassClient(rest).patchStatus('gone', { conditions: [] });
   t.equal(seen.length, 1);
+});
+
+void t.test("a virtual node's heartbeat answered 404 (withdrawn since it was listed) resolves; other failures still throw", async (t) => {
+  const { rest, seen } = await restAgainst(t, (s) => s.url.includes('/broken') ? { status: 500, body: { kind: 'Status', code: 500, message: 'etcd timeout' } } : notFound('nodes', 'launchable-web-x1'));
+  const writer = new KubeNodeWriter(rest);
+  await writer.setConditions('launchable-web-x1', [{ type: 'Ready', status: 'True' }]);
+  t.same(seen.map((s) => `${s.method} ${s.url.split('?')[0] ?? ''}`), ['PATCH /api/v1/nodes/launchable-web-x1/status']);
+  await t.rejects(writer.setConditions('broken', [{ type: 'Ready', status: 'True' }]), /500/);
 });
