@@ -100,12 +100,12 @@ async function settled(product: ProductStack): Promise<boolean> {
   return (await runningPods(product)).notRunning.length === 0;
 }
 
-interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: number; fixedPoint: boolean }
+interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: readonly string[]; fixedPoint: boolean }
 
 /** Polls until the cluster is settled and the dry run has no command left (or `limitMs`), tracking what the figures need. */
 async function consolidate(product: ProductStack, write: (s: string) => void, startedMs: number, limitMs: number): Promise<Watch> {
   const pendingSince = new Map<string, number>();
-  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: 0, fixedPoint: false };
+  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: [], fixedPoint: false };
   let lastNodes = -1;
   while (Date.now() - startedMs < limitMs) {
     const now = Date.now();
@@ -117,7 +117,10 @@ async function consolidate(product: ProductStack, write: (s: string) => void, st
     const claims = (await listClaims(product)).filter((c) => !c.deleting).length;
     if (claims !== lastNodes) watch.lastChangeMs = now;
     lastNodes = claims;
-    watch.overcommitted = Math.max(watch.overcommitted, (await overcommittedNodes(product)).length);
+    const overcommitted = await overcommittedNodes(product);
+    // The worst sample's nodes by name and resource, so a run that finds any says where to look.
+    if (overcommitted.length > watch.overcommitted.length) watch.overcommitted = overcommitted;
+    if (overcommitted.length > 0) write(`    over allocatable: ${overcommitted.slice(0, 5).join('; ')}\n`);
     write(`  t=${((now - startedMs) / 1000).toFixed(0)}s nodeclaims ${String(claims)}\n`);
     if (await settled(product) && await wouldStillConsolidate(product, write) === 0) {
       watch.fixedPoint = true;
@@ -209,7 +212,7 @@ export const e2eConsolidationBench: Bench = {
       const launches = await unplannedLaunches(product, before);
       write(`\n${table(stages)}\n\n`);
       write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; ${watch.fixedPoint ? 'fixed point seen' : 'no fixed point; stopped'} ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
-      write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted)}\n`);
+      write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted.length)}${watch.overcommitted.length === 0 ? '' : ` (${watch.overcommitted.slice(0, 5).join('; ')})`}\n`);
       const counted = sampleValue(await (await fetch(`${product.healthUrl}/metrics`)).text(), 'nodesmith_disruption_unplanned_launches_total', {});
       write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement ${String(launches.unplanned)}; nodesmith_disruption_unplanned_launches_total ${String(counted)}\n`);
       write(phaseLines('burst', burstFigures));
