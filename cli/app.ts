@@ -238,7 +238,8 @@ function planMaterializer(w: {
 
 function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
   const { config, api, state, registry, log, mayAct: isLeader, podMetrics } = ctx;
-  const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry });
+  const awsLog = log.child({ component: 'aws' });
+  const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry, warn: (message) => { awsLog.warn(message); } });
   const priced = pricedInstanceTypes(config, aws.spotPrices, log);
   ctx.overlays?.applyTo(priced);
   registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });

@@ -14,6 +14,11 @@ export interface AwsClientOptions {
     readonly secretAccessKey: string;
     readonly sessionToken?: string;
   };
+  /**
+   * Where the SDK's HTTP handler sends its warnings (every socket busy with requests queued behind them, a request
+   * timed out). Unset, they go to the console as plain text, in the middle of the JSON log.
+   */
+  readonly warn?: (message: string) => void;
 }
 
 export interface AwsClients {
@@ -29,10 +34,18 @@ export interface AwsClients {
  * The SDK's own retries are turned off (maxAttempts 1): throttling is retried by our
  * retryThrottled with an injected clock, so backoff is visible to tests and to metrics.
  */
+/** The handler only warns (and errs); both become one structured warning. */
+function handlerLogger(warn: (message: string) => void): { debug(): void; info(): void; warn(message: unknown): void; error(message: unknown): void } {
+  const say = (message: unknown): void => { warn(String(message)); };
+  return { debug: () => undefined, info: () => undefined, warn: say, error: say };
+}
+
 export function createAwsClients(options: AwsClientOptions): AwsClients {
+  const warn = options.warn;
   const config = {
     region: options.region,
     maxAttempts: 1,
+    ...(warn === undefined ? {} : { requestHandler: { logger: handlerLogger(warn) } }),
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
     ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
   };
