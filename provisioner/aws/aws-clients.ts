@@ -30,16 +30,16 @@ export interface AwsClients {
   destroy(): void;
 }
 
-/**
- * The SDK's own retries are turned off (maxAttempts 1): throttling is retried by our
- * retryThrottled with an injected clock, so backoff is visible to tests and to metrics.
- */
 /** The handler only warns (and errs); both become one structured warning. */
 function handlerLogger(warn: (message: string) => void): { debug(): void; info(): void; warn(message: unknown): void; error(message: unknown): void } {
   const say = (message: unknown): void => { warn(String(message)); };
   return { debug: () => undefined, info: () => undefined, warn: say, error: say };
 }
 
+/**
+ * The SDK's own retries are turned off (maxAttempts 1): throttling is retried by our
+ * retryThrottled with an injected clock, so backoff is visible to tests and to metrics.
+ */
 export function createAwsClients(options: AwsClientOptions): AwsClients {
   const warn = options.warn;
   const config = {
