@@ -1,4 +1,5 @@
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
+import { keepWatching } from './stage-watch.js';
 
 /**
  * How many pods were bound by the end of each `stepS`-second step, from the ms after the start at which each was
@@ -34,21 +35,12 @@ export async function watchBinds(kc: k8s.KubeConfig, namespace: string, startedM
   const createdAtMs = new Map<string, number>();
   const boundAtMs = new Map<string, number>();
   const interruptions: string[] = [];
-  let stopped = false;
-  let controller: AbortController | undefined;
   const note = (_phase: string, pod: k8s.V1Pod): void => {
     const uid = pod.metadata?.uid;
     if (uid === undefined) return;
     if (!createdAtMs.has(uid)) createdAtMs.set(uid, Date.now() - startedMs);
     if ((pod.spec?.nodeName ?? '') !== '' && !boundAtMs.has(uid)) boundAtMs.set(uid, Date.now() - startedMs);
   };
-  const start = async (): Promise<void> => {
-    controller = await new k8s.Watch(kc).watch(`/api/v1/namespaces/${namespace}/pods`, {}, note, (error: unknown) => {
-      if (stopped) return;
-      interruptions.push(`${((Date.now() - startedMs) / 1000).toFixed(1)}s: ${error instanceof Error ? error.message : 'closed by the server'}`);
-      void start().catch((e: unknown) => interruptions.push(String(e)));
-    });
-  };
-  await start();
-  return { createdAtMs, boundAtMs, interruptions, stop: () => { stopped = true; controller?.abort(); } };
+  const stop = await keepWatching(kc, `/api/v1/namespaces/${namespace}/pods`, note, { startedMs, interruptions });
+  return { createdAtMs, boundAtMs, interruptions, stop };
 }

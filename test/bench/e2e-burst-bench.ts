@@ -5,9 +5,10 @@ import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import { createDeployment, listInstances, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
-import { boundCurve, watchBinds, type BindWatch } from './bound-curve.js';
+import { boundCurve, type BindWatch } from './bound-curve.js';
 import { latencyCurve, probeLatency, type LatencyProbe } from './loop-probe.js';
-import { nodesmithTimeline } from './nodesmith-timeline.js';
+import { nodesmithStages, nodesmithTimeline } from './nodesmith-timeline.js';
+import { watchStages } from './stage-watch.js';
 import { warmBurst } from './warm-burst.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
@@ -31,7 +32,7 @@ async function heapFigures(healthUrl: string): Promise<string> {
 
 /** The bound pods and nodesmith's answer time, both every 2 s of the burst. */
 function curves(binds: BindWatch, probe: LatencyProbe): string {
-  const interrupted = binds.interruptions.length === 0 ? '' : ` (pod watch interrupted: ${binds.interruptions.join('; ')})`;
+  const interrupted = binds.interruptions.length === 0 ? '' : ` (watch interrupted: ${binds.interruptions.join('; ')})`;
   return `created pods every 2 s: ${boundCurve([...binds.createdAtMs.values()])}\nbound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}${interrupted}\nnodesmith /healthz slowest answer every 2 s: ${latencyCurve(probe.samples)}\n`;
 }
 
@@ -79,7 +80,7 @@ export const e2eBurstBench: Bench = {
       const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
       write(`load average before the burst ${load()}\n`);
       const started = Date.now();
-      const binds = await watchBinds(product.kc, 'default', started);
+      const binds = await watchStages(product.kc, 'default', started);
       // /healthz is served on nodesmith's event loop and does no work: its answer time is that loop's availability.
       probe = probeLatency(`${product.healthUrl}/healthz`, started);
       for (const d of burst(total)) await createDeployment(product, d);
@@ -106,6 +107,7 @@ export const e2eBurstBench: Bench = {
       await probe.stop();
       write(curves(binds, probe));
       write(`nodesmith's plans and launches:\n${nodesmithTimeline(join(product.stack.dir, 'nodesmith.log'), started).map((line) => `  ${line}\n`).join('')}`);
+      write(nodesmithStages(binds, join(product.stack.dir, 'nodesmith.log'), started));
       write(`pods ${String(total)}: all bound after ${((boundAt - started) / 1000).toFixed(1)}s, all Running after ${((runningAt - started) / 1000).toFixed(1)}s\n`);
       write(`instances ${String(instances.length)}: ${[...types].map(([t, n]) => `${t}×${String(n)}`).join(', ')}\n`);
       write(`cost $${price.toFixed(3)}/hour (on-demand, us-east-1 prices); nodesmith peak RSS ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB\n`);

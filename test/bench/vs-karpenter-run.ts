@@ -10,10 +10,14 @@ import { clusterName, nodePoolYaml, startProductOn } from '../e2e/product-stack.
 import { startKarpenterWorld, type KarpenterWorld } from '../stack/karpenter-stack.js';
 import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
-import { boundCurve, watchBinds } from './bound-curve.js';
+import { join } from 'node:path';
+import { boundCurve } from './bound-curve.js';
 import { bootSeconds, claimStates, clusterInstances, livePods, priceFleet, watchPodArrivals, type Fleet } from './cluster-watch.js';
 import { burst, statusMiB } from './e2e-burst-bench.js';
+import { nodesmithStages } from './nodesmith-timeline.js';
 import { processCpuMs } from './process-cpu.js';
+import { karpenterColumns, karpenterPaths, timelineReport } from './stage-paths.js';
+import { watchStages, type StageWatch } from './stage-watch.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
 
@@ -122,6 +126,12 @@ async function untilSettled(world: KarpenterWorld, remaining: number, scaledAt: 
   return { lastChangeMs, seen, settled: false };
 }
 
+/** The burst's timeline per stage under either controller: Karpenter's has no extender, virtual node or launch log line. */
+function stageLines(controller: Controller, watch: StageWatch, nodesmithLog: string, startedMs: number): string {
+  const title = `${controller}: timeline per stage, seconds after each pod was created:`;
+  return controller === 'nodesmith' ? nodesmithStages(watch, nodesmithLog, startedMs, title) : timelineReport(title, watch, karpenterPaths(watch), karpenterColumns);
+}
+
 export async function runOnce(controller: Controller, options: RunOptions): Promise<RunFigures> {
   const { write, total } = options;
   // Boot delay 0 for both: nodesmith creates the Node at launch; the stand-in registers Karpenter's at its next pass.
@@ -137,7 +147,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const cpu0 = cpuS(pid);
     const scheduler0 = cpuS(schedulerPid);
     const started = Date.now();
-    const binds = await watchBinds(world.kc, 'default', started);
+    const binds = await watchStages(world.kc, 'default', started);
     const shapes = burst(total);
     for (const d of shapes) await apps.createNamespacedDeployment({ namespace: 'default', body: deployment(d) });
     const runningMs = await untilRunning(world, total, started, options);
@@ -148,6 +158,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const burstInstances = await clusterInstances(world.moto, clusterName);
     const burstFleet = priceFleet(burstInstances, table);
     const boot = bootSeconds(burstInstances, (await world.core.listNode()).items);
+    write(stageLines(controller, binds, join(world.stack.dir, 'nodesmith.log'), started));
     write(`  ${controller}: burst Running after ${(runningMs / 1000).toFixed(1)} s, ${String(burstFleet.instances)} instances $${burstFleet.price.toFixed(3)}/h (${burstFleet.types}); boot median ${boot[0].toFixed(0)} s, max ${boot[1].toFixed(0)} s\n`);
 
     const known = new Set(burstPods.map((p) => p.metadata?.uid ?? ''));

@@ -3,8 +3,11 @@ import { listClaims } from '../e2e/disruption-support.js';
 import { createDeployment } from '../e2e/e2e-support.js';
 import type { ProductStack } from '../e2e/product-stack.js';
 import { waitFor } from '../stack/wait-for.js';
-import { boundCurve, watchBinds } from './bound-curve.js';
+import { join } from 'node:path';
+import { boundCurve } from './bound-curve.js';
 import type { BurstDeployment } from './e2e-burst-bench.js';
+import { nodesmithStages } from './nodesmith-timeline.js';
+import { watchStages } from './stage-watch.js';
 
 const nodeClaimCount = async (product: ProductStack): Promise<number> => (await listClaims(product)).length;
 
@@ -23,7 +26,7 @@ export async function warmBurst(product: ProductStack, pool: string, deployments
   const claimsBefore = await nodeClaimCount(product);
   const total = deployments.reduce((n, d) => n + d.replicas, 0);
   const started = Date.now();
-  const binds = await watchBinds(product.kc, 'default', started);
+  const binds = await watchStages(product.kc, 'default', started);
   try {
     for (const d of deployments) await createDeployment(product, { ...d, name: `${d.name}-again` });
     const boundMs = await waitFor(`${String(total)} pods of the second burst bound`, () => Promise.resolve(binds.boundAtMs.size >= total ? Date.now() - started : undefined), { timeoutMs: 300_000, intervalMs: 250 });
@@ -31,6 +34,10 @@ export async function warmBurst(product: ProductStack, pool: string, deployments
     write(`second burst onto the first one's ${String(claimsBefore)} nodes (no launch needed):\n`);
     write(`  created pods every 2 s: ${boundCurve([...binds.createdAtMs.values()])}\n  bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}\n`);
     write(`  all created after ${(createdMs / 1000).toFixed(1)}s, all bound after ${(boundMs / 1000).toFixed(1)}s; NodeClaims made meanwhile: ${String(await nodeClaimCount(product) - claimsBefore)}\n`);
+    // Running too: with binds this quick, kwok's backlog (and so its rate) shows more plainly than in the first burst.
+    const running = (): number => [...binds.pods.values()].filter((p) => p.runningMs !== undefined).length;
+    await waitFor(`${String(total)} pods of the second burst Running`, () => Promise.resolve(running() >= total ? true : undefined), { timeoutMs: 300_000, intervalMs: 250 });
+    write(`${nodesmithStages(binds, join(product.stack.dir, 'nodesmith.log'), started).trimEnd().replace(/^/gm, '  ')}\n`);
   } finally {
     binds.stop();
   }
