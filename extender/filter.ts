@@ -115,9 +115,26 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
   if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
+  const room = context.view.roomLeftOnLaunched(entry.name, virtualName, plan);
+  const left = withoutDaemonRoom(context, entry, room);
   // Whether pod slots count is the real node's to say: the launch emptied the plan's room, pods included.
-  const short = shortfall(context.requests, context.view.roomLeftOnLaunched(entry.name, virtualName, plan), entry.allocatable, 'room beside the pods planned for it');
+  const short = shortfall(context.requests, left, entry.allocatable, `room beside the pods planned for it${left === room ? '' : ' and its DaemonSet pods to come'}`);
   return short === undefined ? pass : { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
+}
+
+/**
+ * A pod other than a daemon may not take the room the node keeps for its DaemonSet pods still to come: they are
+ * created only once the Node exists, and a node filled before them never runs its CNI or its agents. A daemon pod
+ * takes that room, which is what it is kept for.
+ */
+function withoutDaemonRoom(context: FilterContext, entry: ModelNode, left: ResourceSums): ResourceSums {
+  if (context.isDaemonPod) return left;
+  let out: ResourceSums | undefined;
+  for (const resource in entry.daemonReserved) {
+    out ??= { ...left };
+    if (out[resource] !== undefined) out[resource] -= entry.daemonReserved[resource] ?? 0;
+  }
+  return out ?? left;
 }
 
 /**
@@ -127,12 +144,12 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
  * happen, so its room is checked too; where the model lags instead, kube-scheduler's own check still holds.
  */
 function judgeRoom(context: FilterContext, entry: ModelNode): Verdict {
-  const { free } = entry;
+  const free = withoutDaemonRoom(context, entry, entry.free);
   for (const [resource, amount] of context.requested) {
     const left = free[resource];
     // A resource the node does not list is kube-scheduler's to judge (it knows extended resources and slots).
     if (left === undefined || amount <= left) continue;
-    return { reason: `not enough room beside the pods bound and binding to it: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
+    return { reason: `not enough room beside the pods bound and binding to it${free === entry.free ? '' : ' and its DaemonSet pods to come'}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
   }
   return pass;
 }

@@ -93,6 +93,11 @@ export interface ModelNode {
    * current on every pod and bind change, so the filter compares numbers instead of summing per call.
    */
   readonly free: Amounts;
+  /**
+   * The requests of the DaemonSet pods this real node will run and does not have yet (domain/daemon-reservation.ts):
+   * room no other pod may take. Empty for virtual nodes, whose plan's room already leaves the daemons out.
+   */
+  readonly daemonReserved: Amounts;
   readonly capacityType: string | undefined;
   readonly nodePool: string | undefined;
   /** Instance family ("m7i" of "m7i.large"), when the node says its instance type. */

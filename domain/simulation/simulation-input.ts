@@ -41,6 +41,11 @@ export interface SnapshotNode {
   /** Capacity counted against its NodePool's limits (defaults to allocatable). */
   readonly capacity?: ResourceList;
   readonly pods: readonly Pod[];
+  /**
+   * Room held for pods that are not in `pods` yet: the DaemonSet pods a real node will get
+   * (domain/daemon-reservation.ts). No pending pod may take it.
+   */
+  readonly reserved?: ResourceList;
   /** A NodeClaim launched but not yet registered. */
   readonly inFlight?: boolean;
   readonly pricePerHour?: number;

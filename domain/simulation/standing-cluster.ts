@@ -53,6 +53,7 @@ function ownersOf(pods: readonly Pod[]): TopologyTermSpec[] {
 function standingNode(node: SnapshotNode): StandingNode {
   const free: Record<string, number> = { ...node.allocatable };
   for (const pod of node.pods) for (const [k, v] of Object.entries(podRequests(pod))) free[k] = (free[k] ?? 0) - v;
+  for (const [k, v] of Object.entries(node.reserved ?? {})) free[k] = (free[k] ?? 0) - v;
   return { node, free, hostPorts: hostPortsOf(node.pods), owners: ownersOf(node.pods), launchVarying: varyingKeys(node.launchLabels ?? []) };
 }
 
@@ -95,7 +96,7 @@ export function sameNodeFields(before: Omit<SnapshotNode, 'pods'>, after: Omit<S
 }
 
 function sameRoom(before: Omit<SnapshotNode, 'pods'>, after: Omit<SnapshotNode, 'pods'>): boolean {
-  return sameRecord(before.allocatable, after.allocatable) && sameRecord(before.capacity ?? {}, after.capacity ?? {})
+  return sameRecord(before.allocatable, after.allocatable) && sameRecord(before.capacity ?? {}, after.capacity ?? {}) && sameRecord(before.reserved ?? {}, after.reserved ?? {})
     && sameLaunchLabels(before.launchLabels ?? [], after.launchLabels ?? []);
 }
 

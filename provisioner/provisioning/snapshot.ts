@@ -5,14 +5,14 @@ import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
-import { parseResourceList } from '../../domain/resource-list.js';
+import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
 import { launchProfileOf } from '../launch/node-class-spec.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClassCapacities } from './node-class-capacities.js';
 
-function realNode(node: Node, pods: readonly Pod[]): SnapshotNode {
+function realNode(node: Node, pods: readonly Pod[], daemonRoom: ResourceList | undefined): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
   const cordon = node.spec?.unschedulable === true ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' as const }] : [];
   return {
@@ -22,6 +22,8 @@ function realNode(node: Node, pods: readonly Pod[]): SnapshotNode {
     allocatable: parseResourceList(node.status?.allocatable),
     capacity: parseResourceList(node.status?.capacity),
     pods,
+    // The extender keeps the same room from other pods: a plan that used it would be refused by the filter.
+    ...(daemonRoom === undefined || Object.keys(daemonRoom).length === 0 ? {} : { reserved: daemonRoom }),
   };
 }
 
@@ -116,7 +118,7 @@ export interface SnapshotOptions {
 function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Node], launchedPods: ReadonlyMap<string, Pod[]>, options: SnapshotOptions): SnapshotNode | undefined {
   if (node.metadata.deletionTimestamp !== undefined || options.without?.has(name) === true) return undefined;
   const plan = state.plans.get(name);
-  if (plan === undefined) return realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])]);
+  if (plan === undefined) return realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])], state.node(name)?.daemonReserved);
   if (!isLaunched(state, plan)) return virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)], options.typeLabels);
   return undefined;
 }

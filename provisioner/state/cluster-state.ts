@@ -12,6 +12,7 @@ import { planNodeAnnotation } from '../../domain/product-keys.js';
 import type { PodRequestsFn } from '../../domain/resource-sums.js';
 import type { Amounts, ClusterEvent, ClusterModel, ModelNode, ModelPlan, VirtualNodePlan } from '../index.js';
 import { planOfNode } from '../plan-annotation.js';
+import { daemonRoomOf } from './daemon-room.js';
 import { digestNode, freeOn, type NodeDigest } from './node-entry.js';
 import { NodeMarks } from './node-marks.js';
 import { NodeClaimIndex } from './nodeclaim-index.js';
@@ -170,6 +171,8 @@ export class ClusterState implements ClusterModel {
 
   upsertNodeClaim(claim: NodeClaim): void {
     this.#claims.upsert(claim);
+    // Its startup taints decide which daemons its node waits for.
+    if (claim.status?.nodeName !== undefined) this.#refreshNode(claim.status.nodeName);
     this.#changed('nodeclaim', claim.metadata.name ?? '');
   }
 
@@ -191,12 +194,14 @@ export class ClusterState implements ClusterModel {
   upsertObject(kind: StoredKind, object: NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass): void {
     const key = objectKey(object.metadata);
     this.#mapOf(kind).set(key, object);
+    if (kind === 'daemonset') this.#refreshAllNodes();
     this.#changed(kind, key);
   }
 
   removeObject(kind: StoredKind, object: Meta): void {
     const key = objectKey(object.metadata);
     this.#mapOf(kind).delete(key);
+    if (kind === 'daemonset') this.#refreshAllNodes();
     this.#changed(kind, key);
   }
 
@@ -206,13 +211,20 @@ export class ClusterState implements ClusterModel {
     return this.#modelNodes.get(name);
   }
 
+  /** A DaemonSet changed: every node's daemon room may have. Rare (a DaemonSet is applied or edited). */
+  #refreshAllNodes(): void {
+    for (const name of this.#digests.keys()) this.#refreshNode(name);
+  }
+
   #refreshNode(name: string): void {
     const digest = this.#digests.get(name);
     if (digest === undefined) return;
     // One literal shape for every entry: filter reads these fields for hundreds of nodes a call.
     this.#modelNodes.set(name, {
       name: digest.name, isVirtual: digest.isVirtual, closedReason: digest.ownClosedReason ?? this.marks.closedReason(name),
-      allocatable: digest.allocatable, free: freeOn(digest.allocatable, this.#accounting.usage(name), this.#accounting.reservedOn(name)), capacityType: digest.capacityType, nodePool: digest.nodePool,
+      allocatable: digest.allocatable, free: freeOn(digest.allocatable, this.#accounting.usage(name), this.#accounting.reservedOn(name)),
+      daemonReserved: daemonRoomOf(digest, this.nodes.get(name), { daemonSets: this.daemonSets, podsOn: () => this.podsOn(name), claim: () => this.nodeClaimOfNode(name) }),
+      capacityType: digest.capacityType, nodePool: digest.nodePool,
       instanceFamily: digest.instanceFamily, launchedFor: digest.launchedFor ?? this.#plans.materializedAs(name),
     });
   }

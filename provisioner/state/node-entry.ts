@@ -10,7 +10,7 @@ import type { ModelNode } from '../index.js';
 
 
 /** What the model keeps of a Node for the extender: only the fields filter and prioritize read, pre-digested. */
-export interface NodeDigest extends Omit<ModelNode, 'closedReason' | 'free'> {
+export interface NodeDigest extends Omit<ModelNode, 'closedReason' | 'free' | 'daemonReserved'> {
   /** Why the Node object itself says no new pod may go there; a mark in-process may close it too. */
   readonly ownClosedReason: string | undefined;
 }

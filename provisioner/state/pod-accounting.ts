@@ -62,13 +62,14 @@ export class PodAccounting {
     this.release(key);
     if (!entry.counted) return;
     addInto(sumsFor(this.#usage, nodeName), entry.requests, 1);
-    this.#onNodeChanged(nodeName);
     let keys = this.#onNode.get(nodeName);
     if (keys === undefined) {
       keys = new Set<string>();
       this.#onNode.set(nodeName, keys);
     }
     keys.add(key);
+    // Told last, so a listener that reads the node's pods (its daemon room does) sees this one among them.
+    this.#onNodeChanged(nodeName);
   }
 
   remove(key: string): void {
@@ -77,15 +78,15 @@ export class PodAccounting {
     this.#pods.delete(key);
     this.#pending.delete(key);
     if (previous.nodeName === undefined || !previous.counted) return;
+    const keys = this.#onNode.get(previous.nodeName);
+    keys?.delete(key);
+    if (keys?.size === 0) this.#onNode.delete(previous.nodeName);
     const sums = this.#usage.get(previous.nodeName);
     if (sums !== undefined) {
       addInto(sums, previous.requests, -1);
       if (isEmpty(sums)) this.#usage.delete(previous.nodeName);
       this.#onNodeChanged(previous.nodeName);
     }
-    const keys = this.#onNode.get(previous.nodeName);
-    keys?.delete(key);
-    if (keys?.size === 0) this.#onNode.delete(previous.nodeName);
   }
 
   /** The node a pod is bound to; undefined when pending or unknown. */

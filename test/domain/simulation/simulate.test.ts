@@ -73,6 +73,10 @@ const cases: Case[] = [
     t.equal(r.existing[0]?.node, 'n1');
     t.equal(r.nodeClaims.length, 0);
   } },
+  { name: "an existing node's room kept for its DaemonSet pods to come is not planned for others", input: input([pod('fits-only-without-the-daemons', { cpu: '3500m' })], { nodes: [node('n1', { reserved: { cpu: 1000, pods: 1 } })] }), expect: (t, r) => {
+    t.equal(r.existing.length, 0, '4 CPU less the daemons\' 1 CPU leaves 3 CPU: the pod does not fit there');
+    t.equal(r.nodeClaims.length, 1);
+  } },
   { name: 'host ports conflict on one node', input: input(pods('port', 2, { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, hostPort: 80 }], resources: { requests: { cpu: '100m' } } }] } })), expect: (t, r) => {
     t.equal(r.nodeClaims.length, 2);
   } },

@@ -1,0 +1,70 @@
+import t from 'tap';
+import type { DaemonSet } from '../../domain/core/workloads.js';
+import type { Pod } from '../../domain/core/pod.js';
+import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.js';
+
+interface FilterResult { NodeNames: string[] | null; FailedNodes: Record<string, string> }
+
+async function filter(h: ReturnType<typeof harness>, payload: unknown): Promise<FilterResult> {
+  const response = await h.app.inject({ method: 'POST', url: '/filter', payload: payload as object });
+  if (response.statusCode !== 200) throw new Error(`filter answered ${response.statusCode}: ${response.body}`);
+  return response.json<FilterResult>();
+}
+
+const cni: DaemonSet = {
+  metadata: { name: 'cni', namespace: 'kube-system', uid: 'ds-cni' },
+  spec: { template: { metadata: { labels: { app: 'cni' } }, spec: { containers: [{ name: 'cni', resources: { requests: { cpu: '300m', memory: '256Mi' } } }] } } },
+};
+
+function cniPod(nodeName?: string): Pod {
+  const base = pod({ name: 'cni-x', namespace: 'kube-system', cpu: '300m', memory: '256Mi', ...(nodeName === undefined ? {} : { nodeName, phase: 'Running' }) });
+  return { ...base, metadata: { ...base.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'cni', uid: 'ds-cni', controller: true }] } };
+}
+
+const poolNode = (name: string): ReturnType<typeof node> => node(name, { cpu: '1', memory: '4Gi', pods: '10', labels: { 'karpenter.sh/nodepool': 'default' } });
+
+void t.test("a NodePool's new node keeps its DaemonSet pods' room from every other pod until they come", async (t) => {
+  const h = harness();
+  h.view.upsertObject('daemonset', cni);
+  h.view.apply({ kind: 'node-upserted', node: poolNode('real-a') });
+  // kube-scheduler sees 1 CPU free; 300m of it are the CNI pod's, which the DaemonSet controller has not made yet.
+  const large = await filter(h, extenderArgs(pod({ name: 'web-1', cpu: '800m' }), ['real-a']));
+  t.same(large.NodeNames, []);
+  t.equal(large.FailedNodes['real-a'], 'not enough room beside the pods bound and binding to it and its DaemonSet pods to come: cpu 800m wanted, 700m left');
+  t.same((await filter(h, extenderArgs(pod({ name: 'web-2', cpu: '700m' }), ['real-a']))).NodeNames, ['real-a'], 'a pod that leaves the room passes');
+  t.same((await filter(h, extenderArgs(cniPod(), ['real-a']))).NodeNames, ['real-a'], 'the daemon pod takes the room kept for it');
+  h.view.apply({ kind: 'pod-upserted', pod: cniPod('real-a') });
+  t.same((await filter(h, extenderArgs(pod({ name: 'web-1', cpu: '700m' }), ['real-a']))).NodeNames, ['real-a'], 'once the daemon runs there, the rest is free');
+  t.same(h.view.node('real-a')?.daemonReserved, {});
+});
+
+void t.test('the daemon room is kept on a launched node beside the pods still coming from its plan', async (t) => {
+  const h = harness();
+  h.view.upsertObject('daemonset', cni);
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'node-upserted', node: poolNode('real-a') });
+  // The plan's room already left 300m for the daemon: 700m, of which the planned pod takes 400m.
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/planned'], room: { cpu: '700m', memory: '3Gi', pods: '9' }, materializedNode: 'real-a' }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'planned', cpu: '400m' }) });
+  const other = await filter(h, extenderArgs(pod({ name: 'other', cpu: '400m' }), ['real-a']));
+  t.same(other.NodeNames, []);
+  t.match(other.FailedNodes['real-a'], /DaemonSet pods to come: cpu 400m wanted, 300m left/);
+  t.same((await filter(h, extenderArgs(cniPod(), ['real-a']))).NodeNames, ['real-a'], 'the daemon pod still fits beside the planned pod');
+});
+
+void t.test('only daemons that would run on the node are kept, and none on nodes outside a NodePool', (t) => {
+  const h = harness();
+  const armOnly: DaemonSet = { metadata: { name: 'arm-agent', namespace: 'kube-system', uid: 'ds-arm' }, spec: { template: { spec: { nodeSelector: { 'kubernetes.io/arch': 'arm64' }, containers: [{ name: 'a', resources: { requests: { cpu: '500m' } } }] } } } };
+  const tainted: DaemonSet = { metadata: { name: 'gpu-agent', namespace: 'kube-system', uid: 'ds-gpu' }, spec: { template: { spec: { containers: [{ name: 'g', resources: { requests: { cpu: '500m' } } }] } } } };
+  h.view.upsertObject('daemonset', armOnly);
+  h.view.upsertObject('daemonset', tainted);
+  h.view.apply({ kind: 'node-upserted', node: node('amd', { cpu: '1', labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'amd64' }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] }) });
+  h.view.apply({ kind: 'node-upserted', node: node('static', { cpu: '1', labels: { 'kubernetes.io/arch': 'arm64' } }) });
+  t.same(h.view.node('amd')?.daemonReserved, {}, 'the arm64 daemon does not match, and the other does not tolerate the taint');
+  t.same(h.view.node('static')?.daemonReserved, {}, 'a node no NodePool owns keeps no daemon room');
+  h.view.apply({ kind: 'node-upserted', node: node('arm', { cpu: '1', labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/arch': 'arm64' } }) });
+  t.same(h.view.node('arm')?.daemonReserved, { cpu: 1000, pods: 2 }, 'both daemons run on an arm64 node without taints');
+  h.view.removeObject('daemonset', tainted);
+  t.same(h.view.node('arm')?.daemonReserved, { cpu: 500, pods: 1 }, 'a deleted DaemonSet frees its room at once');
+  t.end();
+});
