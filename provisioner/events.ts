@@ -4,6 +4,7 @@ import type { InterruptionEventReason } from './interruption/message-kinds.js';
 export type EventReason =
   | InterruptionEventReason
   | 'Nominated'
+  | 'Replanning'
   | 'FailedProvisioning'
   | 'Launched'
   | 'LaunchFailed'

@@ -105,7 +105,7 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
   const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers, deps.reservedCapacity?.offeringOf);
   const room = deps.buffers === undefined ? [] : roomPodsIn(deps.state, deps.buffers);
-  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), room);
+  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), { roomPods: room, nowMs: deciding });
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const simulated = simulate(input, standingFor(deps.state));
   // Reserved offerings are free, so the simulation fills them first; the counts are held here, claim by claim.
@@ -177,6 +177,7 @@ function nominateExisting(deps: PlannerDeps, node: string, keys: readonly string
   const now = deps.clock.now();
   const already = deps.state.marks.nominatedPods(node, now);
   deps.state.marks.nominate(node, [...already, ...keys], now + (deps.nominationMs ?? nominationWindowMs(10_000)));
+  for (const key of keys) deps.state.refusals.nominated(key, node, now);
 }
 
 function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodePlan): void {

@@ -6,6 +6,7 @@ import { readyCondition } from './virtual-node.js';
 import { anyPlanNotShownYet, unplannedPendingPods } from './snapshot.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { eachLimited } from '../each-limited.js';
+import { noteRefusedPlacements } from './refused-placements.js';
 
 export interface ProvisionerOptions extends PlannerDeps {
   readonly windows?: BatchWindows;
@@ -135,6 +136,8 @@ export class Provisioner {
         // Workloads take a buffer's room without a pending pod (kube-scheduler binds them to the free room), and
         // launched room becomes a node: the room is placed again each heartbeat, and launched for where it is gone.
         if (this.#options.buffers?.isEmpty === false) this.#batcher.trigger();
+        // Before the requeue, so a pod kube-scheduler refused its nominated node is planned again in this batch.
+        noteRefusedPlacements({ nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options });
         this.#requeueUnplanned();
         const now = new Date(this.#clock.now()).toISOString();
         // A few at a time: a thousand virtual nodes heartbeaten at once held every pooled API connection for seconds.

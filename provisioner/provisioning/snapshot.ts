@@ -4,6 +4,7 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
+import { withExclusions } from '../../domain/placement-refusal.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
 import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
@@ -250,8 +251,11 @@ export function simulationInputFor(state: ClusterState, request: SimulationReque
  * the CapacityBuffers' room, placed again on every pass (no node is charged for it, so it goes wherever room is
  * free now, and is planned anew once workloads took it).
  */
-export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>, roomPods: readonly Pod[] = []): SimulationInput {
+export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>, pass: { readonly roomPods?: readonly Pod[]; readonly nowMs: number }): SimulationInput {
   const rescheduling = reschedulingPods(state);
+  const roomPods = pass.roomPods ?? [];
+  // A pod kube-scheduler refused a place to is planned elsewhere: the same place would be refused again.
+  const pending = unplannedPendingPods(state, rescheduling).map((pod) => withExclusions(pod, state.refusals.exclusionsOf(podKeyOf(pod), pass.nowMs)));
   // The nodes on their way out take nothing, even before their cordon comes back through the watch.
-  return simulationInputFor(state, { pods: [...unplannedPendingPods(state, rescheduling), ...roomPods], instanceTypes, unavailable, without: rescheduling.nodes });
+  return simulationInputFor(state, { pods: [...pending, ...roomPods], instanceTypes, unavailable, without: rescheduling.nodes });
 }

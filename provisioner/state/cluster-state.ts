@@ -19,6 +19,7 @@ import { NodeClaimIndex } from './nodeclaim-index.js';
 import { PdbIndex } from './pdb-index.js';
 import { PlacementIntents, workloadOf } from './placement-intents.js';
 import { PlanIndex } from './plan-index.js';
+import { PlacementRefusals } from './placement-refusals.js';
 import { PodAccounting } from './pod-accounting.js';
 import { RoomCalculator } from './room.js';
 
@@ -48,6 +49,8 @@ export class ClusterState implements ClusterModel {
   readonly marks = new NodeMarks((name) => { this.#refreshNode(name); });
   readonly pdbs = new PdbIndex();
   readonly placements = new PlacementIntents();
+  /** Where passes put pending pods on existing nodes, and what kube-scheduler refused (placement-refusals.ts). */
+  readonly refusals = new PlacementRefusals();
   readonly #claims = new NodeClaimIndex();
   readonly #plans = new PlanIndex();
   readonly #accounting: PodAccounting;
@@ -113,12 +116,14 @@ export class ClusterState implements ClusterModel {
     const key = podKey(pod.metadata.namespace, pod.metadata.name);
     this.pods.set(key, pod);
     this.#accounting.upsert(key, pod);
+    if ((pod.spec.nodeName ?? '') !== '') this.refusals.forget(key);
     this.#changed('pod', key);
   }
 
   removePod(pod: Meta): void {
     const key = podKey(pod.metadata.namespace, pod.metadata.name);
     this.pods.delete(key);
+    this.refusals.forget(key);
     this.#accounting.release(key);
     this.#accounting.remove(key);
     this.#changed('pod', key);

@@ -1,0 +1,74 @@
+import t from 'tap';
+import { FakeClock } from '../../../domain/clock.js';
+import type { Pod } from '../../../domain/core/pod.js';
+import { planOnce, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
+import { noteRefusedPlacements, refusalHoldMs } from '../../../provisioner/provisioning/refused-placements.js';
+import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { stateWith } from '../../fakes/cluster-state.js';
+import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
+import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
+import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
+import { node } from '../../extender/builders.js';
+
+const zone = 'topology.kubernetes.io/zone';
+
+function planner(state: ClusterState): { deps: PlannerDeps; clock: FakeClock; events: FakeEventRecorder } {
+  const clock = new FakeClock(1_700_000_000_000);
+  const events = new FakeEventRecorder();
+  let suffix = 0;
+  const deps: PlannerDeps = {
+    state, nodes: new FakeNodeWriter(state), events, clock, nominationMs: 20_000,
+    instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(), launchNow: () => undefined,
+    randomSuffix: () => `s${String(suffix++).padStart(4, '0')}`,
+  };
+  return { deps, clock, events };
+}
+
+function zoneSpread(name: string): Pod {
+  const pod = pendingPod(name);
+  return { ...pod, metadata: { ...pod.metadata, labels: { app: 'zonal' } }, spec: { ...pod.spec, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'zonal' } } }] } };
+}
+
+const existing = node('ip-1', { cpu: '4', memory: '16Gi', labels: { 'karpenter.sh/nodepool': 'default', [zone]: 'us-east-1a' } });
+
+void t.test('a pod still pending on its nominated node after the window is planned again, off that node and its zone', async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [zoneSpread('z-0')] });
+  const { deps, clock, events } = planner(state);
+  t.equal((await planOnce(deps)).newNodes, 0, 'the first pass puts the pod on the existing node');
+  clock.step(10_000);
+  t.equal((await planOnce(deps)).newNodes, 0, 'the heartbeat plans it there again while kube-scheduler may still bind it');
+  t.same(noteRefusedPlacements(deps), [], 'within the window nothing is refused: the wait counts from the first nomination');
+  clock.step(10_000);
+  t.same(noteRefusedPlacements(deps), ['default/z-0'], 'the window has passed with the pod still pending');
+  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, /not placed the pod on node ip-1.*without that node or topology\.kubernetes\.io\/zone=us-east-1a/);
+  const again = await planOnce(deps);
+  t.equal(again.newNodes, 1, 'the next pass launches for it instead');
+  const [planned] = state.plans.values();
+  t.not(planned?.zone, 'us-east-1a', 'in another zone than the one kube-scheduler refused');
+  t.ok(planned?.assignedPods.includes('default/z-0'));
+  t.same(noteRefusedPlacements(deps), [], 'a pod planned on a new node is not nominated to an existing one');
+});
+
+void t.test('a refusal lapses: once the hold has passed the pod may be planned on that node again', async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [pendingPod('web')] });
+  const { deps, clock } = planner(state);
+  await planOnce(deps);
+  clock.step(20_000);
+  t.same(noteRefusedPlacements(deps), ['default/web']);
+  t.same(state.refusals.exclusionsOf('default/web', clock.now()), [{ key: 'kubernetes.io/hostname', value: 'ip-1' }], 'without hard spread only the node is ruled out');
+  clock.step(refusalHoldMs);
+  t.same(state.refusals.exclusionsOf('default/web', clock.now()), []);
+});
+
+void t.test('a pod bound, deleted, or nominated to a node that went is not refused anything', async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [pendingPod('bound'), pendingPod('deleted'), pendingPod('orphaned')] });
+  const { deps, clock } = planner(state);
+  await planOnce(deps);
+  const bound = pendingPod('bound');
+  state.upsertPod({ ...bound, spec: { ...bound.spec, nodeName: 'ip-1' }, status: { phase: 'Running' } });
+  state.removePod(pendingPod('deleted'));
+  state.removeNode(existing);
+  clock.step(20_000);
+  t.same(noteRefusedPlacements(deps), []);
+  t.equal(state.refusals.size, 0, 'nothing is left to remember');
+});
