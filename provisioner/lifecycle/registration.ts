@@ -6,9 +6,9 @@ import { labels } from '../../domain/well-known-labels.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
-import { conditionTypes, isConditionTrue, nodePoolOf, withCondition, type Condition } from '../../domain/api/status-conditions.js';
+import { conditionTypes, isConditionTrue, nodePoolOf, sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import { initializationBlocker, isNodeReady, nodesByProviderId } from './node-readiness.js';
 
 export interface RegistrationControllerOptions {
@@ -42,9 +42,10 @@ export class RegistrationController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     let all = await this.#o.store.list();
-    // Adding a finalizer moves the resourceVersion the status patch below is pinned to.
+    // Adding a finalizer moves the resourceVersion the status write below is pinned to. A store read from the
+    // model may not show the new version yet; that write then conflicts and the claim waits for its next pass.
     if (await this.#ensureFinalizers(all)) all = await this.#o.store.list();
-    const claims = all.filter(needsRegistration);
+    const claims = all.filter(awaitsRegistration);
     if (claims.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? 10_000 };
     const nodes = nodesByProviderId(await this.#o.nodes.listNodes());
     let pending = false;
@@ -56,7 +57,7 @@ export class RegistrationController implements Controller {
     return { requeueAfterMs: pending ? (this.#o.pendingIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? 10_000) };
   }
 
-  /** Returns true once the NodeClaim is Initialized. */
+  /** Returns true once the NodeClaim is Initialized (or gone). */
   async #reconcileClaim(claim: NodeClaim, node: Node): Promise<boolean> {
     if (!isNodeReady(node)) return false;
     const nodeName = node.metadata.name ?? '';
@@ -64,18 +65,32 @@ export class RegistrationController implements Controller {
     const blocker = initializationBlocker(claim, withoutUnregisteredTaint(node));
     if (blocker === undefined) await this.#o.nodes.labelNode(nodeName, { [labels.initialized]: 'true' });
     const conditions = nextConditions(claim, blocker, this.#o.clock.now());
-    const unchanged =
-      claim.status?.nodeName === nodeName && JSON.stringify(claim.status.conditions) === JSON.stringify(conditions);
+    // By type, not by position: withCondition moves each condition it sets to the end, so a list that also holds
+    // another writer's condition (Drifted, Consolidatable) would never compare equal and be written on every pass.
+    const unchanged = claim.status?.nodeName === nodeName && sameConditions(claim.status.conditions ?? [], conditions);
     if (unchanged) return blocker === undefined;
-    const written = await this.#o.store.patchStatus(
-      claim.metadata.name ?? '',
-      { nodeName, conditions },
-      claim.metadata.resourceVersion === undefined ? {} : { resourceVersion: claim.metadata.resourceVersion },
-    );
+    const written = await this.#writeStatus(claim, { nodeName, conditions });
+    if (written === 'conflict') return false;
     // Deleted since this pass listed it: nothing was registered, and nothing is left to wait for.
     if (written === undefined) return true;
     this.#count(claim, blocker === undefined);
     return blocker === undefined;
+  }
+
+  /**
+   * The conditions list is replaced whole, so the write is pinned to the version it was computed from and never
+   * drops a condition another controller (drift, disruption, termination) wrote meanwhile. A conflict means this
+   * pass read an older version than the API server holds (the model lags its own writes, e.g. the finalizer just
+   * added): the claim is left for the next pass, which its newer version wakes, instead of failing the whole pass.
+   */
+  async #writeStatus(claim: NodeClaim, status: { nodeName: string; conditions: Condition[] }): Promise<NodeClaim | 'conflict' | undefined> {
+    const version = claim.metadata.resourceVersion;
+    try {
+      return await this.#o.store.patchStatus(claim.metadata.name ?? '', status, version === undefined ? {} : { resourceVersion: version });
+    } catch (e: unknown) {
+      if (isStoreConflictError(e)) return 'conflict';
+      throw e;
+    }
   }
 
   /**
@@ -116,8 +131,12 @@ export class RegistrationController implements Controller {
   }
 }
 
-function needsRegistration(claim: NodeClaim): boolean {
-  if (claim.metadata.deletionTimestamp !== undefined) return false;
+/**
+ * A launched, live NodeClaim that is not Initialized yet: what registration works on, and what a change of the
+ * NodeClaim or of its Node may let it finish.
+ */
+export function awaitsRegistration(claim: NodeClaim | undefined): boolean {
+  if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) return false;
   if ((claim.status?.providerID ?? '') === '') return false;
   return !isConditionTrue(claim, conditionTypes.initialized);
 }

@@ -93,6 +93,18 @@ void t.test('registration writes nothing when the status is already current', as
   t.equal((await store.get('nc-1'))?.metadata.resourceVersion, before);
 });
 
+void t.test('registration does not rewrite a current status because another controller\'s condition follows its own', async (t) => {
+  const { store, cluster, controller } = await setup();
+  cluster.addNode(node({ name: 'ip-10-0-0-1', providerID, ready: true, taints: [{ key: 'example.com/agent', effect: 'NoSchedule' }] }));
+  await controller.reconcile();
+  const written = await store.get('nc-1');
+  const drifted = { type: 'Drifted', status: 'True' as const, reason: 'AMIDrift', message: '', lastTransitionTime: new Date(1_000_000).toISOString() };
+  await store.patchStatus('nc-1', { conditions: [...(written?.status?.conditions ?? []), drifted] });
+  const before = (await store.get('nc-1'))?.metadata.resourceVersion;
+  await controller.reconcile();
+  t.equal((await store.get('nc-1'))?.metadata.resourceVersion, before, 'no write moved the version under the other writers');
+});
+
 void t.test('registration leaves nodeclaims without a providerID or being deleted alone', async (t) => {
   const clock = new FakeClock(0);
   const store = new InMemoryNodeClaimStore(clock);
