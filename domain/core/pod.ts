@@ -47,6 +47,8 @@ export interface PodSpec {
   readonly topologySpreadConstraints?: readonly TopologySpreadConstraint[];
   readonly priority?: number;
   readonly priorityClassName?: string;
+  /** PreemptLowerPriority (the default) or Never. */
+  readonly preemptionPolicy?: string;
   readonly schedulerName?: string;
   /** While any gate is listed, kube-scheduler does not try the pod (and nothing should launch for it). */
   readonly schedulingGates?: readonly { readonly name: string }[];

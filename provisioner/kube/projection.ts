@@ -44,7 +44,7 @@ const container = { name: true, resources: true, ports: [{ containerPort: true, 
 
 const podSpec = {
   containers: [container], initContainers: [container], overhead: true, nodeName: true, nodeSelector: true, affinity: true,
-  tolerations: true, topologySpreadConstraints: true, priority: true, priorityClassName: true, schedulerName: true, schedulingGates: [{ name: true }],
+  tolerations: true, topologySpreadConstraints: true, priority: true, priorityClassName: true, preemptionPolicy: true, schedulerName: true, schedulingGates: [{ name: true }],
   volumes: [{ name: true, persistentVolumeClaim: true, ephemeral: true }], hostNetwork: true, terminationGracePeriodSeconds: true,
 } as const;
 

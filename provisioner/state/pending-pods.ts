@@ -1,4 +1,12 @@
 import type { Pod } from '../../domain/core/pod.js';
+import { launchableTaint } from '../../domain/product-keys.js';
+import { toleratesTaint } from '../../domain/taints.js';
+
+/** Early planning: the schedulers whose untried pods are planned, and the lowest priority of a running pod now. */
+export interface EarlyPlanning {
+  readonly schedulers: ReadonlySet<string>;
+  readonly lowestRunningPriority: () => number | undefined;
+}
 
 /** Pending, unbound, not nominated to a node and not being deleted. */
 function isWaiting(pod: Pod): boolean {
@@ -18,11 +26,26 @@ function isWaiting(pod: Pod): boolean {
  * attempts. The simulation puts a pod that fits an existing node there, and the extender drops virtual nodes when
  * a real one fits; a gated pod waits for its gates.
  */
-export function isProvisionable(pod: Pod, earlySchedulers?: ReadonlySet<string>): boolean {
+export function isProvisionable(pod: Pod, early?: EarlyPlanning): boolean {
   if (!isWaiting(pod)) return false;
   if ((pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node')) return false;
   if (notScheduledBecause(pod, 'Unschedulable')) return true;
-  return podScheduled(pod) === undefined && earlySchedulers !== undefined && isUntriedFor(pod, earlySchedulers);
+  return podScheduled(pod) === undefined && early !== undefined && isUntriedFor(pod, early.schedulers) && !needsVerdict(pod, early.lowestRunningPriority());
+}
+
+/**
+ * A pod kube-scheduler must judge before anything is planned for it, as Karpenter waits for every pod:
+ * - one that may preempt (a priority above a running pod's, and preemption allowed): with a virtual node there,
+ *   kube-scheduler would find it a node and never preempt, so a placeholder pod kept to be preempted (the
+ *   overprovisioning pattern) would hold its room while a node is launched instead. kube-scheduler's verdict
+ *   decides: it nominates the pod to a node (status.nominatedNodeName, which Karpenter also leaves alone) or marks it
+ *   Unschedulable, and it is planned then;
+ * - one that cannot use a virtual node (no launchable toleration: the pod webhook was off, or the pod opted out):
+ *   its plan would be launched at once (planner.ts), before kube-scheduler has even tried the nodes there are.
+ */
+function needsVerdict(pod: Pod, lowestRunningPriority: number | undefined): boolean {
+  const mayPreempt = pod.spec.preemptionPolicy !== 'Never' && lowestRunningPriority !== undefined && (pod.spec.priority ?? 0) > lowestRunningPriority;
+  return mayPreempt || !(pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 }
 
 function podScheduled(pod: Pod): { readonly status?: string; readonly reason?: string } | undefined {

@@ -1,13 +1,14 @@
 import type { Pod } from '../../domain/core/pod.js';
 import type { ResourceList } from '../../domain/resource-list.js';
 import { addInto, isEmpty, noResources, sumsFor, type PodRequestsFn, type ResourceSums } from '../../domain/resource-sums.js';
-import { isProvisionable } from './pending-pods.js';
+import { isProvisionable, type EarlyPlanning } from './pending-pods.js';
 
 interface PodEntry {
   readonly nodeName: string | undefined;
   readonly requests: ResourceList;
   /** Bound and not finished: counted in its node's usage. */
   readonly counted: boolean;
+  readonly priority: number;
 }
 
 interface Reservation {
@@ -26,8 +27,10 @@ export class PodAccounting {
   readonly #requestsOf: PodRequestsFn;
   /** Told of every change to a node's usage or reservations. */
   readonly #onNodeChanged: (nodeName: string) => void;
-  /** Schedulers whose untried pods count as pending (pending-pods.ts). */
-  readonly #earlySchedulers: ReadonlySet<string> | undefined;
+  /** Schedulers whose untried pods count as pending (pending-pods.ts), and what else decides it. */
+  readonly #early: EarlyPlanning | undefined;
+  /** Priority → how many counted (bound, running) pods have it: the lowest one a pending pod might preempt. */
+  readonly #priorities = new Map<number, number>();
   readonly #pods = new Map<string, PodEntry>();
   /** Node name → summed requests of the non-terminal pods bound there (kept even before the node shows up). */
   readonly #usage = new Map<string, ResourceSums>();
@@ -42,7 +45,7 @@ export class PodAccounting {
   constructor(requestsOf: PodRequestsFn, onNodeChanged: (nodeName: string) => void = () => undefined, earlySchedulers?: ReadonlySet<string>) {
     this.#requestsOf = requestsOf;
     this.#onNodeChanged = onNodeChanged;
-    this.#earlySchedulers = earlySchedulers;
+    this.#early = earlySchedulers === undefined ? undefined : { schedulers: earlySchedulers, lowestRunningPriority: () => this.lowestRunningPriority() };
   }
 
   get size(): number {
@@ -54,13 +57,14 @@ export class PodAccounting {
     const terminal = isTerminal(pod);
     const nodeName = pod.spec.nodeName === '' ? undefined : pod.spec.nodeName;
     // A finished pod holds nothing on its node, so it is kept with no requests.
-    const entry: PodEntry = { nodeName, requests: terminal ? noResources : this.#safeRequests(pod), counted: nodeName !== undefined && !terminal };
+    const entry: PodEntry = { nodeName, requests: terminal ? noResources : this.#safeRequests(pod), counted: nodeName !== undefined && !terminal, priority: pod.spec.priority ?? 0 };
     this.#pods.set(key, entry);
-    if (isProvisionable(pod, this.#earlySchedulers)) this.#pending.add(key);
+    if (isProvisionable(pod, this.#early)) this.#pending.add(key);
     if (nodeName === undefined) return;
     // A bound pod no longer needs the virtual node's room held for it.
     this.release(key);
     if (!entry.counted) return;
+    this.#priorities.set(entry.priority, (this.#priorities.get(entry.priority) ?? 0) + 1);
     addInto(sumsFor(this.#usage, nodeName), entry.requests, 1);
     let keys = this.#onNode.get(nodeName);
     if (keys === undefined) {
@@ -78,6 +82,9 @@ export class PodAccounting {
     this.#pods.delete(key);
     this.#pending.delete(key);
     if (previous.nodeName === undefined || !previous.counted) return;
+    const count = (this.#priorities.get(previous.priority) ?? 1) - 1;
+    if (count > 0) this.#priorities.set(previous.priority, count);
+    else this.#priorities.delete(previous.priority);
     const keys = this.#onNode.get(previous.nodeName);
     keys?.delete(key);
     if (keys?.size === 0) this.#onNode.delete(previous.nodeName);
@@ -87,6 +94,13 @@ export class PodAccounting {
       if (isEmpty(sums)) this.#usage.delete(previous.nodeName);
       this.#onNodeChanged(previous.nodeName);
     }
+  }
+
+  /** The lowest priority of a running pod (kept per distinct priority: a cluster has a handful), or undefined. */
+  lowestRunningPriority(): number | undefined {
+    let lowest: number | undefined;
+    for (const priority of this.#priorities.keys()) if (lowest === undefined || priority < lowest) lowest = priority;
+    return lowest;
   }
 
   /** The node a pod is bound to; undefined when pending or unknown. */
