@@ -46,7 +46,7 @@ export class Binding {
     const launched = this.#launched.get(args.Node) ?? view.plan(args.Node)?.plan.materializedNode;
     if (launched === undefined && entry?.isVirtual !== true) {
       if (entry === undefined) return `node ${args.Node} is not in the extender cache yet; retry`;
-      return this.#bindTo(args, args.Node);
+      return this.#bindToReal(args, key);
     }
     if (this.#deps.materializer === undefined) {
       return `node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`;
@@ -73,6 +73,19 @@ export class Binding {
    */
   #holdOnRealNode(key: string, nodeName: string, requests: Amounts): void {
     if (this.#deps.view.boundNodeOf(key) === undefined) this.#deps.view.reserve(key, nodeName, requests);
+  }
+
+  /**
+   * A pod kube-scheduler put on a real node holds its room there from now until the watch shows it bound: the
+   * filter's next calls see it (kube-scheduler's cache does, the model would not until then), and the hold the
+   * filter noted on every node it passed (tentative-binds.ts) gives way to this one.
+   */
+  async #bindToReal(args: BindArgs, key: string): Promise<string> {
+    const { view } = this.#deps;
+    if (view.boundNodeOf(key) === undefined) view.reserve(key, args.Node, view.requestsOf(key) ?? noResources);
+    const error = await this.#bindTo(args, args.Node);
+    if (error !== '') view.release(key);
+    return error;
   }
 
   async #bindTo(args: BindArgs, nodeName: string): Promise<string> {

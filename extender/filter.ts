@@ -40,7 +40,11 @@ interface FilterContext {
  */
 export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList, nodeNames: readonly string[]): FilterOutcome {
   const context = filterContext(view, pod, requests);
+  // A pod tried again (its bind refused, or kube-scheduler's retry) must not count against itself.
+  view.forgetCandidates(context.key);
   const { passed, virtual, failed, unresolvable } = judgeCandidates(context, nodeNames);
+  // kube-scheduler picks one of the real nodes that pass and binds later: until then the model holds the pod there.
+  if (passed.length > 0) view.noteCandidates(context.key, passed, requests);
   if (virtual.length === 0) return { passed, failed, unresolvable };
   // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
   // go (without computing their room), so kube-scheduler cannot pick one on a score tie or a preferred affinity.
@@ -116,24 +120,28 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
   const room = context.view.roomLeftOnLaunched(entry.name, virtualName, plan);
-  const left = withoutDaemonRoom(context, entry, room);
+  const left = withoutHeldRoom(context, entry, room);
   // Whether pod slots count is the real node's to say: the launch emptied the plan's room, pods included.
-  const short = shortfall(context.requests, left, entry.allocatable, `room beside the pods planned for it${left === room ? '' : ' and its DaemonSet pods to come'}`);
+  const short = shortfall(context.requests, left, entry.allocatable, `room beside the pods planned for it${left === room ? '' : ', on their way to it and its DaemonSet pods to come'}`);
   return short === undefined ? pass : { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
 }
 
 /**
- * A pod other than a daemon may not take the room the node keeps for its DaemonSet pods still to come: they are
- * created only once the Node exists, and a node filled before them never runs its CNI or its agents. A daemon pod
- * takes that room, which is what it is kept for.
+ * The room held for others beside the pods bound and binding: the pods kube-scheduler may be placing there now
+ * (tentative-binds.ts), and, for a pod other than a daemon, the room the node keeps for its DaemonSet pods still to
+ * come. Those are created only once the Node exists, and a node filled before them never runs its CNI or its agents;
+ * a daemon pod takes that room, which is what it is kept for. Returns `left` itself when nothing is held.
  */
-function withoutDaemonRoom(context: FilterContext, entry: ModelNode, left: ResourceSums): ResourceSums {
-  if (context.isDaemonPod) return left;
+function withoutHeldRoom(context: FilterContext, entry: ModelNode, left: ResourceSums): ResourceSums {
   let out: ResourceSums | undefined;
-  for (const resource in entry.daemonReserved) {
-    out ??= { ...left };
-    if (out[resource] !== undefined) out[resource] -= entry.daemonReserved[resource] ?? 0;
-  }
+  const take = (held: ResourceSums): void => {
+    for (const resource in held) {
+      out ??= { ...left };
+      if (out[resource] !== undefined) out[resource] -= held[resource] ?? 0;
+    }
+  };
+  take(context.view.tentativeOn(entry.name));
+  if (!context.isDaemonPod) take(entry.daemonReserved);
   return out ?? left;
 }
 
@@ -144,12 +152,12 @@ function withoutDaemonRoom(context: FilterContext, entry: ModelNode, left: Resou
  * happen, so its room is checked too; where the model lags instead, kube-scheduler's own check still holds.
  */
 function judgeRoom(context: FilterContext, entry: ModelNode): Verdict {
-  const free = withoutDaemonRoom(context, entry, entry.free);
+  const free = withoutHeldRoom(context, entry, entry.free);
   for (const [resource, amount] of context.requested) {
     const left = free[resource];
     // A resource the node does not list is kube-scheduler's to judge (it knows extended resources and slots).
     if (left === undefined || amount <= left) continue;
-    return { reason: `not enough room beside the pods bound and binding to it${free === entry.free ? '' : ' and its DaemonSet pods to come'}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
+    return { reason: `not enough room beside the pods bound and binding to it${free === entry.free ? '' : ', on their way to it and its DaemonSet pods to come'}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
   }
   return pass;
 }

@@ -154,4 +154,13 @@ export interface ClusterModel {
    */
   reserve(podKey: string, nodeName: string, requests: Amounts): void;
   release(podKey: string): void;
+  /**
+   * The real nodes the filter just let kube-scheduler choose from for this pod: their room is held for it until its
+   * bind arrives (reserve) or a few seconds pass (state/tentative-binds.ts). `forgetCandidates` drops what a previous
+   * filter call of the same pod noted, so a retried pod does not count against itself.
+   */
+  noteCandidates(podKey: string, nodeNames: readonly string[], requests: Amounts): void;
+  forgetCandidates(podKey: string): void;
+  /** Requests of pods kube-scheduler may be placing on this real node now, not yet binding. */
+  tentativeOn(nodeName: string): Amounts;
 }

@@ -22,6 +22,7 @@ import { PlanIndex } from './plan-index.js';
 import { PlacementRefusals } from './placement-refusals.js';
 import { PodAccounting } from './pod-accounting.js';
 import { RoomCalculator } from './room.js';
+import { TentativeBinds } from './tentative-binds.js';
 
 
 /** Kinds kept as objects only (no per-node accounting). */
@@ -58,6 +59,7 @@ export class ClusterState implements ClusterModel {
   /** What the extender reads of each node, built once per node or mark change (filter asks for hundreds a call). */
   readonly #modelNodes = new Map<string, ModelNode>();
   readonly #room: RoomCalculator;
+  readonly #tentative = new TentativeBinds();
   readonly #changeListeners = new Set<ChangeListener>();
   #synced = false;
 
@@ -116,7 +118,10 @@ export class ClusterState implements ClusterModel {
     const key = podKey(pod.metadata.namespace, pod.metadata.name);
     this.pods.set(key, pod);
     this.#accounting.upsert(key, pod);
-    if ((pod.spec.nodeName ?? '') !== '') this.refusals.forget(key);
+    if ((pod.spec.nodeName ?? '') !== '') {
+      this.refusals.forget(key);
+      this.#tentative.clear(key);
+    }
     this.#changed('pod', key);
   }
 
@@ -124,6 +129,7 @@ export class ClusterState implements ClusterModel {
     const key = podKey(pod.metadata.namespace, pod.metadata.name);
     this.pods.delete(key);
     this.refusals.forget(key);
+    this.#tentative.clear(key);
     this.#accounting.release(key);
     this.#accounting.remove(key);
     this.#changed('pod', key);
@@ -329,7 +335,20 @@ export class ClusterState implements ClusterModel {
   }
 
   reserve(key: string, nodeName: string, requests: Amounts): void {
+    this.#tentative.clear(key);
     this.#accounting.reserve(key, nodeName, requests);
+  }
+
+  noteCandidates(key: string, nodeNames: readonly string[], requests: Amounts): void {
+    this.#tentative.note(key, nodeNames, requests);
+  }
+
+  forgetCandidates(key: string): void {
+    this.#tentative.clear(key);
+  }
+
+  tentativeOn(nodeName: string): Amounts {
+    return this.#tentative.on(nodeName);
   }
 
   release(key: string): void {

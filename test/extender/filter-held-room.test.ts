@@ -30,12 +30,30 @@ void t.test("a NodePool's new node keeps its DaemonSet pods' room from every oth
   // kube-scheduler sees 1 CPU free; 300m of it are the CNI pod's, which the DaemonSet controller has not made yet.
   const large = await filter(h, extenderArgs(pod({ name: 'web-1', cpu: '800m' }), ['real-a']));
   t.same(large.NodeNames, []);
-  t.equal(large.FailedNodes['real-a'], 'not enough room beside the pods bound and binding to it and its DaemonSet pods to come: cpu 800m wanted, 700m left');
+  t.equal(large.FailedNodes['real-a'], 'not enough room beside the pods bound and binding to it, on their way to it and its DaemonSet pods to come: cpu 800m wanted, 700m left');
   t.same((await filter(h, extenderArgs(pod({ name: 'web-2', cpu: '700m' }), ['real-a']))).NodeNames, ['real-a'], 'a pod that leaves the room passes');
   t.same((await filter(h, extenderArgs(cniPod(), ['real-a']))).NodeNames, ['real-a'], 'the daemon pod takes the room kept for it');
   h.view.apply({ kind: 'pod-upserted', pod: cniPod('real-a') });
-  t.same((await filter(h, extenderArgs(pod({ name: 'web-1', cpu: '700m' }), ['real-a']))).NodeNames, ['real-a'], 'once the daemon runs there, the rest is free');
+  h.view.forgetCandidates('default/web-2');
+  t.same((await filter(h, extenderArgs(pod({ name: 'web-1', cpu: '700m' }), ['real-a']))).NodeNames, ['real-a'], 'once the daemon runs there (and web-2 went elsewhere), the rest is free');
   t.same(h.view.node('real-a')?.daemonReserved, {});
+});
+
+void t.test('a pod the filter let kube-scheduler place on a node holds its room there until its bind arrives', async (t) => {
+  // kube-scheduler counts a pod on its chosen node at once and binds it later; its next pod's filter call can come first.
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: poolNode('real-a') });
+  h.view.apply({ kind: 'node-upserted', node: poolNode('real-b') });
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'first', cpu: '600m' }) });
+  t.same((await filter(h, extenderArgs(pod({ name: 'first', cpu: '600m' }), ['real-a', 'real-b']))).NodeNames, ['real-a', 'real-b']);
+  const second = await filter(h, extenderArgs(pod({ name: 'second', cpu: '600m' }), ['real-a', 'real-b']));
+  t.same(second.NodeNames, [], 'either node may be the one the first pod is going to');
+  t.match(second.FailedNodes['real-a'], /on their way to it.*cpu 600m wanted, 400m left/);
+  t.same((await filter(h, extenderArgs(pod({ name: 'first', cpu: '600m' }), ['real-a', 'real-b']))).NodeNames, ['real-a', 'real-b'], 'a pod filtered again does not count against itself');
+  const bound = await h.app.inject({ method: 'POST', url: '/bind', payload: { PodName: 'first', PodNamespace: 'default', PodUID: 'uid-first', Node: 'real-a' } });
+  t.equal(bound.json<{ Error: string }>().Error, '');
+  t.same((await filter(h, extenderArgs(pod({ name: 'second', cpu: '600m' }), ['real-a', 'real-b']))).NodeNames, ['real-b'], 'once it binds, it holds only the node it went to');
+  t.same(h.view.reservedOn('real-a'), { cpu: 600, memory: 536_870_912, pods: 1 }, 'until the watch shows it bound there');
 });
 
 void t.test('the daemon room is kept on a launched node beside the pods still coming from its plan', async (t) => {
