@@ -12,6 +12,7 @@ import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
 import { DriftController } from '../provisioner/lifecycle/drift.js';
 import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
+import { wakeRegistrationOnProgress } from '../provisioner/lifecycle/registration-wake.js';
 
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/ports/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
@@ -95,6 +96,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   wake.termination = () => { runner.wake('nodeclaim.termination'); };
   const running = runner.run();
   const unsubscribeWatched = (w.watched ?? []).map(({ store, controller }) => store.onChange(() => { runner.wake(controller.name); }));
+  const unsubscribeRegistration = wakeRegistrationOnProgress(w.state, () => { runner.wake('nodeclaim.registration'); });
   const unsubscribe = w.state.onChange((kind, key) => {
     if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
     drift?.noteChange(kind, key);
@@ -109,6 +111,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     },
     stop: async () => {
       unsubscribe();
+      unsubscribeRegistration();
       for (const unsubscribeOne of unsubscribeWatched) unsubscribeOne();
       await interruption?.stop();
       runner.stop();

@@ -43,13 +43,26 @@ async function kubectl(args: readonly string[]): Promise<string> {
   return r.stdout;
 }
 
-/** Waits until every NodeClaim of the pool is Drifted with this reason; returns their Drifted messages. */
-async function waitForDrift(pool: string, reason: string, count: number, timeoutMs = 90_000): Promise<string[]> {
-  return waitFor(`${String(count)} NodeClaims of ${pool} Drifted (${reason})`, async () => {
-    const claims = await claimsOf(pool);
-    const drifted = claims.map((c) => findCondition(c, 'Drifted')).filter((c) => c?.status === 'True' && c.reason === reason);
-    return claims.length === count && drifted.length === count ? drifted.map((c) => c?.message ?? '') : undefined;
-  }, { timeoutMs, intervalMs: 1000 });
+async function claimNamesOf(pool: string): Promise<string[]> {
+  return (await claimsOf(pool)).map((c) => c.metadata.name ?? '');
+}
+
+/**
+ * Waits until each of these NodeClaims has been seen Drifted with this reason; returns their Drifted messages. By
+ * name, and remembered once seen: the disruption controller replaces a Drifted NodeClaim as soon as its node is
+ * initialized, so "every NodeClaim of the pool is Drifted" holds only until the first replacement is created, which
+ * a poll can miss when registration initializes nodes right after they turn Ready.
+ */
+async function waitForDrift(names: readonly string[], reason: string, timeoutMs = 90_000): Promise<string[]> {
+  const seen = new Map<string, string>();
+  return waitFor(`NodeClaims ${names.join(', ')} Drifted (${reason})`, async () => {
+    for (const claim of await nodeClaims.list()) {
+      const name = claim.metadata.name ?? '';
+      const drifted = findCondition(claim, 'Drifted');
+      if (names.includes(name) && drifted?.status === 'True' && drifted.reason === reason) seen.set(name, drifted.message);
+    }
+    return names.length > 0 && seen.size === names.length ? names.map((n) => seen.get(n) ?? '') : undefined;
+  }, { timeoutMs, intervalMs: 500 });
 }
 
 async function expiry(t: Test): Promise<void> {
@@ -119,19 +132,20 @@ async function templateDrift(t: Test): Promise<void> {
   await product.apply(withTemplate('labelled', ''));
   await createDeployment(product, { name: 'shop', replicas: 2, cpu: '1', memory: '1Gi', nodeSelector: { 'karpenter.sh/nodepool': 'labelled' } });
   const { nodes } = await waitForRunning(product, 'shop', 2);
-  const count = (await claimsOf('labelled')).length;
-  t.equal(count, nodes.size);
+  const names = await claimNamesOf('labelled');
+  t.equal(names.length, nodes.size);
   await kubectl(['patch', 'nodepool', 'labelled', '--type', 'merge', '-p', '{"spec":{"template":{"metadata":{"labels":{"team":"shop"}}}}}']);
-  const messages = await waitForDrift('labelled', 'NodePoolDrifted', count);
-  t.equal(messages.length, count, 'every NodeClaim of the NodePool is Drifted with reason NodePoolDrifted');
+  const messages = await waitForDrift(names, 'NodePoolDrifted');
+  t.equal(messages.length, names.length, 'every NodeClaim of the NodePool is Drifted with reason NodePoolDrifted');
 }
 
 async function nodeClassDrift(t: Test): Promise<void> {
   await product.apply(withTemplate('classy', ''));
   await createDeployment(product, { name: 'api', replicas: 1, nodeSelector: { 'karpenter.sh/nodepool': 'classy' } });
   await waitForRunning(product, 'api', 1);
+  const names = await claimNamesOf('classy');
   await kubectl(['patch', 'ec2nodeclass', 'classy', '--type', 'merge', '-p', '{"spec":{"tags":{"team":"api"}}}']);
-  await waitForDrift('classy', 'NodeClassDrift', (await claimsOf('classy')).length);
+  await waitForDrift(names, 'NodeClassDrift');
   t.pass('an EC2NodeClass spec change drifts its NodeClaims with reason NodeClassDrift');
 }
 
@@ -155,11 +169,12 @@ async function subnetDrift(t: Test): Promise<void> {
   await product.apply(withTemplate('subnetted', ''));
   await createDeployment(product, { name: 'queue', replicas: 1, nodeSelector: { 'karpenter.sh/nodepool': 'subnetted' } });
   await waitForRunning(product, 'queue', 1);
-  const used = await subnetOf((await claimsOf('subnetted'))[0]);
+  const [claim] = await claimsOf('subnetted');
+  const used = await subnetOf(claim);
   t.ok(used.startsWith('subnet-'), `the instance runs in ${used}`);
   const others = product.vpc.subnets.filter((s) => s.id !== used).map((s) => `{"id":"${s.id}"}`).join(',');
   await kubectl(['patch', 'ec2nodeclass', 'subnetted', '--type', 'merge', '-p', `{"spec":{"subnetSelectorTerms":[${others}]}}`]);
-  const [message] = await waitForDrift('subnetted', 'SubnetDrift', 1);
+  const [message] = await waitForDrift([claim?.metadata.name ?? ''], 'SubnetDrift');
   t.match(message, used, 'a subnet selector that no longer selects the instance\'s subnet drifts it with SubnetDrift');
 }
 
@@ -188,7 +203,7 @@ async function amiDrift(t: Test): Promise<void> {
   // The EC2NodeClass status is resolved again every 5 minutes and on any change of the class; touching it makes
   // that happen now instead of minutes into the test. Drift follows the status write.
   await kubectl(['annotate', 'ec2nodeclass', 'imaged', 'e2e.nodesmith.io/resolve-again=1', '--overwrite']);
-  const [message] = await waitForDrift('imaged', 'AMIDrift', 1, 120_000);
+  const [message] = await waitForDrift([claim?.metadata.name ?? ''], 'AMIDrift', 120_000);
   t.match(message, new RegExp(`${product.vpc.amis.amd64}.*${next}`), 'the condition names the old and the newly selected AMI');
   // The disruption controller's drift method replaces it (replacement first, then the drifted node goes).
   const fresh = await waitFor('the drifted node replaced by one running the new AMI', async () => {
