@@ -8,6 +8,7 @@ import type { Bench } from './bench.js';
 import { boundCurve, type BindWatch } from './bound-curve.js';
 import { latencyCurve, probeLatency, type LatencyProbe } from './loop-probe.js';
 import { nodesmithStages, nodesmithTimeline } from './nodesmith-timeline.js';
+import { CpuMeter, type CpuTime } from './process-cpu.js';
 import { watchStages } from './stage-watch.js';
 import { warmBurst } from './warm-burst.js';
 
@@ -46,6 +47,15 @@ async function failedProvisioning(product: ProductStack): Promise<string> {
 
 const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
 
+/** The stack's processes (API server, etcd, kube-scheduler, kwok, …) and nodesmith's. */
+function stackCpu(product: ProductStack): CpuMeter {
+  const pids = [...product.stack.components].flatMap(([name, c]) => (c.process.pid === undefined ? [] : [[name, c.process.pid] as const]));
+  const nodesmith = product.childPid();
+  return new CpuMeter(new Map(nodesmith === undefined ? pids : [...pids, ['nodesmith', nodesmith] as const]));
+}
+
+const cpuLine = (used: ReadonlyMap<string, CpuTime>): string => [...used].map(([name, t]) => `${name} ${((t.user + t.system) / 1000).toFixed(1)}`).join(', ');
+
 export interface BurstDeployment { readonly name: string; readonly replicas: number; readonly cpu: string; readonly memory: string }
 
 /** Three Deployments of mixed sizes, like a real burst: mostly small pods, some large. */
@@ -79,6 +89,9 @@ export const e2eBurstBench: Bench = {
       write(`nodesmith RSS before the burst ${statusMiB(product.childPid(), 'VmRSS').toFixed(0)} MiB (peak so far ${statusMiB(product.childPid(), 'VmHWM').toFixed(0)} MiB)\n`);
       const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
       write(`load average before the burst ${load()}\n`);
+      // Each process's CPU over the burst: on 2 shared cores a stage that waits on a busy process shows here.
+      const cpu = stackCpu(product);
+      const cpu0 = cpu.reading();
       const started = Date.now();
       const binds = await watchStages(product.kc, 'default', started);
       // /healthz is served on nodesmith's event loop and does no work: its answer time is that loop's availability.
@@ -98,6 +111,7 @@ export const e2eBurstBench: Bench = {
         if (runningAt === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
       write(`load average after it ${load()}\n`);
+      write(`CPU seconds over the burst: ${cpuLine(cpu.since(cpu0))}\n`);
       const instances = (await listInstances(product)).filter((i) => i.state === 'running' || i.state === 'pending');
       const catalog = new Map(loadInstanceTypes({ region: 'us-east-1' }).map((t) => [t.name, t]));
       const price = instances.reduce((sum, i) => sum + (catalog.get(i.type)?.offerings.find((o) => o.capacityType === 'on-demand')?.price ?? 0), 0);

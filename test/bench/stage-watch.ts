@@ -56,8 +56,11 @@ export async function keepWatching(kc: k8s.KubeConfig, path: string, onEvent: (p
 
 const isUnschedulable = (pod: k8s.V1Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable') === true;
 
-/** Made before the start (by whole seconds, as creationTimestamp has them): not part of this burst. */
-const before = (created: Date | undefined, startedMs: number): boolean => created !== undefined && created.getTime() < Math.floor(startedMs / 1000) * 1000;
+/**
+ * Made before the start (by whole seconds, as creationTimestamp has them): not part of this burst. A watch hands
+ * over the JSON as parsed, so the "Date" the types promise is a string here: `new Date` takes either.
+ */
+const before = (created: Date | string | undefined, startedMs: number): boolean => created !== undefined && new Date(created).getTime() < Math.floor(startedMs / 1000) * 1000;
 
 /** The pod's trace after seeing it now: states seen before keep their first time. */
 function nextTrace(seen: PodTrace, pod: k8s.V1Pod, now: number): PodTrace {
