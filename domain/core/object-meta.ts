@@ -3,6 +3,8 @@ export interface ObjectMeta {
   readonly name?: string;
   readonly namespace?: string;
   readonly uid?: string;
+  /** Changes on every write: tells a new version of an object from the same one delivered again. */
+  readonly resourceVersion?: string;
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly creationTimestamp?: string;

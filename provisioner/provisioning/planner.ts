@@ -197,7 +197,9 @@ function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodeP
 export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes' | 'buffers'>): Promise<string[]> {
   const { state } = deps;
   const rescheduling = reschedulingPods(state).pods;
-  const waits = (plan: VirtualNodePlan) => (key: string): boolean => state.isPending(key) || holdsRescheduling(plan, key, rescheduling) || awaitsRetriedBind(state.pods.get(key));
+  // A pod kube-scheduler refused the plan's node waits for another (refused-placements.ts), not for this one.
+  const waits = (plan: VirtualNodePlan) => (key: string): boolean => !state.refusals.refusedNode(key, plan.nodeName)
+    && (state.isPending(key) || holdsRescheduling(plan, key, rescheduling) || awaitsRetriedBind(state.pods.get(key)));
   // A plan a standby asked to launch has a bind waiting on it (kube-scheduler no longer counts that pod pending); a
   // buffer's plan waits for its own launch.
   const stale = [...state.plans.values()].filter((plan) => state.podsOn(plan.nodeName).length === 0 && !plan.assignedPods.some(waits(plan)) && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan));

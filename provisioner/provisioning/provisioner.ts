@@ -6,7 +6,7 @@ import { readyCondition } from './virtual-node.js';
 import { anyPlanNotShownYet, unplannedPendingPods } from './snapshot.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { eachLimited } from '../each-limited.js';
-import { noteRefusedPlacements } from './refused-placements.js';
+import { noteRefusedPlacements, noteRefusedPlanOf } from './refused-placements.js';
 
 export interface ProvisionerOptions extends PlannerDeps {
   readonly windows?: BatchWindows;
@@ -46,8 +46,7 @@ export class Provisioner {
       if (kind === 'nodeclaim' && state.nodeClaims.get(key)?.metadata.deletionTimestamp !== undefined) this.#batcher.trigger(`nodeclaim/${key}`);
       // A standby's extender took a bind for this virtual node and asks us to launch it (launch-request.ts).
       if (kind === 'node' && this.#options.isLeader() && awaitsRequestedLaunch(state, key)) this.#options.launchNow(key);
-      if (kind !== 'pod') return;
-      if (state.isPending(key) && state.planOfPod(key) === undefined) this.#batcher.trigger(key);
+      if (kind === 'pod') this.#podChanged(key);
     });
     // A buffer's room changed (applied, resized, deleted): plan it.
     const unsubscribeBuffers = this.#options.buffers?.onChange(() => { this.#batcher.trigger(); });
@@ -56,6 +55,13 @@ export class Provisioner {
     // Pods that were already pending when we started (or became leader) need a first batch too.
     this.#batcher.trigger();
     this.#loops = [this.#planLoop(), this.#heartbeatLoop()];
+  }
+
+  /** A pending pod no plan holds is batched; so is one whose plan kube-scheduler just refused (refused-placements.ts). */
+  #podChanged(key: string): void {
+    const { state } = this.#options;
+    if (!state.isPending(key)) return;
+    if (state.planOfPod(key) === undefined || (this.#options.isLeader() && noteRefusedPlanOf(this.#options, key))) this.#batcher.trigger(key);
   }
 
   async stop(): Promise<void> {

@@ -1,27 +1,41 @@
+import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
+import { podKeyOf } from '../../domain/core/object-key.js';
 import { exclusionsFor } from '../../domain/placement-refusal.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
+import type { VirtualNodePlan } from '../index.js';
 import type { PlannerDeps } from './planner.js';
 import { nominationWindowMs } from './planner.js';
 
 /** How long a refusal keeps the pod off the refused node (and its spread domain): long enough to plan elsewhere. */
 export const refusalHoldMs = 120_000;
 
+/**
+ * How long after a virtual node appeared kube-scheduler's verdict on a pod is taken to have seen it: its cache learns
+ * of the node through its own watch, and an attempt that began before then did not look at it.
+ */
+export const virtualNodeSeenMs = 5_000;
+
+type Deps = Pick<PlannerDeps, 'state' | 'events' | 'clock' | 'nominationMs'>;
+
 const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
 
 /**
- * A pod a pass nominated to an existing node and still pending once the nomination window has passed was refused
- * that node by kube-scheduler (its own plugins disagree with the plan: a spread counted differently, an affinity,
- * room the plan thought free). It is planned again at once without that node, and without the node's domain of each
- * of its hard spread constraints, and told so by an Event; planned onto the same node, it would wait for ever with
- * nothing said. Returns the keys of the pods found refused.
+ * The places kube-scheduler refused, found and acted on: each such pod is planned again at once without the node,
+ * and without the node's domain of each of its hard spread constraints, and told so by an Event. Planned onto the
+ * same place, it would wait for ever with nothing said (the plan and kube-scheduler disagree: a zone spread the plan
+ * counted with pods planned but not bound, an affinity, room the plan thought free). Returns the refused pods' keys.
  */
-export function noteRefusedPlacements(deps: Pick<PlannerDeps, 'state' | 'events' | 'clock' | 'nominationMs'>): string[] {
+export function noteRefusedPlacements(deps: Deps): string[] {
+  return [...refusedNominations(deps), ...refusedPlans(deps)];
+}
+
+/** A pod a pass nominated to an existing node and still pending once the nomination window has passed. */
+function refusedNominations(deps: Deps): string[] {
   const { state } = deps;
-  const now = deps.clock.now();
   const windowMs = deps.nominationMs ?? nominationWindowMs(10_000);
   const refused: string[] = [];
-  for (const [key, nodeName] of [...state.refusals.nominatedBefore(now - windowMs)]) {
+  for (const [key, nodeName] of [...state.refusals.nominatedBefore(deps.clock.now() - windowMs)]) {
     const pod = state.pods.get(key);
     const node = state.nodes.get(nodeName);
     if (pod === undefined || !state.isPending(key)) {
@@ -32,12 +46,55 @@ export function noteRefusedPlacements(deps: Pick<PlannerDeps, 'state' | 'events'
       state.refusals.dropNomination(key);
       continue;
     }
-    const exclusions = exclusionsFor(pod, nodeName, node.metadata.labels ?? {});
-    state.refusals.refuse(key, exclusions, now + refusalHoldMs);
+    refuse(deps, pod, node, `where it was planned ${String(Math.round(windowMs / 1000))} s ago or more`);
     refused.push(key);
-    const domains = exclusions.filter((e) => e.key !== wellKnown.hostname).map((e) => `${e.key}=${e.value}`);
-    deps.events.record(podTarget(pod), 'Normal', 'Replanning',
-      `kube-scheduler has not placed the pod on node ${nodeName}, where it was planned ${String(Math.round(windowMs / 1000))} s ago or more; planning it again without that node${domains.length === 0 ? '' : ` or ${domains.join(', ')}`} for ${String(refusalHoldMs / 60_000)} minutes`);
   }
   return refused;
+}
+
+/**
+ * A pod of a plan not launched yet that kube-scheduler marked Unschedulable again once the plan's virtual node was
+ * there to be seen: it looked at the node and refused it. A pod kube-scheduler has not tried since is not refused,
+ * however long that takes (a burst of thousands waits its turn); a launched plan is the pod's real node's now.
+ */
+function refusedPlans(deps: Deps): string[] {
+  const refused: string[] = [];
+  for (const plan of deps.state.plans.values()) {
+    for (const key of plan.assignedPods) if (refusePlanIfRefused(deps, plan, key)) refused.push(key);
+  }
+  return refused;
+}
+
+/**
+ * The same check for one pod, as its new verdict arrives: the pod is then planned again in the next batch instead of
+ * at the next heartbeat. True when it found the pod's plan refused.
+ */
+export function noteRefusedPlanOf(deps: Deps, key: string): boolean {
+  const planName = deps.state.planOfPod(key);
+  const plan = planName === undefined ? undefined : deps.state.plans.get(planName);
+  return plan !== undefined && refusePlanIfRefused(deps, plan, key);
+}
+
+function refusePlanIfRefused(deps: Deps, plan: VirtualNodePlan, key: string): boolean {
+  const { state } = deps;
+  const node = state.nodes.get(plan.nodeName);
+  const shownAt = Date.parse(node?.metadata.creationTimestamp ?? '');
+  if (plan.materializedNode !== undefined || node === undefined || Number.isNaN(shownAt)) return false;
+  const pod = state.pods.get(key);
+  const verdictAt = state.refusals.unschedulableAt(key);
+  if (pod === undefined || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || state.refusals.refusedNode(key, plan.nodeName)) return false;
+  refuse(deps, pod, node, `the virtual node planned for it ${describePlan(plan)}`);
+  return true;
+}
+
+const describePlan = (plan: VirtualNodePlan): string => `(${[plan.zone, plan.instanceTypes[0]].filter((x) => x !== undefined).join(', ')})`;
+
+function refuse(deps: Deps, pod: Pod, node: Node, where: string): void {
+  const now = deps.clock.now();
+  const nodeName = node.metadata.name ?? '';
+  const exclusions = exclusionsFor(pod, nodeName, node.metadata.labels ?? {});
+  deps.state.refusals.refuse(podKeyOf(pod), nodeName, exclusions, now + refusalHoldMs);
+  const domains = exclusions.filter((e) => e.key !== wellKnown.hostname).map((e) => `${e.key}=${e.value}`);
+  deps.events.record(podTarget(pod), 'Normal', 'Replanning',
+    `kube-scheduler has not placed the pod on node ${nodeName}, ${where}; planning it again without that node${domains.length === 0 ? '' : ` or ${domains.join(', ')}`} for ${String(refusalHoldMs / 60_000)} minutes`);
 }

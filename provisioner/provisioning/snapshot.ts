@@ -49,12 +49,15 @@ function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[], ty
   };
 }
 
-/** The pods a plan was made for that still wait for kube-scheduler. */
+/**
+ * The pods a plan was made for that still wait for kube-scheduler. A pod kube-scheduler refused the plan's node is
+ * not the plan's any more (refused-placements.ts): it is planned again elsewhere.
+ */
 function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
   const out: Pod[] = [];
   for (const key of plan.assignedPods) {
     const pod = state.pods.get(key);
-    if (pod !== undefined && state.isPending(key)) out.push(pod);
+    if (pod !== undefined && state.isPending(key) && !state.refusals.refusedNode(key, plan.nodeName)) out.push(pod);
   }
   return out;
 }

@@ -116,6 +116,10 @@ export class ClusterState implements ClusterModel {
 
   upsertPod(pod: Pod): void {
     const key = podKey(pod.metadata.namespace, pod.metadata.name);
+    // A pending pod is written by kube-scheduler's verdicts (and seldom anything else): a new version still marked
+    // Unschedulable is a new attempt that found no node. The message is not kept (it is long, and pods are many).
+    const before = this.pods.get(key);
+    if (isUnschedulable(pod) && (before === undefined || before.metadata.resourceVersion !== pod.metadata.resourceVersion)) this.refusals.sawUnschedulable(key, Date.now());
     this.pods.set(key, pod);
     this.#accounting.upsert(key, pod);
     if ((pod.spec.nodeName ?? '') !== '') {
@@ -370,6 +374,8 @@ export class ClusterState implements ClusterModel {
     for (const listener of this.#changeListeners) listener(kind, key);
   }
 }
+
+const isUnschedulable = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable') === true;
 
 /** prioritize asks for every pod; with no consolidation in flight the answer is this one empty set. */
 const noPlaces: ReadonlySet<string> = new Set();

@@ -1,7 +1,7 @@
 import type { Exclusion } from '../../domain/placement-refusal.js';
 
 interface Nomination { readonly node: string; readonly atMs: number }
-interface Refusal { readonly exclusions: readonly Exclusion[]; readonly untilMs: number }
+interface Refusal { readonly node: string; readonly exclusions: readonly Exclusion[]; readonly untilMs: number }
 
 /**
  * Where a pass placed each pending pod on an existing node, and the places kube-scheduler refused. The plan and
@@ -12,6 +12,22 @@ interface Refusal { readonly exclusions: readonly Exclusion[]; readonly untilMs:
 export class PlacementRefusals {
   readonly #nominated = new Map<string, Nomination>();
   readonly #refused = new Map<string, Refusal[]>();
+  /** When the model last saw kube-scheduler write the pod Unschedulable (a new verdict: its message changed). */
+  readonly #unschedulableAt = new Map<string, number>();
+
+  sawUnschedulable(podKey: string, atMs: number): void {
+    this.#unschedulableAt.set(podKey, atMs);
+  }
+
+  /** When kube-scheduler last found no node for the pod, as the model saw it; undefined if never. */
+  unschedulableAt(podKey: string): number | undefined {
+    return this.#unschedulableAt.get(podKey);
+  }
+
+  /** Whether kube-scheduler refused the pod this node (lapsed or not): a plan there no longer holds the pod. */
+  refusedNode(podKey: string, node: string): boolean {
+    return this.#refused.get(podKey)?.some((r) => r.node === node) === true;
+  }
 
   /**
    * A pass placed the pod on this existing node at `atMs`. Pending pods are planned again every heartbeat, and a
@@ -31,9 +47,9 @@ export class PlacementRefusals {
     for (const [key, nomination] of this.#nominated) if (nomination.atMs <= beforeMs) yield [key, nomination.node];
   }
 
-  refuse(podKey: string, exclusions: readonly Exclusion[], untilMs: number): void {
+  refuse(podKey: string, node: string, exclusions: readonly Exclusion[], untilMs: number): void {
     this.#nominated.delete(podKey);
-    this.#refused.set(podKey, [...(this.#refused.get(podKey) ?? []), { exclusions, untilMs }]);
+    this.#refused.set(podKey, [...(this.#refused.get(podKey) ?? []), { node, exclusions, untilMs }]);
   }
 
   /** What the pod's refusals still rule out at `nowMs` (lapsed ones are dropped). */
@@ -50,9 +66,10 @@ export class PlacementRefusals {
   forget(podKey: string): void {
     this.#nominated.delete(podKey);
     this.#refused.delete(podKey);
+    this.#unschedulableAt.delete(podKey);
   }
 
   get size(): number {
-    return this.#nominated.size + this.#refused.size;
+    return this.#nominated.size + this.#refused.size + this.#unschedulableAt.size;
   }
 }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Pod } from '../../../domain/core/pod.js';
-import { planOnce, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
+import { planOnce, pruneStalePlans, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import { noteRefusedPlacements, refusalHoldMs } from '../../../provisioner/provisioning/refused-placements.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
@@ -70,5 +70,40 @@ void t.test('a pod bound, deleted, or nominated to a node that went is not refus
   state.removeNode(existing);
   clock.step(20_000);
   t.same(noteRefusedPlacements(deps), []);
-  t.equal(state.refusals.size, 0, 'nothing is left to remember');
+  t.equal(state.refusals.size, 1, "nothing is left to remember but the time of the orphaned pod's last verdict, as it still waits");
+});
+
+void t.test("a pod kube-scheduler marks Unschedulable again once its plan's virtual node was there is planned again elsewhere", async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [zoneSpread('z-1'), pendingPod('other')] });
+  const { deps, events } = planner(state);
+  await planOnce(deps);
+  const [first] = state.plans.values();
+  const firstZone = first?.zone;
+  t.ok(first?.assignedPods.includes('default/z-1'));
+  // The virtual node as the API server returns it, created after the pods' first verdicts (made as they were added).
+  const shownAt = Date.now() + 60_000;
+  const virtual = state.nodes.get(first?.nodeName ?? '');
+  if (virtual !== undefined) state.upsertNode({ ...virtual, metadata: { ...virtual.metadata, creationTimestamp: new Date(shownAt).toISOString() } });
+  state.refusals.sawUnschedulable('default/z-1', shownAt + 1_000);
+  t.same(noteRefusedPlacements(deps), [], 'a verdict from before kube-scheduler could have seen the virtual node refuses nothing');
+  state.refusals.sawUnschedulable('default/z-1', shownAt + 6_000);
+  t.same(noteRefusedPlacements(deps), ['default/z-1'], 'a verdict after it refused the node');
+  t.same(noteRefusedPlacements(deps), [], 'once');
+  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, new RegExp(`virtual node planned for it.*topology\\.kubernetes\\.io/zone=${firstZone ?? ''}`));
+  const again = await planOnce(deps);
+  t.equal(again.pods, 1, 'only the refused pod is planned again');
+  const replanned = [...state.plans.values()].find((p) => p.nodeName !== first?.nodeName && p.assignedPods.includes('default/z-1'));
+  t.ok(replanned !== undefined, 'onto a new plan');
+  t.not(replanned?.zone, firstZone, 'in another zone');
+});
+
+void t.test('a plan whose every pod refused it is pruned; one whose other pods still wait stays', async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('a'), pendingPod('b')] });
+  const { deps } = planner(state);
+  await planOnce(deps);
+  const [plan] = state.plans.values();
+  state.refusals.refuse('default/a', plan?.nodeName ?? '', [], Number.MAX_SAFE_INTEGER);
+  t.same(await pruneStalePlans(deps), [], 'b still waits for it');
+  state.refusals.refuse('default/b', plan?.nodeName ?? '', [], Number.MAX_SAFE_INTEGER);
+  t.same(await pruneStalePlans(deps), [plan?.nodeName], 'nothing waits for it any more');
 });
