@@ -3,7 +3,7 @@ import { karpenterColumns, karpenterPaths, nodesmithColumns, nodesmithLogTimes, 
 import type { ClusterTrace, PodTrace } from './stage-watch.js';
 
 const trace = (pods: PodTrace[], over: Partial<ClusterTrace> = {}): ClusterTrace => ({
-  pods: new Map(pods.map((p) => [`uid-${p.key}`, p])), nodesMs: new Map(), nominated: new Map(), nodeClaimsMs: new Map(), ...over,
+  pods: new Map(pods.map((p) => [`uid-${p.key}`, p])), nodesMs: new Map(), nominated: new Map(), nodeClaimsMs: new Map(), nodeClaimOfNode: new Map(), ...over,
 });
 
 const completed = (time: number, responseTime: number, res: Record<string, unknown>): Record<string, unknown> => ({ time, msg: 'request completed', responseTime, res: { statusCode: 200, ...res } });
@@ -40,19 +40,25 @@ void t.test('nodesmith\'s path joins the bind\'s virtual node, its NodeClaim\'s 
   t.end();
 });
 
-void t.test('Karpenter\'s path finds the NodeClaim its Nominated Event names', (t) => {
-  const cluster = trace([{ key: 'default/b', createdMs: 0, unschedulableMs: 300, boundMs: 8_000, nodeName: 'ip-2', runningMs: 9_000 }, { key: 'default/c', createdMs: 50 }], {
+void t.test('Karpenter\'s path finds the NodeClaim its Nominated Event names, else the one its Node came from', (t) => {
+  const cluster = trace([
+    { key: 'default/b', createdMs: 0, unschedulableMs: 300, boundMs: 8_000, nodeName: 'ip-2', runningMs: 9_000 },
+    { key: 'default/c', createdMs: 50 },
+    { key: 'default/d', createdMs: 60, boundMs: 8_100, nodeName: 'ip-3' },
+  ], {
     nominated: new Map([['default/b', { atMs: 1_000, message: 'Pod should schedule on: nodeclaim/default-8wq87' }]]),
-    nodeClaimsMs: new Map([['default-8wq87', 1_100]]), nodesMs: new Map([['ip-2', 7_000]]),
+    nodeClaimsMs: new Map([['default-8wq87', 1_100], ['default-zz', 1_300]]), nodesMs: new Map([['ip-2', 7_000], ['ip-3', 7_100]]),
+    nodeClaimOfNode: new Map([['ip-2', 'default-zz'], ['ip-3', 'default-zz']]),
   });
   t.same(karpenterPaths(cluster).map((p) => p.stages), [
     { created: 0, unschedulable: 300, nominated: 1_000, nodeClaim: 1_100, node: 7_000, bound: 8_000, running: 9_000 },
     { created: 50, unschedulable: undefined, nominated: undefined, nodeClaim: undefined, node: undefined, bound: undefined, running: undefined },
+    { created: 60, unschedulable: undefined, nominated: undefined, nodeClaim: 1_300, node: 7_100, bound: 8_100, running: undefined },
   ]);
   const report = timelineReport('karpenter: where every second goes', cluster, karpenterPaths(cluster), karpenterColumns);
   t.match(report, /^karpenter: where every second goes\n {2}stage/);
-  t.match(report, /\n {2}created \(seen by the bench\)\s+0\.00\s+0\.00\s+2\n/);
-  t.match(report, /\n {2}its NodeClaim created\s+1\.10\s+1\.10\s+1\n/);
+  t.match(report, /\n {2}created \(seen by the bench\)\s+0\.00\s+0\.00\s+3\n/);
+  t.match(report, /\n {2}its NodeClaim created \(Event's, else its Node's\)\s+1\.10\s+1\.24\s+2\n/);
   t.match(report, /\n {2}kwok bound → Running: never a backlog/);
   t.equal(nodesmithColumns.length, 9, 'nodesmith\'s nine stages after creation');
   t.end();

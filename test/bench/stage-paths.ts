@@ -62,7 +62,7 @@ export const nodesmithColumns: readonly StageColumn[] = [
 export const karpenterColumns: readonly StageColumn[] = [
   { key: 'unschedulable', label: 'marked Unschedulable' },
   { key: 'nominated', label: 'Nominated Event seen' },
-  { key: 'nodeClaim', label: 'its NodeClaim created' },
+  { key: 'nodeClaim', label: 'its NodeClaim created (Event\'s, else its Node\'s)' },
   { key: 'node', label: 'Node created' },
   { key: 'bound', label: 'bound' },
   { key: 'running', label: 'Running' },
@@ -94,14 +94,18 @@ export function nodesmithPaths(trace: ClusterTrace, log: NodesmithLogTimes): Pod
   });
 }
 
-/** Karpenter's path of each pod; its Nominated Event reads "Pod should schedule on: nodeclaim/<name>". */
+/**
+ * Karpenter's path of each pod. Its NodeClaim is the one its Nominated Event names ("Pod should schedule on:
+ * nodeclaim/<name>"), else the one its Node came from: Karpenter rate-limits its Nominated Events (10 of 300
+ * pods had one in a burst), so the Event alone would time few pods.
+ */
 export function karpenterPaths(trace: ClusterTrace): PodStages[] {
   return [...trace.pods.values()].map((pod) => {
     const nominated = trace.nominated.get(pod.key);
     return {
       createdMs: pod.createdMs,
       stages: {
-        created: pod.createdMs, unschedulable: pod.unschedulableMs, nominated: nominated?.atMs, nodeClaim: when(trace.nodeClaimsMs, nodeClaimOf(nominated?.message)),
+        created: pod.createdMs, unschedulable: pod.unschedulableMs, nominated: nominated?.atMs, nodeClaim: when(trace.nodeClaimsMs, nodeClaimOf(nominated?.message) ?? trace.nodeClaimOfNode.get(pod.nodeName ?? '')),
         node: when(trace.nodesMs, pod.nodeName), bound: pod.boundMs, running: pod.runningMs,
       },
     };

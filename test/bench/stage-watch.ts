@@ -25,6 +25,8 @@ export interface ClusterTrace {
   readonly nominated: ReadonlyMap<string, { readonly atMs: number; readonly message: string }>;
   /** NodeClaims created after the start, by name. */
   readonly nodeClaimsMs: ReadonlyMap<string, number>;
+  /** The NodeClaim each Node came from (NodeClaim status.nodeName), by Node name. */
+  readonly nodeClaimOfNode: ReadonlyMap<string, string>;
 }
 
 export type StageWatch = ClusterTrace & BindWatch;
@@ -91,6 +93,16 @@ function firstSeen(into: Map<string, number>, startedMs: number): (phase: string
   };
 }
 
+/** First sighting of each NodeClaim, and the Node it became once its status names one. */
+function nodeClaimRecorder(seenMs: Map<string, number>, ofNode: Map<string, string>, startedMs: number): (phase: string, claim: k8s.KubernetesObject & { status?: { nodeName?: string } }) => void {
+  const first = firstSeen(seenMs, startedMs);
+  return (phase, claim) => {
+    first(phase, claim);
+    const node = claim.status?.nodeName;
+    if (node !== undefined && claim.metadata?.name !== undefined) ofNode.set(node, claim.metadata.name);
+  };
+}
+
 /**
  * Watches the namespace's pods and Events, the Nodes and (if the CRD is there) the NodeClaims from now on. Also a
  * BindWatch (created and bound ms after the start, by pod uid) for the bound curve, from the same pod watch.
@@ -99,6 +111,7 @@ export async function watchStages(kc: k8s.KubeConfig, namespace: string, started
   const pods = new Map<string, PodTrace>();
   const nodesMs = new Map<string, number>();
   const nodeClaimsMs = new Map<string, number>();
+  const nodeClaimOfNode = new Map<string, string>();
   const nominated = new Map<string, { atMs: number; message: string }>();
   const interruptions: string[] = [];
   const log = { startedMs, interruptions };
@@ -111,14 +124,14 @@ export async function watchStages(kc: k8s.KubeConfig, namespace: string, started
     await keepWatching(kc, `/api/v1/namespaces/${namespace}/pods`, podRecorder(pods, startedMs), log),
     await keepWatching(kc, '/api/v1/nodes', firstSeen(nodesMs, startedMs), log),
     await keepWatching(kc, `/api/v1/namespaces/${namespace}/events`, onEvent, log),
-    await keepWatching(kc, '/apis/karpenter.sh/v1/nodeclaims', firstSeen(nodeClaimsMs, startedMs), log).catch(() => () => undefined),
+    await keepWatching(kc, '/apis/karpenter.sh/v1/nodeclaims', nodeClaimRecorder(nodeClaimsMs, nodeClaimOfNode, startedMs), log).catch(() => () => undefined),
   ];
   const relative = (pick: (p: PodTrace) => number | undefined): Map<string, number> => new Map([...pods].flatMap(([uid, p]) => {
     const at = pick(p);
     return at === undefined ? [] : [[uid, at - startedMs] as const];
   }));
   return {
-    pods, nodesMs, nominated, nodeClaimsMs, interruptions,
+    pods, nodesMs, nominated, nodeClaimsMs, nodeClaimOfNode, interruptions,
     get createdAtMs() { return relative((p) => p.createdMs); },
     get boundAtMs() { return relative((p) => p.boundMs); },
     stop: () => { for (const stop of stops) stop(); },
