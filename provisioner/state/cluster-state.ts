@@ -208,8 +208,11 @@ export class ClusterState implements ClusterModel {
 
   upsertObject(kind: StoredKind, object: NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass): void {
     const key = objectKey(object.metadata);
-    this.#mapOf(kind).set(key, object);
-    if (kind === 'daemonset') this.#refreshAllNodes();
+    const map = this.#mapOf(kind);
+    // The DaemonSet controller writes its status on every pod it makes; only a new spec moves the nodes' daemon room.
+    const respecified = kind === 'daemonset' && JSON.stringify((map.get(key) as DaemonSet | undefined)?.spec) !== JSON.stringify((object as DaemonSet).spec);
+    map.set(key, object);
+    if (respecified) this.#refreshAllNodes();
     this.#changed(kind, key);
   }
 
