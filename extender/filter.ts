@@ -4,7 +4,7 @@ import { podKey } from '../domain/core/object-key.js';
 import { instanceFamilyOf } from '../domain/instance-types/instance-family.js';
 import { familyRejection, readPodSteering, type PodSteering } from '../domain/pod-steering.js';
 import { formatAmount } from '../domain/quantity.js';
-import type { ResourceSums } from '../domain/resource-sums.js';
+import { noResources, type ResourceSums } from '../domain/resource-sums.js';
 import type { ResourceList } from '../domain/resource-list.js';
 
 /** Filter's verdict: the nodes that pass and, for every other node, why not. */
@@ -31,6 +31,12 @@ interface FilterContext {
   readonly requests: ResourceList;
   /** The requests as a list, made once per call: the hot loop visits every candidate. */
   readonly requested: readonly (readonly [string, number])[];
+  /**
+   * The passing real nodes where the model holds room kube-scheduler's cache does not know of (pods binding there
+   * through a virtual node, a launched plan's pods still to come, daemons still to come): there alone kube-scheduler's
+   * own check is not enough, and the pod is held until its bind arrives (tentative-binds.ts).
+   */
+  readonly held: string[];
 }
 
 /**
@@ -44,7 +50,7 @@ export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList
   view.forgetCandidates(context.key);
   const { passed, virtual, failed, unresolvable } = judgeCandidates(context, nodeNames);
   // kube-scheduler picks one of the real nodes that pass and binds later: until then the model holds the pod there.
-  if (passed.length > 0) view.noteCandidates(context.key, passed, requests);
+  if (context.held.length > 0) view.noteCandidates(context.key, context.held, requests);
   if (virtual.length === 0) return { passed, failed, unresolvable };
   // A launch is only for pods no existing node takes: with a real node among the survivors, the virtual ones
   // go (without computing their room), so kube-scheduler cannot pick one on a score tie or a preferred affinity.
@@ -104,7 +110,7 @@ function record(outcome: { passed: string[]; failed: Record<string, string>; unr
 function filterContext(view: ClusterModel, pod: Pod, requests: ResourceList): FilterContext {
   return {
     view, requests, requested: Object.entries(requests).filter(([, amount]) => amount > 0), key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
-    isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true,
+    isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true, held: [],
   };
 }
 
@@ -115,7 +121,11 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
   if (rejection !== undefined) return { reason: rejection };
   const launchedFor = context.view.materializationOf(entry);
-  if (launchedFor === undefined) return judgeRoom(context, entry);
+  if (launchedFor === undefined) {
+    const verdict = judgeRoom(context, entry);
+    if (verdict === pass && (entry.daemonReserved !== undefined || bindsThroughVirtual(context, entry))) context.held.push(entry.name);
+    return verdict;
+  }
   // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
   if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
@@ -123,7 +133,20 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
   const left = withoutHeldRoom(context, entry, room);
   // Whether pod slots count is the real node's to say: the launch emptied the plan's room, pods included.
   const short = shortfall(context.requests, left, entry.allocatable, `room beside the pods planned for it${left === room ? '' : ', on their way to it and its DaemonSet pods to come'}`);
-  return short === undefined ? pass : { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
+  if (short !== undefined) return { reason: `launched for ${virtualName}: ${short}`, resolvable: true };
+  context.held.push(entry.name);
+  return pass;
+}
+
+/**
+ * Whether binds to this node are in flight: some may come through a virtual node, and kube-scheduler's cache counts
+ * those on the virtual node until the watch shows them here.
+ */
+function bindsThroughVirtual(context: FilterContext, entry: ModelNode): boolean {
+  const reserved = context.view.reservedOn(entry.name);
+  if (reserved === noResources) return false;
+  for (const resource in reserved) if ((reserved[resource] ?? 0) !== 0) return true;
+  return false;
 }
 
 /**
@@ -133,16 +156,18 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
  * a daemon pod takes that room, which is what it is kept for. Returns `left` itself when nothing is held.
  */
 function withoutHeldRoom(context: FilterContext, entry: ModelNode, left: ResourceSums): ResourceSums {
-  let out: ResourceSums | undefined;
-  const take = (held: ResourceSums): void => {
-    for (const resource in held) {
-      out ??= { ...left };
-      if (out[resource] !== undefined) out[resource] -= held[resource] ?? 0;
-    }
-  };
-  take(context.view.tentativeOn(entry.name));
-  if (!context.isDaemonPod) take(entry.daemonReserved);
-  return out ?? left;
+  // The filter visits every candidate: most hold nothing, and those return `left` after two field tests.
+  const tentative = context.view.tentativeOn(entry.name);
+  const daemons = context.isDaemonPod ? undefined : entry.daemonReserved;
+  if (tentative === undefined && daemons === undefined) return left;
+  const out: ResourceSums = { ...left };
+  if (tentative !== undefined) takeFrom(out, tentative);
+  if (daemons !== undefined) takeFrom(out, daemons);
+  return out;
+}
+
+function takeFrom(out: ResourceSums, held: ResourceSums): void {
+  for (const resource in out) out[resource] = (out[resource] ?? 0) - (held[resource] ?? 0);
 }
 
 /**

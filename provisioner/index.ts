@@ -95,9 +95,10 @@ export interface ModelNode {
   readonly free: Amounts;
   /**
    * The requests of the DaemonSet pods this real node will run and does not have yet (domain/daemon-reservation.ts):
-   * room no other pod may take. Empty for virtual nodes, whose plan's room already leaves the daemons out.
+   * room no other pod may take. Undefined when there are none (virtual nodes' plans already leave the daemons out),
+   * so the filter's hot loop tests one field.
    */
-  readonly daemonReserved: Amounts;
+  readonly daemonReserved: Amounts | undefined;
   readonly capacityType: string | undefined;
   readonly nodePool: string | undefined;
   /** Instance family ("m7i" of "m7i.large"), when the node says its instance type. */
@@ -161,6 +162,6 @@ export interface ClusterModel {
    */
   noteCandidates(podKey: string, nodeNames: readonly string[], requests: Amounts): void;
   forgetCandidates(podKey: string): void;
-  /** Requests of pods kube-scheduler may be placing on this real node now, not yet binding. */
-  tentativeOn(nodeName: string): Amounts;
+  /** Requests of pods kube-scheduler may be placing on this real node now, not yet binding; undefined when none. */
+  tentativeOn(nodeName: string): Amounts | undefined;
 }

@@ -354,7 +354,7 @@ export class ClusterState implements ClusterModel {
     this.#tentative.clear(key);
   }
 
-  tentativeOn(nodeName: string): Amounts {
+  tentativeOn(nodeName: string): Amounts | undefined {
     return this.#tentative.on(nodeName);
   }
 

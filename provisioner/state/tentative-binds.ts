@@ -1,4 +1,4 @@
-import { addInto, isEmpty, noResources, sumsFor, type ResourceSums } from '../../domain/resource-sums.js';
+import { addInto, isEmpty, sumsFor, type ResourceSums } from '../../domain/resource-sums.js';
 import type { ResourceList } from '../../domain/resource-list.js';
 
 interface Tentative {
@@ -48,9 +48,9 @@ export class TentativeBinds {
     }
   }
 
-  /** The requests of the pods that may be on their way to this node, not yet bound or binding. */
-  on(node: string): ResourceList {
-    return this.#onNode.get(node) ?? noResources;
+  /** The requests of the pods that may be on their way to this node, not yet bound or binding; undefined when none. */
+  on(node: string): ResourceList | undefined {
+    return this.#onNode.get(node);
   }
 
   get size(): number {
