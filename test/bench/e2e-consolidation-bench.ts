@@ -173,9 +173,9 @@ export const e2eConsolidationBench: Bench = {
     const pricing: Pricing = { maxCpu, bound: (pods) => assignmentBound(highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost };
     // From dist/ in its own process, as the image runs it, so its memory and CPU are its own; its own user, so the
     // audit log tells its requests from everyone else's.
-    // Pods are planned as they are created (the default); `--no-early-planning`: once kube-scheduler has marked them Unschedulable.
-    const earlyPlanning = flag('--no-early-planning') === undefined;
-    write(`planning: ${earlyPlanning ? 'early (the default)' : 'once kube-scheduler marks pods Unschedulable (--no-early-planning)'}; nodes of at most ${maxCpu === undefined ? 'any number of' : String(maxCpu)} vCPU\n`);
+    // `--early-planning`: pods are planned as they are created, not once kube-scheduler has marked them Unschedulable.
+    const earlyPlanning = flag('--early-planning') !== undefined;
+    write(`planning: ${earlyPlanning ? 'early' : 'once kube-scheduler marks pods Unschedulable (the default)'}; nodes of at most ${maxCpu === undefined ? 'any number of' : String(maxCpu)} vCPU\n`);
     const product = await startProductStack({ childProcess: true, compiled: true, audit: true, identity, batchIdleMs: 1_000, earlyPlanning, consolidation: { spotToSpot: false } });
     const meter = new PhaseMeter(() => product.childPid(), `${product.healthUrl}/metrics`, join(product.stack.dir, 'audit.log'), identity);
     try {
