@@ -45,7 +45,7 @@ async function failedProvisioning(product: ProductStack): Promise<string> {
   return `FailedProvisioning events: ${String(events.length)}${[...messages].map(([m, n]) => `\n  ${String(n)}× ${m}`).join('')}`;
 }
 
-const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler, the default)' : 'once kube-scheduler marks pods Unschedulable (--no-early-planning)'}\n`;
+const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
 
 /** The stack's processes (API server, etcd, kube-scheduler, kwok, …) and nodesmith's. */
 function stackCpu(product: ProductStack): CpuMeter {
@@ -75,8 +75,8 @@ export const e2eBurstBench: Bench = {
   name: 'e2e-burst',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, 1000);
-    // nodesmith plans the pods as they are created (its default); `--no-early-planning`: once kube-scheduler marks them Unschedulable.
-    const earlyPlanning = flag('--no-early-planning') === undefined;
+    // `--early-planning`: nodesmith plans the pods as they are created, not once kube-scheduler marks them Unschedulable.
+    const earlyPlanning = flag('--early-planning') !== undefined;
     write(planningLine(earlyPlanning));
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
     // At info, nodesmith logs each plan and launch: the bench prints them as a timeline beside the bound curve.
