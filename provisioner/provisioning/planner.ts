@@ -72,7 +72,8 @@ export interface PlanSummary {
   readonly unplannedLaunches: number;
 }
 
-const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
+/** A pod as the target of the planner's Events. */
+export const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
 
 function defaultSuffix(): string {
   return Math.random().toString(36).slice(2, 7).padEnd(5, '0');

@@ -5,7 +5,7 @@ import { exclusionsFor } from '../../domain/placement-refusal.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
 import type { PlannerDeps } from './planner.js';
-import { nominationWindowMs } from './planner.js';
+import { nominationWindowMs, podTarget } from './planner.js';
 
 /** How long a refusal keeps the pod off the refused node (and its spread domain): long enough to plan elsewhere. */
 export const refusalHoldMs = 120_000;
@@ -18,7 +18,6 @@ export const virtualNodeSeenMs = 5_000;
 
 type Deps = Pick<PlannerDeps, 'state' | 'events' | 'clock' | 'nominationMs'>;
 
-const podTarget = (pod: Pod): { kind: string; name: string; namespace: string; uid: string } => ({ kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' });
 
 /**
  * The places kube-scheduler refused, found and acted on: each such pod is planned again at once without the node,
