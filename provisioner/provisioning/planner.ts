@@ -81,7 +81,8 @@ function defaultSuffix(): string {
 
 const isBound = (pod: Pod): boolean => (pod.spec.nodeName ?? '') !== '';
 
-const toleratesLaunchable = (pod: Pod): boolean => (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
+/** Whether kube-scheduler may bind the pod to a virtual node; a plan for one that may not is launched directly. */
+export const toleratesLaunchable = (pod: Pod): boolean => (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 
 /**
  * What the simulation derived from the cluster's nodes, kept between passes for each cluster model: a pass then

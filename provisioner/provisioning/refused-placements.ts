@@ -5,7 +5,7 @@ import { exclusionsFor } from '../../domain/placement-refusal.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
 import type { PlannerDeps } from './planner.js';
-import { nominationWindowMs, podTarget } from './planner.js';
+import { nominationWindowMs, podTarget, toleratesLaunchable } from './planner.js';
 
 /** How long a refusal keeps the pod off the refused node (and its spread domain): long enough to plan elsewhere. */
 export const refusalHoldMs = 120_000;
@@ -53,8 +53,9 @@ function refusedNominations(deps: Deps): string[] {
 
 /**
  * A pod of a plan not launched yet that kube-scheduler marked Unschedulable again once the plan's virtual node was
- * there to be seen: it looked at the node and refused it. A pod kube-scheduler has not tried since is not refused,
- * however long that takes (a burst of thousands waits its turn); a launched plan is the pod's real node's now.
+ * there to be seen (and the pod may use it: it tolerates the launchable taint): it looked at the node and refused
+ * it. A pod kube-scheduler has not tried since is not refused, however long that takes (a burst of thousands waits
+ * its turn); a launched plan is the pod's real node's now.
  */
 function refusedPlans(deps: Deps): string[] {
   const refused: string[] = [];
@@ -81,7 +82,10 @@ function refusePlanIfRefused(deps: Deps, plan: VirtualNodePlan, key: string): bo
   if (plan.materializedNode !== undefined || node === undefined || Number.isNaN(shownAt)) return false;
   const pod = state.pods.get(key);
   const verdictAt = state.refusals.unschedulableAt(key);
-  if (pod === undefined || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || state.refusals.refusedNode(key, plan.nodeName)) return false;
+  // A pod that does not tolerate the launchable taint never had the virtual node offered: its plan is launched
+  // directly, and its verdicts until the real node is there say nothing about the plan. Refused, it would be
+  // planned, and launched for, a second time.
+  if (pod === undefined || !toleratesLaunchable(pod) || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || state.refusals.refusedNode(key, plan.nodeName)) return false;
   refuse(deps, pod, node, `the virtual node planned for it ${describePlan(plan)}`);
   return true;
 }

@@ -183,6 +183,20 @@ await t.test('a throttled queue is retried with backoff and reported, and provis
   t.pass('the reader recovered by itself');
 });
 
+/**
+ * Until the planner prices these spot offerings as given (its offering-price gauge): a refresh is due every second,
+ * but a loaded machine may take longer, and a pod planned before it would be priced on the old figures.
+ */
+async function plannerPrices(zone: string, prices: Record<string, number>): Promise<void> {
+  await waitFor(`the planner to price spot ${JSON.stringify(prices)}`, async () => {
+    const text = await metrics();
+    const priced = Object.entries(prices).every(([type, price]) => text.split('\n').some((line) =>
+      line.startsWith(`nodesmith_cloudprovider_instance_type_offering_price_estimate{instance_type="${type}",capacity_type="spot",zone="${zone}"} `)
+      && Number(line.split(' ').at(-1)) === price));
+    return priced ? true : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 200 });
+}
+
 await t.test('a spot price change in DescribeSpotPriceHistory changes the next plan\'s choice', async (t) => {
   const zone = `${product.moto.region}a`;
   await product.apply(product.nodePoolYaml('priced', `
@@ -191,14 +205,14 @@ await t.test('a spot price change in DescribeSpotPriceHistory changes the next p
         - { key: topology.kubernetes.io/zone, operator: In, values: [${zone}] }`));
   const market = (prices: Record<string, number>) => (type: string): number | undefined => prices[type] ?? estimatedSpot(type);
   product.proxy.setSpotPrices(market({ 'm6g.large': 0.011, 'c6g.large': 0.05 }));
-  await new Promise((resolve) => setTimeout(resolve, 3_000)); // three refresh periods
+  await plannerPrices(zone, { 'm6g.large': 0.011, 'c6g.large': 0.05 });
   await createDeployment(product, { name: 'priced-1', replicas: 1, cpu: '1500m', memory: '1Gi', nodeSelector: { 'karpenter.sh/nodepool': 'priced' } });
   const first = await waitForRunning(product, 'priced-1', 1);
   const firstType = [...first.nodes.values()][0]?.metadata?.labels?.[wellKnown.instanceType];
   t.equal(firstType, 'm6g.large', 'm6g.large is the cheaper spot offering, so it is chosen');
 
   product.proxy.setSpotPrices(market({ 'm6g.large': 0.09, 'c6g.large': 0.02 }));
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  await plannerPrices(zone, { 'm6g.large': 0.09, 'c6g.large': 0.02 });
   await createDeployment(product, { name: 'priced-2', replicas: 1, cpu: '1500m', memory: '1Gi', nodeSelector: { 'karpenter.sh/nodepool': 'priced' } });
   const second = await waitForRunning(product, 'priced-2', 1);
   const secondType = [...second.nodes.values()][0]?.metadata?.labels?.[wellKnown.instanceType];

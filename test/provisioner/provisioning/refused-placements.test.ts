@@ -9,6 +9,7 @@ import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
 import { node } from '../../extender/builders.js';
+import { launchableTaint } from '../../../domain/product-keys.js';
 
 const zone = 'topology.kubernetes.io/zone';
 
@@ -24,8 +25,11 @@ function planner(state: ClusterState): { deps: PlannerDeps; clock: FakeClock; ev
   return { deps, clock, events };
 }
 
+/** Tolerates the launchable taint, as the pod webhook makes every pod: kube-scheduler may bind it to a virtual node. */
+const launchable = { tolerations: [{ key: launchableTaint.key, operator: 'Exists' as const }] };
+
 function zoneSpread(name: string): Pod {
-  const pod = pendingPod(name);
+  const pod = pendingPod(name, launchable);
   return { ...pod, metadata: { ...pod.metadata, labels: { app: 'zonal' } }, spec: { ...pod.spec, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'zonal' } } }] } };
 }
 
@@ -106,4 +110,20 @@ void t.test('a plan whose every pod refused it is pruned; one whose other pods s
   t.same(await pruneStalePlans(deps), [], 'b still waits for it');
   state.refusals.refuse('default/b', plan?.nodeName ?? '', [], Number.MAX_SAFE_INTEGER);
   t.same(await pruneStalePlans(deps), [plan?.nodeName], 'nothing waits for it any more');
+});
+
+void t.test("a pod without the launchable toleration is not refused its plan: kube-scheduler never saw the virtual node, and the plan is launched for it directly", async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('direct')] });
+  const { deps } = planner(state);
+  await planOnce(deps);
+  const [plan] = state.plans.values();
+  const shownAt = Date.now() + 60_000;
+  const virtual = state.nodes.get(plan?.nodeName ?? '');
+  if (virtual !== undefined) state.upsertNode({ ...virtual, metadata: { ...virtual.metadata, creationTimestamp: new Date(shownAt).toISOString() } });
+  // Its launch is still on its way (a slow CreateFleet) when kube-scheduler, with no node for it yet, tries it again.
+  state.refusals.sawUnschedulable('default/direct', shownAt + 6_000);
+  t.same(noteRefusedPlacements(deps), [], 'the verdict refuses nothing');
+  const again = await planOnce(deps);
+  t.equal(again.newNodes, 0, 'and the next pass plans no second node for it');
+  t.same([...state.plans.values()].map((p) => p.nodeName), [plan?.nodeName], 'its one plan stays');
 });
