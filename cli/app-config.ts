@@ -35,7 +35,7 @@ export interface NodesmithConfig {
   readonly batch: { readonly idleMs: number; readonly maxMs: number };
   /**
    * Schedulers that call nodesmith's extender: their pods are planned as soon as they are pending, not only once
-   * kube-scheduler has marked them Unschedulable (`--early-planning-schedulers`, off when empty).
+   * kube-scheduler has marked them Unschedulable (`--early-planning-schedulers`, default-scheduler by default; off when empty, `none` on the command line).
    */
   readonly earlyPlanningSchedulers?: readonly string[];
   /** How often every NodeClaim's drift is checked again besides on changes, and the resolved AMIs, subnets and security groups are read again (Karpenter: 5 min). */

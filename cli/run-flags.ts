@@ -46,7 +46,7 @@ const flagSpec = {
   'metrics-namespace': { type: 'string', default: 'nodesmith' },
   'batch-idle-duration': { type: 'string', default: '1s' },
   'batch-max-duration': { type: 'string', default: '10s' },
-  'early-planning-schedulers': { type: 'string', default: '' },
+  'early-planning-schedulers': { type: 'string', default: 'default-scheduler' },
   'drift-recheck-interval': { type: 'string', default: '5m' },
   'consolidation-min-savings': { type: 'string', default: '' },
   'feature-gates': { type: 'string', default: '' },
@@ -116,8 +116,13 @@ function objectKeys(text: string, flag: string, problems: string[]): { namespace
   });
 }
 
-/** `--early-planning-schedulers a,b`: the scheduler names whose untried pods are planned (pending-pods.ts). */
+/**
+ * `--early-planning-schedulers a,b`: the scheduler names whose untried pods are planned (pending-pods.ts); by default
+ * the cluster's own kube-scheduler, which the drop-in configuration makes call the extender. `none` (or nothing)
+ * turns early planning off: pods are planned once kube-scheduler marks them Unschedulable, as Karpenter does.
+ */
 function earlyPlanning(value: string, problems: string[]): Pick<NodesmithConfig, 'earlyPlanningSchedulers'> {
+  if (value.trim() === 'none') return {};
   const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
   const bad = names.filter((n) => !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n));
   if (bad.length > 0) problems.push(`--early-planning-schedulers takes scheduler names separated by commas; "${bad.join('", "')}" is not one`);

@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import { createDeployment, listInstances, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
+import { leftBehindLines, podsLeftBehind } from '../e2e/pods-left-behind.js';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import type { Bench } from './bench.js';
 import { boundCurve, type BindWatch } from './bound-curve.js';
@@ -45,7 +46,7 @@ async function failedProvisioning(product: ProductStack): Promise<string> {
   return `FailedProvisioning events: ${String(events.length)}${[...messages].map(([m, n]) => `\n  ${String(n)}× ${m}`).join('')}`;
 }
 
-const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler)' : 'once kube-scheduler marks pods Unschedulable (the default)'}\n`;
+const planningLine = (early: boolean): string => `planning: ${early ? 'early (--early-planning-schedulers default-scheduler, the default)' : 'once kube-scheduler marks pods Unschedulable (--no-early-planning)'}\n`;
 
 /** The stack's processes (API server, etcd, kube-scheduler, kwok, …) and nodesmith's. */
 function stackCpu(product: ProductStack): CpuMeter {
@@ -75,8 +76,8 @@ export const e2eBurstBench: Bench = {
   name: 'e2e-burst',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, 1000);
-    // `--early-planning`: nodesmith plans the pods as they are created, not once kube-scheduler marks them Unschedulable.
-    const earlyPlanning = flag('--early-planning') !== undefined;
+    // nodesmith plans the pods as they are created (its default); `--no-early-planning`: once kube-scheduler marks them Unschedulable.
+    const earlyPlanning = flag('--no-early-planning') === undefined;
     write(planningLine(earlyPlanning));
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
     // At info, nodesmith logs each plan and launch: the bench prints them as a timeline beside the bound curve.
@@ -128,6 +129,7 @@ export const e2eBurstBench: Bench = {
       write(`nodesmith memory now: ${await heapFigures(product.healthUrl)}\n`);
       const overcommitted = await overcommittedNodes(product);
       write(`nodes holding more than their allocatable: ${String(overcommitted.length)}${overcommitted.length === 0 ? '' : ` (${overcommitted.join('; ')})`}\n`);
+      write(leftBehindLines(await podsLeftBehind(product)));
       write(`${await failedProvisioning(product)}\n`);
       await warmBurst(product, 'burst', burst(total), write);
     } finally {

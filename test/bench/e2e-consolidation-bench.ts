@@ -12,6 +12,7 @@ import { projectPod } from '../../provisioner/kube/projection.js';
 import { sampleValue } from '../e2e/consolidation-support.js';
 import { listClaims, scaleDeployment } from '../e2e/disruption-support.js';
 import { createDeployment, listInstances, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
+import { leftBehindLines, podsLeftBehind } from '../e2e/pods-left-behind.js';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
@@ -100,12 +101,27 @@ async function settled(product: ProductStack): Promise<boolean> {
   return (await runningPods(product)).notRunning.length === 0;
 }
 
-interface Watch { longestPendingS: number; lastChangeMs: number; overcommitted: readonly string[]; fixedPoint: boolean }
+interface Watch {
+  longestPendingS: number; lastChangeMs: number; overcommitted: readonly string[]; fixedPoint: boolean;
+  /** The worst sample's DaemonSet pods without room and pods Unschedulable for over 2 minutes. */
+  daemonsWithoutRoom: readonly string[]; unschedulable: readonly string[];
+}
+
+/** Keeps the worst sample's overcommitted nodes and pods left behind, by name, so a run that finds any says where to look. */
+async function noteWorst(product: ProductStack, watch: Watch, write: (s: string) => void): Promise<void> {
+  const overcommitted = await overcommittedNodes(product);
+  if (overcommitted.length > watch.overcommitted.length) watch.overcommitted = overcommitted;
+  if (overcommitted.length > 0) write(`    over allocatable: ${overcommitted.slice(0, 5).join('; ')}\n`);
+  const left = await podsLeftBehind(product);
+  if (left.daemonsWithoutRoom.length > watch.daemonsWithoutRoom.length) watch.daemonsWithoutRoom = left.daemonsWithoutRoom;
+  if (left.unschedulable.length > watch.unschedulable.length) watch.unschedulable = left.unschedulable;
+  if (left.daemonsWithoutRoom.length + left.unschedulable.length > 0) write(leftBehindLines(left, { indent: '    ' }));
+}
 
 /** Polls until the cluster is settled and the dry run has no command left (or `limitMs`), tracking what the figures need. */
 async function consolidate(product: ProductStack, write: (s: string) => void, startedMs: number, limitMs: number): Promise<Watch> {
   const pendingSince = new Map<string, number>();
-  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: [], fixedPoint: false };
+  const watch: Watch = { longestPendingS: 0, lastChangeMs: startedMs, overcommitted: [], fixedPoint: false, daemonsWithoutRoom: [], unschedulable: [] };
   let lastNodes = -1;
   while (Date.now() - startedMs < limitMs) {
     const now = Date.now();
@@ -117,10 +133,7 @@ async function consolidate(product: ProductStack, write: (s: string) => void, st
     const claims = (await listClaims(product)).filter((c) => !c.deleting).length;
     if (claims !== lastNodes) watch.lastChangeMs = now;
     lastNodes = claims;
-    const overcommitted = await overcommittedNodes(product);
-    // The worst sample's nodes by name and resource, so a run that finds any says where to look.
-    if (overcommitted.length > watch.overcommitted.length) watch.overcommitted = overcommitted;
-    if (overcommitted.length > 0) write(`    over allocatable: ${overcommitted.slice(0, 5).join('; ')}\n`);
+    await noteWorst(product, watch, write);
     write(`  t=${((now - startedMs) / 1000).toFixed(0)}s nodeclaims ${String(claims)}\n`);
     if (await settled(product) && await wouldStillConsolidate(product, write) === 0) {
       watch.fixedPoint = true;
@@ -173,9 +186,9 @@ export const e2eConsolidationBench: Bench = {
     const pricing: Pricing = { maxCpu, bound: (pods) => assignmentBound(highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost };
     // From dist/ in its own process, as the image runs it, so its memory and CPU are its own; its own user, so the
     // audit log tells its requests from everyone else's.
-    // `--early-planning`: pods are planned as they are created, not once kube-scheduler has marked them Unschedulable.
-    const earlyPlanning = flag('--early-planning') !== undefined;
-    write(`planning: ${earlyPlanning ? 'early' : 'once kube-scheduler marks pods Unschedulable (the default)'}; nodes of at most ${maxCpu === undefined ? 'any number of' : String(maxCpu)} vCPU\n`);
+    // Pods are planned as they are created (the default); `--no-early-planning`: once kube-scheduler has marked them Unschedulable.
+    const earlyPlanning = flag('--no-early-planning') === undefined;
+    write(`planning: ${earlyPlanning ? 'early (the default)' : 'once kube-scheduler marks pods Unschedulable (--no-early-planning)'}; nodes of at most ${maxCpu === undefined ? 'any number of' : String(maxCpu)} vCPU\n`);
     const product = await startProductStack({ childProcess: true, compiled: true, audit: true, identity, batchIdleMs: 1_000, earlyPlanning, consolidation: { spotToSpot: false } });
     const meter = new PhaseMeter(() => product.childPid(), `${product.healthUrl}/metrics`, join(product.stack.dir, 'audit.log'), identity);
     try {
@@ -213,6 +226,7 @@ export const e2eConsolidationBench: Bench = {
       write(`\n${table(stages)}\n\n`);
       write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; ${watch.fixedPoint ? 'fixed point seen' : 'no fixed point; stopped'} ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
       write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted.length)}${watch.overcommitted.length === 0 ? '' : ` (${watch.overcommitted.slice(0, 5).join('; ')})`}\n`);
+      write(leftBehindLines(watch, { qualifier: ', most at a sample' }));
       const counted = sampleValue(await (await fetch(`${product.healthUrl}/metrics`)).text(), 'nodesmith_disruption_unplanned_launches_total', {});
       write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement ${String(launches.unplanned)}; nodesmith_disruption_unplanned_launches_total ${String(counted)}\n`);
       write(phaseLines('burst', burstFigures));

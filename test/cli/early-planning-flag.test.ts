@@ -1,11 +1,12 @@
 import t from 'tap';
 import { parseRunFlags } from '../../cli/run-flags.js';
 
-void t.test('--early-planning-schedulers names the schedulers whose untried pods are planned; empty, none are', (t) => {
-  const off = parseRunFlags(['--cluster-name=c'], {});
-  const on = parseRunFlags(['--cluster-name=c', '--early-planning-schedulers=default-scheduler, nodesmith-scheduler'], {});
-  t.equal(Array.isArray(off) ? off.join('; ') : off.earlyPlanningSchedulers, undefined, 'off by default: Karpenter waits for Unschedulable');
-  t.same(Array.isArray(on) ? on.join('; ') : on.earlyPlanningSchedulers, ['default-scheduler', 'nodesmith-scheduler']);
+void t.test('--early-planning-schedulers names the schedulers whose untried pods are planned; the default scheduler by default, none with none', (t) => {
+  const schedulers = (args: string[]): unknown => { const parsed = parseRunFlags(['--cluster-name=c', ...args], {}); return Array.isArray(parsed) ? parsed.join('; ') : parsed.earlyPlanningSchedulers; };
+  t.same(schedulers([]), ['default-scheduler'], 'on by default, for the kube-scheduler the drop-in configuration makes call the extender');
+  t.same(schedulers(['--early-planning-schedulers=default-scheduler, nodesmith-scheduler']), ['default-scheduler', 'nodesmith-scheduler']);
+  t.equal(schedulers(['--early-planning-schedulers=none']), undefined, "none turns it off: pods wait for kube-scheduler's Unschedulable, as under Karpenter");
+  t.equal(schedulers(['--early-planning-schedulers=']), undefined, 'so does an empty list');
   t.end();
 });
 

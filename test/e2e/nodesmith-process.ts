@@ -43,7 +43,8 @@ export function runFlags(c: NodesmithConfig): string[] {
     `--webhook-host=${c.webhooks.host}`, `--webhook-port=${String(c.webhooks.port)}`, `--webhook-cert-file=${c.webhooks.certFile}`, `--webhook-key-file=${c.webhooks.keyFile}`,
     `--service-account=${c.webhooks.productServiceAccount}`, `--health-host=${c.health.host}`, `--health-port=${String(c.health.port)}`,
     `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`,
-    ...(c.earlyPlanningSchedulers === undefined ? [] : [`--early-planning-schedulers=${c.earlyPlanningSchedulers.join(',')}`]),
+    // Unset in the config is off; the flag's own default is on.
+    `--early-planning-schedulers=${c.earlyPlanningSchedulers === undefined ? 'none' : c.earlyPlanningSchedulers.join(',')}`,
     ...(c.driftRecheckMs === undefined ? [] : [`--drift-recheck-interval=${String(c.driftRecheckMs)}ms`]),
     ...(c.consolidation?.minSavings === undefined ? [] : [`--consolidation-min-savings=${c.consolidation.minSavings.text}`]),
     ...featureGates(c),

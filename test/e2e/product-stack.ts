@@ -55,7 +55,10 @@ export interface ProductStack {
 
 export interface ProductStackOptions {
   readonly batchIdleMs?: number;
-  /** `--early-planning-schedulers default-scheduler`: pods are planned before kube-scheduler marks them Unschedulable. */
+  /**
+   * `--early-planning-schedulers default-scheduler`, `nodesmith run`'s default: pods are planned before kube-scheduler
+   * marks them Unschedulable. `false` is `--early-planning-schedulers none`: planned once Unschedulable, as Karpenter.
+   */
   readonly earlyPlanning?: boolean;
   readonly dir?: string;
   /** Run `nodesmith run` as a child process (needed to test a real crash); default in-process. */
@@ -192,7 +195,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: { idleMs: options.batchIdleMs ?? 500, maxMs: 5_000 },
-    ...(options.earlyPlanning === true ? { earlyPlanningSchedulers: ['default-scheduler'] } : {}),
+    ...(options.earlyPlanning === false ? {} : { earlyPlanningSchedulers: ['default-scheduler'] }),
     ...controllerSwitches(options),
     karpenterGuard: options.karpenterGuard ?? defaultKarpenterGuard(),
     leaderElection: { enabled: true, namespace: 'nodesmith', identity: `e2e-${String(Date.now())}` },

@@ -36,7 +36,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.zones': '{eu-west-1a,eu-west-1b}',
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',
-    'settings.earlyPlanningSchedulers': 'default-scheduler',
+    'settings.earlyPlanningSchedulers': 'none',
     'settings.driftRecheckInterval': '10m',
     'settings.consolidationMinSavings': '10%',
     'settings.featureGates': 'SpotToSpotConsolidation=true',

@@ -187,3 +187,16 @@ Karpenter's chart does), so the default keeps the replicas apart whatever the re
 {{- end }}
 {{- toYaml $constraints }}
 {{- end }}
+
+{{/*
+The schedulers whose untried pods are planned early: "auto" is the one this chart makes call the extender (the
+second scheduler when it is enabled, else the cluster's default-scheduler through the drop-in configuration).
+*/}}
+{{- define "nodesmith.earlyPlanningSchedulers" -}}
+{{- $value := .Values.settings.earlyPlanningSchedulers | default "none" -}}
+{{- if eq $value "auto" -}}
+{{- if .Values.scheduler.secondScheduler.enabled -}}{{ .Values.scheduler.secondScheduler.name }}{{- else -}}default-scheduler{{- end -}}
+{{- else -}}
+{{ $value }}
+{{- end -}}
+{{- end -}}
