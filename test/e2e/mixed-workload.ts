@@ -1,6 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { createDeployment, overcommittedNodes, type DeploymentSpec } from './e2e-support.js';
+import { daemonPodsWithoutRoom, describeDaemonWithoutRoom, podsUnschedulableLongerThan, unschedulableCondition } from './pods-left-behind.js';
 import type { ProductStack } from './product-stack.js';
 
 /**
@@ -39,9 +40,14 @@ export function mixedDeployments(total: number): DeploymentSpec[] {
   ];
 }
 
-export async function applyMixedWorkload(product: ProductStack, total: number): Promise<void> {
+/** The CNI and the log agent, in kube-system: the soak runs them too, under its churn and faults. */
+export async function applyDaemonSets(product: ProductStack): Promise<void> {
   const apps = product.kc.makeApiClient(k8s.AppsV1Api);
   for (const ds of mixedDaemonSets()) await apps.createNamespacedDaemonSet({ namespace: 'kube-system', body: ds });
+}
+
+export async function applyMixedWorkload(product: ProductStack, total: number): Promise<void> {
+  await applyDaemonSets(product);
   for (const d of mixedDeployments(total)) await createDeployment(product, d);
 }
 
@@ -59,32 +65,18 @@ export interface MixedSample {
   readonly unschedulable: readonly string[];
 }
 
-/** The node a DaemonSet pod is made for: the DaemonSet controller pins it with a metadata.name field selector. */
-function daemonTarget(pod: k8s.V1Pod): string {
-  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  return terms.flatMap((term) => term.matchFields ?? []).find((f) => f.key === 'metadata.name')?.values?.[0] ?? '';
-}
-
-const isUnschedulable = (pod: k8s.V1Pod): k8s.V1PodCondition | undefined => pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
-
 export async function sampleMixed(product: ProductStack, strandedAfterMs: number): Promise<MixedSample> {
   const now = Date.now();
-  const [daemons, workload] = await Promise.all([
+  const [daemons, workload, nodes] = await Promise.all([
     product.core.listNamespacedPod({ namespace: 'kube-system' }),
     product.core.listNamespacedPod({ namespace: 'default' }),
+    product.core.listNode(),
   ]);
-  const realNodes = new Set((await product.core.listNode({ labelSelector: '!nodesmith.io/launchable' })).items.map((n) => n.metadata?.name ?? ''));
-  // The DaemonSet controller also makes pods for virtual nodes (a CNI tolerates every taint); they wait for nothing
-  // but the virtual node's removal, and are not a real node's daemons without room.
-  const daemonsUnschedulable = daemons.items.filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === 'DaemonSet') === true && isUnschedulable(p) !== undefined && realNodes.has(daemonTarget(p)))
-    .map((p) => `${p.metadata?.name ?? ''} on ${daemonTarget(p)} (${isUnschedulable(p)?.message ?? ''})`);
-  const stranded = workload.items.flatMap((p) => {
-    const since = isUnschedulable(p) === undefined ? undefined : Date.parse(String(p.metadata?.creationTimestamp ?? ''));
-    return since === undefined || now - since < strandedAfterMs ? [] : [`${p.metadata?.name ?? ''} for ${((now - since) / 1000).toFixed(0)} s`];
-  });
-  const unschedulable = workload.items.flatMap((p) => { const c = isUnschedulable(p); return c === undefined ? [] : [`${p.metadata?.name ?? ''}: ${c.message ?? ''}`]; });
+  const unschedulable = workload.items.flatMap((p) => { const c = unschedulableCondition(p); return c === undefined ? [] : [`${p.metadata?.name ?? ''}: ${c.message ?? ''}`]; });
   return {
-    atMs: now, overcommitted: await overcommittedNodes(product), daemonsUnschedulable, stranded, unschedulable,
+    atMs: now, overcommitted: await overcommittedNodes(product), unschedulable,
+    daemonsUnschedulable: daemonPodsWithoutRoom(daemons.items, nodes.items).map(describeDaemonWithoutRoom),
+    stranded: podsUnschedulableLongerThan(workload.items, strandedAfterMs, now),
     pods: workload.items.length, running: workload.items.filter((p) => p.status?.phase === 'Running' && (p.spec?.nodeName ?? '') !== '').length,
   };
 }

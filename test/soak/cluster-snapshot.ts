@@ -5,6 +5,7 @@ import { projectPod } from '../../provisioner/kube/projection.js';
 import { toWire } from '../support/wire.js';
 import { listClaims, type ClaimView } from '../e2e/disruption-support.js';
 import { listInstances, overcommittedNodes, type MotoInstance } from '../e2e/e2e-support.js';
+import { daemonPodsWithoutRoom, unschedulableSinceMs, type DaemonWithoutRoom } from '../e2e/pods-left-behind.js';
 import type { ProductStack } from '../e2e/product-stack.js';
 
 export interface PodView {
@@ -16,6 +17,8 @@ export interface PodView {
   readonly deleting: boolean;
   readonly cpu: number;
   readonly memory: number;
+  /** Since when kube-scheduler has found no node for it (its Unschedulable condition's lastTransitionTime), if it has not. */
+  readonly unschedulableSinceMs: number | undefined;
 }
 
 export interface NodeView {
@@ -39,6 +42,8 @@ export interface ClusterSnapshot {
   readonly pdbs: readonly { readonly name: string; readonly app: string; readonly maxUnavailable: number }[];
   /** Nodes whose pods request more than their allocatable, as overcommittedNodes words it. */
   readonly overcommitted: readonly string[];
+  /** kube-system's DaemonSet pods kube-scheduler found no room for on their real node. */
+  readonly daemonsWithoutRoom: readonly DaemonWithoutRoom[];
 }
 
 export const isLive = (i: MotoInstance): boolean => i.state === 'running' || i.state === 'pending';
@@ -57,6 +62,7 @@ function podView(pod: k8s.V1Pod): PodView {
     deleting: metadata.deletionTimestamp !== undefined,
     cpu: requests['cpu'] ?? 0,
     memory: requests['memory'] ?? 0,
+    unschedulableSinceMs: unschedulableSinceMs(pod),
   };
 }
 
@@ -74,8 +80,8 @@ function nodeView(node: k8s.V1Node): NodeView {
 export async function takeSnapshot(product: ProductStack): Promise<ClusterSnapshot> {
   const apps = product.kc.makeApiClient(k8s.AppsV1Api);
   const policy = product.kc.makeApiClient(k8s.PolicyV1Api);
-  const [pods, nodes, claims, instances, deployments, pdbs, overcommitted] = await Promise.all([
-    product.core.listNamespacedPod({ namespace: 'default' }), product.core.listNode(), listClaims(product), listInstances(product),
+  const [pods, daemons, nodes, claims, instances, deployments, pdbs, overcommitted] = await Promise.all([
+    product.core.listNamespacedPod({ namespace: 'default' }), product.core.listNamespacedPod({ namespace: 'kube-system' }), product.core.listNode(), listClaims(product), listInstances(product),
     apps.listNamespacedDeployment({ namespace: 'default' }), policy.listNamespacedPodDisruptionBudget({ namespace: 'default' }), overcommittedNodes(product),
   ]);
   return {
@@ -83,6 +89,7 @@ export async function takeSnapshot(product: ProductStack): Promise<ClusterSnapsh
     pods: pods.items.map(podView),
     nodes: nodes.items.map(nodeView),
     claims, instances, overcommitted,
+    daemonsWithoutRoom: daemonPodsWithoutRoom(daemons.items, nodes.items),
     deployments: deployments.items.map((d) => ({ name: d.metadata?.name ?? '', replicas: d.spec?.replicas ?? 0 })),
     pdbs: pdbs.items.map((p) => ({ name: p.metadata?.name ?? '', app: p.spec?.selector?.matchLabels?.['app'] ?? '', maxUnavailable: Number(p.spec?.maxUnavailable ?? 0) })),
   };

@@ -3,15 +3,17 @@ import type { ClusterSnapshot, PodView } from './cluster-snapshot.js';
 import { Invariants } from './invariants.js';
 import type { Graces } from './violation.js';
 
-const graces: Graces = { podMissingMs: 100, fleetMs: 100, taintMs: 100, runawayMs: 100, runawayMargin: 1 };
-const pod = (name: string, app: string, over: Partial<PodView> = {}): PodView => ({ key: `default/${name}`, app, node: 'i-1', phase: 'Running', deleting: false, cpu: 250, memory: 1, ...over });
+const graces: Graces = { podMissingMs: 100, fleetMs: 100, taintMs: 100, runawayMs: 100, runawayMargin: 1, unschedulableMs: 100 };
+const pod = (name: string, app: string | undefined, over: Partial<PodView> = {}): PodView => ({ key: `default/${name}`, app, node: 'i-1', phase: 'Running', deleting: false, cpu: 250, memory: 1, unschedulableSinceMs: undefined, ...over });
+/** A pod kube-scheduler has found no node for since `sinceMs`. */
+const unschedulable = (name: string, app: string | undefined, sinceMs: number): PodView => pod(name, app, { phase: 'Pending', node: undefined, unschedulableSinceMs: sinceMs });
 const claim = (name: string, instanceId: string | undefined, deleting = false): ClusterSnapshot['claims'][number] => ({ name, nodePool: 'soak', nodeName: instanceId, instanceId, deleting, conditions: [] });
 const instance = (id: string, claimName: string): ClusterSnapshot['instances'][number] => ({ id, type: 'm5.large', zone: 'us-east-1a', lifecycle: 'on-demand', state: 'running', tags: { 'karpenter.sh/nodeclaim': claimName } });
 
 function snapshot(atMs: number, over: Partial<ClusterSnapshot> = {}): ClusterSnapshot {
   return {
     atMs, pods: [pod('web-1', 'web'), pod('web-2', 'web')], nodes: [], claims: [claim('soak-a', 'i-1')], instances: [instance('i-1', 'soak-a')],
-    deployments: [{ name: 'web', replicas: 2 }], pdbs: [], overcommitted: [], ...over,
+    deployments: [{ name: 'web', replicas: 2 }], pdbs: [], overcommitted: [], daemonsWithoutRoom: [], ...over,
   };
 }
 
@@ -115,5 +117,41 @@ void t.test('a pool whose nodes never become Ready growing beyond one NodeClaim 
   const [v] = inv.check(snapshot(1500, three));
   t.equal(v?.invariant, 'runaway-scale-up');
   t.match(v?.objects, ['nodepool/never-ready', 'nodeclaim/nr-a', 'nodeclaim/nr-b', 'nodeclaim/nr-c']);
+  t.end();
+});
+
+void t.test('a DaemonSet pod without room on its node is reported when seen, once, and again if it comes back', (t) => {
+  const inv = new Invariants(graces, 0);
+  const daemonsWithoutRoom = [{ pod: 'kube-system/cni-x7', node: 'i-1', message: '0/3 nodes are available: 1 Insufficient cpu.' }];
+  const [v, ...more] = inv.check(snapshot(1000, { daemonsWithoutRoom }));
+  t.equal(v?.invariant, 'daemon-pod-without-room');
+  t.same(v?.objects, ['pod/kube-system/cni-x7', 'node/i-1']);
+  t.equal(v?.message, '0/3 nodes are available: 1 Insufficient cpu.');
+  t.same(more, []);
+  t.same(inv.check(snapshot(1100, { daemonsWithoutRoom })), [], 'not again while it lasts');
+  inv.check(snapshot(1200));
+  t.equal(inv.check(snapshot(1300, { daemonsWithoutRoom }))[0]?.invariant, 'daemon-pod-without-room', 'again once it came back');
+  t.end();
+});
+
+void t.test('a pod Unschedulable for longer than the grace, by its condition, is left behind at once', (t) => {
+  const inv = new Invariants({ ...graces, podMissingMs: 10_000 }, 0);
+  const pods = [pod('web-1', 'web'), unschedulable('web-2', 'web', 0), unschedulable('web-3', 'web', 950)];
+  const first = inv.check(snapshot(1000, { deployments: [{ name: 'web', replicas: 3 }], pods }));
+  t.same(first.map((v) => `${v.invariant} ${v.objects.join(',')} ${v.message}`), ['pod-unschedulable-too-long pod/default/web-2 Unschedulable for 1 s while a NodePool could serve it'],
+    'web-2 had waited 1 s before the soak first saw it; web-3 only 50 ms');
+  const later = inv.check(snapshot(1100, { deployments: [{ name: 'web', replicas: 3 }], pods }));
+  t.same(later.map((v) => v.objects[0]), ['pod/default/web-3'], 'web-3 once its grace has passed, web-2 not again');
+  t.end();
+});
+
+void t.test('pods of a pool a fault broke and pods no Deployment wants are not left behind; a Job pod is', (t) => {
+  const inv = new Invariants({ ...graces, podMissingMs: 10_000 }, 0);
+  inv.breakPool('never-ready', 'never-ready');
+  const deployments = [{ name: 'web', replicas: 2 }, { name: 'never-ready', replicas: 1 }];
+  const pods = [pod('web-1', 'web'), pod('web-2', 'web'), unschedulable('nr-1', 'never-ready', 0), unschedulable('old-1', 'deleted-app', 0), unschedulable('batch-1-abc', undefined, 0)];
+  t.same(inv.check(snapshot(1000, { deployments, pods })).map((v) => `${v.invariant} ${v.objects[0] ?? ''}`), ['pod-unschedulable-too-long pod/default/batch-1-abc']);
+  inv.mendPool('never-ready');
+  t.same(inv.check(snapshot(1100, { deployments, pods })).map((v) => v.objects[0]), ['pod/default/nr-1'], 'once mended, a pod its Deployment still wants counts');
   t.end();
 });

@@ -9,7 +9,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(0)} s`;
 /**
  * The soak's invariants over one snapshot of the cluster. Most may be broken for a moment while the product works
  * (a pod evicted for a drift waits for its new node): those count once they have held longer than their grace.
- * Others (a PDB broken, a node over its allocatable) count at once.
+ * Others (a PDB broken, a node over its allocatable, a daemon without room) count at once.
  */
 export class Invariants {
   readonly #episodes = new Episodes();
@@ -44,7 +44,10 @@ export class Invariants {
   }
 
   check(s: ClusterSnapshot): Violation[] {
-    const found = [...this.#missingPods(s), ...this.#brokenPdbs(s), ...this.#overcommitted(s), ...this.#fleet(s), ...this.#strandedTaints(s), ...this.#runaway(s), ...this.#runawayOnBrokenPools(s)];
+    const found = [
+      ...this.#missingPods(s), ...this.#unschedulable(s), ...this.#brokenPdbs(s), ...this.#overcommitted(s), ...this.#daemonsWithoutRoom(s),
+      ...this.#fleet(s), ...this.#strandedTaints(s), ...this.#runaway(s), ...this.#runawayOnBrokenPools(s),
+    ];
     return found.map((f) => ({ ...f, atMs: s.atMs - this.startMs }));
   }
 
@@ -75,6 +78,23 @@ export class Invariants {
     });
   }
 
+  /**
+   * A pod kube-scheduler has found no node for, for longer than the grace, while a NodePool could serve it (issue 37:
+   * no pod left behind), timed from its condition's lastTransitionTime. Every pool serves its apps but one a fault
+   * broke on purpose: its pods wait for the lift, as #missingPods exempts them. A pod whose Deployment is gone (the
+   * lift deletes it, and the garbage collector its pods a moment later) is wanted by no one, so it is not left behind.
+   */
+  #unschedulable(s: ClusterSnapshot): Found[] {
+    const exempt = new Set(this.#brokenPools.values());
+    const wanted = new Set(s.deployments.map((d) => d.name));
+    // Job pods carry no app label: a Job wants its pods until they finish.
+    const served = (p: PodView): boolean => p.app === undefined || (wanted.has(p.app) && !exempt.has(p.app));
+    const waiting = s.pods.filter((p) => p.unschedulableSinceMs !== undefined && !p.deleting && !isFinished(p) && served(p));
+    const since = new Map(waiting.map((p) => [p.key, p.unschedulableSinceMs]));
+    return this.#episodes.observe('unschedulable', waiting.map((p) => p.key), { nowMs: s.atMs, graceMs: this.graces.unschedulableMs, startedAtMs: (key) => since.get(key) })
+      .map(({ key, forMs }) => ({ invariant: 'pod-unschedulable-too-long', objects: [`pod/${key}`], message: `Unschedulable for ${seconds(forMs)} while a NodePool could serve it` }));
+  }
+
   /** maxUnavailable is the PDBs' only form here: below replicas − maxUnavailable after the app settled is a violation. */
   #brokenPdbs(s: ClusterSnapshot): Found[] {
     const broken: Found[] = [];
@@ -91,6 +111,11 @@ export class Invariants {
 
   #overcommitted(s: ClusterSnapshot): Found[] {
     return this.#atOnce('overcommit', s.overcommitted.map((line) => ({ invariant: 'node-over-allocatable', objects: [`node/${line.split(':')[0] ?? ''}`], message: line })));
+  }
+
+  /** A real node whose pods leave no room for a daemon it must run: the plan that filled it forgot the DaemonSet. */
+  #daemonsWithoutRoom(s: ClusterSnapshot): Found[] {
+    return this.#atOnce('daemon', s.daemonsWithoutRoom.map((d) => ({ invariant: 'daemon-pod-without-room', objects: [`pod/${d.pod}`, `node/${d.node}`], message: d.message })));
   }
 
   #fleet(s: ClusterSnapshot): Found[] {

@@ -1,5 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import { createDeployment } from '../e2e/e2e-support.js';
+import { applyDaemonSets } from '../e2e/mixed-workload.js';
 import type { ProductStack, ProductStackOptions } from '../e2e/product-stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { isServing, takeSnapshot } from './cluster-snapshot.js';
@@ -16,10 +17,15 @@ export function soakStackOptions(compiled = false): ProductStackOptions {
   return { childProcess: true, compiled, replicas: 2, apiService: true, interruptionQueue: soakQueue, consolidation: { spotToSpot: false }, batchIdleMs: 1_000 };
 }
 
-/** The pools, Deployments and PDBs the soak starts from, all pods Running before any churn or fault. */
+/**
+ * The pools, DaemonSets, Deployments and PDBs the soak starts from, all pods Running before any churn or fault. The
+ * DaemonSets are the mixed workload's CNI and log agent, which every real cluster runs: each node nodesmith launches
+ * must keep room for them, or the soak sees a daemon pod without room.
+ */
 export async function setUpWorkload(product: ProductStack, expireAfter: string): Promise<void> {
   await product.apply(soakPoolYaml(product, 0));
   await product.apply(expiringPoolYaml(product, expireAfter));
+  await applyDaemonSets(product);
   const policy = product.kc.makeApiClient(k8s.PolicyV1Api);
   const apps = soakApps();
   for (const app of apps) {

@@ -1,3 +1,5 @@
+import { unschedulableGraceMs } from '../e2e/pods-left-behind.js';
+
 /** One broken invariant, as the soak prints it and counts it. */
 export interface Violation {
   /** Ms since the soak started. */
@@ -23,9 +25,11 @@ export interface Graces {
   /** More NodeClaims than the pods could use, plus `runawayMargin`. */
   readonly runawayMs: number;
   readonly runawayMargin: number;
+  /** A pod kube-scheduler finds no node for while a NodePool could serve it (issue 37: two minutes, a launch and a registration). */
+  readonly unschedulableMs: number;
 }
 
-export const defaultGraces: Graces = { podMissingMs: 180_000, fleetMs: 200_000, taintMs: 240_000, runawayMs: 120_000, runawayMargin: 3 };
+export const defaultGraces: Graces = { podMissingMs: 180_000, fleetMs: 200_000, taintMs: 240_000, runawayMs: 120_000, runawayMargin: 3, unschedulableMs: unschedulableGraceMs };
 
 /**
  * Conditions that may hold for a while: each is a violation once it has held, without a break, for longer than its
@@ -37,10 +41,11 @@ export class Episodes {
 
   /**
    * Notes which keys hold now; returns those that have held longer than `graceMs` and were not reported yet, with
-   * how long. Keys of this family not seen now end their episode.
+   * how long. Keys of this family not seen now end their episode. An episode starts when first seen, or at
+   * `startedAtMs` when the object itself records when its condition began (a pod condition's lastTransitionTime).
    */
-  observe(family: string, holding: readonly string[], at: { readonly nowMs: number; readonly graceMs: number; readonly startedAfterMs?: (key: string) => number }): { key: string; forMs: number }[] {
-    const { nowMs, graceMs, startedAfterMs = () => 0 } = at;
+  observe(family: string, holding: readonly string[], at: { readonly nowMs: number; readonly graceMs: number; readonly startedAfterMs?: (key: string) => number; readonly startedAtMs?: (key: string) => number | undefined }): { key: string; forMs: number }[] {
+    const { nowMs, graceMs, startedAfterMs = () => 0, startedAtMs = () => undefined } = at;
     const now = new Set(holding.map((k) => `${family}\u0000${k}`));
     for (const key of [...this.#since.keys()].filter((k) => k.startsWith(`${family}\u0000`) && !now.has(k))) {
       this.#since.delete(key);
@@ -49,7 +54,7 @@ export class Episodes {
     const due: { key: string; forMs: number }[] = [];
     for (const key of holding) {
       const id = `${family}\u0000${key}`;
-      const since = Math.max(this.#since.get(id) ?? nowMs, startedAfterMs(key));
+      const since = Math.max(this.#since.get(id) ?? startedAtMs(key) ?? nowMs, startedAfterMs(key));
       this.#since.set(id, since);
       if (nowMs - since > graceMs && !this.#reported.has(id)) {
         this.#reported.add(id);
