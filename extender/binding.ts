@@ -1,6 +1,7 @@
 import type { Amounts, ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
 import { noResources } from '../domain/resource-sums.js';
+import { shortfall } from './filter.js';
 
 /** kube-scheduler's extender/v1 ExtenderBindingArgs. */
 export interface BindArgs {
@@ -48,14 +49,19 @@ export class Binding {
       if (entry === undefined) return `node ${args.Node} is not in the extender cache yet; retry`;
       return this.#bindToReal(args, key);
     }
-    if (this.#deps.materializer === undefined) {
-      return `node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`;
-    }
-    // Hold the virtual node's room for this pod while the launch runs, so filter does not promise it twice.
+    const materializer = this.#deps.materializer;
+    if (materializer === undefined) return `node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`;
+    const crowded = launched === undefined ? this.#crowdedOut(key, args.Node) : undefined;
+    return crowded ?? this.#bindThroughVirtual(args, key, launched ?? (() => this.#materialize(materializer, args.Node)));
+  }
+
+  /** Holds the virtual node's room for the pod while the launch runs (filter must not promise it twice), then binds. */
+  async #bindThroughVirtual(args: BindArgs, key: string, realNode: string | (() => Promise<string>)): Promise<string> {
+    const { view } = this.#deps;
     const requests = view.requestsOf(key) ?? noResources;
     view.reserve(key, args.Node, requests);
     try {
-      const nodeName = launched ?? (await this.#materialize(this.#deps.materializer, args.Node));
+      const nodeName = typeof realNode === 'string' ? realNode : await realNode();
       this.#holdOnRealNode(key, nodeName, requests);
       const error = await this.#bindTo(args, nodeName);
       if (error !== '') view.release(key);
@@ -64,6 +70,20 @@ export class Binding {
       view.release(key);
       return `materialising virtual node ${args.Node}: ${messageOf(error)}`;
     }
+  }
+
+  /**
+   * A pod the plan did not place on this virtual node came because the filter saw room left beside the plan's pods;
+   * another pod may have taken that room since (two binds in flight). The launch is sized for the plan and the
+   * pod is bound to the real node without kube-scheduler's own check, so it must still fit: else the bind fails and
+   * kube-scheduler tries the pod again.
+   */
+  #crowdedOut(key: string, virtualName: string): string | undefined {
+    const { view } = this.#deps;
+    const entry = view.plan(virtualName);
+    if (entry === undefined || entry.assigned.has(key)) return undefined;
+    const short = shortfall(view.requestsOf(key) ?? noResources, view.roomLeft(entry, virtualName), entry.room, 'planned room');
+    return short === undefined ? undefined : `virtual node ${virtualName} has no room left for pod ${key} beside the pods planned for it (${short}); kube-scheduler retries the pod`;
   }
 
   /**

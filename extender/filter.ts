@@ -191,7 +191,7 @@ function judgeRoom(context: FilterContext, entry: ModelNode): Verdict {
  * The first resource the pod wants more of than `left` holds, described; undefined when it fits. A resource
  * `counted` does not list (a plan that does not count pod slots) is left to kube-scheduler's own check.
  */
-function shortfall(requests: ResourceList, left: ResourceSums, counted: Readonly<Record<string, unknown>>, room: string): string | undefined {
+export function shortfall(requests: ResourceList, left: ResourceSums, counted: Readonly<Record<string, unknown>>, room: string): string | undefined {
   for (const [resource, amount] of Object.entries(requests)) {
     if (amount <= 0 || (resource === 'pods' && counted[resource] === undefined)) continue;
     const available = left[resource] ?? 0;
