@@ -20,7 +20,7 @@ import { StaticDriftMethod } from '../provisioner/disruption/static-drift-method
 import { WorkerSimulator } from '../provisioner/disruption/simulator/worker-simulator.js';
 import type { StaticLaunches } from '../provisioner/static/static-launches.js';
 import type { EventRecorder } from '../provisioner/events.js';
-import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
@@ -68,7 +68,7 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
   const simulator = new WorkerSimulator();
   const controller = new DisruptionController({
     simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(w.buffers === undefined ? {} : { roomOn: (node) => w.buffers?.roomOn(node) ?? 0 }), new StaticDriftMethod({ launches: w.staticLaunches, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings }), new DriftMethod(), ...consolidation],
-    nodes: new KubeLifecycleClient(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
+    nodes: new KubeNodeWriter(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
     recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),
     ...(w.buffers === undefined ? {} : { roomPods: () => (w.buffers === undefined ? [] : roomPodsIn(w.state, w.buffers)) }),

@@ -13,7 +13,7 @@ import { InterruptionController } from '../provisioner/interruption/interruption
 import { InterruptionHandler } from '../provisioner/interruption/interruption-handler.js';
 import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
-import type { NodeApi } from '../provisioner/ports/cluster-ports.js';
+import type { NodeWriter } from '../provisioner/ports/node-writer.js';
 import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 
 /** What the AWS provider hands over: the queue (when configured), the ICE cache and instance health. */
@@ -27,7 +27,7 @@ export interface InterruptionWiring extends InterruptionSource {
   /** The in-memory cluster state: NodeClaims and Nodes are found there, never by listing the API. */
   readonly state: OwnedObjectsView;
   readonly store: Pick<NodeClaimStore, 'delete' | 'addAnnotations'>;
-  readonly nodes: Pick<NodeApi, 'cordonAndTaint'>;
+  readonly nodes: Pick<NodeWriter, 'cordonAndTaint'>;
   readonly events: EventRecorder;
   readonly registry: Registry;
   readonly log: Logger;

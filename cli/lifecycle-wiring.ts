@@ -9,6 +9,7 @@ import { ControllerRunner, type Controller } from '../provisioner/controller-run
 import { controllerRuntimeMetrics } from '../provisioner/controller-metrics.js';
 import type { EventRecorder } from '../provisioner/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
 import { DriftController } from '../provisioner/lifecycle/drift.js';
 import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
@@ -63,15 +64,16 @@ function wakeOnChange(kind: string): readonly string[] {
  */
 export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Promise<void>; countDisrupted: (claim: NodeClaim, reason: string) => void } {
   const client = new KubeLifecycleClient(w.api);
+  const nodes = modelNodeApi(w.state, new KubeNodeWriter(w.api));
   const metrics = new LifecycleMetrics(w.registry);
   const log = w.log.child({ component: 'provisioner.lifecycle' });
   const wake = { termination: (): void => undefined };
   const interruption = w.interruption === undefined ? undefined : startInterruption({
-    ...w.interruption, state: w.state, store: w.nodeClaims, nodes: modelNodeApi(w.state, client), events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
+    ...w.interruption, state: w.state, store: w.nodeClaims, nodes, events: w.events, registry: w.registry, log: w.log, isLeader: w.isLeader,
     wakeTermination: () => { wake.termination(); }, onDisrupted: (claim, kind) => { metrics.disrupted.inc(actionFor(kind) === 'ForcefulTermination' ? disruptedLabels(claim, kind, 'forceful') : disruptedLabels(claim, kind)); },
   });
   const lifecycle = lifecycleControllers({
-    store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes: modelNodeApi(w.state, client), pods: modelPodApi(w.state, client),
+    store: new ModelNodeClaimStore(w.state, w.nodeClaims), nodes, pods: modelPodApi(w.state, client),
     cloud: w.cloud, clock: systemClock, recorder: w.events, volumes: client,
     plannedNodeNames: () => new Set(w.state.plans.keys()), metrics, log,
     ...(w.drift === undefined ? {} : { drift: driftDependencies(w.state, w.cloud, w.drift) }),

@@ -21,7 +21,7 @@ import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
 import { CapacityReservationController, capacityReservationsReady } from '../provisioner/nodeclass/capacity-reservation-controller.js';
 import { CapacityBlockExpiration } from '../provisioner/nodeclass/capacity-block-expiration.js';
 import { ReservedCapacityDemotion } from '../provisioner/nodeclass/reserved-capacity-demotion.js';
-import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
+import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import type { Node } from '../domain/core/node.js';
 import type { ReservedCapacitySource } from '../provisioner/provisioning/reservation-offers.js';
 
@@ -106,7 +106,7 @@ export function reservedCapacity(w: {
     view: w.state, source: w.aws.capacityReservations, availability: w.aws.reservationAvailability, writer: new KubeNodeClassClient(w.api), clock: systemClock, log,
   });
   const expiration = new CapacityBlockExpiration({ view: w.state, source: w.aws.capacityReservations, nodeClaims: w.nodeClaims, clock: systemClock, log });
-  const demotion = new ReservedCapacityDemotion({ view: w.state, cloud: w.aws.cloudProviderFor('capacityreservation.capacitytype'), nodeClaims: w.nodeClaims, nodes: new KubeLifecycleClient(w.api), log });
+  const demotion = new ReservedCapacityDemotion({ view: w.state, cloud: w.aws.cloudProviderFor('capacityreservation.capacitytype'), nodeClaims: w.nodeClaims, nodes: new KubeNodeWriter(w.api), log });
   return {
     controllers: [discovery, expiration, demotion],
     source: {

@@ -12,6 +12,9 @@ export const unregisteredTaintKey = 'karpenter.sh/unregistered';
 /** On every NodeClaim (and its Node): the instance is terminated before the object goes. */
 export const terminationFinalizer = 'karpenter.sh/termination';
 
+/** On every EC2NodeClass (Karpenter's AWS provider): the class stays until its NodeClaims and profile are gone. */
+export const nodeClassFinalizer = 'karpenter.k8s.aws/termination';
+
 /** The NodeClaim a launched Node or instance belongs to: an annotation on the Node, a tag on the instance. */
 export const nodeClaimKey = 'karpenter.sh/nodeclaim';
 

@@ -1,19 +1,12 @@
 import type { CapacityBuffer, CapacityBufferStatus } from '../../domain/api/capacitybuffer-schema.js';
 import { bufferKey } from '../../domain/buffers/buffer-keys.js';
-import { provisioningCondition, resolveBuffer, type BufferSource } from '../../domain/buffers/buffer-status.js';
+import { provisioningCondition, resolveBuffer } from '../../domain/buffers/buffer-status.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { BufferSourceReader } from '../ports/api-reads.js';
+import type { BufferStatusWriter } from '../ports/status-writers.js';
 import { sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import type { BufferRoom } from './buffer-room.js';
-
-/** Reads what a buffer refers to: its PodTemplate, or its workload's template and replicas. */
-export interface BufferSourceReader {
-  sourceOf(buffer: CapacityBuffer): Promise<BufferSource>;
-}
-
-export interface BufferStatusWriter {
-  patchStatus(namespace: string, name: string, status: CapacityBufferStatus): Promise<void>;
-}
 
 /** How often buffers are resolved again: a workload's replicas (a percentage's base) and templates change unwatched. */
 export const bufferResyncMs = 10_000;

@@ -6,7 +6,8 @@ import type { Command } from './command.js';
 import { clearCondition, writeCondition } from './condition-writer.js';
 import type { DisruptionEvents } from './disruption-events.js';
 import { recordPlacements } from './planned-placement.js';
-import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, LaunchedReplacement, ReplacementLauncher } from './ports.js';
+import type { DisruptedCounter, DisruptionClaimStore, LaunchedReplacement, ReplacementLauncher } from './ports.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import { recordReplacements, releaseReplacements, type Released } from './replacement-release.js';
 
 /** Karpenter's NodeClaim condition naming why it is being disrupted. */
@@ -14,7 +15,7 @@ export const disruptionReasonCondition = 'DisruptionReason';
 
 export interface ExecutionDeps {
   readonly state: ClusterState;
-  readonly nodes: DisruptionNodeWrites;
+  readonly nodes: Pick<NodeWriter, 'addTaint' | 'removeTaint'>;
   readonly store: DisruptionClaimStore;
   readonly launcher: ReplacementLauncher;
   readonly events: DisruptionEvents;

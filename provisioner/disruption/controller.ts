@@ -9,14 +9,15 @@ import { DisruptionEvents } from './disruption-events.js';
 import { methodContext, paceOf, type ContextDeps } from './method-context.js';
 import type { DisruptionMethod } from './method.js';
 import type { DisruptionMetrics } from './metrics.js';
-import type { DisruptedCounter, DisruptionClaimStore, DisruptionNodeWrites, ReplacementLauncher } from './ports.js';
+import type { DisruptedCounter, DisruptionClaimStore, ReplacementLauncher } from './ports.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import { recoverAbandonedCommands } from './recovery.js';
 import { revalidate } from './revalidation.js';
 
 export interface DisruptionControllerOptions extends ContextDeps {
   /** In Karpenter's order: emptiness, drift, then multi- and single-node consolidation. */
   readonly methods: readonly DisruptionMethod[];
-  readonly nodes: DisruptionNodeWrites;
+  readonly nodes: Pick<NodeWriter, 'addTaint' | 'removeTaint'>;
   readonly store: DisruptionClaimStore;
   readonly launcher: ReplacementLauncher;
   readonly recorder: EventRecorder;

@@ -1,15 +1,6 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Taint } from '../../domain/core/taint.js';
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
-
-/** The Node writes a disruption command makes. The Kubernetes adapter is kube/lifecycle-client.ts. */
-export interface DisruptionNodeWrites {
-  /** Adds the taint if missing and leaves `spec.unschedulable` alone (a rollback must leave the node as it was). */
-  addTaint(name: string, taint: Taint): Promise<void>;
-  /** Removes every taint with this key; no-op when absent or the Node is gone. */
-  removeTaint(name: string, key: string): Promise<void>;
-}
 
 /** NodeClaim reads and writes against the API server (a conflict must re-read there, not from the model). */
 export type DisruptionClaimStore = Pick<NodeClaimStore, 'get' | 'patchStatus' | 'delete' | 'addAnnotations'>;

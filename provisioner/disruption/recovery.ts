@@ -5,12 +5,13 @@ import type { ClusterState } from '../state/cluster-state.js';
 import { clearCondition } from './condition-writer.js';
 import { disruptionReasonCondition } from './command-execution.js';
 import { hasDisruptedTaint } from './node-status.js';
-import type { DisruptionClaimStore, DisruptionNodeWrites } from './ports.js';
+import type { DisruptionClaimStore } from './ports.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import { recordedReplacements, recordReplacements, releaseReplacements, type Released } from './replacement-release.js';
 
 export interface RecoveryDeps {
   readonly state: ClusterState;
-  readonly nodes: DisruptionNodeWrites;
+  readonly nodes: Pick<NodeWriter, 'addTaint' | 'removeTaint'>;
   readonly store: DisruptionClaimStore;
   /** Whether a command of this process holds the node right now. */
   readonly inCommand: (nodeName: string) => boolean;

@@ -7,7 +7,7 @@ import { isVirtualNode } from '../lifecycle/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 
 export interface VirtualNodeGcOptions {
-  readonly nodes: Pick<NodeApi, 'listNodes' | 'deleteNode'>;
+  readonly nodes: Pick<NodeApi, 'listNodes' | 'delete'>;
   /** Names of the virtual nodes the current plans hold (the publisher's view). */
   readonly plannedNodeNames: () => ReadonlySet<string>;
   readonly clock: Clock;
@@ -43,7 +43,7 @@ export class VirtualNodeGc implements Controller {
       if (planned.has(name)) continue;
       const created = timestampMs(node.metadata.creationTimestamp) ?? now;
       if (now - created < grace) continue;
-      await this.#o.nodes.deleteNode(name);
+      await this.#o.nodes.delete(name);
       this.#o.metrics?.garbageCollected.inc({ kind: 'virtual_node' });
       (this.#o.log ?? silentLogger).info({ component: this.name, node: name }, 'deleted virtual node no plan holds');
     }

@@ -7,7 +7,7 @@ import { silentLogger, type ControllerLogger } from '../controller-runner.js';
 import type { EventRecorder, EventTarget } from '../events.js';
 import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
 import { disruptedTaint, terminationTimestampKey } from '../../domain/karpenter-keys.js';
-import type { NodeApi } from '../ports/cluster-ports.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { actionFor, noticeFor, type InterruptionMessage, type MessageKind } from './message-kinds.js';
 
@@ -23,7 +23,7 @@ export type InstanceLookup = (instanceId: string) => InstanceOwner | undefined;
 export interface InterruptionHandlerOptions {
   readonly lookup: InstanceLookup;
   readonly store: Pick<NodeClaimStore, 'delete'>;
-  readonly nodes: Pick<NodeApi, 'cordonAndTaint'>;
+  readonly nodes: Pick<NodeWriter, 'cordonAndTaint'>;
   readonly recorder: EventRecorder;
   /** The ICE cache the planner and launches read. */
   readonly unavailableOfferings: { markUnavailable(offering: OfferingKey): void };

@@ -2,7 +2,8 @@ import type { CapacityBuffer, CapacityBufferStatus } from '../../domain/api/capa
 import { bufferReasons } from '../../domain/buffers/buffer-keys.js';
 import type { BufferSource } from '../../domain/buffers/buffer-status.js';
 import type { PodTemplateSpec } from '../../domain/core/pod.js';
-import type { BufferSourceReader, BufferStatusWriter } from '../buffers/buffer-controller.js';
+import type { BufferSourceReader } from '../ports/api-reads.js';
+import type { BufferStatusWriter } from '../ports/status-writers.js';
 import { ignoreNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 

@@ -1,6 +1,6 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
-import type { NodeClassWriter } from '../nodeclass/nodeclass-writer.js';
+import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 import { isNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 

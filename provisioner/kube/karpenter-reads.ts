@@ -1,7 +1,6 @@
-import type { Lease } from './leader-election.js';
+import type { Lease } from '../../domain/core/lease.js';
 import type { KubeRest } from './kube-rest.js';
-import type { DeploymentStatusView, ObjectKey } from '../takeover/karpenter-activity.js';
-import type { KarpenterReads } from '../takeover/karpenter-guard.js';
+import type { DeploymentStatusView, KarpenterReads, ObjectKey } from '../ports/api-reads.js';
 
 /** The Karpenter guard's reads over the API server: one GET per object, 404 answering undefined. */
 export function kubeKarpenterReads(api: KubeRest): KarpenterReads {

@@ -1,22 +1,10 @@
 import type { Clock } from '../../domain/clock.js';
+import type { Lease } from '../../domain/core/lease.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import { isNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
-/** A coordination.k8s.io/v1 Lease as the elector reads and writes it (times are MicroTime strings). */
-export interface Lease {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
-  spec?: {
-    holderIdentity?: string;
-    leaseDurationSeconds?: number;
-    acquireTime?: string;
-    renewTime?: string;
-    leaseTransitions?: number;
-  };
-}
 
 /** The three Lease calls the elector makes (a narrow port, so tests can fake the API server). */
 export interface LeaseApi {

@@ -1,5 +1,5 @@
 import type { Condition } from '../../domain/api/status-conditions.js';
-import type { NodeOverlayStatusWriter } from '../pricing/node-overlays.js';
+import type { NodeOverlayStatusWriter } from '../ports/status-writers.js';
 import { ignoreNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 

@@ -1,5 +1,5 @@
 import type { NodePoolStatus } from '../../domain/api/nodepool-schema.js';
-import type { NodePoolStatusWriter } from '../provisioning/nodepool-usage.js';
+import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 import { ignoreNotFound } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../domain/clock.js';
 import { launchRequestAnnotation } from '../../domain/product-keys.js';
 import type { Materializer } from '../index.js';
-import type { NodeWriter } from '../kube/node-client.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
 export interface LeaderLaunchDeps {

@@ -8,7 +8,7 @@ import { toQuantities } from '../../domain/resource-list.js';
 import { isInsufficientCapacityError, isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
 import type { EventRecorder, EventTarget } from '../events.js';
 import type { Materializer, VirtualNodePlan } from '../index.js';
-import type { NodeWriter } from '../kube/node-client.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { planText } from '../plan-annotation.js';
 import type { ClusterState } from '../state/cluster-state.js';
@@ -21,7 +21,7 @@ import { planNodeAnnotation } from '../../domain/product-keys.js';
 export interface MaterializerDeps {
   readonly state: ClusterState;
   readonly nodeClaims: NodeClaimStore;
-  readonly nodes: NodeWriter;
+  readonly nodes: Pick<NodeWriter, 'createIfAbsent' | 'delete' | 'annotate'>;
   readonly cloud: CloudProvider;
   readonly resolver: NodeClassResolver;
   readonly catalog: () => ReadonlyMap<string, InstanceType>;

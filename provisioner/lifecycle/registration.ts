@@ -13,7 +13,7 @@ import { initializationBlocker, isNodeReady, nodesByProviderId } from './node-re
 
 export interface RegistrationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addFinalizer'>;
-  readonly nodes: Pick<NodeApi, 'listNodes' | 'labelNode' | 'removeTaint'>;
+  readonly nodes: Pick<NodeApi, 'listNodes' | 'label' | 'removeTaint'>;
   readonly clock: Clock;
   readonly metrics?: LifecycleMetrics;
   readonly log?: ControllerLogger;
@@ -63,7 +63,7 @@ export class RegistrationController implements Controller {
     const nodeName = node.metadata.name ?? '';
     await this.#registerNode(claim, node);
     const blocker = initializationBlocker(claim, withoutUnregisteredTaint(node));
-    if (blocker === undefined) await this.#o.nodes.labelNode(nodeName, { [labels.initialized]: 'true' });
+    if (blocker === undefined) await this.#o.nodes.label(nodeName, { [labels.initialized]: 'true' });
     const conditions = nextConditions(claim, blocker, this.#o.clock.now());
     // By type, not by position: withCondition moves each condition it sets to the end, so a list that also holds
     // another writer's condition (Drifted, Consolidatable) would never compare equal and be written on every pass.
@@ -111,7 +111,7 @@ export class RegistrationController implements Controller {
   async #registerNode(claim: NodeClaim, node: Node): Promise<void> {
     const nodeName = node.metadata.name ?? '';
     // Karpenter copies the NodeClaim's labels onto the Node at registration.
-    await this.#o.nodes.labelNode(nodeName, { ...(claim.metadata.labels ?? {}), [labels.registered]: 'true' });
+    await this.#o.nodes.label(nodeName, { ...(claim.metadata.labels ?? {}), [labels.registered]: 'true' });
     if ((node.spec?.taints ?? []).some((t) => t.key === unregisteredTaintKey)) {
       await this.#o.nodes.removeTaint(nodeName, unregisteredTaintKey);
     }

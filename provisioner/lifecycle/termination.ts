@@ -20,7 +20,7 @@ import { labels } from '../../domain/well-known-labels.js';
 
 export interface TerminationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer' | 'addAnnotations' | 'patchStatus'>;
-  readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'deleteNode' | 'removeNodeFinalizer'>;
+  readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'delete' | 'removeFinalizer'>;
   readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod' | 'deletePod'>;
   readonly cloud: Pick<CloudProvider, 'delete'>;
   /** Without it, VolumesDetached is not written (nothing here knows the node's volume attachments). */
@@ -79,7 +79,7 @@ export class TerminationController implements Controller {
     if (step === 'waiting') return 'waiting';
     // A Node Karpenter registered carries Karpenter's own finalizer (nodesmith's Nodes carry none): Karpenter releases
     // it once the instance is gone, so after a takeover nodesmith must, or the Node stays Terminating for ever.
-    if (node?.metadata.finalizers?.includes(terminationFinalizer) === true) await this.#o.nodes.removeNodeFinalizer(node.metadata.name ?? '', terminationFinalizer);
+    if (node?.metadata.finalizers?.includes(terminationFinalizer) === true) await this.#o.nodes.removeFinalizer(node.metadata.name ?? '', terminationFinalizer);
     await this.#o.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
     this.#recordDone(claim);
     return 'done';
@@ -119,7 +119,7 @@ export class TerminationController implements Controller {
         ? { type: types.volumesDetached, status: 'True', reason: types.volumesDetached }
         : { type: types.volumesDetached, status: 'False', reason: 'TerminationGracePeriodElapsed', message: 'TerminationGracePeriodElapsed' });
     }
-    await this.#o.nodes.deleteNode(nodeName);
+    await this.#o.nodes.delete(nodeName);
     this.#recordNodeGone(claim, node);
     return 'done';
   }

@@ -6,7 +6,7 @@ import type { Clock } from '../../domain/clock.js';
 import { compareStrings } from '../../domain/compare.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import { withCondition, type Condition } from '../../domain/api/status-conditions.js';
-import type { NodeClassWriter } from './nodeclass-writer.js';
+import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 
 /** Karpenter's condition for this step of EC2NodeClass readiness (counted in Ready while ReservedCapacity is on). */
 export const capacityReservationsReady = 'CapacityReservationsReady';

@@ -10,7 +10,8 @@ import {
 } from '../../domain/cloud/instance-profiles.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
-import { nodeClassFinalizer, type NodeClassWriter } from './nodeclass-writer.js';
+import { nodeClassFinalizer } from '../../domain/karpenter-keys.js';
+import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 
 /** Karpenter's condition type for this step of EC2NodeClass readiness. */
 export const instanceProfileReady = 'InstanceProfileReady';

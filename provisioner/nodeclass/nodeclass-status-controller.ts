@@ -10,7 +10,7 @@ import type { EventRecorder } from '../events.js';
 import { nodeClassSpecOf } from '../launch/node-class-spec.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';
-import type { NodeClassWriter } from './nodeclass-writer.js';
+import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 
 /** Karpenter's EC2NodeClass condition types, one per dependency, and the root that sums them. */
 export const nodeClassConditions = {

@@ -3,7 +3,7 @@ import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
-import type { NodeApi } from '../ports/cluster-ports.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import { nodesByProviderId } from '../lifecycle/node-readiness.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 
@@ -21,7 +21,7 @@ export interface ReservedCapacityDemotionOptions {
   readonly view: { readonly nodeClaims: ReadonlyMap<string, NodeClaim>; readonly nodes: ReadonlyMap<string, Node> };
   readonly cloud: Pick<CloudProvider, 'list'>;
   readonly nodeClaims: Pick<NodeClaimStore, 'addLabels'>;
-  readonly nodes: Pick<NodeApi, 'labelNode'>;
+  readonly nodes: Pick<NodeWriter, 'label'>;
   readonly log?: ControllerLogger;
 }
 
@@ -50,7 +50,7 @@ export class ReservedCapacityDemotion implements Controller {
     for (const claim of reserved.filter((c) => onDemand.has(c.status?.providerID ?? ''))) {
       await this.#o.nodeClaims.addLabels(claim.metadata.name ?? '', demotedLabels);
       const node = nodes.get(claim.status?.providerID ?? '');
-      if (node !== undefined && stillLabelledReserved(node)) await this.#o.nodes.labelNode(node.metadata.name ?? '', demotedLabels);
+      if (node !== undefined && stillLabelledReserved(node)) await this.#o.nodes.label(node.metadata.name ?? '', demotedLabels);
       demoted.push(claim.metadata.name ?? '');
     }
     if (demoted.length > 0) (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaims: demoted }, 'updated capacity type for nodeclaims');

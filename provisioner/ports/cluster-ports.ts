@@ -1,24 +1,14 @@
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { Taint } from '../../domain/core/taint.js';
+import type { NodeWriter } from './node-writer.js';
 
 /**
- * The Node operations the lifecycle and GC controllers need. Reads may come from an informer
- * cache; writes go to the API server. The Kubernetes adapter is provisioner/kube/lifecycle-client.ts.
+ * The Node port of the lifecycle and GC controllers: one read, which the cluster model answers (model-ports.ts),
+ * and the NodeWriter's writes they make. The writes are named only in NodeWriter, so a Node has one writer.
  */
-export interface NodeApi {
+export type NodeApi = Pick<NodeWriter, 'label' | 'cordonAndTaint' | 'removeTaint' | 'delete' | 'removeFinalizer'> & {
   listNodes(): Promise<readonly Node[]>;
-  /** Merge-patches labels onto the Node (null removes one); no-op when the Node is gone. */
-  labelNode(name: string, labels: Readonly<Record<string, string | null>>): Promise<void>;
-  /** Marks the Node unschedulable and adds the taint if missing; no-op when the Node is gone. */
-  cordonAndTaint(name: string, taint: Taint): Promise<void>;
-  /** Removes every taint with this key; no-op when absent or the Node is gone. */
-  removeTaint(name: string, key: string): Promise<void>;
-  /** Deletes the Node; a Node that is already gone is not an error. */
-  deleteNode(name: string): Promise<void>;
-  /** Removes the finalizer from the Node's metadata; no-op when absent or the Node is gone. */
-  removeNodeFinalizer(name: string, finalizer: string): Promise<void>;
-}
+};
 
 /** The storage.k8s.io VolumeAttachments that still bind volumes to a node (a CSI driver detaches them). */
 export interface VolumeAttachmentApi {

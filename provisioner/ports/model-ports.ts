@@ -7,7 +7,6 @@ import type { ClusterState } from '../state/cluster-state.js';
 import type { NodeApi, PodApi } from './cluster-ports.js';
 
 /** The write half of the ports: what only the API server can do. */
-export type NodeWrites = Omit<NodeApi, 'listNodes'>;
 export type PodWrites = Omit<PodApi, 'listPodsOnNode' | 'listBoundPods'>;
 
 /**
@@ -16,14 +15,14 @@ export type PodWrites = Omit<PodApi, 'listPodsOnNode' | 'listBoundPods'>;
  * through the watch; a controller that acts on a read older than its own write is refused by the API server's
  * optimistic concurrency (resourceVersion) and tries again on its next pass.
  */
-export function modelNodeApi(state: ClusterState, writes: NodeWrites): NodeApi {
+export function modelNodeApi(state: ClusterState, writes: Omit<NodeApi, 'listNodes'>): NodeApi {
   return {
     listNodes: (): Promise<readonly Node[]> => Promise.resolve([...state.nodes.values()]),
-    labelNode: (name, labels) => writes.labelNode(name, labels),
+    label: (name, labels) => writes.label(name, labels),
     cordonAndTaint: (name, taint) => writes.cordonAndTaint(name, taint),
     removeTaint: (name, key) => writes.removeTaint(name, key),
-    deleteNode: (name) => writes.deleteNode(name),
-    removeNodeFinalizer: (name, finalizer) => writes.removeNodeFinalizer(name, finalizer),
+    delete: (name) => writes.delete(name),
+    removeFinalizer: (name, finalizer) => writes.removeFinalizer(name, finalizer),
   };
 }
 

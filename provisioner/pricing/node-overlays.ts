@@ -4,6 +4,7 @@ import { formatProblem } from '../../domain/api/problem.js';
 import { compareStrings } from '../../domain/compare.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { NodeOverlayStatusWriter } from '../ports/status-writers.js';
 import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 
 /** Karpenter's NodeOverlay condition types: ValidationSucceeded makes up Ready. */
@@ -13,10 +14,6 @@ export const nodeOverlayConditionTypes = { validationSucceeded: 'ValidationSucce
 export interface OverlayTarget {
   useOverlays(overlays: readonly NodeOverlay[]): void;
   overlayVerdicts(): ReadonlyMap<string, { readonly applied: boolean; readonly message?: string }>;
-}
-
-export interface NodeOverlayStatusWriter {
-  patchConditions(name: string, conditions: readonly Condition[]): Promise<void>;
 }
 
 /**

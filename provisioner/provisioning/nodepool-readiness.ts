@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
 import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
-import type { NodePoolStatusWriter } from './nodepool-usage.js';
+import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 
 /** Karpenter's NodePool condition types that make up Ready (operatorpkg status conditions). */
 export const nodePoolConditionTypes = { validationSucceeded: 'ValidationSucceeded', nodeClassReady: 'NodeClassReady', ready: 'Ready' } as const;

@@ -1,14 +1,9 @@
-import type { NodePoolStatus } from '../../domain/api/nodepool-schema.js';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { addResources, parseResourceList, toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 import type { ClusterState } from '../state/cluster-state.js';
-
-/** Writes a NodePool's status subresource (merge patch). */
-export interface NodePoolStatusWriter {
-  patchStatus(name: string, status: Partial<NodePoolStatus>): Promise<void>;
-}
 
 /** What each NodePool uses now: the capacity of its real nodes (virtual nodes are plans, not usage). */
 export function nodePoolUsage(state: ClusterState): Map<string, { resources: ResourceList; nodes: number }> {

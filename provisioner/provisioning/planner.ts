@@ -8,7 +8,7 @@ import { StandingCluster } from '../../domain/simulation/standing-cluster.js';
 import { toleratesTaint } from '../../domain/taints.js';
 import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
 import type { EventRecorder } from '../events.js';
-import type { NodeWriter } from '../kube/node-client.js';
+import type { NodeWriter } from '../ports/node-writer.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
@@ -23,7 +23,8 @@ import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
-  readonly nodes: NodeWriter;
+  /** Virtual nodes: created and withdrawn here, heartbeaten by the provisioner. */
+  readonly nodes: Pick<NodeWriter, 'create' | 'delete' | 'setConditions'>;
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly instanceTypes: () => readonly InstanceType[];

@@ -1,15 +1,5 @@
-import type { Lease } from '../kube/leader-election.js';
-
-/** Where Karpenter's leader-election Lease or Deployment may live (Karpenter uses its pod's namespace). */
-export interface ObjectKey {
-  readonly namespace: string;
-  readonly name: string;
-}
-
-/** The part of an apps/v1 Deployment the guard reads. */
-export interface DeploymentStatusView {
-  readonly status?: { readonly readyReplicas?: number };
-}
+import type { Lease } from '../../domain/core/lease.js';
+import type { DeploymentStatusView, ObjectKey } from '../ports/api-reads.js';
 
 /** What one pass found: running or not, and a sentence naming the evidence, e.g. "Lease karpenter/… , holder …". */
 export interface KarpenterActivity {

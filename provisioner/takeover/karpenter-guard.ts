@@ -3,20 +3,11 @@ import type { Clock } from '../../domain/clock.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
-import type { Lease } from '../kube/leader-election.js';
 import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
-import type { NodePoolStatusWriter } from '../provisioning/nodepool-usage.js';
-import {
-  deploymentEvidence, keyText, leaseEvidence, LeaseSightings,
-  type DeploymentStatusView, type KarpenterActivity, type ObjectKey,
-} from './karpenter-activity.js';
+import type { KarpenterReads, ObjectKey } from '../ports/api-reads.js';
+import type { NodePoolStatusWriter } from '../ports/status-writers.js';
+import { deploymentEvidence, keyText, leaseEvidence, LeaseSightings, type KarpenterActivity } from './karpenter-activity.js';
 import type { TakeoverMetrics } from './metrics.js';
-
-/** The two single-object GETs the guard makes; undefined when the object does not exist. */
-export interface KarpenterReads {
-  lease(key: ObjectKey): Promise<Lease | undefined>;
-  deployment(key: ObjectKey): Promise<DeploymentStatusView | undefined>;
-}
 
 export interface KarpenterGuardOptions {
   readonly reads: KarpenterReads;

@@ -8,6 +8,7 @@ import { startClusterInformers } from '../../provisioner/kube/cluster-informers.
 import type { KubeRest } from '../../provisioner/kube/kube-rest.js';
 import { KubeEventRecorder } from '../../provisioner/kube/events.js';
 import { KubeLifecycleClient } from '../../provisioner/kube/lifecycle-client.js';
+import { KubeNodeWriter } from '../../provisioner/kube/node-client.js';
 import { LeaderElector } from '../../provisioner/kube/leader-election.js';
 import { KubeNodeClaimClient } from '../../provisioner/kube/nodeclaim-client.js';
 import { conditionTypes, findCondition } from '../../domain/api/status-conditions.js';
@@ -150,7 +151,7 @@ async function registration(t: Test, api: KubeRest, core: k8s.CoreV1Api, kube: M
   };
   await waitFor('kwok to make the node Ready and registration to see it', async () => ((await status(conditionTypes.registered)) === 'True' ? true : undefined));
   t.not(await status(conditionTypes.initialized), 'True', 'the startup taint holds initialization');
-  await kube.writes.removeTaint('ip-10-0-0-91', 'example.com/agent');
+  await kube.nodes.removeTaint('ip-10-0-0-91', 'example.com/agent');
   await waitFor('initialization', async () => ((await status(conditionTypes.initialized)) === 'True' ? true : undefined), { timeoutMs: 20_000 });
   const claim = await store.get('reg-1');
   t.equal(claim?.status?.nodeName, 'ip-10-0-0-91');
@@ -239,7 +240,7 @@ void t.test('the lifecycle controllers work against the real API server, kcm and
   t.teardown(() => informers.stop());
   await informers.synced;
   const writes = new KubeLifecycleClient(api);
-  const kube: Model = { state, writes, nodes: modelNodeApi(state, writes), pods: modelPodApi(state, writes) };
+  const kube: Model = { state, writes, nodes: modelNodeApi(state, new KubeNodeWriter(api)), pods: modelPodApi(state, writes) };
 
   await t.test('two electors on one Lease: one leads, the other takes over when it stops', (t) => leaderElection(t, kc, api));
   await t.test('the nodeclaim client creates, reads, patches status, finalizes and deletes nodeclaims', (t) => nodeClaimCrud(t, api));

@@ -44,7 +44,7 @@ export class FakeCluster implements NodeApi, PodApi {
     return Promise.resolve([...this.nodes.values()].map((n) => structuredClone(n)));
   }
 
-  labelNode(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
+  label(name: string, labels: Readonly<Record<string, string | null>>): Promise<void> {
     this.#editNode(name, (n) => ({ ...n, metadata: { ...n.metadata, labels: mergeLabels(n.metadata.labels, labels) } }));
     return Promise.resolve();
   }
@@ -64,7 +64,7 @@ export class FakeCluster implements NodeApi, PodApi {
   }
 
   /** As the API server does: a Node with finalizers is only marked deleted, and goes when the last one is removed. */
-  deleteNode(name: string): Promise<void> {
+  delete(name: string): Promise<void> {
     const existing = this.nodes.get(name);
     if (existing === undefined) return Promise.resolve();
     if (existing.metadata.deletionTimestamp === undefined) this.deletedNodes.push(name);
@@ -73,7 +73,7 @@ export class FakeCluster implements NodeApi, PodApi {
     return Promise.resolve();
   }
 
-  removeNodeFinalizer(name: string, finalizer: string): Promise<void> {
+  removeFinalizer(name: string, finalizer: string): Promise<void> {
     const existing = this.nodes.get(name);
     if (existing === undefined) return Promise.resolve();
     const finalizers = (existing.metadata.finalizers ?? []).filter((f) => f !== finalizer);

@@ -1,5 +1,6 @@
 import { KubeApiError } from '../../provisioner/kube/kube-rest.js';
-import type { Lease, LeaseApi } from '../../provisioner/kube/leader-election.js';
+import type { Lease } from '../../domain/core/lease.js';
+import type { LeaseApi } from '../../provisioner/kube/leader-election.js';
 
 type Params<M extends keyof LeaseApi> = Parameters<LeaseApi[M]>[0];
 

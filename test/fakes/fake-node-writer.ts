@@ -1,13 +1,16 @@
 import type { Node, NodeCondition } from '../../domain/core/node.js';
-import type { NodeWriter } from '../../provisioner/kube/node-client.js';
+import type { NodeWriter } from '../../provisioner/ports/node-writer.js';
 import type { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { feedBack } from './cluster-state.js';
+
+/** The writes of virtual nodes and launches; the lifecycle controllers' Node writes are FakeCluster's. */
+type PlanNodeWrites = Pick<NodeWriter, 'create' | 'createIfAbsent' | 'delete' | 'setConditions' | 'annotate'>;
 
 /**
  * Node writes kept in memory. With a state, each write comes back into it at once, as the node informer
  * would deliver it, so a test sees what the next pass of a loop would see.
  */
-export class FakeNodeWriter implements NodeWriter {
+export class FakeNodeWriter implements PlanNodeWrites {
   readonly nodes = new Map<string, Node>();
   readonly created: string[] = [];
   readonly deleted: string[] = [];

@@ -1,6 +1,6 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
-import type { NodeClassWriter } from '../../provisioner/nodeclass/nodeclass-writer.js';
+import type { NodeClassWriter } from '../../provisioner/ports/nodeclass-writer.js';
 
 /** Applies writes to the same map the controller reads, as the informer would. */
 export class FakeNodeClassWriter implements NodeClassWriter {

@@ -3,7 +3,9 @@ import type { CapacityBuffer, CapacityBufferStatus } from '../../../domain/api/c
 import type { BufferSource } from '../../../domain/buffers/buffer-status.js';
 import { FakeClock } from '../../../domain/clock.js';
 import type { PodTemplateSpec } from '../../../domain/core/pod.js';
-import { CapacityBufferController, type BufferSourceReader, type BufferStatusWriter } from '../../../provisioner/buffers/buffer-controller.js';
+import { CapacityBufferController } from '../../../provisioner/buffers/buffer-controller.js';
+import type { BufferSourceReader } from '../../../provisioner/ports/api-reads.js';
+import type { BufferStatusWriter } from '../../../provisioner/ports/status-writers.js';
 import { BufferRoom } from '../../../provisioner/buffers/buffer-room.js';
 
 const oneCpu: PodTemplateSpec = { metadata: { labels: { app: 'burst' } }, spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } };

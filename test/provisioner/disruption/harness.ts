@@ -14,7 +14,8 @@ import { DriftMethod } from '../../../provisioner/disruption/drift-method.js';
 import { EmptinessMethod } from '../../../provisioner/disruption/emptiness.js';
 import type { DisruptionMethod } from '../../../provisioner/disruption/method.js';
 import { DisruptionMetrics } from '../../../provisioner/disruption/metrics.js';
-import type { DisruptionNodeWrites, LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/disruption/ports.js';
+import type { LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/disruption/ports.js';
+import type { NodeWriter } from '../../../provisioner/ports/node-writer.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import type { Condition } from '../../../domain/api/status-conditions.js';
 import { condition } from '../../fakes/builders.js';
@@ -26,7 +27,7 @@ import { fewInstanceTypes, nodeClass, nodePool } from '../../fakes/provisioning-
 export const t0 = 1_700_000_000_000;
 
 /** Taints land on the model's Node at once, as the watch would bring them back. */
-export class FakeNodeWrites implements DisruptionNodeWrites {
+export class FakeNodeWrites implements Pick<NodeWriter, 'addTaint' | 'removeTaint'> {
   readonly calls: string[] = [];
   failNext: Error | undefined;
   constructor(readonly state: ClusterState) {}

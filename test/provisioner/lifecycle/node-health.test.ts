@@ -120,7 +120,7 @@ void t.test('a node that stops waiting is forgotten: blocked again later, it say
   t.same([blockedOf('sick-1'), blockedOf('sick-2')], [1, 1], '2 of 5 unhealthy: both wait');
   const a = f.cluster.nodes.get('a');
   if (a !== undefined) f.cluster.addNode(withReady(a, 'False', f.clock.now()));
-  await f.cluster.deleteNode('sick-2');
+  await f.cluster.delete('sick-2');
   f.clock.step(minute);
   await f.controller.reconcile();
   t.equal(f.controller.remembered, 1, 'sick-2 is gone and a is not due yet: only sick-1 is remembered');

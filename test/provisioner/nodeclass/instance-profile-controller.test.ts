@@ -5,7 +5,7 @@ import { FakeClock } from '../../../domain/clock.js';
 import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import { instanceProfileName, type InstanceProfile, type InstanceProfileProvider, type InstanceProfileRequest } from '../../../domain/cloud/instance-profiles.js';
 import { InstanceProfileController } from '../../../provisioner/nodeclass/instance-profile-controller.js';
-import { nodeClassFinalizer } from '../../../provisioner/nodeclass/nodeclass-writer.js';
+import { nodeClassFinalizer } from '../../../domain/karpenter-keys.js';
 import { FakeNodeClassWriter as FakeWriter } from '../../fakes/fake-nodeclass-writer.js';
 import { nodeClaim } from '../../fakes/builders.js';
 

@@ -4,9 +4,9 @@ import type { NodePool, NodePoolStatus } from '../../../domain/api/nodepool-sche
 import { FakeClock } from '../../../domain/clock.js';
 import type { Condition } from '../../../domain/api/status-conditions.js';
 import { statusCode } from '../../../provisioner/kube/api-status.js';
-import type { Lease } from '../../../provisioner/kube/leader-election.js';
-import type { DeploymentStatusView } from '../../../provisioner/takeover/karpenter-activity.js';
-import { KarpenterGuard, karpenterRunningCondition, type KarpenterReads } from '../../../provisioner/takeover/karpenter-guard.js';
+import type { Lease } from '../../../domain/core/lease.js';
+import type { DeploymentStatusView, KarpenterReads } from '../../../provisioner/ports/api-reads.js';
+import { KarpenterGuard, karpenterRunningCondition } from '../../../provisioner/takeover/karpenter-guard.js';
 import { TakeoverMetrics } from '../../../provisioner/takeover/metrics.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeLeaseApi } from '../../fakes/fake-lease-api.js';

@@ -1,8 +1,5 @@
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
 
-/** Karpenter's EC2NodeClass finalizer: the class stays until its NodeClaims and profile are gone. */
-export const nodeClassFinalizer = 'karpenter.k8s.aws/termination';
-
 /**
  * The EC2NodeClass writes the NodeClass controllers make; reads come from the cluster state. The
  * Kubernetes adapter is provisioner/kube/ec2nodeclass-client.ts.
