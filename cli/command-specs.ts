@@ -1,3 +1,5 @@
+import { runUsage } from './run-flag-spec.js';
+
 /**
  * Each subcommand's name, summary and usage, apart from its code: `--help` and dispatch read these without
  * importing the command, so a command's dependencies (AWS SDK, Kubernetes client, catalog, schemas) load
@@ -8,6 +10,12 @@ export interface CommandSpec {
   readonly summary: string;
   readonly usage: string;
 }
+
+export const runSpec: CommandSpec = {
+  name: 'run',
+  summary: 'Run the provisioner, the scheduler extender and the admission webhooks in one process (--components selects)',
+  usage: runUsage,
+};
 
 export const validateSpec: CommandSpec = {
   name: 'validate',

@@ -1,5 +1,5 @@
 import type { Command } from './command.js';
-import { certsSpec, disruptionSpec, extenderSpec, planSpec, topSpec, validateSpec, webhooksSpec, type CommandSpec } from './command-specs.js';
+import { certsSpec, disruptionSpec, extenderSpec, planSpec, runSpec, topSpec, validateSpec, webhooksSpec, type CommandSpec } from './command-specs.js';
 
 /** A command whose code is imported only when it runs (see command-specs.ts for why). */
 function lazyCommand(spec: CommandSpec, load: () => Promise<Command>): Command {
@@ -8,6 +8,7 @@ function lazyCommand(spec: CommandSpec, load: () => Promise<Command>): Command {
 
 /** Every subcommand, in the order `--help` lists them. Each issue that adds one registers it here. */
 export const commands: readonly Command[] = [
+  lazyCommand(runSpec, async () => (await import('./run-command.js')).runCommand),
   lazyCommand(validateSpec, async () => (await import('./validate-command.js')).validateCommand),
   lazyCommand(certsSpec, async () => (await import('./certs-command.js')).certsCommand),
   lazyCommand(webhooksSpec, async () => (await import('./webhooks-command.js')).webhooksCommand),

@@ -9,15 +9,15 @@ if (unsupported !== undefined) {
   process.stderr.write(`${unsupported}\n`);
   process.exit(1);
 }
-const [{ commands }, { dispatch }, { runCommand }, { ttyTerminal }, { readVersion }] = await Promise.all([
-  import('./commands.js'), import('./dispatch.js'), import('./run-command.js'), import('./terminal.js'), import('./version.js'),
+const [{ commands }, { dispatch }, { ttyTerminal }, { readVersion }] = await Promise.all([
+  import('./commands.js'), import('./dispatch.js'), import('./terminal.js'), import('./version.js'),
 ]);
 const interrupted = new Promise<void>((resolve) => {
   process.once('SIGINT', () => { resolve(); });
   process.once('SIGTERM', () => { resolve(); });
 });
 const terminal = ttyTerminal(process.stdin, process.stdout);
-const code = await dispatch(process.argv.slice(2), [runCommand(process.env), ...commands], {
+const code = await dispatch(process.argv.slice(2), commands, {
   version: readVersion(),
   io: {
     stdout: (text) => process.stdout.write(text),

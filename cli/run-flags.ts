@@ -4,61 +4,7 @@ import type { NodesmithConfig } from './app-config.js';
 import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
 import { isGateOn } from './feature-gates.js';
-
-/**
- * Where Karpenter keeps its leader-election Lease (`karpenter-leader-election`, in its pod's namespace) and its
- * Deployment, in the two namespaces its chart is installed to; another namespace is given with the flags.
- */
-const karpenterGuardDefaults = {
-  leases: 'karpenter/karpenter-leader-election,kube-system/karpenter-leader-election',
-  deployments: 'karpenter/karpenter,kube-system/karpenter',
-} as const;
-
-const flagSpec = {
-  kubeconfig: { type: 'string' },
-  components: { type: 'string', default: 'provisioner,extender,webhooks' },
-  'cluster-name': { type: 'string' },
-  'cluster-endpoint': { type: 'string' },
-  'cluster-ca-bundle': { type: 'string', default: '' },
-  'service-cidr': { type: 'string', default: '10.100.0.0/16' },
-  'cluster-dns-ip': { type: 'string' },
-  'kubernetes-version': { type: 'string', default: '1.36' },
-  region: { type: 'string', default: 'us-east-1' },
-  'ec2-endpoint': { type: 'string' },
-  'ami-parameter-prefix': { type: 'string' },
-  'interruption-queue': { type: 'string' },
-  'spot-prices': { type: 'string', default: 'api' },
-  'spot-price-refresh': { type: 'string', default: '5m' },
-  zones: { type: 'string' },
-  'reserved-enis': { type: 'string' },
-  'vm-memory-overhead-percent': { type: 'string' },
-  'extender-host': { type: 'string', default: '0.0.0.0' },
-  'extender-port': { type: 'string', default: '8444' },
-  'extender-cert-file': { type: 'string' },
-  'extender-key-file': { type: 'string' },
-  'webhook-host': { type: 'string', default: '0.0.0.0' },
-  'webhook-port': { type: 'string', default: '9443' },
-  'webhook-cert-file': { type: 'string', default: '/etc/nodesmith/tls/tls.crt' },
-  'webhook-key-file': { type: 'string', default: '/etc/nodesmith/tls/tls.key' },
-  'service-account': { type: 'string', default: 'system:serviceaccount:nodesmith:nodesmith' },
-  'health-host': { type: 'string', default: '0.0.0.0' },
-  'health-port': { type: 'string', default: '8080' },
-  'metrics-namespace': { type: 'string', default: 'nodesmith' },
-  'batch-idle-duration': { type: 'string', default: '1s' },
-  'batch-max-duration': { type: 'string', default: '10s' },
-  'early-planning-schedulers': { type: 'string', default: 'default-scheduler' },
-  'drift-recheck-interval': { type: 'string', default: '5m' },
-  'consolidation-min-savings': { type: 'string', default: '' },
-  'feature-gates': { type: 'string', default: '' },
-  'leader-elect': { type: 'boolean', default: true },
-  'karpenter-leases': { type: 'string', default: karpenterGuardDefaults.leases },
-  'karpenter-deployments': { type: 'string', default: karpenterGuardDefaults.deployments },
-  'ignore-running-karpenter': { type: 'boolean', default: false },
-  'leader-election-namespace': { type: 'string', default: 'nodesmith' },
-  'log-level': { type: 'string', default: 'info' },
-} as const;
-
-export const runUsage = Object.keys(flagSpec).map((k) => `[--${k}]`).join(' ');
+import { karpenterGuardDefaults, runFlagSpec } from './run-flag-spec.js';
 
 function durationMs(text: string, flag: string, problems: string[]): number {
   const m = /^(\d+)(ms|s|m)$/.exec(text);
@@ -82,7 +28,7 @@ function nonNegative(text: string | undefined, flag: string, problems: string[],
   return n;
 }
 
-type Flags = ReturnType<typeof parseArgs<{ options: typeof flagSpec }>>['values'];
+type Flags = ReturnType<typeof parseArgs<{ options: typeof runFlagSpec }>>['values'];
 
 /** Karpenter's operator settings of the same names (flag or environment variable), which size every node it plans. */
 function sizingFlags(v: Flags, env: Readonly<Record<string, string | undefined>>, problems: string[]): { reservedEnis?: number; vmMemoryOverheadPercent?: number } {
@@ -143,7 +89,7 @@ const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Re
 
 /** Parses `nodesmith run` flags; returns every problem at once rather than failing on the first. */
 export function parseRunFlags(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): NodesmithConfig | string[] {
-  const { values: v } = parseArgs({ args: [...argv], options: flagSpec, strict: true });
+  const { values: v } = parseArgs({ args: [...argv], options: runFlagSpec, strict: true });
   const components = new Set(v.components.split(',').map((c) => c.trim()).filter((c) => c !== ''));
   const clusterName = v['cluster-name'] ?? env['CLUSTER_NAME'];
   const problems = crossFlagProblems(v, components, clusterName);

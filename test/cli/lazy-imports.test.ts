@@ -1,22 +1,6 @@
 // Each command loads only what it uses: the modules a whole CLI process resolved, read from module hooks.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-
-const main = new URL('../../cli/main.ts', import.meta.url).pathname;
-const recorder = new URL('./support/record-modules.ts', import.meta.url).pathname;
-
-/** Runs the CLI from source with the recorder preloaded; returns its exit code and every module URL it resolved. */
-function modulesLoadedBy(args: readonly string[]): { status: number | null; modules: string[] } {
-  const log = join(mkdtempSync(join(tmpdir(), 'nodesmith-modules-')), 'modules.txt');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', recorder, main, ...args], {
-    env: { ...process.env, NODESMITH_MODULE_LOG: log },
-    encoding: 'utf8',
-  });
-  return { status: result.status, modules: readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') };
-}
+import { modulesLoadedBy } from './support/modules-loaded.js';
 
 const heavy = [/@aws-sdk\//, /@kubernetes\/client-node/, /\/cli\/app\.ts$/, /ec2-catalog\.json/, /\/node_modules\/ajv\//];
 

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { parseAllDocuments } from 'yaml';
-import { runUsage } from '../../cli/run-flags.js';
+import { runUsage } from '../../cli/run-flag-spec.js';
 import { chartDir, helm, helmTemplate } from './helm.js';
 import { goldenValueSets } from './value-sets.js';
 
