@@ -7,8 +7,15 @@ import type { VirtualNodePlan } from '../index.js';
 import type { PlannerDeps } from './planner.js';
 import { nominationWindowMs, podTarget, toleratesLaunchable } from './planner.js';
 
-/** How long a refusal keeps the pod off the refused node (and its spread domain): long enough to plan elsewhere. */
+/** How long a refusal keeps the pod off the refused node: long enough to plan elsewhere. */
 export const refusalHoldMs = 120_000;
+
+/**
+ * How long it keeps the pod off the node's domain of a hard spread (its zone). Shorter: in a burst the skew that
+ * made kube-scheduler refuse the zone passes as the other zones' pods bind, and a pod refused in turn by every zone
+ * would otherwise have nowhere to be planned for the full two minutes.
+ */
+export const domainHoldMs = 20_000;
 
 /**
  * How long after a virtual node appeared kube-scheduler's verdict on a pod is taken to have seen it: its cache learns
@@ -96,8 +103,10 @@ function refuse(deps: Deps, pod: Pod, node: Node, where: string): void {
   const now = deps.clock.now();
   const nodeName = node.metadata.name ?? '';
   const exclusions = exclusionsFor(pod, nodeName, node.metadata.labels ?? {});
-  deps.state.refusals.refuse(podKeyOf(pod), nodeName, exclusions, now + refusalHoldMs);
-  const domains = exclusions.filter((e) => e.key !== wellKnown.hostname).map((e) => `${e.key}=${e.value}`);
+  const domains = exclusions.filter((e) => e.key !== wellKnown.hostname);
+  deps.state.refusals.refuse(podKeyOf(pod), nodeName, exclusions.filter((e) => e.key === wellKnown.hostname), now + refusalHoldMs);
+  if (domains.length > 0) deps.state.refusals.refuse(podKeyOf(pod), nodeName, domains, now + domainHoldMs);
+  const named = domains.map((e) => `${e.key}=${e.value}`).join(', ');
   deps.events.record(podTarget(pod), 'Normal', 'Replanning',
-    `kube-scheduler has not placed the pod on node ${nodeName}, ${where}; planning it again without that node${domains.length === 0 ? '' : ` or ${domains.join(', ')}`} for ${String(refusalHoldMs / 60_000)} minutes`);
+    `kube-scheduler has not placed the pod on node ${nodeName}, ${where}; planning it again without that node for ${String(refusalHoldMs / 60_000)} minutes${named === '' ? '' : `, and without ${named} for ${String(domainHoldMs / 1000)} s`}`);
 }

@@ -2,7 +2,7 @@ import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import { planOnce, pruneStalePlans, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
-import { noteRefusedPlacements, refusalHoldMs } from '../../../provisioner/provisioning/refused-placements.js';
+import { domainHoldMs, noteRefusedPlacements, refusalHoldMs } from '../../../provisioner/provisioning/refused-placements.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
@@ -44,7 +44,7 @@ void t.test('a pod still pending on its nominated node after the window is plann
   t.same(noteRefusedPlacements(deps), [], 'within the window nothing is refused: the wait counts from the first nomination');
   clock.step(10_000);
   t.same(noteRefusedPlacements(deps), ['default/z-0'], 'the window has passed with the pod still pending');
-  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, /not placed the pod on node ip-1.*without that node or topology\.kubernetes\.io\/zone=us-east-1a/);
+  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, /not placed the pod on node ip-1.*without that node for 2 minutes, and without topology\.kubernetes\.io\/zone=us-east-1a for 20 s/);
   const again = await planOnce(deps);
   t.equal(again.newNodes, 1, 'the next pass launches for it instead');
   const [planned] = state.plans.values();
@@ -126,4 +126,18 @@ void t.test("a pod without the launchable toleration is not refused its plan: ku
   const again = await planOnce(deps);
   t.equal(again.newNodes, 0, 'and the next pass plans no second node for it');
   t.same([...state.plans.values()].map((p) => p.nodeName), [plan?.nodeName], 'its one plan stays');
+});
+
+void t.test("a refused spread domain lapses sooner than the refused node: the skew that refused the zone passes as other zones' pods bind", async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [zoneSpread('z-2')] });
+  const { deps, clock } = planner(state);
+  await planOnce(deps);
+  clock.step(20_000);
+  t.same(noteRefusedPlacements(deps), ['default/z-2']);
+  t.same(state.refusals.exclusionsOf('default/z-2', clock.now()).map((e) => e.value).sort(), ['ip-1', 'us-east-1a'], 'at first off the node and its zone');
+  clock.step(domainHoldMs);
+  t.same(state.refusals.exclusionsOf('default/z-2', clock.now()), [{ key: 'kubernetes.io/hostname', value: 'ip-1' }], 'then off the node alone');
+  t.ok(state.refusals.refusedNode('default/z-2', 'ip-1'), 'still refused that node');
+  clock.step(refusalHoldMs);
+  t.same(state.refusals.exclusionsOf('default/z-2', clock.now()), []);
 });

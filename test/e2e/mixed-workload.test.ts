@@ -1,4 +1,3 @@
-// Not in `npm test` yet: it still fails (pods left Unschedulable, issue 37). Run it alone: npx tap test/e2e/mixed-workload.run.ts
 import t, { type Test } from 'tap';
 import type { ProductStack } from './product-stack.js';
 import { waitFor } from '../stack/wait-for.js';
