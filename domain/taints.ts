@@ -1,4 +1,5 @@
 import type { Taint, Toleration } from './core/taint.js';
+import { launchableTaint } from './product-keys.js';
 
 /** kube-scheduler's toleration match: key (empty with Exists matches all), operator, value and effect. */
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
@@ -28,4 +29,12 @@ export function firstUntoleratedTaint(
 /** A readable taint: "key=value:Effect". */
 export function describeTaint(taint: Taint): string {
   return `${taint.key}${taint.value === undefined || taint.value === '' ? '' : `=${taint.value}`}:${taint.effect}`;
+}
+
+/**
+ * Whether these tolerations let kube-scheduler bind the pod to a virtual node: the pod webhook adds the toleration,
+ * the planner launches directly for a pod without it, and early planning leaves such a pod to kube-scheduler first.
+ */
+export function toleratesLaunchable(tolerations: readonly Toleration[] | undefined): boolean {
+  return (tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 }

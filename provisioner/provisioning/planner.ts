@@ -2,10 +2,9 @@ import type { Clock } from '../../domain/clock.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
-import { launchableTaint } from '../../domain/product-keys.js';
 import { simulate } from '../../domain/simulation/simulate.js';
 import { StandingCluster } from '../../domain/simulation/standing-cluster.js';
-import { toleratesTaint } from '../../domain/taints.js';
+import { toleratesLaunchable } from '../../domain/taints.js';
 import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
 import type { EventRecorder } from '../events.js';
 import type { NodeWriter } from '../ports/node-writer.js';
@@ -82,8 +81,6 @@ function defaultSuffix(): string {
 
 const isBound = (pod: Pod): boolean => (pod.spec.nodeName ?? '') !== '';
 
-/** Whether kube-scheduler may bind the pod to a virtual node; a plan for one that may not is launched directly. */
-export const toleratesLaunchable = (pod: Pod): boolean => (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
 
 /**
  * What the simulation derived from the cluster's nodes, kept between passes for each cluster model: a pass then
@@ -138,7 +135,7 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
     nominate(deps, claim, plan);
     // kube-scheduler never binds a pod that cannot use a virtual node, nor one still running on a node on its way
     // out (planned early so its new capacity starts now), nor a buffer's room: nothing else would launch their plan.
-    if (claim.pods.some((p) => !toleratesLaunchable(p) || isBound(p) || isBufferPod(p))) deps.launchNow(plan.nodeName);
+    if (claim.pods.some((p) => !toleratesLaunchable(p.spec.tolerations) || isBound(p) || isBufferPod(p))) deps.launchNow(plan.nodeName);
   }));
   for (const existing of result.existing) {
     // A buffer's room nominates nothing (as in Karpenter): it is placed again every pass, and would hold the node forever.
@@ -168,7 +165,7 @@ export function retryDirectLaunches(deps: Pick<PlannerDeps, 'state' | 'launchNow
     if (plan.materializedNode !== undefined) continue;
     const waiting = plan.assignedPods.map((key) => state.pods.get(key)).filter((pod): pod is Pod => pod !== undefined && state.isPending(podKeyOf(pod)));
     const movesPodsOff = plan.assignedPods.some((key) => holdsRescheduling(plan, key, rescheduling));
-    if (!waiting.some((pod) => !toleratesLaunchable(pod)) && !movesPodsOff && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan)) continue;
+    if (!waiting.some((pod) => !toleratesLaunchable(pod.spec.tolerations)) && !movesPodsOff && !awaitsRequestedLaunch(state, plan.nodeName) && !holdsRoom(deps, plan)) continue;
     deps.launchNow(plan.nodeName);
     retried.push(plan.nodeName);
   }

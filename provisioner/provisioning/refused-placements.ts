@@ -2,10 +2,11 @@ import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { exclusionsFor } from '../../domain/placement-refusal.js';
+import { toleratesLaunchable } from '../../domain/taints.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
 import type { PlannerDeps } from './planner.js';
-import { nominationWindowMs, podTarget, toleratesLaunchable } from './planner.js';
+import { nominationWindowMs, podTarget } from './planner.js';
 
 /** How long a refusal keeps the pod off the refused node: long enough to plan elsewhere. */
 export const refusalHoldMs = 120_000;
@@ -92,7 +93,7 @@ function refusePlanIfRefused(deps: Deps, plan: VirtualNodePlan, key: string): bo
   // A pod that does not tolerate the launchable taint never had the virtual node offered: its plan is launched
   // directly, and its verdicts until the real node is there say nothing about the plan. Refused, it would be
   // planned, and launched for, a second time.
-  if (pod === undefined || !toleratesLaunchable(pod) || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || state.refusals.refusedNode(key, plan.nodeName)) return false;
+  if (pod === undefined || !toleratesLaunchable(pod.spec.tolerations) || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || state.refusals.refusedNode(key, plan.nodeName)) return false;
   refuse(deps, pod, node, `the virtual node planned for it ${describePlan(plan)}`);
   return true;
 }

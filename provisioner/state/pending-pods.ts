@@ -1,6 +1,5 @@
 import type { Pod } from '../../domain/core/pod.js';
-import { launchableTaint } from '../../domain/product-keys.js';
-import { toleratesTaint } from '../../domain/taints.js';
+import { toleratesLaunchable } from '../../domain/taints.js';
 
 /** Early planning: the schedulers whose untried pods are planned, and the lowest priority of a running pod now. */
 export interface EarlyPlanning {
@@ -45,7 +44,7 @@ export function isProvisionable(pod: Pod, early?: EarlyPlanning): boolean {
  */
 function needsVerdict(pod: Pod, lowestRunningPriority: number | undefined): boolean {
   const mayPreempt = pod.spec.preemptionPolicy !== 'Never' && lowestRunningPriority !== undefined && (pod.spec.priority ?? 0) > lowestRunningPriority;
-  return mayPreempt || !(pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint));
+  return mayPreempt || !toleratesLaunchable(pod.spec.tolerations);
 }
 
 function podScheduled(pod: Pod): { readonly status?: string; readonly reason?: string } | undefined {

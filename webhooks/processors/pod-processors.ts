@@ -2,7 +2,7 @@ import { admitObject } from '../../domain/api/api-objects.js';
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Toleration } from '../../domain/core/taint.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
-import { toleratesTaint } from '../../domain/taints.js';
+import { toleratesLaunchable } from '../../domain/taints.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
 import { allow, allowWithPatch, deny, denyProblems, forbiddenCode } from '../admission-response.js';
 import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
@@ -32,7 +32,7 @@ function skipReason(request: AdmissionRequest, pod: PodLike, config: AdmissionCo
   if (request.namespace !== undefined && config.excludedNamespaces.includes(request.namespace)) return 'namespace excluded';
   if (isNodeBound(pod)) return 'bound to a node already';
   if (pod.metadata?.annotations?.[podAnnotations.skipLaunchableToleration] === 'true') return 'opted out';
-  if ((pod.spec?.tolerations ?? []).some((t) => toleratesTaint(t, launchableTaint))) return 'already tolerated';
+  if (toleratesLaunchable(pod.spec?.tolerations)) return 'already tolerated';
   return undefined;
 }
 
