@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 const lines = readFileSync(process.argv[2] ?? '/dev/stdin', 'utf8').split('\n');
-const diagLimit = 30;
+const diagLimit = 60;
 let failures = 0;
 for (let i = 0; i < lines.length; i++) {
   if (!/^\s*not ok \d+ /.test(lines[i])) continue;
