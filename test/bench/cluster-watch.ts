@@ -1,8 +1,7 @@
-// What the side-by-side bench reads off a cluster the same way whichever controller runs it: the instances and their
-// $/hour from one price table, the NodeClaims, the pods a controller disrupted, and how long nodes took to boot.
+// What the side-by-side bench reads off a cluster the same way whichever controller runs it: the instances (priced
+// in race-prices.ts), the NodeClaims, the pods a controller disrupted, and how long nodes took to boot.
 import * as k8s from '@kubernetes/client-node';
 import { EC2Client, paginateDescribeInstances, type Instance } from '@aws-sdk/client-ec2';
-import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { Moto } from '../stack/moto.js';
 
 /** Running (or pending) instances tagged as the cluster's: both controllers tag kubernetes.io/cluster/<name>=owned. */
@@ -16,20 +15,6 @@ export async function clusterInstances(moto: Moto, clusterName: string): Promise
   } finally {
     ec2.destroy();
   }
-}
-
-export interface Fleet { readonly instances: number; readonly price: number; readonly types: string }
-
-/**
- * $/hour of the instances from one table for both controllers (the pool's types, on-demand offerings): neither
- * controller's own idea of the price enters the figure.
- */
-export function priceFleet(instances: readonly Instance[], table: readonly InstanceType[]): Fleet {
-  const prices = new Map(table.map((t) => [t.name, t.offerings.find((o) => o.capacityType === 'on-demand')?.price ?? Number.NaN]));
-  const types = new Map<string, number>();
-  for (const i of instances) types.set(i.InstanceType ?? '?', (types.get(i.InstanceType ?? '?') ?? 0) + 1);
-  const price = instances.reduce((sum, i) => sum + (prices.get(i.InstanceType ?? '') ?? Number.NaN), 0);
-  return { instances: instances.length, price, types: [...types].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t}×${String(n)}`).join(', ') };
 }
 
 /** NodeClaims as "name" or "name (deleting)", sorted: two equal lists mean nothing changed in between. */

@@ -1,9 +1,12 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 180] [--timeout-s 1200]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 180] [--timeout-s 1200]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
 // (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
 import { loadLpSolver } from './lp-solver.js';
-import { runOnce, type Controller, type RunFigures } from './vs-karpenter-run.js';
+import { builtInPriceDifference, poolTable, racePrices } from './race-prices.js';
+import { raceWorkload } from './race-workloads.js';
+import { defaultMotoRegion } from '../stack/moto.js';
+import { runOnce, type Controller, type RunFigures, type RunOptions } from './vs-karpenter-run.js';
 
 interface Row {
   readonly label: string;
@@ -63,27 +66,34 @@ function schedule(flag: (name: string) => string | undefined): { rounds: number;
   return { rounds: Number(flag('--rounds') ?? 1), first: firstController(flag('--first')), only: (flag('--controllers') ?? 'karpenter,nodesmith').split(',') };
 }
 
+/** The run's settings from the flags; says first how Karpenter's built-in prices differ from the race's one table. */
+async function runOptions(total: number, flag: (name: string) => string | undefined, write: (text: string) => void): Promise<RunOptions> {
+  const table = racePrices(defaultMotoRegion);
+  write(`${await builtInPriceDifference(table, poolTable(table).map((t) => t.name))}\n`);
+  return {
+    total, workload: raceWorkload(flag('--workload') ?? 'burst', total), keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
+    timeoutS: Number(flag('--timeout-s') ?? 1200), highs: await loadLpSolver(), write,
+  };
+}
+
 export const vsKarpenterBench: Bench = {
   name: 'vs-karpenter',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
     const { rounds, first, only } = schedule(flag);
-    const options = {
-      total, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180), timeoutS: Number(flag('--timeout-s') ?? 1200),
-      highs: await loadLpSolver(), write,
-    };
+    const options = await runOptions(total, flag, write);
     // Both at their default log level (Karpenter's chart: info); the e2e stack turns nodesmith down to warn.
     process.env['NODESMITH_LOG_LEVEL'] ??= 'info';
     const results: Record<Controller, RunFigures[]> = { karpenter: [], nodesmith: [] };
     for (let round = 0; round < rounds; round++) {
       const order: Controller[] = round % 2 === 0 ? [first, other(first)] : [other(first), first];
       for (const controller of order.filter((c) => only.includes(c))) {
-        write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods\n`);
+        write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods (${options.workload.name})\n`);
         results[controller].push(await runOnce(controller, options));
       }
     }
     const unsettled = [...results.karpenter, ...results.nodesmith].filter((f) => !f.settled).map((f) => f.controller);
     if (results.karpenter.length > 0 && results.nodesmith.length > 0) write(`\n${comparisonTable(results.karpenter, results.nodesmith)}\n\n`);
-    write(`${String(total)} pods, ${String(rounds)} round(s), scale-down to ${String(Math.round(options.keep * 100))}%, settled = no NodeClaim change for ${String(options.settleS)} s${unsettled.length === 0 ? '' : `; NOT settled within ${String(options.timeoutS)} s: ${unsettled.join(', ')}`}\n`);
+    write(`${String(total)} pods (${options.workload.name}), ${String(rounds)} round(s), scale-down to ${String(Math.round(options.keep * 100))}%, settled = no NodeClaim change for ${String(options.settleS)} s${unsettled.length === 0 ? '' : `; NOT settled within ${String(options.timeoutS)} s: ${unsettled.join(', ')}`}\n`);
   },
 };

@@ -2,7 +2,6 @@
 // one controller (the real Karpenter or nodesmith), the burst, the scale-down, and the figures of each.
 import * as k8s from '@kubernetes/client-node';
 import type { LegacyHighs } from 'highs';
-import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { projectPod } from '../../provisioner/kube/projection.js';
 import { deployment } from '../e2e/e2e-support.js';
@@ -12,38 +11,30 @@ import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
 import { join } from 'node:path';
 import { boundCurve } from './bound-curve.js';
-import { bootSeconds, claimStates, clusterInstances, livePods, priceFleet, watchPodArrivals, type Fleet } from './cluster-watch.js';
-import { burst, statusMiB } from './e2e-burst-bench.js';
+import { bootSeconds, claimStates, clusterInstances, livePods, watchPodArrivals } from './cluster-watch.js';
+import { statusMiB } from './e2e-burst-bench.js';
 import { nodesmithStages } from './nodesmith-timeline.js';
 import { processCpuMs } from './process-cpu.js';
 import { karpenterColumns, karpenterPaths, timelineReport } from './stage-paths.js';
 import { watchStages, type StageWatch } from './stage-watch.js';
+import { fleetLines, poolCategories, poolMinGeneration, poolTable, priceFleet, racePrices, type Fleet } from './race-prices.js';
+import { afterDaemons, daemonOverhead, type RaceWorkload } from './race-workloads.js';
+import type { Ec2Prices } from '../stack/ec2-allocation.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
 
-/** The pool both controllers get: on demand only (moto's spot price is one placeholder for every type), c/m/r, generation > 2. */
-export const poolCategories = ['c', 'm', 'r'];
-export const poolMinGeneration = 2;
-const poolYaml = (world: KarpenterWorld): string => nodePoolYaml('default', world.vpc, {
+/** The pool both controllers get: c/m/r, generation > 2, in the workload's capacity types. */
+const poolYaml = (world: KarpenterWorld, workload: RaceWorkload): string => nodePoolYaml('default', world.vpc, {
   extraRequirements: `
-        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+        - { key: karpenter.sh/capacity-type, operator: In, values: [${workload.capacityTypes.join(', ')}] }
         - { key: karpenter.k8s.aws/instance-category, operator: In, values: [${poolCategories.join(', ')}] }
         - { key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["${String(poolMinGeneration)}"] }`,
   extraSpec: '  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 15s',
 });
 
-/**
- * The pool's types with their on-demand offerings, from nodesmith's embedded catalog (the EC2 price list for the
- * region): the one table both fleets are priced from, and what the bound may buy.
- */
-export function poolTable(region: string): InstanceType[] {
-  return loadInstanceTypes({ region })
-    .filter((t) => poolCategories.includes(t.labels['karpenter.k8s.aws/instance-category'] ?? '') && Number(t.labels['karpenter.k8s.aws/instance-generation'] ?? 0) > poolMinGeneration)
-    .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.capacityType === 'on-demand') }));
-}
-
 export interface RunOptions {
   readonly total: number;
+  readonly workload: RaceWorkload;
   /** Share of each Deployment's replicas kept by the scale-down. */
   readonly keep: number;
   /** The cluster has settled once no NodeClaim changed for this long. */
@@ -78,20 +69,40 @@ export interface RunFigures {
 const cpuS = (pid: number): number => { const t = processCpuMs(pid); return (t.user + t.system) / 1000; };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Starts the controller on the world; its pid, and how to stop it. */
+/**
+ * Starts the controller on the world, both pricing from the proxy's one table (the Pricing API and the spot price
+ * history): its pid, and how to stop it.
+ */
 async function startController(world: KarpenterWorld, controller: Controller): Promise<{ pid: number; stop(): Promise<void> }> {
   if (controller === 'karpenter') {
     // info: Karpenter's chart default, as nodesmith's (NODESMITH_LOG_LEVEL, set by the bench).
-    const k = await world.startKarpenter({ logLevel: 'info' });
+    const k = await world.startKarpenter({ logLevel: 'info', pricingApi: true });
     return { pid: k.component.process.pid ?? -1, stop: () => k.stop() };
   }
   // From dist/ as the image runs it (under tsx the process also carries the transpiler), batching as Karpenter does (1 s idle).
-  const product = await startProductOn(world, { childProcess: true, compiled: true, batchIdleMs: 1_000, consolidation: { spotToSpot: false } });
+  const product = await startProductOn(world, { childProcess: true, compiled: true, batchIdleMs: 1_000, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
   return { pid: product.childPid() ?? -1, stop: () => product.stop() };
 }
 
-function boundOf(pods: readonly k8s.V1Pod[], table: readonly InstanceType[], highs: LegacyHighs): number {
-  return assignmentBound(highs, nodeOffers(table), podClasses(pods.map((p) => projectPod(toWire(p))))).cost;
+/**
+ * Until the controller has read the table: its GetProducts pages (shared and bare metal) and the spot price history,
+ * none asked for 3 s. A controller that planned before would decide from its built-in prices.
+ */
+async function pricesRead(world: KarpenterWorld): Promise<void> {
+  const asked = (): number => world.proxy.actions.filter((a) => a === 'GetProducts' || a === 'DescribeSpotPriceHistory').length;
+  let last = -1;
+  for (let i = 0; i < 60; i++) {
+    const now = asked();
+    if (now === last && world.proxy.actions.includes('GetProducts') && world.proxy.actions.includes('DescribeSpotPriceHistory')) return;
+    last = now;
+    await sleep(3_000);
+  }
+  throw new Error(`the controller never read the prices: ${String(asked())} GetProducts/DescribeSpotPriceHistory calls in 3 minutes`);
+}
+
+function boundOf(pods: readonly k8s.V1Pod[], table: readonly InstanceType[], options: RunOptions): number {
+  const offers = afterDaemons(nodeOffers(table), daemonOverhead(options.workload));
+  return assignmentBound(options.highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost;
 }
 
 /** Polls until every pod is Running; the ms it took, or NaN after the timeout. */
@@ -138,17 +149,21 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
   const world = await startKarpenterWorld(clusterName, { kubeletBootMs: 0 });
   let running: { pid: number; stop(): Promise<void> } | undefined;
   try {
+    const prices: Ec2Prices = racePrices(world.moto.region);
+    world.proxy.setEc2Prices(prices);
     running = await startController(world, controller);
+    await pricesRead(world);
     const pid = running.pid;
-    const table = poolTable(world.moto.region);
+    const table = poolTable(prices, options.workload.capacityTypes);
     const schedulerPid = world.stack.components.get('kube-scheduler')?.process.pid ?? -1;
-    await world.apply(poolYaml(world));
     const apps = world.kc.makeApiClient(k8s.AppsV1Api);
+    for (const body of options.workload.daemonSets) await apps.createNamespacedDaemonSet({ namespace: 'kube-system', body });
+    await world.apply(poolYaml(world, options.workload));
     const cpu0 = cpuS(pid);
     const scheduler0 = cpuS(schedulerPid);
     const started = Date.now();
     const binds = await watchStages(world.kc, 'default', started);
-    const shapes = burst(total);
+    const shapes = options.workload.deployments;
     for (const d of shapes) await apps.createNamespacedDeployment({ namespace: 'default', body: deployment(d) });
     const runningMs = await untilRunning(world, total, started, options);
     binds.stop();
@@ -156,10 +171,12 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const cpu1 = cpuS(pid);
     const burstPods = await livePods(world.core);
     const burstInstances = await clusterInstances(world.moto, clusterName);
-    const burstFleet = priceFleet(burstInstances, table);
+    const burstFleet = priceFleet(burstInstances, prices);
+    const burstChoices = world.proxy.fleetChoices.length;
+    write(`${fleetLines(controller, world.proxy.fleetChoices)}\n`);
     const boot = bootSeconds(burstInstances, (await world.core.listNode()).items);
     write(stageLines(controller, binds, join(world.stack.dir, 'nodesmith.log'), started));
-    write(`  ${controller}: burst Running after ${(runningMs / 1000).toFixed(1)} s, ${String(burstFleet.instances)} instances $${burstFleet.price.toFixed(3)}/h (${burstFleet.types}); boot median ${boot[0].toFixed(0)} s, max ${boot[1].toFixed(0)} s\n`);
+    write(`  ${controller}: burst Running after ${(runningMs / 1000).toFixed(1)} s, ${String(burstFleet.instances)} instances (${String(burstFleet.spot)} spot) $${burstFleet.price.toFixed(3)}/h (${burstFleet.types}); boot median ${boot[0].toFixed(0)} s, max ${boot[1].toFixed(0)} s\n`);
 
     const known = new Set(burstPods.map((p) => p.metadata?.uid ?? ''));
     const arrivals = await watchPodArrivals(world.kc, known);
@@ -170,16 +187,17 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const remaining = kept.reduce((s, d) => s + d.replicas, 0);
     const settle = await untilSettled(world, remaining, scaledAt, options);
     arrivals.stop();
-    const consolidatedFleet = priceFleet(await clusterInstances(world.moto, clusterName), table);
+    const consolidatedFleet = priceFleet(await clusterInstances(world.moto, clusterName), prices);
+    write(`${fleetLines(`${controller} after the scale-down`, world.proxy.fleetChoices.slice(burstChoices))}\n`);
     const figures: RunFigures = {
       controller, boundS: boundMs / 1000, runningS: runningMs / 1000, curve: boundCurve([...binds.boundAtMs.values()]),
-      burst: burstFleet, burstBound: boundOf(burstPods, table, options.highs), boot,
+      burst: burstFleet, burstBound: boundOf(burstPods, table, options), boot,
       settleS: (settle.lastChangeMs - scaledAt) / 1000, settled: settle.settled,
-      consolidated: consolidatedFleet, consolidatedBound: boundOf(await livePods(world.core), table, options.highs),
+      consolidated: consolidatedFleet, consolidatedBound: boundOf(await livePods(world.core), table, options),
       disrupted: arrivals.added.size, launches: [...settle.seen].filter((n) => !claimsBefore.has(n)).length,
       rssPeakMiB: statusMiB(pid, 'VmHWM'), cpuBurstS: cpu1 - cpu0, cpuScaleS: cpuS(pid) - cpu1, schedulerCpuS: cpuS(schedulerPid) - scheduler0,
     };
-    write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
+    write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances (${String(consolidatedFleet.spot)} spot) $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
     write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
     return figures;
   } catch (error) {

@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { impairedCheckFilter, impairedStatusResponse, type Impairment } from './instance-status-fault.js';
 import { LaunchVisibility, notFoundBody } from './launch-visibility.js';
-import { collectOverrides, errorItem, escapeXml, matches, withoutOverrides } from './fleet-overrides.js';
+import { escapeXml } from './fleet-overrides.js';
+import { createFleet, type Answer } from './create-fleet.js';
+import type { Ec2Prices, FleetChoice } from './ec2-allocation.js';
+import { getProductsReply } from './price-list.js';
 import { TemplateGroups } from './template-groups.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
@@ -31,6 +34,14 @@ export interface FaultProxy {
    */
   setSpotPrices(price: ((instanceType: string, zone: string) => number | undefined) | undefined): void;
   /**
+   * Answer as EC2 would with one price table (docs/moto-differences.md): the Pricing API's GetProducts from its
+   * on-demand prices, DescribeSpotPriceHistory from its spot prices, and each CreateFleet's instance chosen by the
+   * fleet's allocation strategy from them (moto would launch the first override). Undefined turns it off.
+   */
+  setEc2Prices(prices: Ec2Prices | undefined): void;
+  /** Every CreateFleet since prices were set: what was offered, what EC2 would pick, what launched. */
+  readonly fleetChoices: FleetChoice[];
+  /**
    * Report these instances' status checks as failed: DescribeInstanceStatus filtered for impaired instance or system
    * checks answers them (and only them); other queries pass through to moto, which reports every check passed.
    */
@@ -49,7 +60,6 @@ function errorBody(code: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(code)} (injected by the fault proxy).</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>`;
 }
 
-interface Answer { readonly status: number; readonly type: string; readonly text: string }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -63,6 +73,8 @@ interface State {
   readonly requests: URLSearchParams[];
   faults: CapacityFault[];
   spotPrice: ((instanceType: string, zone: string) => number | undefined) | undefined;
+  prices: Ec2Prices | undefined;
+  readonly choices: FleetChoice[];
   impaired: readonly Impairment[];
   throttles: Map<string, { left: number; code: string; status: number }>;
   delays: Map<string, { left: number; ms: number }>;
@@ -98,49 +110,6 @@ async function forward(
 function send(res: ServerResponse, status: number, type: string, text: string): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
   res.end(text);
-}
-
-async function handleCreateFleet(
-  state: State,
-  req: IncomingMessage,
-  params: URLSearchParams,
-): Promise<{ status: number; text: string; type: string }> {
-  const capacityType =
-    params.get('TargetCapacitySpecification.DefaultTargetCapacityType') ?? 'on-demand';
-  const overrides = collectOverrides(params);
-  const failed = overrides.flatMap((o) => {
-    const fault = state.faults.find((f) => matches(f, o, capacityType));
-    return fault === undefined ? [] : [{ o, code: fault.code ?? 'InsufficientInstanceCapacity' }];
-  });
-  if (failed.length === 0) return forward(state, req, params.toString());
-  const errorSet = `<errorSet>${failed.map((f) => errorItem(f.o, params, capacityType, f.code)).join('')}</errorSet>`;
-  if (failed.length === overrides.length) {
-    // EC2 answers an instant fleet that launched nothing with 200, no instances and the errors.
-    const text = `<?xml version="1.0" encoding="UTF-8"?>\n<CreateFleetResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>fault-proxy</requestId><fleetId>fleet-00000000-0000-0000-0000-000000000000</fleetId>${errorSet}<fleetInstanceSet/></CreateFleetResponse>`;
-    return { status: 200, text, type: 'text/xml' };
-  }
-  const upstream = await forward(
-    state,
-    req,
-    withoutOverrides(params, new Set(failed.map((f) => f.o.prefix))).toString(),
-  );
-  if (upstream.status !== 200) return upstream;
-  return {
-    ...upstream,
-    text: upstream.text.replace('</CreateFleetResponse>', `${errorSet}</CreateFleetResponse>`),
-  };
-}
-
-/** A CreateFleet, with its capacity faults; the instances it launched carry their template's groups before it answers. */
-async function createFleet(
-  state: State,
-  req: IncomingMessage,
-  params: URLSearchParams,
-  raw: Buffer,
-): Promise<{ status: number; text: string; type: string }> {
-  const out = state.faults.length > 0 ? await handleCreateFleet(state, req, params) : await forward(state, req, raw);
-  if (out.status === 200) await state.templateGroups.apply(req.headers, out.text);
-  return out;
 }
 
 /** JSON-protocol services (SQS) name the operation in `X-Amz-Target: AmazonSQS.ReceiveMessage`. */
@@ -207,7 +176,14 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     send(res, injected.status, injected.type, injected.text);
     return;
   }
-  const out = action === 'CreateFleet' ? await createFleet(state, req, params, raw) : await forward(state, req, raw);
+  if (action === 'GetProducts' && state.prices !== undefined) {
+    const reply = getProductsReply(state.prices, raw.toString('utf8'));
+    send(res, reply.status, 'application/x-amz-json-1.1', reply.text);
+    return;
+  }
+  const out = action === 'CreateFleet'
+    ? await createFleet({ ...state, forward: (body) => forward(state, req, body) }, req.headers, params, raw)
+    : await forward(state, req, raw);
   send(res, out.status, out.type, rewritten(state, action, out));
 }
 
@@ -220,7 +196,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, impaired: [], throttles: new Map(), delays: new Map(), visibility: new LaunchVisibility(), templateGroups: new TemplateGroups(target) };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, prices: undefined, choices: [], impaired: [], throttles: new Map(), delays: new Map(), visibility: new LaunchVisibility(), templateGroups: new TemplateGroups(target) };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -242,6 +218,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     setSpotPrices: (price) => {
       state.spotPrice = price;
     },
+    setEc2Prices: (prices) => {
+      state.prices = prices;
+      state.spotPrice = prices === undefined ? undefined : (type, zone) => prices.spot(type, zone);
+    },
+    fleetChoices: state.choices,
     setImpaired: (impairments) => {
       state.impaired = impairments;
     },

@@ -55,6 +55,11 @@ export interface KarpenterOptions {
   /** SQS queue name; interruption handling is off without one, as in Karpenter. */
   readonly interruptionQueue?: string;
   readonly logLevel?: 'debug' | 'info' | 'error';
+  /**
+   * Ask the Pricing API at `awsEndpoint` for on-demand prices (ISOLATED_VPC=false), where the fault proxy serves it
+   * from a table (FaultProxy.setEc2Prices); otherwise Karpenter prices from its built-in table.
+   */
+  readonly pricingApi?: boolean;
 }
 
 export interface RunningKarpenter {
@@ -69,7 +74,7 @@ export interface RunningKarpenter {
 /**
  * The real Karpenter controller as an out-of-cluster process against the test stack and moto. The settings keep it
  * off the services moto lacks: CLUSTER_ENDPOINT (no EKS DescribeCluster), ISOLATED_VPC (no Pricing API: its built-in
- * on-demand prices), no EKS control plane (the version comes from the API server), the SDK's per-service endpoint
+ * on-demand prices, unless `pricingApi`), no EKS control plane (the version comes from the API server), the SDK's per-service endpoint
  * variables (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_SSM) and IMDS off (the region is given).
  */
 export async function startKarpenter(options: KarpenterOptions): Promise<RunningKarpenter> {
@@ -82,7 +87,7 @@ export async function startKarpenter(options: KarpenterOptions): Promise<Running
     KUBECONFIG: stack.kubeconfigPath,
     CLUSTER_NAME: options.clusterName,
     CLUSTER_ENDPOINT: stack.server,
-    ISOLATED_VPC: 'true',
+    ISOLATED_VPC: options.pricingApi === true ? 'false' : 'true',
     EKS_CONTROL_PLANE: 'false',
     INTERRUPTION_QUEUE: options.interruptionQueue ?? '',
     LEADER_ELECTION_NAMESPACE: karpenterNamespace,

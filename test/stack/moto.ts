@@ -104,8 +104,11 @@ function stopper(child: ChildProcess): () => Promise<void> {
   };
 }
 
+/** The region moto is started in unless a test names another. */
+export const defaultMotoRegion = 'us-west-2';
+
 async function startOnce(options: StartMotoOptions, logDir: string): Promise<Moto> {
-  const region = options.region ?? 'us-west-2';
+  const region = options.region ?? defaultMotoRegion;
   const port = await freePort();
   const logPath = join(logDir, 'moto.log');
   const log = createWriteStream(logPath, { flags: 'a' });
