@@ -30,7 +30,7 @@ import { registerNodePoolCost } from '../provisioner/nodepool-cost.js';
 import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import { registerPodMetrics, type PodMetrics } from '../provisioner/pod-metrics.js';
 import { registerStatusConditionMetrics } from '../provisioner/status-condition-metrics.js';
-import { unplannedPendingPods } from '../provisioner/provisioning/snapshot.js';
+import { unplannedPendingPods } from '../provisioner/state/snapshot.js';
 import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-type-metrics.js';
 import { registerCatalogSourceMetric } from '../provisioner/pricing/catalog-sources.js';
 import { registerBuildInfo } from './build-info.js';

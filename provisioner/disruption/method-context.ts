@@ -3,8 +3,8 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import type { ConsolidationWorld } from '../../domain/disruption/consolidation/consolidation-world.js';
 import type { SimulationResult } from '../../domain/simulation/simulation-input.js';
 import type { Pod } from '../../domain/core/pod.js';
-import { snapshotNodesPaced, usableNodePools, volumeRequirementsOf } from '../provisioning/snapshot.js';
-import { nodeClassCapacities } from '../provisioning/node-class-capacities.js';
+import { snapshotNodesPaced, usableNodePools, volumeRequirementsOf } from '../state/snapshot.js';
+import { nodeClassCapacities } from '../state/node-class-capacities.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import { newCommandId } from './command.js';

@@ -1,7 +1,7 @@
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClaimNameOf } from '../launch/nodeclaim-objects.js';
-import { planFor } from '../provisioning/claim-plan.js';
+import { planFor } from '../state/claim-plan.js';
 import type { LaunchedReplacement, ReplacementLauncher } from './ports.js';
 
 /** The materializer as a command uses it: a plan handed over directly, never published as a virtual node. */

@@ -6,9 +6,9 @@ import { InsufficientCapacityError, isInsufficientCapacityError } from '../../do
 import type { VirtualNodePlan } from '../index.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { chooseOfferings } from './launch-offerings.js';
-import { typeForNodeClass } from '../provisioning/node-class-capacities.js';
-import type { MaterializerDeps } from './materializer.js';
-import { nodeClassSpecOf } from './node-class-spec.js';
+import { typeForNodeClass } from '../state/node-class-capacities.js';
+import type { MaterializerDeps } from './materializer-deps.js';
+import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { nodeClaimKey } from '../../domain/karpenter-keys.js';
 
 const maxAttempts = 5;

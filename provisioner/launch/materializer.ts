@@ -1,41 +1,19 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
-import type { Clock } from '../../domain/clock.js';
-import type { CloudProvider, LaunchedInstance, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
+import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { toQuantities } from '../../domain/resource-list.js';
 import { isInsufficientCapacityError, isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import type { EventRecorder, EventTarget } from '../events.js';
+import type { EventTarget } from '../events.js';
 import type { Materializer, VirtualNodePlan } from '../index.js';
-import type { NodeWriter } from '../ports/node-writer.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
-import { planText } from '../plan-annotation.js';
-import type { ClusterState } from '../state/cluster-state.js';
+import { planText } from '../state/plan-annotation.js';
 import { launchInstance } from './launch-instance.js';
+import type { MaterializerDeps } from './materializer-deps.js';
 import { launchedLabels, nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
 import { plannedRequests } from './planned-requests.js';
-import { typeForNodeClass } from '../provisioning/node-class-capacities.js';
+import { typeForNodeClass } from '../state/node-class-capacities.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
-
-export interface MaterializerDeps {
-  readonly state: ClusterState;
-  readonly nodeClaims: NodeClaimStore;
-  readonly nodes: Pick<NodeWriter, 'createIfAbsent' | 'delete' | 'annotate'>;
-  readonly cloud: CloudProvider;
-  readonly resolver: NodeClassResolver;
-  readonly catalog: () => ReadonlyMap<string, InstanceType>;
-  /** The ICE cache's current keys (`capacityType:instanceType:zone`). */
-  readonly unavailableOfferings: () => ReadonlySet<string>;
-  readonly events: EventRecorder;
-  readonly clock: Clock;
-  readonly onLaunched?: (instance: LaunchedInstance, plan: VirtualNodePlan, seconds: number) => void;
-  /**
-   * Only the leader launches: a standby's binds go through LeaderRoutedMaterializer, and this refuses anything
-   * that reaches it on a replica that does not lead (a Lease lost mid-way), so no path launches twice.
-   */
-  readonly isLeader?: () => boolean;
-}
 
 const rememberMs = 10 * 60_000;
 

@@ -7,7 +7,7 @@ import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Clock } from '../../domain/clock.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
-import { nodeClassSpecOf } from '../launch/node-class-spec.js';
+import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
@@ -44,7 +44,7 @@ export interface NodeClassStatusControllerOptions {
 /**
  * Karpenter's EC2NodeClass status: the subnets, security groups and AMIs the selectors resolve to, a condition
  * for each, and `Ready` once they and the instance profile are all ready. The planner launches only for NodePools
- * whose EC2NodeClass is not `Ready=False` (provisioning/snapshot.ts), so a selector that matches nothing is an
+ * whose EC2NodeClass is not `Ready=False` (state/snapshot.ts), so a selector that matches nothing is an
  * error on the EC2NodeClass and an Event, not a stream of failed launches.
  */
 export class NodeClassStatusController implements Controller {

@@ -3,7 +3,7 @@ import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
-import { anyPlanNotShownYet, unplannedPendingPods } from './snapshot.js';
+import { anyPlanNotShownYet, unplannedPendingPods } from '../state/snapshot.js';
 import { awaitsRequestedLaunch } from '../launch/launch-request.js';
 import { eachLimited } from '../each-limited.js';
 import { noteRefusedPlacements, noteRefusedPlanOf } from './refused-placements.js';

@@ -5,12 +5,12 @@ import { toQuantities } from '../../domain/resource-list.js';
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
-import { planText } from '../plan-annotation.js';
+import { planText } from '../state/plan-annotation.js';
 
 /**
  * The Node object kube-scheduler sees for a plan: labelled and sized as the cheapest planned type, tainted
  * with the NodePool's taints plus the launchable taint, and Ready so the node controllers leave it alone.
- * The plan itself rides in an annotation (../plan-annotation.ts).
+ * The plan itself rides in an annotation (../state/plan-annotation.ts).
  */
 export function virtualNodeFor(plan: VirtualNodePlan, claim: PlannedNodeClaim, options: { taints: readonly Taint[]; now: string }): Node {
   const capacity = toQuantities(claim.allocatable);

@@ -11,7 +11,7 @@ import { podRequests } from '../../domain/pod-requests.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
 import type { PodRequestsFn } from '../../domain/resource-sums.js';
 import type { Amounts, ClusterEvent, ClusterModel, ModelNode, ModelPlan, VirtualNodePlan } from '../index.js';
-import { planOfNode } from '../plan-annotation.js';
+import { planOfNode } from './plan-annotation.js';
 import { daemonRoomOf } from './daemon-room.js';
 import { digestNode, freeOn, type NodeDigest } from './node-entry.js';
 import { NodeMarks } from './node-marks.js';

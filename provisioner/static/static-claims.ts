@@ -10,8 +10,8 @@ import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.
 import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { StaticClaimFacts, StaticPodFacts, StaticPoolFacts } from '../../domain/static-replicas.js';
 import { nodePoolOf, timestampMs } from '../../domain/api/status-conditions.js';
-import { typesForNodeClass } from '../provisioning/node-class-capacities.js';
-import { nodePoolConditionTypes } from '../provisioning/nodepool-readiness.js';
+import { typesForNodeClass } from '../state/node-class-capacities.js';
+import { nodePoolConditionTypes } from '../state/nodepool-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { StaticLaunches } from './static-launches.js';
 

@@ -22,7 +22,7 @@ import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
 import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';
-import { nodeClassSpecOf } from '../../../provisioner/launch/node-class-spec.js';
+import { nodeClassSpecOf } from '../../../provisioner/state/node-class-spec.js';
 import { RecordingClock } from '../../fakes/recording-clock.js';
 import type { OracleCase, OracleImage } from '../../support/karpenter-oracle.js';
 

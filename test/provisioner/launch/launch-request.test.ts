@@ -3,7 +3,7 @@ import { FakeClock } from '../../../domain/clock.js';
 import { launchableLabel, launchRequestAnnotation, planNodeAnnotation } from '../../../domain/product-keys.js';
 import type { Materializer, VirtualNodePlan } from '../../../provisioner/index.js';
 import { awaitsRequestedLaunch, LeaderRoutedMaterializer } from '../../../provisioner/launch/launch-request.js';
-import { planText } from '../../../provisioner/plan-annotation.js';
+import { planText } from '../../../provisioner/state/plan-annotation.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';

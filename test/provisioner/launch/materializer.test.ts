@@ -7,7 +7,7 @@ import type { ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import { launchableLabel, planNodeAnnotation } from '../../../domain/product-keys.js';
 import type { VirtualNodePlan } from '../../../provisioner/index.js';
 import { PlanMaterializer, launchFailureReason } from '../../../provisioner/launch/materializer.js';
-import { planText } from '../../../provisioner/plan-annotation.js';
+import { planText } from '../../../provisioner/state/plan-annotation.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { instance, nodeClaim } from '../../fakes/builders.js';
 import { stateWith } from '../../fakes/cluster-state.js';

@@ -5,7 +5,7 @@ import type { NodeClassResolver } from '../../../domain/cloud/cloud-provider.js'
 import { NodeClassNotReadyError, ThrottledError } from '../../../domain/cloud/errors.js';
 import { defaultBlockDeviceMappings, defaultMetadataOptions, type NodeClassSpec, type ResolvedAmi, type ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import { NodeClassStatusController } from '../../../provisioner/nodeclass/nodeclass-status-controller.js';
-import { usableNodePools } from '../../../provisioner/provisioning/snapshot.js';
+import { usableNodePools } from '../../../provisioner/state/snapshot.js';
 import { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeClassWriter } from '../../fakes/fake-nodeclass-writer.js';

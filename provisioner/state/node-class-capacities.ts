@@ -1,6 +1,6 @@
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { instanceTypeForNodeClass, instanceTypesForNodeClass, nodeClassCapacityOf, type NodeClassCapacity } from '../../domain/instance-types/node-class-types.js';
-import type { ClusterState } from '../state/cluster-state.js';
+import type { ClusterState } from './cluster-state.js';
 
 type NodeClassObject = ClusterState['nodeClasses'] extends Map<string, infer C> ? C : never;
 

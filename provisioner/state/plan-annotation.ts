@@ -1,6 +1,6 @@
-import type { Node } from '../domain/core/node.js';
-import { launchableLabel, planNodeAnnotation } from '../domain/product-keys.js';
-import type { VirtualNodePlan } from './index.js';
+import type { Node } from '../../domain/core/node.js';
+import { launchableLabel, planNodeAnnotation } from '../../domain/product-keys.js';
+import type { VirtualNodePlan } from '../index.js';
 
 /**
  * The plan rides on its virtual Node as JSON in the `planNodeAnnotation`, so every extender replica and a

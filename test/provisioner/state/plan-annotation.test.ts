@@ -1,8 +1,8 @@
 import t from 'tap';
-import type { Node } from '../../domain/core/node.js';
-import { launchableLabel, planNodeAnnotation } from '../../domain/product-keys.js';
-import type { VirtualNodePlan } from '../../provisioner/index.js';
-import { planOfNode, planText } from '../../provisioner/plan-annotation.js';
+import type { Node } from '../../../domain/core/node.js';
+import { launchableLabel, planNodeAnnotation } from '../../../domain/product-keys.js';
+import type { VirtualNodePlan } from '../../../provisioner/index.js';
+import { planOfNode, planText } from '../../../provisioner/state/plan-annotation.js';
 
 const plan: VirtualNodePlan = {
   nodeName: 'launchable-default-abcde', nodePool: 'default', instanceTypes: ['m5.large'], pricePerHour: 0.096,

@@ -8,8 +8,8 @@ import { withExclusions } from '../../domain/placement-refusal.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
 import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
-import { launchProfileOf } from '../launch/node-class-spec.js';
-import type { ClusterState } from '../state/cluster-state.js';
+import { launchProfileOf } from './node-class-spec.js';
+import type { ClusterState } from './cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClassCapacities } from './node-class-capacities.js';
 

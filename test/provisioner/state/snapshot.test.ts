@@ -1,7 +1,7 @@
 // The planner's view of the cluster, built from the model: nodes (optionally without some) and pending pods apart.
 import t from 'tap';
 import { ClusterState } from '../../../provisioner/state/cluster-state.js';
-import { snapshotNodes, unplannedPendingPods } from '../../../provisioner/provisioning/snapshot.js';
+import { snapshotNodes, unplannedPendingPods } from '../../../provisioner/state/snapshot.js';
 import { node, plan, pod, virtualNode } from '../../extender/builders.js';
 
 const unschedulable = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] };
