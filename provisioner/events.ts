@@ -1,4 +1,15 @@
-import type { InterruptionEventReason } from './interruption/message-kinds.js';
+/**
+ * Karpenter's interruption Event reasons (interruption/events/events.go); interruption/message-kinds.ts maps each
+ * message kind to one. Declared here with the other reasons, so the recorder does not import a room.
+ */
+export type InterruptionEventReason =
+  | 'SpotInterrupted'
+  | 'SpotRebalanceRecommendation'
+  | 'InstanceStopping'
+  | 'InstanceTerminating'
+  | 'InstanceUnhealthy'
+  | 'CapacityReservationInstanceInterrupted'
+  | 'TerminatingOnInterruption';
 
 /** Reasons of the Kubernetes Events the provisioner emits, as a closed set. */
 export type EventReason =

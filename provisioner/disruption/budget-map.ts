@@ -1,7 +1,7 @@
 import { countBudgetNodes, noNodes, type BudgetNodeFacts, type BudgetNodeCounts } from '../../domain/disruption/budget-nodes.js';
 import { allowedDisruptions, type AllowedDisruptions, type BudgetReason } from '../../domain/disruption/budgets.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { isNodeReady } from '../lifecycle/node-readiness.js';
+import { isNodeReady } from '../state/node-readiness.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { DisruptionBudgets } from './method.js';
 import { isDeleting, isDisrupting, isInstanceTerminating, nodeOfClaim } from './node-status.js';

@@ -2,11 +2,12 @@ import type { Clock } from '../../domain/clock.js';
 import { disruptedTaint } from '../../domain/karpenter-keys.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import type { ClusterState } from '../state/cluster-state.js';
-import type { Command } from './command.js';
+import type { Command, StartedCommand } from './command.js';
 import { clearCondition, writeCondition } from './condition-writer.js';
 import type { DisruptionEvents } from './disruption-events.js';
 import { recordPlacements } from './planned-placement.js';
-import type { DisruptedCounter, DisruptionClaimStore, LaunchedReplacement, ReplacementLauncher } from './ports.js';
+import type { DisruptedCounter, DisruptionClaimStore } from './ports.js';
+import type { LaunchedReplacement, ReplacementLauncher } from '../ports/replacement-launcher.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import { recordReplacements, releaseReplacements, type Released } from './replacement-release.js';
 
@@ -22,13 +23,6 @@ export interface ExecutionDeps {
   readonly clock: Clock;
   readonly log: ControllerLogger;
   readonly countDisrupted?: DisruptedCounter;
-}
-
-/** A command whose candidates are tainted and whose replacements exist, waiting for them to be initialized. */
-export interface StartedCommand {
-  readonly command: Command;
-  readonly startedAtMs: number;
-  readonly replacements: readonly LaunchedReplacement[];
 }
 
 function message(error: unknown): string {

@@ -1,6 +1,7 @@
 import { conditionTypes, isConditionTrue } from '../../domain/api/status-conditions.js';
 import { commandDecision, type Command } from './command.js';
-import { finishCommand, rollbackCommand, startCommand, type ExecutionDeps, type StartedCommand } from './command-execution.js';
+import type { StartedCommand } from './command.js';
+import { finishCommand, rollbackCommand, startCommand, type ExecutionDeps } from './command-execution.js';
 import type { DisruptionMetrics } from './metrics.js';
 
 /** Karpenter gives replacements at least 10 minutes to initialize before the command is abandoned. */

@@ -1,5 +1,6 @@
 import type { PodMove } from '../../domain/disruption/consolidation/consolidation-types.js';
 import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.js';
+import type { LaunchedReplacement } from '../ports/replacement-launcher.js';
 import type { Candidate } from './candidate.js';
 
 /** Karpenter's voluntary disruption reasons that go through this controller and its budgets. */
@@ -53,4 +54,12 @@ let sequence = 0;
 export function newCommandId(reason: DisruptionReasonName, random: () => number = Math.random): string {
   sequence += 1;
   return `${reason.toLowerCase()}-${random().toString(36).slice(2, 7)}-${String(sequence)}`;
+}
+
+// Here rather than in command-execution.ts: planned-placement.ts reads it, and command-execution.ts calls that.
+/** A command whose candidates are tainted and whose replacements exist, waiting for them to be initialized. */
+export interface StartedCommand {
+  readonly command: Command;
+  readonly startedAtMs: number;
+  readonly replacements: readonly LaunchedReplacement[];
 }

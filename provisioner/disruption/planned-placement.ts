@@ -1,7 +1,7 @@
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { workloadOf } from '../state/placement-intents.js';
 import type { ClusterState } from '../state/cluster-state.js';
-import type { StartedCommand } from './command-execution.js';
+import type { StartedCommand } from './command.js';
 
 /** How long a planned place waits for its pod before it lapses (the drain and a restart of the pod fit well within). */
 export const placementTtlMs = 5 * 60_000;

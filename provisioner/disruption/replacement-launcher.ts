@@ -2,7 +2,7 @@ import type { PlannedNodeClaim } from '../../domain/simulation/simulation-input.
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClaimNameOf } from '../launch/nodeclaim-objects.js';
 import { planFor } from '../state/claim-plan.js';
-import type { LaunchedReplacement, ReplacementLauncher } from './ports.js';
+import type { LaunchedReplacement, ReplacementLauncher } from '../ports/replacement-launcher.js';
 
 /** The materializer as a command uses it: a plan handed over directly, never published as a virtual node. */
 export interface PlanLauncher {

@@ -9,7 +9,7 @@ import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder, EventTarget } from '../events.js';
 import { conditionTypes, findCondition, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
-import { isNodeReady, nodesByProviderId } from '../lifecycle/node-readiness.js';
+import { isNodeReady, nodesByProviderId } from '../state/node-readiness.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { reportKept, type GcKeepReason } from './gc-keep.js';

@@ -6,7 +6,7 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../events.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
-import { nodesByProviderId } from '../lifecycle/node-readiness.js';
+import { nodesByProviderId } from '../state/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import { reportKept } from './gc-keep.js';

@@ -3,7 +3,7 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import { timestampMs } from '../../domain/api/status-conditions.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
-import { isVirtualNode } from '../lifecycle/node-readiness.js';
+import { isVirtualNode } from '../state/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 
 export interface VirtualNodeGcOptions {

@@ -1,3 +1,5 @@
+import type { InterruptionEventReason } from '../events.js';
+
 /**
  * Karpenter's message kinds (aws pkg/controllers/interruption/messages/types.go), also the
  * `message_type` metric label and the `reason` of nodeclaims_disrupted_total.
@@ -44,16 +46,6 @@ export function actionFor(kind: MessageKind): InterruptionAction {
       return 'NoAction';
   }
 }
-
-/** Karpenter's Event reasons and messages per kind (interruption/events/events.go). */
-export type InterruptionEventReason =
-  | 'SpotInterrupted'
-  | 'SpotRebalanceRecommendation'
-  | 'InstanceStopping'
-  | 'InstanceTerminating'
-  | 'InstanceUnhealthy'
-  | 'CapacityReservationInstanceInterrupted'
-  | 'TerminatingOnInterruption';
 
 export function noticeFor(kind: MessageKind): { reason: InterruptionEventReason; message: string } | undefined {
   switch (kind) {

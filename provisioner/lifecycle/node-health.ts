@@ -13,7 +13,7 @@ import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { timestampMs } from '../../domain/api/status-conditions.js';
-import { isVirtualNode } from './node-readiness.js';
+import { isVirtualNode } from '../state/node-readiness.js';
 
 export interface NodeHealthControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'delete' | 'addAnnotations'>;

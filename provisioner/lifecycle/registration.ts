@@ -9,7 +9,7 @@ import type { LifecycleMetrics } from '../metrics.js';
 import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { conditionTypes, isConditionTrue, nodePoolOf, sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';
-import { initializationBlocker, isNodeReady, nodesByProviderId } from './node-readiness.js';
+import { initializationBlocker, isNodeReady, nodesByProviderId } from '../state/node-readiness.js';
 
 export interface RegistrationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addFinalizer'>;

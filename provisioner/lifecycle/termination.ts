@@ -14,7 +14,7 @@ import { nodePoolOf, timestampMs, transitionTimeMs } from '../../domain/api/stat
 import { drainStep, type ForcedDeletion } from './drain.js';
 import type { EventRecorder } from '../events.js';
 import { defaultPodGraceSeconds, terminationDeadlineMs, terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
-import { isVirtualNode } from './node-readiness.js';
+import { isVirtualNode } from '../state/node-readiness.js';
 import { disruptedTaint, terminationFinalizer, terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import { labels } from '../../domain/well-known-labels.js';
 

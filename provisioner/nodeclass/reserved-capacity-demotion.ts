@@ -4,7 +4,7 @@ import type { Node } from '../../domain/core/node.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { NodeWriter } from '../ports/node-writer.js';
-import { nodesByProviderId } from '../lifecycle/node-readiness.js';
+import { nodesByProviderId } from '../state/node-readiness.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 
 const pollMs = 60_000;

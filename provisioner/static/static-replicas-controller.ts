@@ -4,7 +4,7 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import { staticReplicaDecision, type StaticClaimFacts } from '../../domain/static-replicas.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { ReplacementLauncher } from '../disruption/ports.js';
+import type { ReplacementLauncher } from '../ports/replacement-launcher.js';
 import { launchFailureReason } from '../launch/materializer.js';
 import type { NodeClaimStore } from '../nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';

@@ -14,7 +14,7 @@ import { DriftMethod } from '../../../provisioner/disruption/drift-method.js';
 import { EmptinessMethod } from '../../../provisioner/disruption/emptiness.js';
 import type { DisruptionMethod } from '../../../provisioner/disruption/method.js';
 import { DisruptionMetrics } from '../../../provisioner/disruption/metrics.js';
-import type { LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/disruption/ports.js';
+import type { LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/ports/replacement-launcher.js';
 import type { NodeWriter } from '../../../provisioner/ports/node-writer.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import type { Condition } from '../../../domain/api/status-conditions.js';

@@ -7,7 +7,7 @@ import { formatProviderId } from '../../../domain/cloud/provider-id.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import type { PlannedNodeClaim } from '../../../domain/simulation/simulation-input.js';
 import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
-import type { LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/disruption/ports.js';
+import type { LaunchedReplacement, ReplacementLauncher } from '../../../provisioner/ports/replacement-launcher.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { StaticLaunches } from '../../../provisioner/static/static-launches.js';
 import { StaticReplicasController } from '../../../provisioner/static/static-replicas-controller.js';
