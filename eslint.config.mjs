@@ -12,8 +12,9 @@ const boundaries = [
   { target: './extender', from: ['./webhooks', './cli', './test'], message: 'extender/ may import domain/ and provisioner/index.ts only.' },
   { target: './extender', from: './provisioner', except: ['./index.ts'], message: 'extender/ may import provisioner/index.ts only.' },
   // The adapters sit at the bottom of provisioner/: they implement ports and read the model, so a controller's
-  // change never reaches them (issue 36). The root files named here are ports still waiting to move to ports/.
-  { target: './provisioner/kube', from: './provisioner', except: ['./kube', './ports', './state', './index.ts', './events.ts', './controller-runner.ts', './metric-shapes.ts', './nodeclaim-store.ts'], message: 'provisioner/kube/ may import only ports/, state/ and domain/.' },
+  // change never reaches them (issue 36). The root files named here are the
+  // runner's logger type and the shared metric shapes: plumbing every layer uses, not ports.
+  { target: './provisioner/kube', from: './provisioner', except: ['./kube', './ports', './state', './index.ts', './controller-runner.ts', './metric-shapes.ts'], message: 'provisioner/kube/ may import only ports/, state/ and domain/.' },
   { target: './provisioner/aws', from: './provisioner', except: ['./aws', './ports', './state', './metric-shapes.ts'], message: 'provisioner/aws/ may import only ports/, state/ and domain/.' },
   // state/ is the ground floor for reads that several rooms share (the snapshot, NodeClass capacities, NodePool
   // conditions, the claim's plan, the NodeClass spec, the plan annotation): it builds on domain/ alone, plus the

@@ -19,10 +19,10 @@ import { MaterializingLauncher, type PlanLauncher } from '../provisioner/disrupt
 import { StaticDriftMethod } from '../provisioner/disruption/static-drift-method.js';
 import { WorkerSimulator } from '../provisioner/disruption/simulator/worker-simulator.js';
 import type { StaticLaunches } from '../provisioner/static/static-launches.js';
-import type { EventRecorder } from '../provisioner/events.js';
+import type { EventRecorder } from '../provisioner/ports/events.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
-import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
 import { roomPodsIn, type BufferRoom } from '../provisioner/buffers/buffer-room.js';
 

@@ -6,7 +6,7 @@ import type { InstanceHealthSource } from '../domain/cloud/instance-health.js';
 import type { InterruptionQueue } from '../domain/cloud/interruption-queue.js';
 import type { UnavailableOfferings } from '../domain/cloud/unavailable-offerings.js';
 import type { Controller } from '../provisioner/controller-runner.js';
-import type { EventRecorder } from '../provisioner/events.js';
+import type { EventRecorder } from '../provisioner/ports/events.js';
 import { instanceLookup, type OwnedObjectsView } from '../provisioner/interruption/instance-lookup.js';
 import { InstanceStatusController } from '../provisioner/interruption/instance-status-controller.js';
 import { InterruptionController } from '../provisioner/interruption/interruption-controller.js';
@@ -14,7 +14,7 @@ import { InterruptionHandler } from '../provisioner/interruption/interruption-ha
 import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
 import type { NodeWriter } from '../provisioner/ports/node-writer.js';
-import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 
 /** What the AWS provider hands over: the queue (when configured), the ICE cache and instance health. */
 export interface InterruptionSource {

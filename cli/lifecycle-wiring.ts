@@ -7,7 +7,7 @@ import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { ControllerRunner, type Controller } from '../provisioner/controller-runner.js';
 import { controllerRuntimeMetrics } from '../provisioner/controller-metrics.js';
-import type { EventRecorder } from '../provisioner/events.js';
+import type { EventRecorder } from '../provisioner/ports/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { lifecycleControllers, type LifecycleDependencies } from '../provisioner/lifecycle/controllers.js';
@@ -20,7 +20,7 @@ import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-cl
 import { NodePoolReadinessController } from '../provisioner/provisioning/nodepool-readiness.js';
 import { NodePoolUsageController } from '../provisioner/provisioning/nodepool-usage.js';
 import { LifecycleMetrics, disruptedLabels } from '../provisioner/metrics.js';
-import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
 import { actionFor } from '../provisioner/interruption/message-kinds.js';
 import { startInterruption, type InterruptionSource } from './interruption-wiring.js';

@@ -11,13 +11,13 @@ import { KubeNodeClassClient } from '../provisioner/kube/ec2nodeclass-client.js'
 import { InstanceProfileController, type NodeClassView } from '../provisioner/nodeclass/instance-profile-controller.js';
 import { NodeClassStatusController } from '../provisioner/nodeclass/nodeclass-status-controller.js';
 import type { NodeClassResolver } from '../domain/cloud/cloud-provider.js';
-import type { EventRecorder } from '../provisioner/events.js';
+import type { EventRecorder } from '../provisioner/ports/events.js';
 import type { AwsProvider } from '../provisioner/aws/aws-provider.js';
 import { CatalogSourceEvents, type CatalogSourceEventsOptions } from '../provisioner/nodeclass/catalog-source-events.js';
 import { CatalogRefresh } from '../provisioner/pricing/catalog-refresh.js';
 import type { CatalogSources } from '../provisioner/pricing/catalog-sources.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
-import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import { CapacityReservationController, capacityReservationsReady } from '../provisioner/nodeclass/capacity-reservation-controller.js';
 import { CapacityBlockExpiration } from '../provisioner/nodeclass/capacity-block-expiration.js';
 import { ReservedCapacityDemotion } from '../provisioner/nodeclass/reserved-capacity-demotion.js';

@@ -3,7 +3,7 @@ import { systemClock } from '../domain/clock.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { ControllerRunner } from '../provisioner/controller-runner.js';
 import { MaterializingLauncher, type PlanLauncher } from '../provisioner/disruption/replacement-launcher.js';
-import type { NodeClaimStore } from '../provisioner/nodeclaim-store.js';
+import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
 import type { StaticLaunches } from '../provisioner/static/static-launches.js';
 import { StaticReplicasController } from '../provisioner/static/static-replicas-controller.js';

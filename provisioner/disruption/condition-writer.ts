@@ -1,6 +1,6 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
-import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
+import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-store.js';
 
 /** The NodeClaim reads and status writes the condition writers need; reads must come from the API server. */
 export type ConditionStore = Pick<NodeClaimStore, 'get' | 'patchStatus'>;

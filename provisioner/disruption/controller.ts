@@ -1,6 +1,6 @@
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import { budgetsFor } from './budget-map.js';
 import { scanCandidates, type CandidateScan, type PriceOf } from './candidates.js';
 import type { Command } from './command.js';

@@ -1,7 +1,7 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { IgnoredAnnotation } from '../../domain/disruption/candidate.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { EventRecorder, EventTarget } from '../events.js';
+import type { EventRecorder, EventTarget } from '../ports/events.js';
 import type { Command } from './command.js';
 
 function claimTarget(claim: NodeClaim): EventTarget {

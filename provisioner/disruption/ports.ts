@@ -1,5 +1,5 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 
 /** NodeClaim reads and writes against the API server (a conflict must re-read there, not from the model). */
 export type DisruptionClaimStore = Pick<NodeClaimStore, 'get' | 'patchStatus' | 'delete' | 'addAnnotations'>;

@@ -1,6 +1,6 @@
 import type { Controller, ControllerLogger } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder, EventTarget } from '../events.js';
+import type { EventRecorder, EventTarget } from '../ports/events.js';
 import type { LifecycleMetrics } from '../metrics.js';
 
 /**

@@ -6,12 +6,12 @@ import { isNodeClaimNotFoundError } from '../../domain/cloud/errors.js';
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder, EventTarget } from '../events.js';
+import type { EventRecorder, EventTarget } from '../ports/events.js';
 import { conditionTypes, findCondition, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { isNodeReady, nodesByProviderId } from '../state/node-readiness.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { reportKept, type GcKeepReason } from './gc-keep.js';
 
 export interface LostNodeClaimGcOptions {

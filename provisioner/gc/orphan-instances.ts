@@ -4,11 +4,11 @@ import { ignoreNotFound } from '../../domain/cloud/errors.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { nodesByProviderId } from '../state/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { reportKept } from './gc-keep.js';
 
 export interface OrphanInstanceGcOptions {

@@ -4,11 +4,11 @@ import { parseProviderId } from '../../domain/cloud/provider-id.js';
 import type { Node } from '../../domain/core/node.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type ControllerLogger } from '../controller-runner.js';
-import type { EventRecorder, EventTarget } from '../events.js';
+import type { EventRecorder, EventTarget } from '../ports/events.js';
 import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
 import { disruptedTaint, terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import type { NodeWriter } from '../ports/node-writer.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { actionFor, noticeFor, type InterruptionMessage, type MessageKind } from './message-kinds.js';
 
 /** A NodeClaim of ours and its Node, found by EC2 instance id. */

@@ -1,4 +1,4 @@
-import type { InterruptionEventReason } from '../events.js';
+import type { InterruptionEventReason } from '../ports/events.js';
 
 /**
  * Karpenter's message kinds (aws pkg/controllers/interruption/messages/types.go), also the

@@ -2,7 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { ControllerLogger } from '../controller-runner.js';
 import { sharedMetric } from '../metric-shapes.js';
-import type { EventReason, EventRecorder, EventTarget } from '../events.js';
+import type { EventReason, EventRecorder, EventTarget } from '../ports/events.js';
 import type { ResourceRef } from './kube-rest.js';
 
 /** The one call the recorder makes (KubeRest has it). */

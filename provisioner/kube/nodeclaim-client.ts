@@ -3,7 +3,7 @@ import {
   StoreConflictError,
   type NodeClaimStore,
   type PatchStatusOptions,
-} from '../nodeclaim-store.js';
+} from '../ports/nodeclaim-store.js';
 import { isNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 

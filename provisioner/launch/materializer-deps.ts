@@ -1,10 +1,10 @@
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance, NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import type { VirtualNodePlan } from '../index.js';
 import type { NodeWriter } from '../ports/node-writer.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
 // Its own file so that launch-instance.ts, which the materializer calls, can take the same dependencies without

@@ -5,7 +5,7 @@ import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { toQuantities } from '../../domain/resource-list.js';
 import { isInsufficientCapacityError, isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import type { EventTarget } from '../events.js';
+import type { EventTarget } from '../ports/events.js';
 import type { Materializer, VirtualNodePlan } from '../index.js';
 import { planText } from '../state/plan-annotation.js';
 import { launchInstance } from './launch-instance.js';

@@ -6,7 +6,7 @@ import { OrphanInstanceGc } from '../gc/orphan-instances.js';
 import { VirtualNodePodGc } from '../gc/virtual-node-pods.js';
 import { VirtualNodeGc } from '../gc/virtual-nodes.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { EventRecorder, NodeApi, PodApi, VolumeAttachmentApi } from '../ports/cluster-ports.js';
 import { DriftController, type DriftReads } from './drift.js';
 import type { ResolvedDriftFacts } from './drift-facts.js';

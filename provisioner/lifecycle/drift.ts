@@ -10,9 +10,9 @@ import { RequirementError } from '../../domain/requirements/requirement.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
+import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { conditionTypes, findCondition, type Condition, isConditionTrue, nodePoolOf, timestampMs, withCondition } from '../../domain/api/status-conditions.js';
 import { imageForLabels, type ResolvedDriftFacts } from './drift-facts.js';
 

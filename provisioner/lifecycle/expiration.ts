@@ -3,9 +3,9 @@ import type { Clock } from '../../domain/clock.js';
 import { expiresAtMs } from '../../domain/disruption/node-deadlines.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { timestampMs } from '../../domain/api/status-conditions.js';
 
 export interface ExpirationControllerOptions {

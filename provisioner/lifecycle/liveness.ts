@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import { disruptedLabels, type DisruptionReason, type LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import {
   conditionTypes,
   findCondition,

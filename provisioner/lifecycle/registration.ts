@@ -6,7 +6,7 @@ import { labels } from '../../domain/well-known-labels.js';
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
-import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
+import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { conditionTypes, isConditionTrue, nodePoolOf, sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import { initializationBlocker, isNodeReady, nodesByProviderId } from '../state/node-readiness.js';

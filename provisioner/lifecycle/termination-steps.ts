@@ -1,8 +1,8 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { EventRecorder, EventTarget } from '../events.js';
-import { isStoreConflictError, type NodeClaimStore } from '../nodeclaim-store.js';
+import type { EventRecorder, EventTarget } from '../ports/events.js';
+import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { findCondition, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 
 /** Karpenter's termination conditions on the NodeClaim (core pkg/apis/v1 nodeclaim_status.go). */

@@ -3,7 +3,7 @@ import { reservationState, type CapacityReservationSource } from '../../domain/c
 import type { Clock } from '../../domain/clock.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 
 export interface CapacityBlockExpirationOptions {
   readonly view: { readonly nodeClaims: ReadonlyMap<string, NodeClaim> };

@@ -6,7 +6,7 @@ import type { AmiVariant, ResolvedNodeClass } from '../../domain/cloud/node-clas
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Clock } from '../../domain/clock.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';

@@ -5,7 +5,7 @@ import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labe
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import { nodesByProviderId } from '../state/node-readiness.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 
 const pollMs = 60_000;
 

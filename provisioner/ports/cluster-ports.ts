@@ -38,4 +38,4 @@ export interface PodApi {
 }
 
 /** Events go through the provisioner's one recorder port (kube/events.ts implements it). */
-export type { EventTarget as EventObjectRef, EventRecorder } from '../events.js';
+export type { EventTarget as EventObjectRef, EventRecorder } from './events.js';

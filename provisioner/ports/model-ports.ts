@@ -2,7 +2,7 @@ import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-sche
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { NodeClaimStore, PatchStatusOptions } from '../nodeclaim-store.js';
+import type { NodeClaimStore, PatchStatusOptions } from './nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { NodeApi, PodApi } from './cluster-ports.js';
 

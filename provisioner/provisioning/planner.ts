@@ -6,7 +6,7 @@ import { simulate } from '../../domain/simulation/simulate.js';
 import { StandingCluster } from '../../domain/simulation/standing-cluster.js';
 import { toleratesLaunchable } from '../../domain/taints.js';
 import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
-import type { EventRecorder } from '../events.js';
+import type { EventRecorder } from '../ports/events.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';

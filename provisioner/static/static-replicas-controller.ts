@@ -6,7 +6,7 @@ import type { Controller, ControllerLogger, ReconcileResult } from '../controlle
 import { silentLogger } from '../controller-runner.js';
 import type { ReplacementLauncher } from '../ports/replacement-launcher.js';
 import { launchFailureReason } from '../launch/materializer.js';
-import type { NodeClaimStore } from '../nodeclaim-store.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { plannedStaticClaim, staticClaimFacts, staticNodePools, staticPoolFacts } from './static-claims.js';
 import type { StaticLaunches } from './static-launches.js';

@@ -17,7 +17,7 @@ import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../../provisione
 import { RegistrationController } from '../../provisioner/lifecycle/registration.js';
 import { TerminationController } from '../../provisioner/lifecycle/termination.js';
 import { terminationFinalizer } from '../../domain/karpenter-keys.js';
-import { isStoreConflictError } from '../../provisioner/nodeclaim-store.js';
+import { isStoreConflictError } from '../../provisioner/ports/nodeclaim-store.js';
 import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import { condition, instance, nodeClaim } from '../fakes/builders.js';
 import { FakeEventRecorder } from '../fakes/fake-cluster.js';

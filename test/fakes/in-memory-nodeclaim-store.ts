@@ -1,7 +1,7 @@
 import { mergeLabels } from './merge-labels.js';
 import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
-import { StoreConflictError, type NodeClaimStore, type PatchStatusOptions } from '../../provisioner/nodeclaim-store.js';
+import { StoreConflictError, type NodeClaimStore, type PatchStatusOptions } from '../../provisioner/ports/nodeclaim-store.js';
 
 /**
  * A NodeClaimStore with the API server's semantics that the controllers rely on: deletion with

@@ -10,7 +10,7 @@ import { KubeRest } from '../../../provisioner/kube/kube-rest.js';
 import { KubeNodeClaimClient } from '../../../provisioner/kube/nodeclaim-client.js';
 import { KubeNodeWriter } from '../../../provisioner/kube/node-client.js';
 import { KubeNodePoolStatusWriter } from '../../../provisioner/kube/nodepool-status-client.js';
-import { isStoreConflictError } from '../../../provisioner/nodeclaim-store.js';
+import { isStoreConflictError } from '../../../provisioner/ports/nodeclaim-store.js';
 import { NodePoolReadinessController } from '../../../provisioner/provisioning/nodepool-readiness.js';
 import { NodePoolUsageController } from '../../../provisioner/provisioning/nodepool-usage.js';
 import { nodeClaim } from '../../fakes/builders.js';

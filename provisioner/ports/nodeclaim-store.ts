@@ -1,4 +1,4 @@
-import type { NodeClaim, NodeClaimStatus } from '../domain/api/nodeclaim-schema.js';
+import type { NodeClaim, NodeClaimStatus } from '../../domain/api/nodeclaim-schema.js';
 
 /** Karpenter's finalizer: the NodeClaim stays until its node is drained and its instance is gone. */
 
