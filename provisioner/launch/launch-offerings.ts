@@ -6,16 +6,7 @@ import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { resourceNames } from '../../domain/resource-list.js';
 import type { VirtualNodePlan } from '../index.js';
 import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
-
-/** Values of `key` the requirements allow, out of `candidates` (In narrows, NotIn removes). */
-export function allowedValues(requirements: readonly NodeSelectorRequirementWithMinValues[], key: string, candidates: readonly string[]): string[] {
-  return candidates.filter((value) => requirements.every((r) => {
-    if (r.key !== key) return true;
-    if (r.operator === 'In') return (r.values ?? []).includes(value);
-    if (r.operator === 'NotIn') return !(r.values ?? []).includes(value);
-    return r.operator !== 'DoesNotExist';
-  }));
-}
+import { allowedValues } from '../../domain/requirements/allowed-values.js';
 
 export interface LaunchChoice {
   readonly capacityType: CapacityType;

@@ -80,10 +80,3 @@ function launchedNodeOf(state: ClusterState, virtualNodeName: string): string | 
   }
   return plan.materializedNode;
 }
-
-/** A standby asked for this virtual node's launch and the plan has no node yet: the leader launches it. */
-export function awaitsRequestedLaunch(state: ClusterState, virtualNodeName: string): boolean {
-  const plan = state.plans.get(virtualNodeName);
-  if (plan === undefined || plan.materializedNode !== undefined) return false;
-  return state.nodes.get(virtualNodeName)?.metadata.annotations?.[launchRequestAnnotation] !== undefined;
-}

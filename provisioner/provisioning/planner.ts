@@ -10,7 +10,7 @@ import type { EventRecorder } from '../ports/events.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
-import { awaitsRequestedLaunch } from '../launch/launch-request.js';
+import { awaitsRequestedLaunch } from '../state/requested-launch.js';
 import { buildSimulationInput, holdsRescheduling, reschedulingPods } from '../state/snapshot.js';
 import { planFor } from '../state/claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';

@@ -4,7 +4,7 @@ import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
 import { readyCondition } from './virtual-node.js';
 import { anyPlanNotShownYet, unplannedPendingPods } from '../state/snapshot.js';
-import { awaitsRequestedLaunch } from '../launch/launch-request.js';
+import { awaitsRequestedLaunch } from '../state/requested-launch.js';
 import { eachLimited } from '../each-limited.js';
 import { noteRefusedPlacements, noteRefusedPlanOf } from './refused-placements.js';
 

@@ -3,7 +3,7 @@ import { reservationState, type CapacityReservation } from '../../domain/cloud/c
 import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
 import type { PoolReservations, ReservationOffer, ReservedOfferingOf } from '../../domain/simulation/reserved-capacity.js';
 import { capacityTypes, labels } from '../../domain/well-known-labels.js';
-import { allowedValues } from '../launch/launch-offerings.js';
+import { allowedValues } from '../../domain/requirements/allowed-values.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
 /** The reservations discovery found for each EC2NodeClass, and how many more instances each takes. */
