@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { al2023Parameter } from './eks-images.js';
 import type { Moto, SeededVpc } from './moto.js';
 
 /** Where Karpenter (and EKS) publish the EKS-optimized AMI ids; moto refuses PutParameter under `/aws/`. */
@@ -13,15 +14,14 @@ export interface SsmAliasProxy {
 }
 
 /**
- * Copies the seeded AL2023 parameters to the path layout of another Kubernetes version: a controller that reads the
+ * Copies the seeded AL2023 parameters (every variant) to the path layout of another Kubernetes version: a controller that reads the
  * cluster's version from the API server (Karpenter does) asks for that version's parameters.
  */
 export async function seedEksAmiParameters(moto: Moto, vpc: SeededVpc, kubernetesVersion: string): Promise<void> {
   const ssm = new SSMClient({ endpoint: moto.endpoint, region: moto.region, credentials: moto.credentials, maxAttempts: 1 });
   try {
-    for (const [arch, id] of [['x86_64', vpc.amis.amd64], ['arm64', vpc.amis.arm64]] as const) {
-      const Name = `${vpc.eksAmiParameterPrefix}/${kubernetesVersion}/amazon-linux-2023/${arch}/standard/recommended/image_id`;
-      await ssm.send(new PutParameterCommand({ Name, Value: id, Type: 'String', Overwrite: true }));
+    for (const image of vpc.images) {
+      await ssm.send(new PutParameterCommand({ Name: al2023Parameter(vpc.eksAmiParameterPrefix, kubernetesVersion, image), Value: image.id, Type: 'String', Overwrite: true }));
     }
   } finally {
     ssm.destroy();

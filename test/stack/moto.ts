@@ -11,7 +11,8 @@ import {
   EC2Client,
 } from '@aws-sdk/client-ec2';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
-import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { seedAl2023Images, type EksImage } from './eks-images.js';
 
 /** A running moto server on loopback; `stop()` kills its whole process group. */
 export interface Moto {
@@ -194,7 +195,10 @@ export interface SeededVpc {
   /** Where the EKS AL2023 alias parameters were copied: `<amiParameterPrefix>/eks/optimized-ami`. */
   readonly eksAmiParameterPrefix: string;
   readonly kubernetesVersion: string;
+  /** The standard AL2023 image of each architecture. */
   readonly amis: { readonly amd64: string; readonly arm64: string };
+  /** Every AL2023 image the alias parameters name: standard, nvidia and neuron, as EKS publishes them. */
+  readonly images: readonly EksImage[];
   /** The IAM role the test EC2NodeClasses name in `role:`. */
   readonly nodeRole: string;
 }
@@ -219,7 +223,8 @@ const subnetLayout = [
 
 /**
  * A VPC with subnets in three zones and a security group, all tagged
- * `karpenter.sh/discovery=<clusterName>`, plus the AL2023 alias parameters that moto lacks.
+ * `karpenter.sh/discovery=<clusterName>`, plus the AL2023 alias parameters and images (standard, nvidia, neuron) that
+ * moto lacks.
  */
 export async function seedVpc(
   moto: Moto,
@@ -253,19 +258,13 @@ export async function seedVpc(
   await ec2.send(new CreateTagsCommand({ Resources: [sg.GroupId ?? ''], Tags }));
   const amiParameterPrefix = '/nodesmith-test';
   const eksAmiParameterPrefix = `${amiParameterPrefix}/eks/optimized-ami`;
-  const amis = { amd64: '', arm64: '' };
-  for (const [arch, ec2Arch] of [
-    ['amd64', 'x86_64'],
-    ['arm64', 'arm64'],
-  ] as const) {
-    const source = `/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-${ec2Arch}`;
-    const id = (await ssm.send(new GetParameterCommand({ Name: source }))).Parameter?.Value ?? '';
-    const name = `${eksAmiParameterPrefix}/${kubernetesVersion}/amazon-linux-2023/${ec2Arch}/standard/recommended/image_id`;
-    await ssm.send(
-      new PutParameterCommand({ Name: name, Value: id, Type: 'String', Overwrite: true }),
-    );
-    amis[arch] = id;
+  const standard = { x86_64: '', arm64: '' };
+  for (const arch of ['x86_64', 'arm64'] as const) {
+    const source = `/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-${arch}`;
+    standard[arch] = (await ssm.send(new GetParameterCommand({ Name: source }))).Parameter?.Value ?? '';
   }
+  const images = await seedAl2023Images({ ec2, ssm, region: moto.region }, standard, eksAmiParameterPrefix, kubernetesVersion);
+  const amis = { amd64: standard.x86_64, arm64: standard.arm64 };
   ec2.destroy();
   ssm.destroy();
   const nodeRole = 'nodesmith-node-role';
@@ -280,5 +279,6 @@ export async function seedVpc(
     eksAmiParameterPrefix,
     kubernetesVersion,
     amis,
+    images,
   };
 }

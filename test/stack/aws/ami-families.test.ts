@@ -47,19 +47,17 @@ function networkInterfaceTagKeys(data: Record<string, unknown>): (string | undef
 void t.test('every AMI family launches with its own image and user data, read back from EC2', async (t) => {
   const world = await startMotoWorld(t);
   const { vpc, resolver, provider } = world;
-  const k8s = `/${vpc.kubernetesVersion}`;
   const zone = vpc.subnets[0]?.zone ?? '';
+  const seeded = (arch: string, variant: string): string => vpc.images.find((i) => i.arch === arch && i.variant === variant)?.id ?? '';
   const images = {
-    al2023Nvidia: await image(world, vpc.amis.amd64, 'amazon-eks-node-al2023-x86_64-nvidia'),
-    al2023Neuron: await image(world, vpc.amis.amd64, 'amazon-eks-node-al2023-x86_64-neuron'),
+    // The AL2023 variants are seeded with the VPC, as EKS publishes them in every region.
+    al2023Nvidia: seeded('x86_64', 'nvidia'),
+    al2023Neuron: seeded('x86_64', 'neuron'),
     brX86: await image(world, vpc.amis.amd64, 'bottlerocket-aws-k8s-1.33-x86_64-v1.47.0'),
     brArm: await image(world, vpc.amis.arm64, 'bottlerocket-aws-k8s-1.33-aarch64-v1.47.0'),
     brNvidia: await image(world, vpc.amis.amd64, 'bottlerocket-aws-k8s-1.33-nvidia-x86_64-v1.47.0'),
     windows: await image(world, vpc.amis.amd64, 'Windows_Server-2022-English-Core-EKS_Optimized-1.33'),
   };
-  const al2023 = `/eks/optimized-ami${k8s}/amazon-linux-2023/x86_64`;
-  await parameter(world, `${al2023}/nvidia/recommended/image_id`, images.al2023Nvidia);
-  await parameter(world, `${al2023}/neuron/recommended/image_id`, images.al2023Neuron);
   await parameter(world, `/bottlerocket/aws-k8s-${vpc.kubernetesVersion}/x86_64/latest/image_id`, images.brX86);
   await parameter(world, `/bottlerocket/aws-k8s-${vpc.kubernetesVersion}/arm64/latest/image_id`, images.brArm);
   await parameter(world, `/bottlerocket/aws-k8s-${vpc.kubernetesVersion}-nvidia/x86_64/latest/image_id`, images.brNvidia);
@@ -71,7 +69,7 @@ void t.test('every AMI family launches with its own image and user data, read ba
 
   await t.test('al2023 gives GPU types the nvidia image, Neuron types the neuron image, the rest the standard one', async (t) => {
     const nodeClass = await resolver.resolve(nodeClassSpec(vpc));
-    t.same(nodeClass.amis.map((a) => a.variant).sort(), ['neuron', 'nvidia', 'standard', 'standard']);
+    t.same(nodeClass.amis.map((a) => a.variant).sort(), ['neuron', 'nvidia', 'nvidia', 'standard', 'standard'], 'nvidia on both architectures');
     const templates = await launch(nodeClass, [
       { ...offering('m5.large', zone, 0.1), maxPods: 29 },
       { ...offering('g5.xlarge', zone, 1), gpuCount: 1, maxPods: 58 },

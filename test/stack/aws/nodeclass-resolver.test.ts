@@ -1,5 +1,7 @@
 import t from 'tap';
+import { DeleteParameterCommand, PutParameterCommand } from '@aws-sdk/client-ssm';
 import { isNodeClassNotReadyError } from '../../../domain/cloud/errors.js';
+import { al2023Parameter } from '../eks-images.js';
 import { nodeClassSpec, startMotoWorld } from './moto-fixture.js';
 
 void t.test('nodeclass resolution against moto', async (t) => {
@@ -48,16 +50,22 @@ void t.test('nodeclass resolution against moto', async (t) => {
     );
   });
 
-  await t.test('the al2023 alias resolves the standard image of each architecture through SSM', async (t) => {
+  await t.test('the al2023 alias resolves every image EKS publishes for it through SSM: standard, nvidia and neuron', async (t) => {
     const resolved = await resolver.resolve(nodeClassSpec(vpc));
     t.same(
       resolved.amis.map((a) => [a.architecture, a.id, a.variant]).sort(),
-      [
-        ['amd64', vpc.amis.amd64, 'standard'],
-        ['arm64', vpc.amis.arm64, 'standard'],
-      ],
-      'the variants the seed lacks (nvidia, neuron) are skipped, not an error',
+      vpc.images.map((i) => [i.arch === 'x86_64' ? 'amd64' : 'arm64', i.id, i.variant]).sort(),
     );
+    t.equal(new Set(resolved.amis.map((a) => a.id)).size, 5, 'five images: two standard, two nvidia, one neuron');
+  });
+
+  await t.test('a variant the region does not publish is skipped, not an error', async (t) => {
+    const neuron = vpc.images.find((i) => i.variant === 'neuron');
+    const Name = al2023Parameter(vpc.eksAmiParameterPrefix, vpc.kubernetesVersion, { arch: 'x86_64', variant: 'neuron' });
+    await world.clients.ssm.send(new DeleteParameterCommand({ Name }));
+    t.teardown(async () => { await world.clients.ssm.send(new PutParameterCommand({ Name, Value: neuron?.id ?? '', Type: 'String', Overwrite: true })); });
+    const resolved = await resolver.resolve(nodeClassSpec(vpc));
+    t.same(resolved.amis.map((a) => a.variant).sort(), ['nvidia', 'nvidia', 'standard', 'standard']);
   });
 
   await t.test('an ssmParameter term reads the image id from the parameter', async (t) => {
