@@ -5,8 +5,15 @@ import { resolvedAmiFamily } from '../api/ami-families.js';
 import { amiFamilyCapacity } from './ami-family-capacity.js';
 import { ephemeralStorageBytes, type CapacityBlockDevice } from './ephemeral-storage.js';
 import type { InstanceType, Overhead } from './instance-type.js';
+import { firstUnmetKey, requirementsFromExpressions, type NodeSelectorRequirementWithMinValues } from '../requirements/requirements.js';
 
-/** The EC2NodeClass fields that change what its nodes hold: its AMI family, kubelet, disks and interfaces. */
+/** One image's `status.amis[].requirements`: the instance types it serves (its architecture and variant). */
+export type ImageRequirements = readonly NodeSelectorRequirementWithMinValues[];
+
+/**
+ * The EC2NodeClass fields that change what its nodes hold (its AMI family, kubelet, disks and interfaces) and which
+ * types it can launch at all (its images).
+ */
 export interface NodeClassCapacity {
   readonly name: string;
   readonly amiFamily: string;
@@ -14,6 +21,12 @@ export interface NodeClassCapacity {
   readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
   readonly instanceStorePolicy?: string;
   readonly networkInterfaces?: readonly { readonly networkCardIndex: number; readonly interfaceType: string }[];
+  /**
+   * The requirements of each image the class resolved (status.amis). A type no image serves (a GPU type where the
+   * region publishes no GPU image) cannot launch: its offerings are unavailable, so no plan picks it. Undefined until
+   * the class is resolved.
+   */
+  readonly images?: readonly ImageRequirements[];
 }
 
 /** A class with no settings of its own: AL2023 with Karpenter's defaults (what the embedded catalog is sized for). */
@@ -34,6 +47,7 @@ export interface NodeClassLike {
     readonly instanceStorePolicy?: string;
     readonly networkInterfaces?: readonly { readonly networkCardIndex: number; readonly interfaceType: string }[];
   };
+  readonly status?: { readonly amis?: readonly { readonly requirements?: ImageRequirements }[] };
 }
 
 /** The object without its undefined fields, so that equal settings serialise alike (the cache key). */
@@ -52,6 +66,7 @@ export function nodeClassCapacityOf(nodeClass: NodeClassLike): NodeClassCapacity
     blockDeviceMappings: spec.blockDeviceMappings?.map((m) => defined<CapacityBlockDevice>({ deviceName: m.deviceName, rootVolume: m.rootVolume, ebs: m.ebs?.volumeSize === undefined ? undefined : { volumeSize: m.ebs.volumeSize } })),
     instanceStorePolicy: spec.instanceStorePolicy,
     networkInterfaces: spec.networkInterfaces?.map((n) => ({ networkCardIndex: n.networkCardIndex, interfaceType: n.interfaceType })),
+    images: nodeClass.status?.amis?.map((a) => a.requirements ?? []),
   });
 }
 
@@ -92,10 +107,17 @@ function classLabels(type: InstanceType, windows: boolean): Readonly<Record<stri
 
 const coreResources = new Set<string>(Object.values(resourceNames));
 
+/** Whether one of the class's images serves the type, as Karpenter maps images to types (amifamily.MapToInstanceTypes). */
+export function servedByImages(labels: Readonly<Record<string, string>>, images: readonly ImageRequirements[] | undefined): boolean {
+  return images === undefined || images.some((image) => firstUnmetKey(requirementsFromExpressions(image), (key) => labels[key]) === undefined);
+}
+
 function forClass(type: InstanceType, settings: NodeClassCapacity): InstanceType {
   const extended = Object.fromEntries(Object.entries(type.capacity).filter(([name]) => !coreResources.has(name) && name !== privateIpv4Resource));
   const sized = sizeMachine(type.machine, type.capacity[resourceNames.memory] ?? 0, extended, settings);
-  return { ...type, ...sized, labels: classLabels(type, amiFamilyCapacity(settings.amiFamily).windows) };
+  const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows);
+  const offerings = servedByImages(typeLabels, settings.images) ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));
+  return { ...type, ...sized, labels: typeLabels, offerings };
 }
 
 const byCatalog = new WeakMap<readonly InstanceType[], Map<string, readonly InstanceType[]>>();

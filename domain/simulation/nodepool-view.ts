@@ -37,7 +37,8 @@ export interface NodePoolView {
   readonly daemonPods: Float64Array;
   readonly limits: ResourceList | undefined;
   readonly minValues: readonly Requirement[];
-  /** The first NodePool requirement key each excluded type fails. */
+  /** Why each excluded type is: the first NodePool requirement key it fails, `offerings` when the NodePool allows none of
+   * its offerings, `image` when no image of the EC2NodeClass serves it. */
   readonly excludedBy: readonly (string | undefined)[];
 }
 
@@ -134,7 +135,9 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
   types.forEach((t, i) => {
     const failing = firstFailingKey(requirements, typeKeys, t.labels);
     const offered = ((table.offerMask[i] ?? 0) & offerMask) !== 0;
-    view.excludedBy[i] = failing ?? (offered ? undefined : 'offerings');
+    // The class's own copy of a type has no available offering only when none of its images serves it.
+    const imaged = t.offerings.some((o) => o.available);
+    view.excludedBy[i] = failing ?? (!offered ? 'offerings' : imaged ? undefined : 'image');
     view.typeMask[i] = view.excludedBy[i] === undefined ? 1 : 0;
     const overhead = daemonOverhead(daemons, typeKeys, t.labels);
     view.daemonCpu[i] = overhead.cpu;

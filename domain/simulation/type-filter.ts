@@ -70,7 +70,9 @@ function labelReason(i: number, run: FilterRun): string | undefined {
   const t = run.pool.types[i];
   const excluded = run.pool.excludedBy[i];
   if (t === undefined) return 'unknown';
-  if (excluded !== undefined) return excluded === 'offerings' ? 'no offering the NodePool allows' : `excluded by NodePool requirement ${excluded}`;
+  if (excluded === 'offerings') return 'no offering the NodePool allows';
+  if (excluded === 'image') return 'no image of the EC2NodeClass serves it (status.amis)';
+  if (excluded !== undefined) return `excluded by NodePool requirement ${excluded}`;
   for (const r of run.variant.requirements.values()) {
     if (run.ctx.typeKeys.has(r.key) && !requirementAllows(r, t.labels[r.key])) return `req|${r.key}|${t.labels[r.key] ?? '<none>'}`;
   }

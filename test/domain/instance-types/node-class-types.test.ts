@@ -119,3 +119,19 @@ void t.test("an EC2NodeClass's sizing fields are read from its spec: the alias g
   t.equal(nodeClassCapacityOf({ metadata: { name: 'c' }, spec: { amiFamily: 'Custom', amiSelectorTerms: [{ alias: 'al2023@latest' }] } }).amiFamily, 'Custom', 'spec.amiFamily wins over the alias');
   t.end();
 });
+
+void t.test('a type none of the class\'s images serves cannot launch: a GPU type where the region publishes no GPU image', (t) => {
+  const standardOnly = [
+    [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }, { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' }, { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'DoesNotExist' }],
+    [{ key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] }, { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' }, { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'DoesNotExist' }],
+  ];
+  const available = (images: NodeClassCapacity['images'], name: string): boolean => sized({ amiFamily: 'AL2023', ...(images === undefined ? {} : { images }) }, name).offerings.some((o) => o.available);
+  t.notOk(available(standardOnly, 'p4d.24xlarge'), 'the GPU type has no available offering with the standard images only');
+  t.ok(available(standardOnly, 'm5.large') && available(standardOnly, 'm6g.large'), 'both architectures of standard types launch');
+  const withNvidia = [...standardOnly, [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }, { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'Exists' }]];
+  t.ok(available(withNvidia, 'p4d.24xlarge'), 'with the nvidia image it launches');
+  t.notOk(available([standardOnly[1] ?? []], 'm5.large'), 'an amd64 type where only an arm64 image resolved does not');
+  t.ok(available(undefined, 'p4d.24xlarge'), 'a class not resolved yet filters nothing');
+  t.equal(nodeClassCapacityOf({ metadata: { name: 'g' }, status: { amis: [{ requirements: withNvidia[2] ?? [] }] } }).images?.length, 1, 'the images are read from status.amis');
+  t.end();
+});

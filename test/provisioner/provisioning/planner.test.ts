@@ -11,6 +11,7 @@ import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
 import { nodeClaim } from '../../fakes/builders.js';
+import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import { node, plan, pod } from '../../extender/builders.js';
 
 interface Planner {
@@ -237,4 +238,27 @@ void t.test("the virtual node published for a plan carries the allocatable its E
   // m5.large: 2 vCPU, 7577Mi after the VM overhead; 70m tiered kube CPU; memory reserved 1Gi by the user.
   t.same(published?.status?.allocatable, { cpu: `${String(2000 - 70 - 200)}m`, memory: String((7577 - 1024 - 512 - 500) * 2 ** 20), pods: '20', 'ephemeral-storage': String(20 * 2 ** 30 - 2 ** 30 - 2 * 2 ** 30) });
   t.same(published?.status?.capacity, published?.status?.allocatable, 'kube-scheduler reads allocatable; the virtual node offers no more than that');
+});
+
+void t.test('a GPU pod is not planned on a type no image of its EC2NodeClass serves, and is told why; with the GPU image it is', async (t) => {
+  const types = loadInstanceTypes({ only: new Set(['m5.large', 'g4dn.xlarge']) });
+  const gpuPod = (): Pod => {
+    const p = pendingPod('trainer', { tolerations: [launchable] });
+    const [container] = p.spec.containers;
+    return { ...p, spec: { ...p.spec, containers: [{ name: 'app', resources: { requests: { ...container?.resources?.requests, 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } } }] } };
+  };
+  const standard = (arch: string): unknown => ({ id: `ami-${arch}`, name: `standard-${arch}`, requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: [arch] }, { key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'DoesNotExist' }, { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'DoesNotExist' }] });
+  const nvidia = { id: 'ami-nvidia', name: 'nvidia-amd64', requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }, { key: 'karpenter.k8s.aws/instance-gpu-count', operator: 'Exists' }] };
+  const classWith = (amis: readonly unknown[]): ReturnType<typeof nodeClass> => { const c = nodeClass(); return { ...c, status: { ...c.status, amis } } as ReturnType<typeof nodeClass>; };
+
+  const without = stateWith({ nodePools: [nodePool()], nodeClasses: [classWith([standard('amd64'), standard('arm64')])], pods: [gpuPod()] });
+  const p = planner(without);
+  const summary = await planOnce({ ...p.deps, instanceTypes: () => types });
+  t.equal(summary.newNodes, 0, 'g4dn.xlarge would hold it, but nothing could boot it: no plan, so no launch that fails for ever');
+  t.match(p.events.events.find((e) => e.reason === 'FailedProvisioning')?.message ?? '', /no node can be launched for this pod.*no image of the EC2NodeClass serves it/);
+
+  const withGpuImage = stateWith({ nodePools: [nodePool()], nodeClasses: [classWith([standard('amd64'), standard('arm64'), nvidia])], pods: [gpuPod()] });
+  const q = planner(withGpuImage);
+  t.equal((await planOnce({ ...q.deps, instanceTypes: () => types })).newNodes, 1);
+  t.match([...withGpuImage.plans.values()].map((plan) => plan.instanceTypes.join(',')).join(';'), /g4dn\.xlarge/);
 });
