@@ -1,4 +1,7 @@
 import { compareStrings } from '../compare.js';
+
+/** The reason a pod gets when no NodePool was considered at all. */
+export const noNodePoolMatches = 'no NodePool matches';
 /** Counts why candidates failed for one pod, and renders one readable sentence. */
 export class ReasonCollector {
   private readonly nodes = new Map<string, number>();
@@ -25,7 +28,7 @@ export class ReasonCollector {
     const parts: string[] = [];
     if (this.nodeTotal > 0) parts.push(`0/${this.nodeTotal} nodes fit: ${countsText(this.nodes)}`);
     parts.push(...this.pools);
-    if (parts.length === 0) parts.push('no NodePool matches');
+    if (parts.length === 0) parts.push(noNodePoolMatches);
     const suffix = relaxed.length > 0 ? ` (after relaxing ${relaxed.join(', ')})` : '';
     return `${parts.join('; ')}${suffix}`;
   }

@@ -11,7 +11,8 @@ import type { NodeWriter } from '../ports/node-writer.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { awaitsRequestedLaunch } from '../state/requested-launch.js';
-import { buildSimulationInput, holdsRescheduling, reschedulingPods } from '../state/snapshot.js';
+import { buildSimulationInput, holdsRescheduling, reschedulingPods, whyNodePoolCannotLaunch } from '../state/snapshot.js';
+import { noNodePoolMatches } from '../../domain/simulation/reasons.js';
 import { planFor } from '../state/claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
 import { assignReservations, withReservedOfferings } from '../../domain/simulation/reserved-capacity.js';
@@ -146,8 +147,21 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
   }
   for (const { pod, reason } of result.unschedulable) {
     if (isBufferPod(pod)) continue;
-    deps.events.record(podTarget(pod), 'Warning', 'FailedProvisioning', `no node can be launched for this pod: ${reason}`);
+    deps.events.record(podTarget(pod), 'Warning', 'FailedProvisioning', `no node can be launched for this pod: ${explained(deps.state, reason)}`);
   }
+}
+
+/**
+ * "No NodePool matches" when every NodePool was left out says which and why: pods created a moment after their
+ * NodePool, while its EC2NodeClass still resolves, were told no NodePool matched them.
+ */
+function explained(state: ClusterState, reason: string): string {
+  if (!reason.startsWith(noNodePoolMatches)) return reason;
+  const waiting = [...state.nodePools.values()].flatMap((pool) => {
+    const why = whyNodePoolCannotLaunch(state, pool);
+    return why === undefined ? [] : [`nodepool ${pool.metadata.name ?? ''}: ${why}`];
+  });
+  return waiting.length === 0 ? reason : `no NodePool can launch now (${waiting.join('; ')})`;
 }
 
 /**

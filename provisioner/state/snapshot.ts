@@ -218,12 +218,18 @@ export function volumeRequirementsOf(state: ClusterState, pods: readonly Pod[]):
  * leaves a NodePool out until its class is ready.
  */
 export function usableNodePools(state: ClusterState): SimulationNodePool[] {
-  return [...state.nodePools.values()].filter((pool) => {
-    const deleting = (pool.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
-    const nodeClass = state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name);
-    if (deleting || nodeClass === undefined || launchProfileOf(nodeClass) === '') return false;
-    return nodeClass.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') !== true;
-  });
+  return [...state.nodePools.values()].filter((pool) => whyNodePoolCannotLaunch(state, pool) === undefined);
+}
+
+/** Why a NodePool is left out of every plan now (usableNodePools), or undefined when it is in. */
+export function whyNodePoolCannotLaunch(state: ClusterState, pool: SimulationNodePool): string | undefined {
+  if ((pool.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined) return 'it is being deleted';
+  const name = pool.spec.template.spec.nodeClassRef?.name ?? '';
+  const nodeClass = state.nodeClasses.get(name);
+  if (nodeClass === undefined) return `EC2NodeClass ${name} not found`;
+  if (launchProfileOf(nodeClass) === '') return `EC2NodeClass ${name} has no instance profile yet`;
+  const notReady = nodeClass.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'False');
+  return notReady === undefined ? undefined : `EC2NodeClass ${name} is not Ready: ${notReady.message}`.trim();
 }
 
 export interface SimulationRequest {

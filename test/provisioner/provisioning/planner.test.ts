@@ -262,3 +262,12 @@ void t.test('a GPU pod is not planned on a type no image of its EC2NodeClass ser
   t.equal((await planOnce({ ...q.deps, instanceTypes: () => types })).newNodes, 1);
   t.match([...withGpuImage.plans.values()].map((plan) => plan.instanceTypes.join(',')).join(';'), /g4dn\.xlarge/);
 });
+
+void t.test('a pod created while its NodePool\'s EC2NodeClass still resolves is told which NodePool waits and for what', async (t) => {
+  const resolving = nodeClass();
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [{ ...resolving, status: { conditions: [] } }], pods: [pendingPod('web', { tolerations: [launchable] })] });
+  const p = planner(state);
+  t.equal((await planOnce(p.deps)).newNodes, 0);
+  t.same(p.events.events.map((e) => e.message), ['no node can be launched for this pod: no NodePool can launch now (nodepool default: EC2NodeClass default has no instance profile yet)'],
+    'not "no NodePool matches": one does, it is not ready yet');
+});
