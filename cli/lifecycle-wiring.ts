@@ -14,6 +14,7 @@ import { lifecycleControllers, type LifecycleDependencies } from '../provisioner
 import { DriftController } from '../provisioner/lifecycle/drift.js';
 import { CloudDriftFacts } from '../provisioner/lifecycle/drift-facts.js';
 import { wakeRegistrationOnProgress } from '../provisioner/lifecycle/registration-wake.js';
+import { wakeTerminationOnDeletion } from '../provisioner/lifecycle/termination-wake.js';
 
 import { ModelNodeClaimStore, modelNodeApi, modelPodApi } from '../provisioner/ports/model-ports.js';
 import { KubeNodePoolStatusWriter } from '../provisioner/kube/nodepool-status-client.js';
@@ -99,6 +100,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
   const running = runner.run();
   const unsubscribeWatched = (w.watched ?? []).map(({ store, controller }) => store.onChange(() => { runner.wake(controller.name); }));
   const unsubscribeRegistration = wakeRegistrationOnProgress(w.state, () => { runner.wake('nodeclaim.registration'); });
+  const unsubscribeTermination = wakeTerminationOnDeletion(w.state, () => { wake.termination(); });
   const unsubscribe = w.state.onChange((kind, key) => {
     if (kind === 'ec2nodeclass') for (const c of w.nodeClassControllers ?? []) if (c.name.startsWith('nodeclass.')) runner.wake(c.name);
     drift?.noteChange(kind, key);
@@ -114,6 +116,7 @@ export function startLifecycleControllers(w: LifecycleWiring): { stop: () => Pro
     stop: async () => {
       unsubscribe();
       unsubscribeRegistration();
+      unsubscribeTermination();
       for (const unsubscribeOne of unsubscribeWatched) unsubscribeOne();
       await interruption?.stop();
       runner.stop();

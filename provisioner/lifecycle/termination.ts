@@ -30,7 +30,7 @@ export interface TerminationControllerOptions {
   readonly recorder?: EventRecorder;
   readonly metrics?: LifecycleMetrics;
   readonly log?: ControllerLogger;
-  /** Requeue while a termination is in progress (default 2 s). */
+  /** Requeue while a termination is in progress (default 1 s, Karpenter's drain requeue): its budget share waits on it. */
   readonly busyIntervalMs?: number;
   /** Requeue when nothing is terminating (default 5 s). */
   readonly idleIntervalMs?: number;
@@ -62,7 +62,7 @@ export class TerminationController implements Controller {
     for (const claim of terminating) {
       busy = (await this.#terminate(claim, findNode(claim, nodes))) === 'waiting' || busy;
     }
-    return { requeueAfterMs: busy ? (this.#o.busyIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? 5000) };
+    return { requeueAfterMs: busy ? (this.#o.busyIntervalMs ?? 1000) : (this.#o.idleIntervalMs ?? 5000) };
   }
 
   async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {

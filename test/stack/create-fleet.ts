@@ -49,7 +49,8 @@ export async function createFleet(context: FleetContext, headers: IncomingHttpHe
 /** With prices set: the override EC2 picks, recorded, and the prefixes of the others, which moto must not see. */
 function recordChoice(context: FleetContext, params: URLSearchParams, capacityType: string, available: readonly Override[]): { record: FleetChoice; unchosen: string[] } | undefined {
   const prices = context.prices;
-  if (prices === undefined || available.length === 0) return undefined;
+  // A dry run (Karpenter's EC2NodeClass validation asks one) launches nothing and is no choice of EC2's.
+  if (prices === undefined || available.length === 0 || params.get('DryRun') === 'true') return undefined;
   const strategy = allocationStrategy(params, capacityType);
   const chosen = chooseOverride(available, capacityType, strategy, prices);
   const record: FleetChoice = {

@@ -89,7 +89,7 @@ void t.test('termination retries an eviction that a disruption budget refuses', 
   const result = await controller.reconcile();
   await controller.reconcile();
   t.same(cluster.evictions, ['default/db', 'default/db']);
-  t.equal(result.requeueAfterMs, 2000);
+  t.equal(result.requeueAfterMs, 1000);
   t.same(cluster.deletedNodes, []);
   t.match(await registry.getSingleMetricAsString('nodesmith_pods_eviction_requests_total'), /code="429"} 2/);
   cluster.pdbBlocked.clear();
