@@ -25,6 +25,12 @@ function budgetFacts(state: ClusterState): BudgetNodeFacts[] {
   return out;
 }
 
+/** Whether this NodeClaim still uses its NodePool's budget: it exists, has its node, and its instance is not yet terminating. */
+export function holdsBudget(state: ClusterState, claimName: string): boolean {
+  const claim = state.nodeClaims.get(claimName);
+  return claim !== undefined && nodeOfClaim(state, claim) !== undefined && !isInstanceTerminating(claim);
+}
+
 /**
  * The NodePools' budgets for one reason at one instant, as a method spends them: `allowed` goes down as the pass
  * chooses commands (`take`), so two commands of one pass never add up past a budget.

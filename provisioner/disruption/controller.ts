@@ -1,7 +1,7 @@
 import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
 import { silentLogger } from '../controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
-import { budgetsFor } from './budget-map.js';
+import { budgetsFor, holdsBudget } from './budget-map.js';
 import { scanCandidates, type CandidateScan, type PriceOf } from './candidates.js';
 import type { Command } from './command.js';
 import { CommandQueue } from './command-queue.js';
@@ -32,6 +32,14 @@ export interface DisruptionControllerOptions extends ContextDeps {
   readonly busyIntervalMs?: number;
 }
 
+/**
+ * After a command deletes nodes, the next pass waits up to this long for them to stop using the budget (drained, the
+ * instance terminating: about 2 s on the stack). A pass at once, woken by the deletion itself, found them still
+ * there and took fewer nodes than the budget allows: in the race's scale-down, one node per 15 s command where the
+ * 10% budget allowed two.
+ */
+export const budgetReturnWaitMs = 10_000;
+
 /** Commands a method chose, waiting out its validation delay before they are checked again and started. */
 interface PendingCommands {
   readonly method: DisruptionMethod;
@@ -52,6 +60,8 @@ export class DisruptionController implements Controller {
   readonly #queue: CommandQueue;
   readonly #log: ControllerLogger;
   #pending: PendingCommands | undefined;
+  /** The NodeClaims the last command deleted at once, and until when the next pass waits for them. */
+  #leaving: { readonly names: readonly string[]; readonly untilMs: number } | undefined;
 
   constructor(options: DisruptionControllerOptions) {
     this.#o = options;
@@ -77,8 +87,18 @@ export class DisruptionController implements Controller {
     if (pending !== undefined && pending.dueMs > now) return { requeueAfterMs: pending.dueMs - now };
     this.#pending = undefined;
     if (pending !== undefined) await this.#startValid(pending);
+    else if (this.#awaitsLeaving(now)) return { requeueAfterMs: 1000 };
     else await this.#disrupt(now);
     return { requeueAfterMs: this.#nextPassMs() };
+  }
+
+  /** Whether a node the last command deleted still uses its NodePool's budget, within budgetReturnWaitMs. */
+  #awaitsLeaving(now: number): boolean {
+    const leaving = this.#leaving;
+    if (leaving === undefined) return false;
+    const held = now < leaving.untilMs && leaving.names.some((name) => holdsBudget(this.#o.state, name));
+    if (!held) this.#leaving = undefined;
+    return held;
   }
 
   #nextPassMs(): number {
@@ -149,7 +169,11 @@ export class DisruptionController implements Controller {
         this.#log.info({ component: this.name, command: command.id, reason: command.reason, why: outcome.why }, 'disruption command no longer valid');
         continue;
       }
-      await this.#queue.start(outcome.command);
+      const started = await this.#queue.start(outcome.command);
+      if (started && outcome.command.replacements.length === 0) {
+        const names = outcome.command.candidates.map((c) => c.nodeClaim.metadata.name ?? '');
+        this.#leaving = { names: [...(this.#leaving?.names ?? []), ...names], untilMs: this.#o.clock.now() + budgetReturnWaitMs };
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { Harness, appPod, initializedClaim, managedNode } from './harness.js';
+import { condition } from '../../fakes/builders.js';
 import { pendingPod } from '../../fakes/provisioning-builders.js';
 import { plan } from '../../extender/builders.js';
 
@@ -174,4 +175,25 @@ void t.test('on start, a node a killed process left tainted is untainted; deleti
   t.notOk((await h.store.get('nc-left'))?.status?.conditions?.some((c) => c.type === 'DisruptionReason'));
   t.ok(h.isTainted('i-going'), 'termination owns a deleting nodeclaim');
   t.ok(h.isTainted('foreign'), 'a node without a nodeclaim is not ours');
+});
+
+void t.test('the pass after a command waits for its node to leave the budget, then takes all the budget allows', async (t) => {
+  const h = new Harness({ pools: [{ disruption: { consolidateAfter: '0s', budgets: [{ nodes: '2' }] } }] });
+  await h.addNode('i-a', initializedClaim('nc-a', 'i-a', ['Consolidatable']));
+  await h.controller.reconcile();
+  h.clock.step(10_000);
+  for (const n of ['b', 'c']) await h.addNode(`i-${n}`, initializedClaim(`nc-${n}`, `i-${n}`, ['Consolidatable']));
+  h.clock.step(5_000);
+  await h.controller.reconcile();
+  t.ok(await h.isDeleting('nc-a'), 'the first command, for the one node empty when it was chosen, deletes it at 15 s');
+  h.clock.step(1_000);
+  await h.controller.reconcile(); // the deletion's own change wakes the controller at once
+  h.clock.step(1_000);
+  // Termination drains nc-a and its instance starts terminating: it no longer counts against the budget.
+  const claim = await h.store.get('nc-a');
+  await h.store.patchStatus('nc-a', { conditions: [...(claim?.status?.conditions ?? []), condition('InstanceTerminating', 'True', h.clock.now())] });
+  await h.sync();
+  await h.run(16_000);
+  t.same(await Promise.all(['nc-b', 'nc-c'].map((n) => h.isDeleting(n))), [true, true],
+    'one command for both: not one node now (the budget less nc-a, still terminating) and the other 15 s later');
 });
