@@ -5,7 +5,7 @@ import type { RunFigures } from './vs-karpenter-run.js';
 const figures = (controller: RunFigures['controller'], over: Partial<RunFigures>): RunFigures => ({
   controller, boundS: 30, runningS: 40, curve: '', burst: { instances: 20, price: 20, types: '', spot: 0 }, burstBound: 18, boot: [1, 2],
   settleS: 200, settled: true, consolidated: { instances: 6, price: 6, types: '', spot: 0 }, consolidatedBound: 5.8, disrupted: 100, launches: 2,
-  rssPeakMiB: 150, cpuBurstS: 10, cpuScaleS: 5, schedulerCpuS: 20, ...over,
+  rssPeakMiB: 150, cpuBurstS: 10, cpuScaleS: 5, schedulerCpuS: 20, apiServerBurstCpuS: 25, kwokBurstCpuS: 2, ...over,
 });
 
 const row = (table: string, label: string): string => table.split('\n').find((l) => l.startsWith(`| ${label} |`)) ?? '';

@@ -34,6 +34,8 @@ const rows: readonly Row[] = [
   { label: 'controller CPU during the burst (s)', of: (f) => f.cpuBurstS, digits: 1 },
   { label: 'controller CPU from scale-down to settled (s)', of: (f) => f.cpuScaleS, digits: 1 },
   { label: 'kube-scheduler CPU, whole run (s)', of: (f) => f.schedulerCpuS, digits: 1 },
+  { label: 'kube-apiserver CPU during the burst (s)', of: (f) => f.apiServerBurstCpuS, digits: 1 },
+  { label: 'kwok CPU during the burst (s)', of: (f) => f.kwokBurstCpuS, digits: 1 },
 ];
 
 function median(values: readonly number[]): number {

@@ -64,6 +64,9 @@ export interface RunFigures {
   readonly cpuBurstS: number;
   readonly cpuScaleS: number;
   readonly schedulerCpuS: number;
+  /** kube-apiserver's and kwok's CPU from the burst's start to all Running: what turns bound pods Running. */
+  readonly apiServerBurstCpuS: number;
+  readonly kwokBurstCpuS: number;
 }
 
 const cpuS = (pid: number): number => { const t = processCpuMs(pid); return (t.user + t.system) / 1000; };
@@ -155,12 +158,15 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     await pricesRead(world);
     const pid = running.pid;
     const table = poolTable(prices, options.workload.capacityTypes);
-    const schedulerPid = world.stack.components.get('kube-scheduler')?.process.pid ?? -1;
+    const pidOf = (name: string): number => world.stack.components.get(name)?.process.pid ?? -1;
+    const schedulerPid = pidOf('kube-scheduler');
+    const stackPids = { apiServer: pidOf('kube-apiserver'), kwok: pidOf('kwok') };
     const apps = world.kc.makeApiClient(k8s.AppsV1Api);
     for (const body of options.workload.daemonSets) await apps.createNamespacedDaemonSet({ namespace: 'kube-system', body });
     await world.apply(poolYaml(world, options.workload));
     const cpu0 = cpuS(pid);
     const scheduler0 = cpuS(schedulerPid);
+    const stack0 = { apiServer: cpuS(stackPids.apiServer), kwok: cpuS(stackPids.kwok) };
     const started = Date.now();
     const binds = await watchStages(world.kc, 'default', started);
     const shapes = options.workload.deployments;
@@ -169,6 +175,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     binds.stop();
     const boundMs = binds.boundAtMs.size >= total ? Math.max(...binds.boundAtMs.values()) : Number.NaN;
     const cpu1 = cpuS(pid);
+    const stackBurst = { apiServer: cpuS(stackPids.apiServer) - stack0.apiServer, kwok: cpuS(stackPids.kwok) - stack0.kwok };
     const burstPods = await livePods(world.core);
     const burstInstances = await clusterInstances(world.moto, clusterName);
     const burstFleet = priceFleet(burstInstances, prices);
@@ -196,6 +203,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
       consolidated: consolidatedFleet, consolidatedBound: boundOf(await livePods(world.core), table, options),
       disrupted: arrivals.added.size, launches: [...settle.seen].filter((n) => !claimsBefore.has(n)).length,
       rssPeakMiB: statusMiB(pid, 'VmHWM'), cpuBurstS: cpu1 - cpu0, cpuScaleS: cpuS(pid) - cpu1, schedulerCpuS: cpuS(schedulerPid) - scheduler0,
+      apiServerBurstCpuS: stackBurst.apiServer, kwokBurstCpuS: stackBurst.kwok,
     };
     write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances (${String(consolidatedFleet.spot)} spot) $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
     write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
