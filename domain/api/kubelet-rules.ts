@@ -1,6 +1,7 @@
 import type { KubeletConfiguration } from './kubelet-schema.js';
 import { evictionSignals, evictionValuePattern, reservedResources } from './schema-values.js';
 import { fieldPath, problem, type Problem } from './problem.js';
+import { clusterDnsLimitOf, kubeletFieldsOf } from './kubelet-families.js';
 
 const evictionValue = new RegExp(evictionValuePattern);
 const signals: readonly string[] = evictionSignals;
@@ -52,16 +53,35 @@ export function checkKubelet(kubelet: KubeletConfiguration | undefined): Problem
   return out;
 }
 
+/** How a family writes the kubelet's settings, for the sentence that says why a field cannot be written. */
+function carrier(family: string): string {
+  if (family === 'Bottlerocket') return "Bottlerocket's settings.kubernetes";
+  if (family === 'AL2') return "bootstrap.sh's kubelet flags";
+  return "the EKS bootstrap script's kubelet flags";
+}
+
 /**
  * Kubelet settings an AMI family's user data has no place for: refused, as Karpenter's EC2NodeClass validation
- * refuses them, rather than launched without. Bottlerocket's settings have no pods-per-core
- * (bottlerocket-os/bottlerocket#1721). Custom is exempt: its user data is the user's own. The resolver applies
- * the same rule to classes admitted before it (they stay NotReady, as Karpenter keeps them).
+ * refuses podsPerCore on Bottlerocket, rather than launched without (Karpenter drops the rest silently). AL2023's
+ * NodeConfig carries every field and Custom's user data is the user's own; which fields the others carry is
+ * kubelet-families.ts. The resolver applies the same rule to classes admitted before it (they stay NotReady).
  */
-export function checkKubeletForFamily(kubelet: { readonly podsPerCore?: number | undefined } | undefined, family: string): Problem[] {
-  if (family !== 'Bottlerocket' || kubelet?.podsPerCore === undefined) return [];
-  return [
-    problem('spec.kubelet.podsPerCore', 'kubelet-family-unsupported', kubelet.podsPerCore,
-      'podsPerCore is not applied by the Bottlerocket AMI family (its settings have no pods-per-core), so the kubelet would run without it: remove it, or bound pods with maxPods'),
-  ];
+export function checkKubeletForFamily(kubelet: Readonly<Record<string, unknown>> | undefined, family: string): Problem[] {
+  const carried = kubeletFieldsOf(family);
+  if (kubelet === undefined || carried === undefined) return [];
+  const out: Problem[] = [];
+  for (const [field, value] of Object.entries(kubelet)) {
+    // registerWithTaints is refused for every family by checkKubelet.
+    if (value === undefined || carried.has(field) || field === 'registerWithTaints') continue;
+    const why = field === 'podsPerCore' && family === 'Bottlerocket'
+      ? 'podsPerCore is not applied by the Bottlerocket AMI family (its settings have no pods-per-core), so the kubelet would run without it: remove it, or bound pods with maxPods'
+      : `${field} is not written by the ${family} AMI family (${carrier(family)} have no place for it), so the kubelet would run without it: remove it, or use AL2023, whose NodeConfig carries every KubeletConfiguration field`;
+    out.push(problem(fieldPath('spec.kubelet', field), 'kubelet-family-unsupported', value, why));
+  }
+  const dns = Array.isArray(kubelet['clusterDNS']) ? kubelet['clusterDNS'] : [];
+  const limit = clusterDnsLimitOf(family);
+  if (dns.length > limit) {
+    out.push(problem('spec.kubelet.clusterDNS', 'kubelet-family-unsupported', dns, `the ${family} AMI family's bootstrap takes ${String(limit)} cluster DNS address, not ${String(dns.length)}: the others would be dropped; list one, or use AL2023 or Bottlerocket`));
+  }
+  return out;
 }

@@ -2,13 +2,15 @@ import { parse, stringify } from 'smol-toml';
 import type { AmiSelectorTerm, ResolvedAmi } from '../../../domain/cloud/node-class.js';
 import type { BootstrapOptions } from './bootstrap-options.js';
 import { goDurations, toBase64 } from './bootstrap-options.js';
+import { bottlerocketKubeletKeys } from '../../../domain/api/kubelet-families.js';
 
 type Table = Record<string, unknown>;
 
 /**
  * The settings.kubernetes keys Karpenter's Bottlerocket model knows, in its order
  * (pkg/providers/amifamily/bootstrap/bottlerocketsettings.go). Karpenter re-encodes that table
- * from its model, so any other key of the user's is dropped; we drop the same ones.
+ * from its model, so any other key of the user's TOML is dropped; we drop the same ones. Unlike
+ * Karpenter, spec.kubelet fields with one of these keys are written (domain/api/kubelet-families.ts).
  */
 const kubernetesKeys = [
   'api-server', 'cloud-provider', 'cluster-certificate', 'cluster-name', 'cluster-dns-ip',
@@ -73,7 +75,8 @@ function kubernetesSettings(o: BootstrapOptions, userLabels: Table): Partial<Rec
     'node-labels': { ...userLabels, ...o.labels },
     'node-taints': Object.keys(taints).length === 0 ? undefined : taints,
     'max-pods': k.maxPods,
-    'cluster-dns-ip': k.clusterDNS?.[0],
+    // One address as Karpenter writes it; Bottlerocket takes a list too (node-local DNS before the service).
+    'cluster-dns-ip': (k.clusterDNS ?? []).length > 1 ? [...(k.clusterDNS ?? [])] : k.clusterDNS?.[0],
     'system-reserved': k.systemReserved,
     'kube-reserved': k.kubeReserved,
     'eviction-hard': k.evictionHard,
@@ -87,7 +90,13 @@ function kubernetesSettings(o: BootstrapOptions, userLabels: Table): Partial<Rec
     'image-gc-low-threshold-percent':
       k.imageGCLowThresholdPercent === undefined ? undefined : String(k.imageGCLowThresholdPercent),
     'cpu-cfs-quota-enforced': k.cpuCFSQuota,
+    ...bottlerocketExtras(k),
   };
+}
+
+/** The KubeletConfiguration fields beyond Karpenter's subset that Bottlerocket has a setting for (admission refuses the rest). */
+function bottlerocketExtras(kubelet: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(bottlerocketKubeletKeys).flatMap(([field, key]) => (kubelet[field] === undefined ? [] : [[key, kubelet[field]]])));
 }
 
 /**

@@ -117,3 +117,16 @@ void t.test('the bottlerocket release comes from the alias, a name selector or t
   t.equal(bottlerocketVersion([{ id: 'ami-2' }], amis.slice(0, 1)), '', 'no bottlerocket image, no version');
   t.end();
 });
+
+void t.test('bottlerocket writes the KubeletConfiguration fields it has a setting for, and every clusterDNS address (issue 34)', (t) => {
+  const { kubernetes } = settingsOf({ kubelet: { shutdownGracePeriod: '30s', shutdownGracePeriodCriticalPods: '10s', clusterDNS: ['10.0.0.10', '10.0.0.11'], maxPods: 30, podPidsLimit: 1024, allowedUnsafeSysctls: ['net.core.somaxconn'] } });
+  t.match(kubernetes, {
+    'shutdown-grace-period': '30s',
+    'shutdown-grace-period-for-critical-pods': '10s',
+    'cluster-dns-ip': ['10.0.0.10', '10.0.0.11'],
+    'max-pods': 30,
+    'pod-pids-limit': 1024,
+    'allowed-unsafe-sysctls': ['net.core.somaxconn'],
+  });
+  t.end();
+});
