@@ -11,7 +11,7 @@ import { stateFromDump } from './cluster-dump.js';
 import type { Command, CommandIo } from './command.js';
 import { disruptionSpec } from './command-specs.js';
 import { consolidationFlags } from './consolidation-flags.js';
-import { isGateOn } from './feature-gates.js';
+import { featureGatesText, isGateOn } from './feature-gates.js';
 import { applyNodeOverlays } from '../domain/instance-types/node-overlay.js';
 import { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import { dryRunTable } from './disruption-output.js';
@@ -54,12 +54,12 @@ function sourceAndOutput(values: Values, problems: string[]): { files: readonly 
   return { files, output: output === 'json' ? 'json' : 'table' };
 }
 
-function checked(values: Values): DryRunFlags | string {
+function checked(values: Values, env?: Readonly<Record<string, string | undefined>>): DryRunFlags | string {
   const problems: string[] = [];
   const { files, output } = sourceAndOutput(values, problems);
   const nowMs = parseNow(values.now, problems);
-  const consolidation = consolidationFlags({ minSavings: values['consolidation-min-savings'] ?? '', featureGates: values['feature-gates'] ?? '' }, problems);
-  const nodeOverlay = isGateOn(values['feature-gates'] ?? '', 'NodeOverlay');
+  const consolidation = consolidationFlags({ minSavings: values['consolidation-min-savings'] ?? '', featureGates: featureGatesText(values['feature-gates'], env) }, problems);
+  const nodeOverlay = isGateOn(featureGatesText(values['feature-gates'], env), 'NodeOverlay');
   if (problems.length > 0) return problems.join('\n');
   return {
     nodeOverlay,
@@ -69,9 +69,9 @@ function checked(values: Values): DryRunFlags | string {
   };
 }
 
-function parseFlags(argv: readonly string[]): DryRunFlags | string {
+function parseFlags(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): DryRunFlags | string {
   try {
-    return checked(parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values);
+    return checked(parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values, env);
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
@@ -136,7 +136,7 @@ async function askLeader(url: string, io: CommandIo): Promise<ConsolidationDryRu
 export const disruptionCommand: Command = {
   ...disruptionSpec,
   async run(argv: readonly string[], io: CommandIo): Promise<number> {
-    const flags = parseFlags(argv);
+    const flags = parseFlags(argv, io.env);
     if (typeof flags === 'string') {
       io.stderr(`nodesmith disruption: ${flags}\nUsage: nodesmith disruption ${disruptionSpec.usage}\n`);
       return 2;

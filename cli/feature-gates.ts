@@ -23,6 +23,14 @@ export function parseFeatureGates(text: string, problems: string[]): Map<string,
   return gates;
 }
 
+/**
+ * The gates as given: `--feature-gates`, else the FEATURE_GATES environment variable (Karpenter's options take it as
+ * the flag's default, and its chart sets it), else none. Before, FEATURE_GATES was accepted and ignored.
+ */
+export function featureGatesText(flag: string | undefined, env: Readonly<Record<string, string | undefined>> | undefined): string {
+  return flag !== undefined && flag !== '' ? flag : (env?.['FEATURE_GATES'] ?? '');
+}
+
 /** Whether this gate is on: as `--feature-gates` sets it, else Karpenter's default; problems are reported by the parse. */
 export function isGateOn(text: string, name: FeatureGateName): boolean {
   return parseFeatureGates(text, []).get(name) ?? karpenterFeatureGates[name];

@@ -5,7 +5,7 @@ import { collectManifests, snapshotFrom, type ManifestSet } from '../domain/simu
 import { simulate } from '../domain/simulation/simulate.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import { applyNodeOverlays, type NodeOverlayLike } from '../domain/instance-types/node-overlay.js';
-import { parseFeatureGates } from './feature-gates.js';
+import { featureGatesText, parseFeatureGates } from './feature-gates.js';
 import type { Command, CommandIo } from './command.js';
 import { checkManifests, printProblems, printWarnings } from './manifest-gate.js';
 import { readManifestFiles } from './manifest-files.js';
@@ -16,7 +16,7 @@ const { usage } = planSpec;
 
 interface PlanFlags { readonly files: string[]; readonly output: 'table' | 'json'; readonly region: string; readonly validate: boolean; readonly nodeOverlay: boolean }
 
-function parseFlags(argv: readonly string[]): PlanFlags | string {
+function parseFlags(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): PlanFlags | string {
   let values;
   try {
     ({ values } = parseArgs({
@@ -31,7 +31,7 @@ function parseFlags(argv: readonly string[]): PlanFlags | string {
   if (output !== 'table' && output !== 'json') return `--output must be "table" or "json", got "${output}"`;
   if (values.file === undefined || values.file.length === 0) return 'at least one -f FILE_OR_DIR is required';
   const problems: string[] = [];
-  const gates = parseFeatureGates(values['feature-gates'] ?? '', problems);
+  const gates = parseFeatureGates(featureGatesText(values['feature-gates'], env), problems);
   if (problems.length > 0) return problems.join('; ');
   return { files: values.file, output, region: values.region ?? 'us-east-1', validate: values['no-validate'] !== true, nodeOverlay: gates.get('NodeOverlay') === true };
 }
@@ -87,7 +87,7 @@ async function runPlan(flags: PlanFlags, io: CommandIo): Promise<number> {
 export const planCommand: Command = {
   ...planSpec,
   async run(argv: readonly string[], io: CommandIo): Promise<number> {
-    const flags = parseFlags(argv);
+    const flags = parseFlags(argv, io.env);
     if (typeof flags === 'string') {
       io.stderr(`nodesmith plan: ${flags}\nUsage: nodesmith plan ${usage}\n`);
       return 2;

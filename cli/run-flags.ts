@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { NodesmithConfig } from './app-config.js';
 import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
-import { isGateOn } from './feature-gates.js';
+import { featureGatesText, isGateOn } from './feature-gates.js';
 import { karpenterGuardDefaults, runFlagSpec } from './run-flag-spec.js';
 
 function durationMs(text: string, flag: string, problems: string[]): number {
@@ -93,6 +93,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
   const components = new Set(v.components.split(',').map((c) => c.trim()).filter((c) => c !== ''));
   const clusterName = v['cluster-name'] ?? env['CLUSTER_NAME'];
   const problems = crossFlagProblems(v, components, clusterName);
+  const gates = featureGatesText(v['feature-gates'], env);
   const certFile = v['extender-cert-file'];
   const keyFile = v['extender-key-file'];
   const config: NodesmithConfig = {
@@ -117,12 +118,12 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     },
     webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },
     health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems), metricsNamespace: v['metrics-namespace'] },
-    consolidation: consolidationFlags({ minSavings: v['consolidation-min-savings'], featureGates: v['feature-gates'] }, problems),
-    nodeRepair: isGateOn(v['feature-gates'], 'NodeRepair'),
-    reservedCapacity: isGateOn(v['feature-gates'], 'ReservedCapacity'),
-    staticCapacity: isGateOn(v['feature-gates'], 'StaticCapacity'),
-    nodeOverlay: isGateOn(v['feature-gates'], 'NodeOverlay'),
-    capacityBuffer: isGateOn(v['feature-gates'], 'CapacityBuffer'),
+    consolidation: consolidationFlags({ minSavings: v['consolidation-min-savings'], featureGates: gates }, problems),
+    nodeRepair: isGateOn(gates, 'NodeRepair'),
+    reservedCapacity: isGateOn(gates, 'ReservedCapacity'),
+    staticCapacity: isGateOn(gates, 'StaticCapacity'),
+    nodeOverlay: isGateOn(gates, 'NodeOverlay'),
+    capacityBuffer: isGateOn(gates, 'CapacityBuffer'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     ...earlyPlanning(v['early-planning-schedulers'], problems),
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),

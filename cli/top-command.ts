@@ -6,7 +6,7 @@ import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
 import type { Command, CommandIo } from './command.js';
 import { topSpec } from './command-specs.js';
-import { parseFeatureGates } from './feature-gates.js';
+import { featureGatesText, parseFeatureGates } from './feature-gates.js';
 import { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import { buildTopView, type PriceOf } from './top-model.js';
 import { catalogPrices, preloadCatalog } from './top-prices.js';
@@ -45,7 +45,7 @@ const positive = (value: string, flag: string, problems: string[]): number => {
 };
 
 /** Parses every flag once and reports every problem together. */
-export function parseTopFlags(argv: readonly string[]): TopFlags | string[] {
+export function parseTopFlags(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): TopFlags | string[] {
   const { values: v } = parseArgs({ args: [...argv], options, strict: true });
   const problems: string[] = [];
   const sort = sortKeys.find((k) => k === v.sort);
@@ -53,7 +53,7 @@ export function parseTopFlags(argv: readonly string[]): TopFlags | string[] {
   const width = v.width === undefined ? undefined : positive(v.width, 'width', problems);
   const intervalMs = positive(v.interval, 'interval', problems) * 1000;
   const timeoutMs = positive(v.timeout, 'timeout', problems) * 1000;
-  const nodeOverlay = parseFeatureGates(v['feature-gates'], problems).get('NodeOverlay') === true;
+  const nodeOverlay = parseFeatureGates(featureGatesText(v['feature-gates'], env), problems).get('NodeOverlay') === true;
   if (problems.length > 0) return problems;
   return Object.freeze({ kubeconfig: v.kubeconfig, once: v.once, sort: sort ?? 'cost', nodePool: v.nodepool, region: v.region, width, intervalMs, timeoutMs, nodeOverlay });
 }
@@ -84,7 +84,7 @@ async function syncedState(flags: TopFlags, io: CommandIo): Promise<{ state: Clu
 }
 
 async function run(argv: readonly string[], io: CommandIo): Promise<number> {
-  const flags = parseTopFlags(argv);
+  const flags = parseTopFlags(argv, io.env);
   if (Array.isArray(flags)) {
     io.stderr(`top: invalid flags:\n${flags.map((p) => `  ${p}`).join('\n')}\n`);
     return 2;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { AdmissionGates } from '../domain/api/feature-gates.js';
 import type { Command, CommandIo } from './command.js';
-import { admissionGatesOf } from './feature-gates.js';
+import { admissionGatesOf, featureGatesText } from './feature-gates.js';
 import { validateSpec } from './command-specs.js';
 import { checkManifests, printProblems, printWarnings, type GateResult } from './manifest-gate.js';
 import { readManifestFiles } from './manifest-files.js';
@@ -16,7 +16,7 @@ export function validateText(text: string, file: string): GateResult {
 
 interface ValidateFlags { readonly paths: string[]; readonly verbose: boolean; readonly allowEmpty: boolean; readonly gates: AdmissionGates }
 
-function parseFlags(argv: readonly string[]): ValidateFlags | string {
+function parseFlags(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): ValidateFlags | string {
   let values;
   try {
     ({ values } = parseArgs({ args: [...argv], options: { filename: { type: 'string', short: 'f', multiple: true }, verbose: { type: 'boolean', short: 'v' }, 'allow-empty': { type: 'boolean' }, 'feature-gates': { type: 'string' } } }));
@@ -27,7 +27,7 @@ function parseFlags(argv: readonly string[]): ValidateFlags | string {
   if (paths.length === 0) return 'at least one -f FILE_OR_DIR is required';
   // The controller's gates: a static NodePool is valid where nodesmith runs with StaticCapacity=true.
   const problems: string[] = [];
-  const gates = admissionGatesOf(values['feature-gates'] ?? '', problems);
+  const gates = admissionGatesOf(featureGatesText(values['feature-gates'], env), problems);
   if (problems.length > 0) return problems.join('; ');
   return { paths, verbose: values.verbose ?? false, allowEmpty: values['allow-empty'] ?? false, gates };
 }
@@ -56,7 +56,7 @@ function report(result: GateResult, io: CommandIo, flags: ValidateFlags): number
 export const validateCommand: Command = {
   ...validateSpec,
   async run(argv, io): Promise<number> {
-    const flags = parseFlags(argv);
+    const flags = parseFlags(argv, io.env);
     if (typeof flags === 'string') {
       io.stderr(`validate: ${flags}\n`);
       return 2;

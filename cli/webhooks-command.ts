@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultExcludedNamespaces, defaultProductServiceAccount } from '../webhooks/app.js';
 import { defaultWebhookPort, serveWebhooks, type ServeWebhooksOptions } from '../webhooks/serve.js';
 import type { Command, CommandIo } from './command.js';
-import { admissionGatesOf } from './feature-gates.js';
+import { admissionGatesOf, featureGatesText } from './feature-gates.js';
 import { webhooksSpec } from './command-specs.js';
 
 const options = {
@@ -18,10 +18,10 @@ const options = {
 } as const;
 
 /** Parses every flag once and reports every problem together (fail fast, but completely). */
-export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions | string[] {
+export function parseWebhookFlags(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): ServeWebhooksOptions | string[] {
   const { values } = parseArgs({ args: [...argv], options });
   const problems: string[] = [];
-  const gates = admissionGatesOf(values['feature-gates'], problems);
+  const gates = admissionGatesOf(featureGatesText(values['feature-gates'], env), problems);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`--port must be 0–65535, got "${values.port}"`);
   if (values['cert-file'] === undefined) problems.push('--cert-file is required (PEM serving certificate)');
@@ -43,7 +43,7 @@ export function parseWebhookFlags(argv: readonly string[]): ServeWebhooksOptions
 }
 
 async function run(argv: readonly string[], io: CommandIo): Promise<number> {
-  const parsed = parseWebhookFlags(argv);
+  const parsed = parseWebhookFlags(argv, io.env);
   if (Array.isArray(parsed)) {
     io.stderr(`webhooks: invalid flags:\n${parsed.map((p) => `  ${p}`).join('\n')}\n`);
     return 2;

@@ -23,3 +23,14 @@ void t.test('Karpenter\'s whole default gate string starts nodesmith: ReservedCa
   t.notOk(Array.isArray(parsed), Array.isArray(parsed) ? parsed.join('; ') : 'accepted');
   t.end();
 });
+
+void t.test('FEATURE_GATES in the environment sets the gates, as Karpenter reads it; --feature-gates wins over it', (t) => {
+  const fromEnv = parseRunFlags(['--cluster-name=c'], { FEATURE_GATES: 'NodeRepair=true,StaticCapacity=true' });
+  t.notOk(Array.isArray(fromEnv));
+  if (!Array.isArray(fromEnv)) t.same([fromEnv.nodeRepair, fromEnv.staticCapacity], [true, true], 'no longer accepted and ignored');
+  const flagWins = parseRunFlags(['--cluster-name=c', '--feature-gates=NodeRepair=false'], { FEATURE_GATES: 'NodeRepair=true' });
+  if (!Array.isArray(flagWins)) t.equal(flagWins.nodeRepair, false);
+  const bad = parseRunFlags(['--cluster-name=c'], { FEATURE_GATES: 'NoSuchGate=true' });
+  t.ok(Array.isArray(bad) && bad.some((p) => p.includes('NoSuchGate')), 'a bad value in the environment is reported like the flag');
+  t.end();
+});
