@@ -20,6 +20,9 @@ const boundaries = [
   // conditions, the claim's plan, the NodeClass spec, the plan annotation): it builds on domain/ alone, plus the
   // types of provisioner/index.ts, the contract the extender reads the model through.
   { target: './provisioner/state', from: './provisioner', except: ['./state', './index.ts'], message: 'provisioner/state/ may import only domain/ (and the types of provisioner/index.ts).' },
+  // ports/ holds the interfaces the adapters implement; it sits on state/ (a port may name ClusterState) and never
+  // reaches up into a room, or every adapter would depend on that room through it.
+  { target: './provisioner/ports', from: './provisioner', except: ['./ports', './state', './index.ts'], message: 'provisioner/ports/ may import only state/, domain/ and provisioner/index.ts.' },
   // provisioning/ (the planner, the batcher, the virtual nodes) is a room like the others: what another room
   // needs from it is a shared read and belongs in state/, so no room imports its internals (issue 36).
   // cli/ still starts its controllers and the Provisioner; it wires rooms and is not one.
