@@ -162,6 +162,8 @@ export class DisruptionController implements Controller {
   }
 
   async #startValid(pending: PendingCommands): Promise<void> {
+    // Only this pass's deletions are waited for: a node an earlier command deleted has had its turn.
+    const leaving: string[] = [];
     for (const command of pending.commands) {
       const outcome = await revalidate(this.#o, pending.method, command);
       if ('why' in outcome) {
@@ -170,10 +172,8 @@ export class DisruptionController implements Controller {
         continue;
       }
       const started = await this.#queue.start(outcome.command);
-      if (started && outcome.command.replacements.length === 0) {
-        const names = outcome.command.candidates.map((c) => c.nodeClaim.metadata.name ?? '');
-        this.#leaving = { names: [...(this.#leaving?.names ?? []), ...names], untilMs: this.#o.clock.now() + budgetReturnWaitMs };
-      }
+      if (started && outcome.command.replacements.length === 0) leaving.push(...outcome.command.candidates.map((c) => c.nodeClaim.metadata.name ?? ''));
     }
+    if (leaving.length > 0) this.#leaving = { names: leaving, untilMs: this.#o.clock.now() + budgetReturnWaitMs };
   }
 }

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
-import type { Ec2Prices, FleetChoice } from '../stack/ec2-allocation.js';
+import { ec2PriceOf, type Ec2Prices, type FleetChoice } from '../stack/ec2-allocation.js';
 import { karpenterModuleDir } from '../stack/karpenter.js';
 
 /** A stable share in [0.25, 0.55) for each type and zone (FNV-1a): spot prices that differ by pool, as EC2's do. */
@@ -40,7 +40,7 @@ export function poolTable(prices: Ec2Prices, capacityTypes: readonly string[] = 
     .map((t) => ({
       ...t,
       offerings: t.offerings.filter((o) => capacityTypes.includes(o.capacityType)).map((o) => ({
-        ...o, price: (o.capacityType === 'spot' ? prices.spot(t.name, o.zone) : prices.onDemand.get(t.name)) ?? Number.NaN,
+        ...o, price: ec2PriceOf(prices, o.capacityType, t.name, o.zone) ?? Number.NaN,
       })),
     }));
 }
@@ -57,7 +57,7 @@ export function priceFleet(instances: readonly Instance[], prices: Ec2Prices): F
     types.set(type, (types.get(type) ?? 0) + 1);
     const isSpot = i.InstanceLifecycle === 'spot';
     if (isSpot) spot++;
-    price += (isSpot ? prices.spot(type, i.Placement?.AvailabilityZone ?? '') : prices.onDemand.get(type)) ?? Number.NaN;
+    price += ec2PriceOf(prices, isSpot ? 'spot' : 'on-demand', type, i.Placement?.AvailabilityZone ?? '') ?? Number.NaN;
   }
   return { instances: instances.length, price, spot, types: [...types].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t}×${String(n)}`).join(', ') };
 }

@@ -40,10 +40,15 @@ export function allocationStrategy(params: URLSearchParams, capacityType: string
   return params.get(key) ?? 'lowest-price';
 }
 
+/** The table's price of one pool: spot by type and zone, anything else on demand by type. */
+export function ec2PriceOf(prices: Ec2Prices, capacityType: string, type: string, zone: string): number | undefined {
+  return capacityType === 'spot' ? prices.spot(type, zone) : prices.onDemand.get(type);
+}
+
 export function offered(o: Override, capacityType: string, prices: Ec2Prices): OfferedOverride {
   const type = o.fields.get('InstanceType') ?? '';
   const zone = o.fields.get('AvailabilityZone') ?? '';
-  return { type, zone, price: capacityType === 'spot' ? prices.spot(type, zone) : prices.onDemand.get(type) };
+  return { type, zone, price: ec2PriceOf(prices, capacityType, type, zone) };
 }
 
 const rank = (value: number | undefined): number => (value === undefined || Number.isNaN(value) ? Number.POSITIVE_INFINITY : value);

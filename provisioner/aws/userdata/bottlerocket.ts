@@ -12,7 +12,7 @@ type Table = Record<string, unknown>;
  * from its model, so any other key of the user's TOML is dropped; we drop the same ones. Unlike
  * Karpenter, spec.kubelet fields with one of these keys are written (domain/api/kubelet-families.ts).
  */
-const kubernetesKeys = [
+export const kubernetesKeys = [
   'api-server', 'cloud-provider', 'cluster-certificate', 'cluster-name', 'cluster-dns-ip',
   'credential-providers', 'node-labels', 'node-taints', 'max-pods', 'static-pods', 'eviction-hard',
   'eviction-soft', 'eviction-soft-grace-period', 'eviction-max-pod-grace-period', 'kube-reserved',

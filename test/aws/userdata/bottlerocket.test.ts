@@ -1,7 +1,8 @@
 import t from 'tap';
 import { parse } from 'smol-toml';
 import { userDataFor } from '../../../provisioner/aws/user-data.js';
-import { bottlerocketVersion } from '../../../provisioner/aws/userdata/bottlerocket.js';
+import { bottlerocketVersion, kubernetesKeys } from '../../../provisioner/aws/userdata/bottlerocket.js';
+import { bottlerocketKubeletKeys } from '../../../domain/api/kubelet-families.js';
 import { cluster, decode, input, kubelet } from './fixtures.js';
 
 type Table = Record<string, unknown>;
@@ -128,5 +129,11 @@ void t.test('bottlerocket writes the KubeletConfiguration fields it has a settin
     'pod-pids-limit': 1024,
     'allowed-unsafe-sysctls': ['net.core.somaxconn'],
   });
+  t.end();
+});
+
+void t.test('every spec.kubelet field admission lets through on Bottlerocket lands on a key its settings model keeps', (t) => {
+  const kept: readonly string[] = kubernetesKeys;
+  t.same(Object.values(bottlerocketKubeletKeys).filter((key) => !kept.includes(key)), [], 'a key outside the model would be dropped after admission let it in');
   t.end();
 });
