@@ -17,6 +17,7 @@ import { planFor } from '../state/claim-plan.js';
 import { virtualNodeFor } from './virtual-node.js';
 import { assignReservations, withReservedOfferings } from '../../domain/simulation/reserved-capacity.js';
 import { awaitsRetriedBind } from '../state/pending-pods.js';
+import { refusedPlace } from '../state/plan-room.js';
 import { reservedCapacityView, type ReservedCapacitySource } from './reservation-offers.js';
 import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
 import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
@@ -141,7 +142,11 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
   for (const existing of result.existing) {
     // A buffer's room nominates nothing (as in Karpenter): it is placed again every pass, and would hold the node forever.
     const pods = existing.pods.filter((p) => !isBufferPod(p));
-    if (pods.length === 0 || deps.state.plans.has(existing.node)) continue;
+    if (pods.length === 0) continue;
+    if (deps.state.plans.has(existing.node)) {
+      nominateIntoPlannedRoom(deps, existing.node, pods);
+      continue;
+    }
     nominateExisting(deps, existing.node, pods.map(podKeyOf));
     for (const pod of pods) deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits existing node ${existing.node}; waiting for kube-scheduler to retry`);
   }
@@ -194,6 +199,20 @@ function nominateExisting(deps: PlannerDeps, node: string, keys: readonly string
   for (const key of keys) deps.state.refusals.nominated(key, node, now);
 }
 
+/**
+ * Pods the pass put into the room a planned node has left beside its own pods. The plan is not rewritten (its
+ * launch may be under way): kube-scheduler may bind them there (the filter admits a pod into room left), and the
+ * nomination is remembered as for an existing node, so a pod still pending once the window has passed is found
+ * refused and planned elsewhere (refused-placements.ts) instead of into the same room at every pass, unannounced.
+ */
+function nominateIntoPlannedRoom(deps: PlannerDeps, virtualName: string, pods: readonly Pod[]): void {
+  const now = deps.clock.now();
+  for (const pod of pods) {
+    deps.state.refusals.nominated(podKeyOf(pod), virtualName, now);
+    deps.events.record(podTarget(pod), 'Normal', 'Nominated', `fits the room left on virtual node ${virtualName} beside the pods planned for it; waiting for kube-scheduler to retry`);
+  }
+}
+
 function nominate(deps: PlannerDeps, claim: PlannedNodeClaim, plan: VirtualNodePlan): void {
   const options = claim.instanceTypes.slice(0, 3).join(', ') + (claim.instanceTypes.length > 3 ? ` and ${String(claim.instanceTypes.length - 3)} more` : '');
   const where = [claim.zone, claim.capacityType].filter((x) => x !== undefined).join(', ');
@@ -212,7 +231,7 @@ export async function pruneStalePlans(deps: Pick<PlannerDeps, 'state' | 'nodes' 
   const { state } = deps;
   const rescheduling = reschedulingPods(state).pods;
   // A pod kube-scheduler refused the plan's node waits for another (refused-placements.ts), not for this one.
-  const waits = (plan: VirtualNodePlan) => (key: string): boolean => !state.refusals.refusedNode(key, plan.nodeName)
+  const waits = (plan: VirtualNodePlan) => (key: string): boolean => !refusedPlace(state, plan, key)
     && (state.isPending(key) || holdsRescheduling(plan, key, rescheduling) || awaitsRetriedBind(state.pods.get(key)));
   // A plan a standby asked to launch has a bind waiting on it (kube-scheduler no longer counts that pod pending); a
   // buffer's plan waits for its own launch.

@@ -1,7 +1,9 @@
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
+import { conditionTypes, isConditionTrue } from '../../domain/api/status-conditions.js';
 import { exclusionsFor } from '../../domain/placement-refusal.js';
+import { refusedPlace } from '../state/plan-room.js';
 import { toleratesLaunchable } from '../../domain/taints.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
@@ -34,7 +36,30 @@ type Deps = Pick<PlannerDeps, 'state' | 'events' | 'clock' | 'nominationMs'>;
  * counted with pods planned but not bound, an affinity, room the plan thought free). Returns the refused pods' keys.
  */
 export function noteRefusedPlacements(deps: Deps): string[] {
+  nominateOnLaunchedNodes(deps);
   return [...refusedNominations(deps), ...refusedPlans(deps)];
+}
+
+/**
+ * A launched plan's pods are the real node's from then on; kube-scheduler still places each (unless nodesmith binds
+ * it through the virtual node), and may refuse the real node as it refuses any (a zone spread the burst skewed
+ * while the node booted). Once the node has initialized (ready, its startup and not-ready taints gone: before that
+ * kube-scheduler's refusal says nothing), each pod of the plan still pending and not on its way is nominated there
+ * as a pass nominates a pod to an existing node, so one still pending after the window is refused the node and
+ * planned again (refusedNominations), instead of waiting on the plan for ever.
+ */
+function nominateOnLaunchedNodes(deps: Deps): void {
+  const { state } = deps;
+  const now = deps.clock.now();
+  for (const plan of state.plans.values()) {
+    const real = plan.materializedNode;
+    if (real === undefined || !state.nodes.has(real) || state.node(real)?.closedReason !== undefined) continue;
+    const claim = state.nodeClaimOfNode(real);
+    if (claim === undefined || !isConditionTrue(claim, conditionTypes.initialized)) continue;
+    for (const key of plan.assignedPods) {
+      if (state.isPending(key) && !state.isReserved(key) && !refusedPlace(state, plan, key)) state.refusals.nominated(key, real, now);
+    }
+  }
 }
 
 /** A pod a pass nominated to an existing node and still pending once the nomination window has passed. */
@@ -87,13 +112,14 @@ function refusePlanIfRefused(deps: Deps, plan: VirtualNodePlan, key: string): bo
   const { state } = deps;
   const node = state.nodes.get(plan.nodeName);
   const shownAt = Date.parse(node?.metadata.creationTimestamp ?? '');
+  // A launched plan's pods are judged on its real node (nominateOnLaunchedNodes).
   if (plan.materializedNode !== undefined || node === undefined || Number.isNaN(shownAt)) return false;
   const pod = state.pods.get(key);
   const verdictAt = state.refusals.unschedulableAt(key);
   // A pod that does not tolerate the launchable taint never had the virtual node offered: its plan is launched
   // directly, and its verdicts until the real node is there say nothing about the plan. Refused, it would be
   // planned, and launched for, a second time.
-  if (pod === undefined || !toleratesLaunchable(pod.spec.tolerations) || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || state.refusals.refusedNode(key, plan.nodeName)) return false;
+  if (pod === undefined || !toleratesLaunchable(pod.spec.tolerations) || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || refusedPlace(state, plan, key)) return false;
   refuse(deps, pod, node, `the virtual node planned for it ${describePlan(plan)}`);
   return true;
 }

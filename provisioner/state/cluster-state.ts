@@ -24,7 +24,6 @@ import { PodAccounting } from './pod-accounting.js';
 import { RoomCalculator } from './room.js';
 import { TentativeBinds } from './tentative-binds.js';
 
-
 /** Kinds kept as objects only (no per-node accounting). */
 export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass';
 export type ObjectKind = 'pod' | 'node' | 'nodeclaim' | 'pdb' | StoredKind;
@@ -283,12 +282,7 @@ export class ClusterState implements ClusterModel {
 
   /** The running pods bound to the node (not finished), from memory. */
   podsOn(nodeName: string): Pod[] {
-    const out: Pod[] = [];
-    for (const key of this.#accounting.podsOn(nodeName)) {
-      const pod = this.pods.get(key);
-      if (pod !== undefined) out.push(pod);
-    }
-    return out;
+    return this.#podsOf(this.#accounting.podsOn(nodeName));
   }
 
   /** Names of the nodes running pods are bound to (Node objects or not). */
@@ -298,8 +292,12 @@ export class ClusterState implements ClusterModel {
 
   /** Pods kube-scheduler found no node for (PodScheduled=False/Unschedulable), from memory. */
   pendingPods(): Pod[] {
+    return this.#podsOf(this.#accounting.pending());
+  }
+
+  #podsOf(keys: Iterable<string>): Pod[] {
     const out: Pod[] = [];
-    for (const key of this.#accounting.pending()) {
+    for (const key of keys) {
       const pod = this.pods.get(key);
       if (pod !== undefined) out.push(pod);
     }
@@ -334,6 +332,11 @@ export class ClusterState implements ClusterModel {
 
   reservedOn(nodeName: string): Amounts {
     return this.#accounting.reservedOn(nodeName);
+  }
+
+  /** Whether a bind of the pod is in flight (held on the node it goes to until the watch shows it bound). */
+  isReserved(key: string): boolean {
+    return this.#accounting.isReserved(key);
   }
 
   materializationOf(node: ModelNode): readonly [string, ModelPlan] | undefined {

@@ -6,14 +6,15 @@ import { podKeyOf } from '../../domain/core/object-key.js';
 import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { withExclusions } from '../../domain/placement-refusal.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
-import { parseResourceList, type ResourceList } from '../../domain/resource-list.js';
+import { addResources, parseResourceList, type ResourceList } from '../../domain/resource-list.js';
 import type { SimulationInput, SimulationNodePool, SnapshotNode } from '../../domain/simulation/simulation-input.js';
 import { launchProfileOf } from './node-class-spec.js';
 import type { ClusterState } from './cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClassCapacities } from './node-class-capacities.js';
+import { heldBeyondListed, waitingPods } from './plan-room.js';
 
-function realNode(node: Node, pods: readonly Pod[], daemonRoom: ResourceList | undefined): SnapshotNode {
+function realNode(node: Node, pods: readonly Pod[], reserved: ResourceList | undefined): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
   const cordon = node.spec?.unschedulable === true ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' as const }] : [];
   return {
@@ -24,13 +25,13 @@ function realNode(node: Node, pods: readonly Pod[], daemonRoom: ResourceList | u
     capacity: parseResourceList(node.status?.capacity),
     pods,
     // The extender keeps the same room from other pods: a plan that used it would be refused by the filter.
-    ...(daemonRoom === undefined || Object.keys(daemonRoom).length === 0 ? {} : { reserved: daemonRoom }),
+    ...(reserved === undefined || Object.keys(reserved).length === 0 ? {} : { reserved }),
   };
 }
 
 type TypeLabels = (instanceType: string) => Readonly<Record<string, string>> | undefined;
 
-function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[], typeLabels: TypeLabels | undefined): SnapshotNode {
+function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[], { typeLabels, held }: { typeLabels: TypeLabels | undefined; held: ResourceList | undefined }): SnapshotNode {
   const labels = node.metadata.labels ?? {};
   // The virtual node shows the cheapest type's labels, but the launch may pick any planned type.
   const launchLabels = typeLabels === undefined || plan.instanceTypes.length < 2 ? undefined
@@ -44,22 +45,10 @@ function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[], ty
     allocatable: parseResourceList(plan.room),
     capacity: parseResourceList(node.status?.capacity),
     pods,
+    ...(held === undefined ? {} : { reserved: held }),
     inFlight: true,
     pricePerHour: plan.pricePerHour,
   };
-}
-
-/**
- * The pods a plan was made for that still wait for kube-scheduler. A pod kube-scheduler refused the plan's node is
- * not the plan's any more (refused-placements.ts): it is planned again elsewhere.
- */
-function waitingPods(state: ClusterState, plan: VirtualNodePlan): Pod[] {
-  const out: Pod[] = [];
-  for (const key of plan.assignedPods) {
-    const pod = state.pods.get(key);
-    if (pod !== undefined && state.isPending(key) && !state.refusals.refusedNode(key, plan.nodeName)) out.push(pod);
-  }
-  return out;
 }
 
 /**
@@ -119,11 +108,16 @@ export interface SnapshotOptions {
 }
 
 /** One node as the simulation sees it; undefined when it is deleting or left out. */
-function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Node], launchedPods: ReadonlyMap<string, Pod[]>, options: SnapshotOptions): SnapshotNode | undefined {
+function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Node], launched: ReadonlyMap<string, OnTheirWay>, options: SnapshotOptions): SnapshotNode | undefined {
   if (node.metadata.deletionTimestamp !== undefined || options.without?.has(name) === true) return undefined;
   const plan = state.plans.get(name);
-  if (plan === undefined) return realNode(node, [...state.podsOn(name), ...(launchedPods.get(name) ?? [])], state.node(name)?.daemonReserved);
-  if (!isLaunched(state, plan)) return virtualNode(node, plan, [...waitingPods(state, plan), ...state.podsOn(name)], options.typeLabels);
+  if (plan === undefined) {
+    const coming = launched.get(name);
+    return realNode(node, [...state.podsOn(name), ...(coming?.pods ?? [])], sumOf(state.node(name)?.daemonReserved, coming?.held));
+  }
+  if (isLaunched(state, plan)) return undefined;
+  const pods = [...waitingPods(state, plan), ...state.podsOn(name)];
+  return virtualNode(node, plan, pods, { typeLabels: options.typeLabels, held: heldBeyondListed(state, plan, pods) });
   return undefined;
 }
 
@@ -133,10 +127,10 @@ function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Nod
  * real node their binds will reach. Costs O(nodes + their pods), never a scan of every pod.
  */
 export function snapshotNodes(state: ClusterState, options: SnapshotOptions = {}): SnapshotNode[] {
-  const launchedPods = podsOnTheirWay(state);
+  const launched = podsOnTheirWay(state);
   const nodes: SnapshotNode[] = [];
   for (const [name, node] of state.nodes) {
-    const snapshot = snapshotNodeOf(state, [name, node], launchedPods, options);
+    const snapshot = snapshotNodeOf(state, [name, node], launched, options);
     if (snapshot !== undefined) nodes.push(snapshot);
   }
   return nodes;
@@ -148,13 +142,13 @@ export function snapshotNodes(state: ClusterState, options: SnapshotOptions = {}
  * starts; each is read as it is reached.
  */
 export async function snapshotNodesPaced(state: ClusterState, options: SnapshotOptions, pace: { readonly pause: () => Promise<void>; readonly every: number }): Promise<SnapshotNode[]> {
-  const launchedPods = podsOnTheirWay(state);
+  const launched = podsOnTheirWay(state);
   const nodes: SnapshotNode[] = [];
   let n = 0;
   for (const name of [...state.nodes.keys()]) {
     if (++n % pace.every === 0) await pace.pause();
     const node = state.nodes.get(name);
-    const snapshot = node === undefined ? undefined : snapshotNodeOf(state, [name, node], launchedPods, options);
+    const snapshot = node === undefined ? undefined : snapshotNodeOf(state, [name, node], launched, options);
     if (snapshot !== undefined) nodes.push(snapshot);
   }
   return nodes;
@@ -164,14 +158,26 @@ function isLaunched(state: ClusterState, plan: VirtualNodePlan): boolean {
   return plan.materializedNode !== undefined && state.nodes.has(plan.materializedNode);
 }
 
+/** What a launched plan brings to its real node: the pods still on their way, and the room the filter holds there beyond them. */
+interface OnTheirWay {
+  readonly pods: Pod[];
+  readonly held: ResourceList | undefined;
+}
+
 /** Pods waiting for a plan that already launched count against the real node, which their binds will reach. */
-function podsOnTheirWay(state: ClusterState): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
+function podsOnTheirWay(state: ClusterState): Map<string, OnTheirWay> {
+  const out = new Map<string, OnTheirWay>();
   for (const plan of state.plans.values()) {
     if (plan.materializedNode === undefined || !isLaunched(state, plan)) continue;
-    out.set(plan.materializedNode, [...(out.get(plan.materializedNode) ?? []), ...waitingPods(state, plan)]);
+    const pods = waitingPods(state, plan);
+    const before = out.get(plan.materializedNode);
+    out.set(plan.materializedNode, { pods: [...(before?.pods ?? []), ...pods], held: sumOf(before?.held, heldBeyondListed(state, plan, pods)) });
   }
   return out;
+}
+
+function sumOf(a: ResourceList | undefined, b: ResourceList | undefined): ResourceList | undefined {
+  return a === undefined || b === undefined ? a ?? b : addResources(a, b);
 }
 
 /**

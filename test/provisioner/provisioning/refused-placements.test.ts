@@ -10,6 +10,8 @@ import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
 import { fewInstanceTypes, nodeClass, nodePool, pendingPod } from '../../fakes/provisioning-builders.js';
 import { node } from '../../extender/builders.js';
 import { launchableTaint } from '../../../domain/product-keys.js';
+import { condition, nodeClaim } from '../../fakes/builders.js';
+import { filterNodes } from '../../../extender/filter.js';
 
 const zone = 'topology.kubernetes.io/zone';
 
@@ -140,4 +142,65 @@ void t.test("a refused spread domain lapses sooner than the refused node: the sk
   t.ok(state.refusals.refusedNode('default/z-2', 'ip-1'), 'still refused that node');
   clock.step(refusalHoldMs);
   t.same(state.refusals.exclusionsOf('default/z-2', clock.now()), []);
+});
+
+void t.test('a pod the pass put into the room a plan left is nominated there, and planned elsewhere if kube-scheduler leaves it pending', async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('big', { cpu: '1500m', ...launchable })] });
+  const { deps, clock, events } = planner(state);
+  t.equal((await planOnce(deps)).newNodes, 1);
+  const [first] = state.plans.values();
+  state.upsertPod(pendingPod('small', { cpu: '100m', ...launchable }));
+  t.equal((await planOnce(deps)).newNodes, 0, 'the small pod fits the room the plan left');
+  t.match(events.events.find((e) => e.reason === 'Nominated' && e.message.includes('room left'))?.message, `virtual node ${first?.nodeName ?? ''}`, 'and is told where');
+  const small = state.pods.get('default/small');
+  if (small === undefined) throw new Error('no pod');
+  t.same(filterNodes(state, small, state.requestsFor(small), [first?.nodeName ?? '']).passed, [first?.nodeName], 'the filter admits it there too');
+  clock.step(10_000);
+  t.same(noteRefusedPlacements(deps), [], 'within the window it may still be bound there');
+  clock.step(10_000);
+  t.same(noteRefusedPlacements(deps), ['default/small'], 'past it, kube-scheduler refused the node');
+  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, `node ${first?.nodeName ?? ''}`);
+  t.equal((await planOnce(deps)).newNodes, 1, 'and the next pass plans it elsewhere');
+});
+
+/** A plan launched into a real node whose NodeClaim has (or has not yet) initialized. */
+function launched(state: ClusterState, initialized: boolean): string {
+  const [plan] = state.plans.values();
+  if (plan === undefined) throw new Error('no plan');
+  const providerID = 'aws:///us-east-1a/i-0real';
+  state.upsertNode({ ...node('i-0real', { labels: { [zone]: plan.zone ?? '' } }), spec: { providerID } });
+  state.upsertNodeClaim(nodeClaim({ name: 'default-real', providerID, nodeName: 'i-0real', conditions: [condition('Initialized', initialized ? 'True' : 'Unknown', 0)] }));
+  state.upsertPlan({ ...plan, materializedNode: 'i-0real', room: {} });
+  return plan.nodeName;
+}
+
+void t.test("a pod of a launched plan that kube-scheduler leaves pending once the real node initialized is refused that node and planned again", async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [zoneSpread('z-3')] });
+  const { deps, clock, events } = planner(state);
+  await planOnce(deps);
+  const virtualName = launched(state, true);
+  t.same(noteRefusedPlacements(deps), [], 'nominated to the real node as it initialized');
+  clock.step(20_000);
+  t.same(noteRefusedPlacements(deps), ['default/z-3'], 'still pending past the window: kube-scheduler refused the real node');
+  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, /not placed the pod on node i-0real/);
+  t.same(await pruneStalePlans(deps), [virtualName], 'the plan holds nothing any more');
+  const again = await planOnce(deps);
+  t.equal(again.pods, 1, 'the pod is planned again');
+  t.notOk([...state.plans.values()].some((p) => p.materializedNode === 'i-0real'));
+});
+
+void t.test('a pod of a launched plan is not refused the real node before it initialized, nor while its bind is on its way', async (t) => {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [zoneSpread('z-4'), zoneSpread('z-5')] });
+  const { deps, clock } = planner(state);
+  await planOnce(deps);
+  const plans = [...state.plans.values()];
+  launched(state, false);
+  clock.step(60_000);
+  t.same(noteRefusedPlacements(deps), [], 'a node still booting is no refusal');
+  const [plan] = plans;
+  for (const key of plan?.assignedPods ?? []) state.reserve(key, 'i-0real', state.requestsOf(key) ?? {});
+  state.upsertNodeClaim(nodeClaim({ name: 'default-real', providerID: 'aws:///us-east-1a/i-0real', nodeName: 'i-0real', conditions: [condition('Initialized', 'True', 0)] }));
+  noteRefusedPlacements(deps);
+  clock.step(60_000);
+  t.same(noteRefusedPlacements(deps).filter((key) => plan?.assignedPods.includes(key)), [], 'pods nodesmith is binding there are on their way');
 });

@@ -59,3 +59,27 @@ void t.test('a planned node shows the labels of every instance type its launch m
   t.equal(planned?.launchLabels?.[1]?.['kubernetes.io/hostname'], planned?.labels['kubernetes.io/hostname'], 'the node\'s own labels stay under the type\'s');
   t.end();
 });
+
+void t.test("a pod refused its plan's node is planned elsewhere but its room there stays held, as the extender's filter holds it", (t) => {
+  const state = cluster();
+  state.refusals.refuse('default/planned', 'launchable-x', [], Number.MAX_SAFE_INTEGER);
+  const virtual = snapshotNodes(state).find((n) => n.name === 'launchable-x');
+  t.same(virtual?.pods.map((p) => p.metadata.name), [], 'the pod is no longer among the plan\'s');
+  t.same(unplannedPendingPods(state).map((p) => p.metadata.name).sort(), ['planned', 'waiting'], 'and is planned again');
+  // The filter still counts it against the plan's room (room.ts): a pass offering that room to another pod would
+  // plan it where the filter refuses it, pass after pass.
+  t.same(virtual?.reserved, state.requestsOf('default/planned'), 'its room is held as the filter holds it');
+  t.end();
+});
+
+void t.test("the room the snapshot leaves on a launched plan's real node is the room the filter leaves there", (t) => {
+  const state = cluster();
+  state.upsertNode(node('i-0launched'));
+  state.upsertPod(pending('refused'));
+  state.upsertPlan(plan('launchable-x', { assignedPods: ['default/planned', 'default/refused'], materializedNode: 'i-0launched', room: {} }));
+  state.refusals.refuse('default/refused', 'i-0launched', [], Number.MAX_SAFE_INTEGER);
+  const real = snapshotNodes(state).find((n) => n.name === 'i-0launched');
+  t.same(real?.pods.map((p) => p.metadata.name), ['planned']);
+  t.same(real?.reserved, state.requestsOf('default/refused'), 'the refused pod\'s room is held beside the planned one');
+  t.end();
+});
