@@ -33,26 +33,27 @@ export class PlanMaterializer implements Materializer {
 
   /**
    * `plan` launches a plan that is not published as a virtual node: a disruption command's replacement, which only
-   * the command needs and which kube-scheduler must not offer to other pods before it exists.
+   * the command needs and which kube-scheduler must not offer to other pods before it exists. `template` launches it
+   * from that NodePool rather than the one the plan names: a NodeClaim made by hand is launched from its own spec.
    */
-  materialize(virtualNodeName: string, plan?: VirtualNodePlan): Promise<{ readonly nodeName: string }> {
+  materialize(virtualNodeName: string, plan?: VirtualNodePlan, template?: NodePool): Promise<{ readonly nodeName: string }> {
     const done = this.#done.get(virtualNodeName);
     if (done !== undefined && this.#deps.clock.now() - done.at < rememberMs) return Promise.resolve({ nodeName: done.nodeName });
     const running = this.#inFlight.get(virtualNodeName);
     if (running !== undefined) return running;
-    const launch = this.#materialize(virtualNodeName, plan).finally(() => { this.#inFlight.delete(virtualNodeName); });
+    const launch = this.#materialize(virtualNodeName, plan, template).finally(() => { this.#inFlight.delete(virtualNodeName); });
     this.#inFlight.set(virtualNodeName, launch);
     return launch;
   }
 
-  async #materialize(virtualNodeName: string, unpublished: VirtualNodePlan | undefined): Promise<{ nodeName: string }> {
+  async #materialize(virtualNodeName: string, unpublished: VirtualNodePlan | undefined, template: NodePool | undefined): Promise<{ nodeName: string }> {
     if (this.#deps.isLeader?.() === false) throw new Error(`materializing ${virtualNodeName}: this replica is not the leader, and only the leader launches`);
     const started = this.#deps.clock.now();
     const claimName = nodeClaimNameOf(virtualNodeName);
     const existing = unlessDeleting(virtualNodeName, await this.#deps.nodeClaims.get(claimName));
     const adopted = existing?.status?.providerID === undefined ? undefined : await this.#adopt(existing);
     if (adopted !== undefined) return this.#finish(virtualNodeName, adopted);
-    const { plan, pool, nodeClass } = this.#planToLaunch(virtualNodeName, unpublished);
+    const { plan, pool, nodeClass } = this.#planToLaunch(virtualNodeName, unpublished, template);
     const claim = existing ?? (await this.#deps.nodeClaims.create(nodeClaimFor(plan, pool, plannedRequests(this.#deps.state, plan), nodeClass)));
     const instance = await launchInstance(this.#deps, { plan, pool, claim, claimIsNew: existing === undefined }).catch(async (error: unknown) => {
       const reason = launchFailureReason(error);
@@ -80,10 +81,10 @@ export class PlanMaterializer implements Materializer {
   }
 
   /** The plan behind the virtual node (or the unpublished one), its NodePool and EC2NodeClass as the model has them. */
-  #planToLaunch(virtualNodeName: string, unpublished: VirtualNodePlan | undefined): { plan: VirtualNodePlan; pool: NodePool; nodeClass: EC2NodeClass | undefined } {
+  #planToLaunch(virtualNodeName: string, unpublished: VirtualNodePlan | undefined, template: NodePool | undefined): { plan: VirtualNodePlan; pool: NodePool; nodeClass: EC2NodeClass | undefined } {
     const plan = this.#deps.state.plans.get(virtualNodeName) ?? unpublished;
     if (plan === undefined) throw new Error(`materializing ${virtualNodeName}: no such virtual node in the current plan (it was pruned or already launched); kube-scheduler will retry the pod against the nodes that exist now`);
-    const pool = this.#deps.state.nodePools.get(plan.nodePool);
+    const pool = template ?? this.#deps.state.nodePools.get(plan.nodePool);
     if (pool === undefined) throw new Error(`materializing ${virtualNodeName}: NodePool ${plan.nodePool} no longer exists`);
     return { plan, pool, nodeClass: this.#deps.state.nodeClasses.get(pool.spec.template.spec.nodeClassRef.name) };
   }
