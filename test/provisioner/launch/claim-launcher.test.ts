@@ -52,6 +52,14 @@ async function applied(w: World, name: string, spec: Partial<NodeClaim['spec']> 
   return claim;
 }
 
+async function launchedClaim(w: World, name: string): Promise<NodeClaim> {
+  const claim = await w.claims.get(name);
+  if (claim?.status?.providerID === undefined) throw new Error(`NodeClaim ${name} has not launched`);
+  return claim;
+}
+
+const instanceIdOf = (claim: NodeClaim): string => claim.status?.providerID?.split('/').at(-1) ?? '';
+
 /** Lets the launches the controller started in the background finish. */
 async function settle(w: World): Promise<void> {
   for (let i = 0; i < 50 && w.controller.launching > 0; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -72,11 +80,10 @@ void t.test('a NodeClaim applied by hand is launched from its own spec: its requ
   const [request] = w.cloud.createRequests;
   t.equal(request?.nodeClaimName, 'by-hand');
   t.same([...new Set(request?.offerings.map((o) => o.instanceType))].sort(), ['m5.xlarge'], 'of m5 and t3, only m5.xlarge holds 3 CPUs');
-  const claim = await w.claims.get('by-hand');
-  t.ok((claim?.status?.providerID ?? '') !== '', 'the claim shows its instance');
-  t.match(claim?.status?.conditions?.find((c) => c.type === 'Launched'), { status: 'True' });
-  t.ok(w.state.nodes.has(claim?.status?.providerID?.split('/').at(-1) ?? ''), 'and its real Node exists');
-  w.state.upsertNodeClaim(claim ?? (await applied(w, 'unused')));
+  const claim = await launchedClaim(w, 'by-hand');
+  t.match(claim.status?.conditions?.find((c) => c.type === 'Launched'), { status: 'True' }, 'the claim shows its instance');
+  t.ok(w.state.nodes.has(instanceIdOf(claim)), 'and its real Node exists');
+  w.state.upsertNodeClaim(claim);
   await w.controller.reconcile();
   await settle(w);
   t.equal(w.cloud.createRequests.length, 1, 'a launched claim is not launched again');
