@@ -10,7 +10,7 @@ import {
   type DomainError,
 } from '../../domain/cloud/errors.js';
 import type { CapacityType, OfferingKey } from '../../domain/cloud/offering.js';
-import { authCodes, insufficientCapacityCodes } from './ec2-errors.js';
+import { authCodes, insufficientCapacityCodes } from './sdk/ec2-errors.js';
 
 export interface FleetLaunch {
   readonly instanceId: string;

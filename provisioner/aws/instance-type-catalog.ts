@@ -1,10 +1,10 @@
 import type { EC2Client, InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import { paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from './sdk.js';
+import { paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from './sdk/sdk.js';
 import type { Clock } from '../../domain/clock.js';
 import type { InstanceTypeInfo } from '../../domain/cloud/cloud-provider.js';
 import type { CapacityType } from '../../domain/cloud/offering.js';
 import { toArchitecture } from './ami-alias.js';
-import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
+import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
 import { describeSpotPrices } from './spot-prices.js';
 
 /**

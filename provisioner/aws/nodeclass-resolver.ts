@@ -12,8 +12,8 @@ import { checkKubeletForFamily } from '../../domain/api/kubelet-rules.js';
 import { resolvedAmiFamily } from '../../domain/api/ami-families.js';
 import type { AliasParameters } from './ami-alias.js';
 import { resolveAmis } from './amis.js';
-import { classifyEc2Error } from './ec2-errors.js';
-import type { RetryPolicy } from './retry-throttled.js';
+import { classifyEc2Error } from './sdk/ec2-errors.js';
+import type { RetryPolicy } from './sdk/retry-throttled.js';
 import { resolveSecurityGroups } from './security-groups.js';
 import { resolveSubnets } from './subnets.js';
 

@@ -1,19 +1,8 @@
 import type { Filter, GetProductsCommandOutput, PricingClient } from '@aws-sdk/client-pricing';
 import type { OnDemandPriceSource } from '../../domain/cloud/instance-type-source.js';
-import { classifyEc2Error } from './ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './retry-throttled.js';
-import { paginateGetProducts } from './sdk.js';
-
-/**
- * The Pricing API answers in a few regions only; Karpenter asks the one nearest the cluster's partition
- * (pkg/providers/pricing NewAPI). China's prices are in CNY and GovCloud has no Pricing API at all.
- */
-export function pricingApiRegion(region: string): string {
-  if (region.startsWith('ap-')) return 'ap-south-1';
-  if (region.startsWith('cn-')) return 'cn-northwest-1';
-  if (region.startsWith('eu-')) return 'eu-central-1';
-  return 'us-east-1';
-}
+import { classifyEc2Error } from './sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
+import { paginateGetProducts } from './sdk/sdk.js';
 
 /** Why the Pricing API is not asked in this region, or undefined when it is. */
 export function pricingApiUnavailable(region: string): string | undefined {

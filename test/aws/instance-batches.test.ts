@@ -2,10 +2,10 @@ import t from 'tap';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import { Registry } from 'prom-client';
 import { FakeClock } from '../../domain/clock.js';
-import { Batcher, instanceBatchWindow } from '../../provisioner/aws/batcher.js';
-import { batcherMetrics } from '../../provisioner/aws/batcher-metrics.js';
+import { Ec2CallBatcher, instanceBatchWindow } from '../../provisioner/aws/sdk/ec2-call-batcher.js';
+import { batcherMetrics } from '../../provisioner/aws/sdk/batcher-metrics.js';
 import { describeInstancesBatch, terminateInstancesBatch } from '../../provisioner/aws/instance-batches.js';
-import { defaultRetryPolicy } from '../../provisioner/aws/retry-throttled.js';
+import { defaultRetryPolicy } from '../../provisioner/aws/sdk/retry-throttled.js';
 
 interface Sent { readonly command: string; readonly ids: readonly string[] }
 
@@ -28,7 +28,7 @@ void t.test('three nodes terminated together cost one TerminateInstances call', 
   const { ec2, sent } = fakeEc2(new Set(['i-1', 'i-2', 'i-3']));
   const registry = new Registry();
   const report = batcherMetrics(registry);
-  const batcher = new Batcher({ window: instanceBatchWindow, clock, execute: terminateInstancesBatch(ec2, defaultRetryPolicy(clock)), onBatch: (r) => { report('terminate_instances', r); } });
+  const batcher = new Ec2CallBatcher({ window: instanceBatchWindow, clock, execute: terminateInstancesBatch(ec2, defaultRetryPolicy(clock)), onBatch: (r) => { report('terminate_instances', r); } });
   const answers = ['i-1', 'i-2', 'i-3'].map((id) => batcher.add(id));
   clock.step(100);
   t.same(await Promise.all(answers), ['terminating', 'terminating', 'terminating']);

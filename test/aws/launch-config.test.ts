@@ -11,8 +11,8 @@ import {
   volumeSizeGiB,
 } from '../../provisioner/aws/block-devices.js';
 import { launchTemplateData, launchTemplateName } from '../../provisioner/aws/launch-template.js';
-import { termFilters } from '../../provisioner/aws/selector-filters.js';
-import { fromEc2Tags, instanceTags, launchTemplateTags, toEc2Tags } from '../../provisioner/aws/tags.js';
+import { termFilters } from '../../provisioner/aws/sdk/selector-filters.js';
+import { fromEc2Tags, instanceTags, launchTemplateTags, toEc2Tags } from '../../provisioner/aws/sdk/tags.js';
 
 const nodeClass: ResolvedNodeClass = {
   name: 'default',

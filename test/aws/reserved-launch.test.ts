@@ -7,7 +7,7 @@ import { defaultBlockDeviceMappings, defaultMetadataOptions, type ResolvedNodeCl
 import type { LaunchOffering } from '../../domain/cloud/offering.js';
 import { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
 import { AwsCloudProvider } from '../../provisioner/aws/aws-cloud-provider.js';
-import { EC2Client } from '../../provisioner/aws/sdk.js';
+import { EC2Client } from '../../provisioner/aws/sdk/sdk.js';
 
 // moto has no capacity reservations (docs/moto-differences.md): the launch requests are checked against the shapes
 // Karpenter's provider sends for a reserved launch (pkg/providers/launchtemplate/types.go, instance/types.go),

@@ -1,20 +1,20 @@
 import t from 'tap';
 import { EC2ServiceException } from '@aws-sdk/client-ec2';
-import type { CreateError } from '../../domain/cloud/errors.js';
+import type { CreateError } from '../../../../domain/cloud/errors.js';
 import {
   isCreateError,
   isInsufficientCapacityError,
   isNodeClassNotReadyError,
   isThrottledError,
   NodeClaimNotFoundError,
-} from '../../domain/cloud/errors.js';
+} from '../../../../domain/cloud/errors.js';
 import {
   classifyEc2Error,
   errorCode,
   isNotFoundError,
   isThrottlingError,
-} from '../../provisioner/aws/ec2-errors.js';
-import { interpretFleet } from '../../provisioner/aws/fleet-result.js';
+} from '../../../../provisioner/aws/sdk/ec2-errors.js';
+import { interpretFleet } from '../../../../provisioner/aws/fleet-result.js';
 
 function sdkError(name: string): EC2ServiceException {
   return new EC2ServiceException({

@@ -4,7 +4,7 @@ import {
   NodeClassNotReadyError,
   ThrottledError,
   type DomainError,
-} from '../../domain/cloud/errors.js';
+} from '../../../domain/cloud/errors.js';
 
 /** Karpenter's list (pkg/errors): each means "this offering, not the request, is the problem". */
 export const insufficientCapacityCodes: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
-import type { Clock } from '../../domain/clock.js';
-import { ThrottledError } from '../../domain/cloud/errors.js';
+import type { Clock } from '../../../domain/clock.js';
+import { ThrottledError } from '../../../domain/cloud/errors.js';
 import { isThrottlingError } from './ec2-errors.js';
 
 export interface RetryPolicy {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../../domain/clock.js';
 
 /** When a batch goes out: after `idleMs` with no new item, `maxMs` after its first item, or at `maxItems`. */
 export interface BatchWindow {
@@ -19,7 +19,7 @@ export interface BatchRecord {
   readonly windowMs: number;
 }
 
-export interface BatcherOptions<I, O> {
+export interface Ec2CallBatcherOptions<I, O> {
   readonly window: BatchWindow;
   readonly clock: Clock;
   /**
@@ -49,11 +49,11 @@ interface OpenBatch<I, O> {
  * request carries them all instead of one request each against EC2's rate limits. Each caller still gets its own
  * result or error.
  */
-export class Batcher<I, O> {
-  readonly #o: BatcherOptions<I, O>;
+export class Ec2CallBatcher<I, O> {
+  readonly #o: Ec2CallBatcherOptions<I, O>;
   #open: OpenBatch<I, O> | undefined;
 
-  constructor(options: BatcherOptions<I, O>) {
+  constructor(options: Ec2CallBatcherOptions<I, O>) {
     this.#o = options;
   }
 

@@ -1,4 +1,3 @@
-import { pricingApiRegion } from './on-demand-prices.js';
 import { EC2Client, IAMClient, PricingClient, SQSClient, SSMClient } from './sdk.js';
 
 /** Where and as whom to call AWS; the same shape reaches real EC2 or moto. */
@@ -28,6 +27,17 @@ export interface AwsClients {
   readonly iam: IAMClient;
   readonly pricing: PricingClient;
   destroy(): void;
+}
+
+/**
+ * The Pricing API answers in a few regions only; Karpenter asks the one nearest the cluster's partition
+ * (pkg/providers/pricing NewAPI). China's prices are in CNY and GovCloud has no Pricing API at all.
+ */
+export function pricingApiRegion(region: string): string {
+  if (region.startsWith('ap-')) return 'ap-south-1';
+  if (region.startsWith('cn-')) return 'cn-northwest-1';
+  if (region.startsWith('eu-')) return 'eu-central-1';
+  return 'us-east-1';
 }
 
 /** The handler only warns (and errs); both become one structured warning. */

@@ -1,14 +1,14 @@
 import t from 'tap';
 import { EC2ServiceException } from '@aws-sdk/client-ec2';
-import { FakeClock } from '../../domain/clock.js';
-import { ThrottledError } from '../../domain/cloud/errors.js';
+import { FakeClock } from '../../../../domain/clock.js';
+import { ThrottledError } from '../../../../domain/cloud/errors.js';
 import {
   backoffDelayMs,
   defaultRetryPolicy,
   retryThrottled,
   type RetryPolicy,
-} from '../../provisioner/aws/retry-throttled.js';
-import { RecordingClock } from '../fakes/recording-clock.js';
+} from '../../../../provisioner/aws/sdk/retry-throttled.js';
+import { RecordingClock } from '../../../fakes/recording-clock.js';
 
 const throttle = (): EC2ServiceException =>
   new EC2ServiceException({

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import * as facade from '../../provisioner/aws/sdk.js';
+import * as facade from '../../../../provisioner/aws/sdk/sdk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nodesmith-sdk-bundle-'));
 t.teardown(() => { rmSync(dir, { recursive: true, force: true }); });
 // .mjs: the temporary directory has no package.json saying "type": "module".
 const outfile = join(dir, 'sdk.mjs');
-execFileSync(process.execPath, ['build/bundles.mjs', 'sdk', outfile], { cwd: new URL('../..', import.meta.url) });
+execFileSync(process.execPath, ['build/bundles.mjs', 'sdk', outfile], { cwd: new URL('../../../..', import.meta.url) });
 const bundle = (await import(pathToFileURL(outfile).href)) as Record<string, unknown>;
 
 void t.test('the bundle exports every value of the facade, and nothing else', (t) => {

@@ -1,7 +1,7 @@
 import type { Tag } from '@aws-sdk/client-ec2';
-import { managedByTag } from '../../domain/product-keys.js';
-import { nodeClaimKey } from '../../domain/karpenter-keys.js';
-import { labels } from '../../domain/well-known-labels.js';
+import { managedByTag } from '../../../domain/product-keys.js';
+import { nodeClaimKey } from '../../../domain/karpenter-keys.js';
+import { labels } from '../../../domain/well-known-labels.js';
 
 export const tagKeys = {
   nodePool: labels.nodePool,

@@ -1,6 +1,6 @@
 import { Histogram, type Registry } from 'prom-client';
-import { durationBuckets, sharedMetric } from '../metric-shapes.js';
-import type { BatchRecord } from './batcher.js';
+import { durationBuckets, sharedMetric } from '../../metric-shapes.js';
+import type { BatchRecord } from './ec2-call-batcher.js';
 
 /** Karpenter's `batcher` label values (aws provider, pkg/batcher). */
 export type BatcherName = 'describe_instances' | 'terminate_instances';

@@ -1,5 +1,5 @@
 import type { Filter } from '@aws-sdk/client-ec2';
-import type { SelectorTerm } from '../../domain/cloud/node-class.js';
+import type { SelectorTerm } from '../../../domain/cloud/node-class.js';
 
 /** Which EC2 filter names a resource uses for the `id` and `name` selector fields. */
 export interface FilterNames {

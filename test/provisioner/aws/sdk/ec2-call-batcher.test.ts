@@ -1,14 +1,14 @@
 import t from 'tap';
-import { FakeClock } from '../../domain/clock.js';
-import { Batcher, type BatchRecord, type BatchWindow, type ItemOutcome } from '../../provisioner/aws/batcher.js';
+import { FakeClock } from '../../../../domain/clock.js';
+import { Ec2CallBatcher, type BatchRecord, type BatchWindow, type ItemOutcome } from '../../../../provisioner/aws/sdk/ec2-call-batcher.js';
 
 const window: BatchWindow = { idleMs: 100, maxMs: 1000, maxItems: 500 };
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function echo(clock: FakeClock, w = window): { batcher: Batcher<string, string>; calls: string[][]; records: BatchRecord[] } {
+function echo(clock: FakeClock, w = window): { batcher: Ec2CallBatcher<string, string>; calls: string[][]; records: BatchRecord[] } {
   const calls: string[][] = [];
   const records: BatchRecord[] = [];
-  const batcher = new Batcher<string, string>({
+  const batcher = new Ec2CallBatcher<string, string>({
     window: w, clock, onBatch: (r) => records.push(r),
     execute: (items) => { calls.push([...items]); return Promise.resolve(items.map((i): ItemOutcome<string> => ({ ok: true, value: i.toUpperCase() }))); },
   });
@@ -59,7 +59,7 @@ void t.test('a full batch goes out at once, without waiting for its window', asy
 void t.test('an item that failed alone fails only its caller; a failed call fails the whole batch', async (t) => {
   const clock = new FakeClock();
   let fail = false;
-  const batcher = new Batcher<string, string>({
+  const batcher = new Ec2CallBatcher<string, string>({
     window, clock,
     execute: (items) => (fail ? Promise.reject(new Error('EC2 is down')) : Promise.resolve(items.map((i): ItemOutcome<string> => (i === 'bad' ? { ok: false, error: new Error(`${i} refused`) } : { ok: true, value: i })))),
   });

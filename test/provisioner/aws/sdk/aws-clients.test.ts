@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { createAwsClients } from '../../provisioner/aws/aws-clients.js';
-import { DescribeInstancesCommand } from '../../provisioner/aws/sdk.js';
+import { createAwsClients, pricingApiRegion } from '../../../../provisioner/aws/sdk/aws-clients.js';
+import { DescribeInstancesCommand } from '../../../../provisioner/aws/sdk/sdk.js';
 
 const emptyAnswer = '<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r</requestId><reservationSet/></DescribeInstancesResponse>';
 
@@ -36,4 +36,12 @@ void t.test("the SDK's warning that every socket is busy reaches the given warn,
   await sent;
   t.match(warnings, [/socket usage at capacity=50 and \d+ additional requests are enqueued/]);
   t.same(printed, [], 'nothing printed as plain text');
+});
+
+void t.test('the Pricing API client asks the nearest region that has the Pricing API', (t) => {
+  t.equal(pricingApiRegion('us-west-2'), 'us-east-1');
+  t.equal(pricingApiRegion('ap-northeast-1'), 'ap-south-1');
+  t.equal(pricingApiRegion('eu-west-3'), 'eu-central-1');
+  t.equal(pricingApiRegion('cn-north-1'), 'cn-northwest-1');
+  t.end();
 });
