@@ -10,6 +10,11 @@ import prettier from 'eslint-config-prettier';
 // from them and may import every folder; no folder imports the root (docs/architecture.md, "provisioner/aws/").
 const awsFolders = {
   sdk: [],
+  pricing: ['sdk'],
+  images: ['sdk'],
+  discovery: ['sdk'],
+  'instance-profiles': ['sdk'],
+  'interruption-queue': ['sdk'],
 };
 
 const boundaries = [

@@ -9,20 +9,20 @@ import type { SpotPriceSource } from '../../domain/cloud/spot-prices.js';
 import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import type { CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
 import { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
-import { Ec2CapacityReservations } from './capacity-reservations.js';
-import { eksAliasParameters, publicServicePrefix } from './ami-alias.js';
+import { Ec2CapacityReservations } from './discovery/capacity-reservations.js';
+import { eksAliasParameters, publicServicePrefix } from './images/ami-alias.js';
 import { createAwsClients, type AwsClientOptions } from './sdk/aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { Ec2InstanceTypes } from './ec2-instance-types.js';
-import { PricingApiOnDemandPrices } from './on-demand-prices.js';
+import { PricingApiOnDemandPrices } from './pricing/on-demand-prices.js';
 import { batcherMetrics } from './sdk/batcher-metrics.js';
-import { IamInstanceProfiles } from './iam-instance-profiles.js';
+import { IamInstanceProfiles } from './instance-profiles/iam-instance-profiles.js';
 import { Ec2InstanceHealth } from './instance-status.js';
 import { withCloudProviderMetrics } from './metrics.js';
 import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './sdk/retry-throttled.js';
-import { Ec2SpotPrices } from './spot-prices.js';
-import { SqsInterruptionQueue } from './sqs-queue.js';
+import { Ec2SpotPrices } from './pricing/spot-prices.js';
+import { SqsInterruptionQueue } from './interruption-queue/sqs-queue.js';
 import type { ClusterBootstrap } from './user-data.js';
 
 export interface AwsProviderOptions extends AwsClientOptions {

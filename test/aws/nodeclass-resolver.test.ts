@@ -3,7 +3,7 @@ import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 import { NodeClassNotReadyError } from '../../domain/cloud/errors.js';
 import type { NodeClassSpec } from '../../domain/cloud/node-class.js';
-import { eksAliasParameters } from '../../provisioner/aws/ami-alias.js';
+import { eksAliasParameters } from '../../provisioner/aws/images/ami-alias.js';
 import { AwsNodeClassResolver } from '../../provisioner/aws/nodeclass-resolver.js';
 import { RecordingClock } from '../fakes/recording-clock.js';
 

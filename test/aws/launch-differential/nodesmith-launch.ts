@@ -18,7 +18,7 @@ import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
 import type { LaunchOffering } from '../../../domain/cloud/offering.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import { instanceTypesForNodeClass, nodeClassCapacityOf } from '../../../domain/instance-types/node-class-types.js';
-import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
+import { eksAliasParameters } from '../../../provisioner/aws/images/ami-alias.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
 import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';

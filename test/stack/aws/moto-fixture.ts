@@ -2,7 +2,7 @@ import type { Test } from 'tap';
 import type { LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
 import type { NodeClassSpec, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import type { CapacityType, LaunchOffering } from '../../../domain/cloud/offering.js';
-import { eksAliasParameters } from '../../../provisioner/aws/ami-alias.js';
+import { eksAliasParameters } from '../../../provisioner/aws/images/ami-alias.js';
 import { createAwsClients, type AwsClients } from '../../../provisioner/aws/sdk/aws-clients.js';
 import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { PricingClient } from '@aws-sdk/client-pricing';
-import { FakeClock } from '../../domain/clock.js';
-import { NodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import { PricingApiOnDemandPrices, pricesOfPage, pricingApiUnavailable } from '../../provisioner/aws/on-demand-prices.js';
-import type { RetryPolicy } from '../../provisioner/aws/sdk/retry-throttled.js';
+import { FakeClock } from '../../../../domain/clock.js';
+import { NodeClassNotReadyError } from '../../../../domain/cloud/errors.js';
+import { PricingApiOnDemandPrices, pricesOfPage, pricingApiUnavailable } from '../../../../provisioner/aws/pricing/on-demand-prices.js';
+import type { RetryPolicy } from '../../../../provisioner/aws/sdk/retry-throttled.js';
 
 const retry: RetryPolicy = { clock: new FakeClock(), maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };
 

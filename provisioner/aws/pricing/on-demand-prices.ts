@@ -1,8 +1,8 @@
 import type { Filter, GetProductsCommandOutput, PricingClient } from '@aws-sdk/client-pricing';
-import type { OnDemandPriceSource } from '../../domain/cloud/instance-type-source.js';
-import { classifyEc2Error } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { paginateGetProducts } from './sdk/sdk.js';
+import type { OnDemandPriceSource } from '../../../domain/cloud/instance-type-source.js';
+import { classifyEc2Error } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { paginateGetProducts } from '../sdk/sdk.js';
 
 /** Why the Pricing API is not asked in this region, or undefined when it is. */
 export function pricingApiUnavailable(region: string): string | undefined {

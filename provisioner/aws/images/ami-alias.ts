@@ -1,6 +1,6 @@
-import type { Architecture } from '../../domain/cloud/offering.js';
-import type { AmiVariant } from '../../domain/cloud/node-class.js';
-import { NodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import type { Architecture } from '../../../domain/cloud/offering.js';
+import type { AmiVariant } from '../../../domain/cloud/node-class.js';
+import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 
 /** `al2023@latest` → family and version. */
 export interface AmiAlias {

@@ -1,14 +1,14 @@
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand } from './sdk/sdk.js';
+import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand } from '../sdk/sdk.js';
 import {
   QueueUnavailableError,
   ThrottledError,
   isDomainError,
   type DomainError,
   type QueueFailure,
-} from '../../domain/cloud/errors.js';
-import type { InterruptionQueue, QueueMessage } from '../../domain/cloud/interruption-queue.js';
-import { authCodes, errorCode, throttlingCodes } from './sdk/ec2-errors.js';
+} from '../../../domain/cloud/errors.js';
+import type { InterruptionQueue, QueueMessage } from '../../../domain/cloud/interruption-queue.js';
+import { authCodes, errorCode, throttlingCodes } from '../sdk/ec2-errors.js';
 
 /** Karpenter's receive (pkg/providers/sqs): the most SQS allows per call and the longest long poll. */
 const receiveRequest = { MaxNumberOfMessages: 10, WaitTimeSeconds: 20, VisibilityTimeout: 20 } as const;

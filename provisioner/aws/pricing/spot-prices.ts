@@ -1,9 +1,9 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
-import { paginateDescribeSpotPriceHistory } from './sdk/sdk.js';
-import type { Clock } from '../../domain/clock.js';
-import type { SpotPriceSource, SpotPriceTable } from '../../domain/cloud/spot-prices.js';
-import { classifyEc2Error } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
+import { paginateDescribeSpotPriceHistory } from '../sdk/sdk.js';
+import type { Clock } from '../../../domain/clock.js';
+import type { SpotPriceSource, SpotPriceTable } from '../../../domain/cloud/spot-prices.js';
+import { classifyEc2Error } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 
 interface SpotRecord {
   readonly type: string;

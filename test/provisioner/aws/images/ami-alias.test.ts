@@ -1,5 +1,5 @@
 import t from 'tap';
-import { eksAliasParameters, parseAlias, toArchitecture } from '../../provisioner/aws/ami-alias.js';
+import { eksAliasParameters, parseAlias, toArchitecture } from '../../../../provisioner/aws/images/ami-alias.js';
 
 const names = (k8s: string, alias: string, prefix?: string): [string, string][] =>
   eksAliasParameters(k8s, prefix)(parseAlias(alias) ?? { family: '', version: '' }).map((p) => [p.name, (p.variants ?? ['any']).join(',')]);

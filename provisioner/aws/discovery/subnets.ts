@@ -1,9 +1,9 @@
 import type { EC2Client, Subnet } from '@aws-sdk/client-ec2';
-import { paginateDescribeSubnets } from './sdk/sdk.js';
-import type { ResolvedSubnet, SelectorTerm } from '../../domain/cloud/node-class.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { termFilters, uniqueById } from './sdk/selector-filters.js';
-import { compareStrings } from '../../domain/compare.js';
+import { paginateDescribeSubnets } from '../sdk/sdk.js';
+import type { ResolvedSubnet, SelectorTerm } from '../../../domain/cloud/node-class.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { termFilters, uniqueById } from '../sdk/selector-filters.js';
+import { compareStrings } from '../../../domain/compare.js';
 
 /** Resolves subnet selector terms (ORed) to subnets, most free addresses first. */
 export async function resolveSubnets(

@@ -1,14 +1,14 @@
 import type { IAMClient } from '@aws-sdk/client-iam';
-import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, DeleteInstanceProfileCommand, GetInstanceProfileCommand, RemoveRoleFromInstanceProfileCommand } from './sdk/sdk.js';
-import type { Clock } from '../../domain/clock.js';
-import { NodeClassNotReadyError, isDomainError, type DomainError } from '../../domain/cloud/errors.js';
+import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand, DeleteInstanceProfileCommand, GetInstanceProfileCommand, RemoveRoleFromInstanceProfileCommand } from '../sdk/sdk.js';
+import type { Clock } from '../../../domain/clock.js';
+import { NodeClassNotReadyError, isDomainError, type DomainError } from '../../../domain/cloud/errors.js';
 import type {
   InstanceProfile,
   InstanceProfileProvider,
   InstanceProfileRequest,
-} from '../../domain/cloud/instance-profiles.js';
-import { classifyEc2Error, errorCode } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
+} from '../../../domain/cloud/instance-profiles.js';
+import { classifyEc2Error, errorCode } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 
 /** Karpenter caches the IAM existence check for 15 minutes. */
 const cacheTtlMs = 15 * 60 * 1000;

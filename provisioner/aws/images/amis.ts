@@ -1,11 +1,11 @@
 import type { EC2Client, Filter, Image } from '@aws-sdk/client-ec2';
-import { DescribeImagesCommand, GetParameterCommand } from './sdk/sdk.js';
+import { DescribeImagesCommand, GetParameterCommand } from '../sdk/sdk.js';
 import type { SSMClient } from '@aws-sdk/client-ssm';
-import type { AmiSelectorTerm, AmiVariant, ResolvedAmi } from '../../domain/cloud/node-class.js';
-import { isThrottledError, NodeClassNotReadyError } from '../../domain/cloud/errors.js';
+import type { AmiSelectorTerm, AmiVariant, ResolvedAmi } from '../../../domain/cloud/node-class.js';
+import { isThrottledError, NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import { parseAlias, toArchitecture, type AliasParameters } from './ami-alias.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { termFilters, uniqueById } from './sdk/selector-filters.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { termFilters, uniqueById } from '../sdk/selector-filters.js';
 
 export interface AmiResolverDeps {
   readonly ec2: EC2Client;

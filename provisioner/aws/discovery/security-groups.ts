@@ -1,9 +1,9 @@
 import type { EC2Client, SecurityGroup } from '@aws-sdk/client-ec2';
-import { paginateDescribeSecurityGroups } from './sdk/sdk.js';
-import type { ResolvedSecurityGroup, SelectorTerm } from '../../domain/cloud/node-class.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { termFilters, uniqueById } from './sdk/selector-filters.js';
-import { compareStrings } from '../../domain/compare.js';
+import { paginateDescribeSecurityGroups } from '../sdk/sdk.js';
+import type { ResolvedSecurityGroup, SelectorTerm } from '../../../domain/cloud/node-class.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { termFilters, uniqueById } from '../sdk/selector-filters.js';
+import { compareStrings } from '../../../domain/compare.js';
 
 /** Resolves security-group selector terms (id, name or tags; ORed) to groups, sorted by id. */
 export async function resolveSecurityGroups(

@@ -4,16 +4,16 @@ import type {
   EC2Client,
   Filter,
 } from '@aws-sdk/client-ec2';
-import { paginateDescribeCapacityReservations } from './sdk/sdk.js';
+import { paginateDescribeCapacityReservations } from '../sdk/sdk.js';
 import type {
   CapacityReservation,
   CapacityReservationSelector,
   CapacityReservationSource,
-} from '../../domain/cloud/capacity-reservation.js';
-import type { Clock } from '../../domain/clock.js';
-import { errorCode } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { uniqueById } from './sdk/selector-filters.js';
+} from '../../../domain/cloud/capacity-reservation.js';
+import type { Clock } from '../../../domain/clock.js';
+import { errorCode } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { uniqueById } from '../sdk/selector-filters.js';
 
 /**
  * The DescribeCapacityReservations requests for selector terms, as Karpenter sends them: an `id` term asks for that
