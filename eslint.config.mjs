@@ -15,6 +15,8 @@ const awsFolders = {
   discovery: ['sdk'],
   'instance-profiles': ['sdk'],
   'interruption-queue': ['sdk'],
+  'user-data': [],
+  'launch-template': ['sdk'],
 };
 
 const boundaries = [

@@ -19,10 +19,10 @@ import { isLive, listClusterInstances } from './instances.js';
 import { Ec2CallBatcher, instanceBatchWindow, type BatchRecord } from './sdk/ec2-call-batcher.js';
 import type { BatcherName } from './sdk/batcher-metrics.js';
 import { describeInstancesBatch, terminateInstancesBatch } from './instance-batches.js';
-import { LaunchTemplates } from './launch-template.js';
+import { LaunchTemplates } from './launch-template/launch-template.js';
 import { awsRepairPolicies } from './repair-policies.js';
 import { defaultRetryPolicy, type RetryPolicy } from './sdk/retry-throttled.js';
-import type { ClusterBootstrap } from './user-data.js';
+import type { ClusterBootstrap } from './user-data/user-data.js';
 
 export interface AwsCloudProviderOptions {
   readonly ec2: EC2Client;

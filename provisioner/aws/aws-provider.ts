@@ -23,7 +23,7 @@ import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './sdk/retry-throttled.js';
 import { Ec2SpotPrices } from './pricing/spot-prices.js';
 import { SqsInterruptionQueue } from './interruption-queue/sqs-queue.js';
-import type { ClusterBootstrap } from './user-data.js';
+import type { ClusterBootstrap } from './user-data/user-data.js';
 
 export interface AwsProviderOptions extends AwsClientOptions {
   readonly cluster: ClusterBootstrap;

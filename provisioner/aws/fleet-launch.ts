@@ -9,10 +9,10 @@ import { formatProviderId } from '../../domain/cloud/provider-id.js';
 import { errorCode, insufficientCapacityCodes } from './sdk/ec2-errors.js';
 import { amiFor, planOverrides, type OverridePlan } from './fleet-overrides.js';
 import { interpretFleet, type FleetLaunch } from './fleet-result.js';
-import type { LaunchTemplates } from './launch-template.js';
+import type { LaunchTemplates } from './launch-template/launch-template.js';
 import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
 import { instanceTags, launchTemplateTags, toEc2Tags } from './sdk/tags.js';
-import { userDataFor, type ClusterBootstrap } from './user-data.js';
+import { userDataFor, type ClusterBootstrap } from './user-data/user-data.js';
 
 export interface FleetLaunchDeps {
   readonly ec2: EC2Client;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseMime } from '../../../provisioner/aws/userdata/mime.js';
+import { parseMime } from '../../../../provisioner/aws/user-data/mime.js';
 
 const head = 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="//"\n\n';
 const nodeConfig = '--//\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\n\n';

@@ -1,11 +1,11 @@
-import { al2UserData } from './userdata/al2.js';
-import { al2023UserData } from './userdata/al2023.js';
-import { bootstrapOptions, type UserDataInput } from './userdata/bootstrap-options.js';
-import { bottlerocketUserData, bottlerocketVersion } from './userdata/bottlerocket.js';
-import { customUserData } from './userdata/custom.js';
-import { windowsUserData } from './userdata/windows.js';
+import { al2UserData } from './al2.js';
+import { al2023UserData } from './al2023.js';
+import { bootstrapOptions, type UserDataInput } from './bootstrap-options.js';
+import { bottlerocketUserData, bottlerocketVersion } from './bottlerocket.js';
+import { customUserData } from './custom.js';
+import { windowsUserData } from './windows.js';
 
-export type { ClusterBootstrap, UserDataInput } from './userdata/bootstrap-options.js';
+export type { ClusterBootstrap, UserDataInput } from './bootstrap-options.js';
 
 /**
  * Base64 user data for one launch template, in the language of the class's AMI family: each

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { userDataFor } from '../../../provisioner/aws/user-data.js';
+import { userDataFor } from '../../../../provisioner/aws/user-data/user-data.js';
 import { cluster, decode, input, kubelet } from './fixtures.js';
 
 const windows = { amiFamily: 'Windows2022' as const };

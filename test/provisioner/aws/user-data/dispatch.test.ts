@@ -1,5 +1,5 @@
 import t from 'tap';
-import { userDataFor } from '../../../provisioner/aws/user-data.js';
+import { userDataFor } from '../../../../provisioner/aws/user-data/user-data.js';
 import { decode, input } from './fixtures.js';
 
 void t.test('each AMI family gets user data in the language its image reads', (t) => {

@@ -1,5 +1,5 @@
-import type { ResolvedAmi } from '../../../domain/cloud/node-class.js';
-import type { UserDataInput } from '../../../provisioner/aws/user-data.js';
+import type { ResolvedAmi } from '../../../../domain/cloud/node-class.js';
+import type { UserDataInput } from '../../../../provisioner/aws/user-data/user-data.js';
 
 export const cluster = {
   name: 'prod',

@@ -4,14 +4,14 @@ import type {
   LaunchTemplateTagSpecificationRequest,
   RequestLaunchTemplateData,
 } from '@aws-sdk/client-ec2';
-import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from './sdk/sdk.js';
-import type { ResolvedAmi, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
-import type { CapacityType } from '../../domain/cloud/offering.js';
-import type { ReservationRef } from '../../domain/cloud/capacity-reservation.js';
+import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand } from '../sdk/sdk.js';
+import type { ResolvedAmi, ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import type { CapacityType } from '../../../domain/cloud/offering.js';
+import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
 import { toLaunchTemplateBlockDevices } from './block-devices.js';
-import { errorCode } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { toEc2Tags } from './sdk/tags.js';
+import { errorCode } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { toEc2Tags } from '../sdk/tags.js';
 
 export interface LaunchTemplateInput {
   readonly nodeClass: ResolvedNodeClass;

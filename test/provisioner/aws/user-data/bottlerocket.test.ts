@@ -1,8 +1,8 @@
 import t from 'tap';
 import { parse } from 'smol-toml';
-import { userDataFor } from '../../../provisioner/aws/user-data.js';
-import { bottlerocketVersion, kubernetesKeys } from '../../../provisioner/aws/userdata/bottlerocket.js';
-import { bottlerocketKubeletKeys } from '../../../domain/api/kubelet-families.js';
+import { userDataFor } from '../../../../provisioner/aws/user-data/user-data.js';
+import { bottlerocketVersion, kubernetesKeys } from '../../../../provisioner/aws/user-data/bottlerocket.js';
+import { bottlerocketKubeletKeys } from '../../../../domain/api/kubelet-families.js';
 import { cluster, decode, input, kubelet } from './fixtures.js';
 
 type Table = Record<string, unknown>;

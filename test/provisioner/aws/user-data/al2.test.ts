@@ -1,6 +1,6 @@
 import t from 'tap';
-import { userDataFor } from '../../../provisioner/aws/user-data.js';
-import { parseMime } from '../../../provisioner/aws/userdata/mime.js';
+import { userDataFor } from '../../../../provisioner/aws/user-data/user-data.js';
+import { parseMime } from '../../../../provisioner/aws/user-data/mime.js';
 import { cluster, decode, input, kubelet } from './fixtures.js';
 
 function partsOf(nodeClass: Parameters<typeof input>[0]): { type: string; content: string }[] {

@@ -1,5 +1,5 @@
 import type { LaunchTemplateBlockDeviceMappingRequest } from '@aws-sdk/client-ec2';
-import type { BlockDeviceMapping } from '../../domain/cloud/node-class.js';
+import type { BlockDeviceMapping } from '../../../domain/cloud/node-class.js';
 
 const gib = 2 ** 30;
 const unitBytes: Record<string, number> = { Gi: gib, G: 1e9, Ti: 2 ** 40, T: 1e12 };

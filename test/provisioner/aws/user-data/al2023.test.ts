@@ -1,7 +1,7 @@
 import t from 'tap';
 import { parse } from 'yaml';
-import { userDataFor } from '../../../provisioner/aws/user-data.js';
-import { parseMime } from '../../../provisioner/aws/userdata/mime.js';
+import { userDataFor } from '../../../../provisioner/aws/user-data/user-data.js';
+import { parseMime } from '../../../../provisioner/aws/user-data/mime.js';
 import { cluster, decode, input, kubelet } from './fixtures.js';
 
 interface NodeConfig {

@@ -4,15 +4,15 @@ import {
   defaultMetadataOptions,
   familyBlockDeviceMappings,
   type ResolvedNodeClass,
-} from '../../domain/cloud/node-class.js';
-import { managedByTag } from '../../domain/product-keys.js';
+} from '../../../../domain/cloud/node-class.js';
+import { managedByTag } from '../../../../domain/product-keys.js';
 import {
   toLaunchTemplateBlockDevices,
   volumeSizeGiB,
-} from '../../provisioner/aws/block-devices.js';
-import { launchTemplateData, launchTemplateName } from '../../provisioner/aws/launch-template.js';
-import { termFilters } from '../../provisioner/aws/sdk/selector-filters.js';
-import { fromEc2Tags, instanceTags, launchTemplateTags, toEc2Tags } from '../../provisioner/aws/sdk/tags.js';
+} from '../../../../provisioner/aws/launch-template/block-devices.js';
+import { launchTemplateData, launchTemplateName } from '../../../../provisioner/aws/launch-template/launch-template.js';
+import { termFilters } from '../../../../provisioner/aws/sdk/selector-filters.js';
+import { fromEc2Tags, instanceTags, launchTemplateTags, toEc2Tags } from '../../../../provisioner/aws/sdk/tags.js';
 
 const nodeClass: ResolvedNodeClass = {
   name: 'default',
