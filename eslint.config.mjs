@@ -17,6 +17,8 @@ const awsFolders = {
   'interruption-queue': ['sdk'],
   'user-data': [],
   'launch-template': ['sdk'],
+  'instance-types': ['sdk', 'images', 'pricing'],
+  instances: ['sdk', 'launch-template', 'user-data'],
 };
 
 const boundaries = [

@@ -4,7 +4,7 @@ import { FakeClock } from '../../../../domain/clock.js';
 import { describeRequests, Ec2CapacityReservations, fromEc2 } from '../../../../provisioner/aws/discovery/capacity-reservations.js';
 import { defaultRetryPolicy } from '../../../../provisioner/aws/sdk/retry-throttled.js';
 import { EC2Client } from '../../../../provisioner/aws/sdk/sdk.js';
-import { toLaunchedInstance } from '../../../../provisioner/aws/instances.js';
+import { toLaunchedInstance } from '../../../../provisioner/aws/instances/instances.js';
 
 // moto has no capacity-reservation API (docs/moto-differences.md): these requests are checked against the shapes
 // Karpenter's provider sends (pkg/providers/capacityreservation/types.go), and answered by a fake EC2.

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { EC2Client, type InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import { FakeClock } from '../../domain/clock.js';
-import { CreateError, NodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import { Ec2InstanceTypes } from '../../provisioner/aws/ec2-instance-types.js';
-import type { RetryPolicy } from '../../provisioner/aws/sdk/retry-throttled.js';
+import { FakeClock } from '../../../../domain/clock.js';
+import { CreateError, NodeClassNotReadyError } from '../../../../domain/cloud/errors.js';
+import { Ec2InstanceTypes } from '../../../../provisioner/aws/instance-types/ec2-instance-types.js';
+import type { RetryPolicy } from '../../../../provisioner/aws/sdk/retry-throttled.js';
 
 const described = JSON.parse(readFileSync(new URL('fixtures/describe-instance-types.json', import.meta.url), 'utf8')) as InstanceTypeInfo[];
 const retry: RetryPolicy = { clock: new FakeClock(), maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };

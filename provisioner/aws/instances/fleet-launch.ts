@@ -1,18 +1,18 @@
 import type { CreateFleetCommandInput, CreateFleetCommandOutput, DefaultTargetCapacityType, EC2Client } from '@aws-sdk/client-ec2';
-import { CreateFleetCommand } from './sdk/sdk.js';
-import type { LaunchedInstance, LaunchRequest } from '../../domain/cloud/cloud-provider.js';
-import { InsufficientCapacityError } from '../../domain/cloud/errors.js';
-import type { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
-import type { ReservationRef } from '../../domain/cloud/capacity-reservation.js';
-import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
-import { formatProviderId } from '../../domain/cloud/provider-id.js';
-import { errorCode, insufficientCapacityCodes } from './sdk/ec2-errors.js';
+import { CreateFleetCommand } from '../sdk/sdk.js';
+import type { LaunchedInstance, LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
+import { InsufficientCapacityError } from '../../../domain/cloud/errors.js';
+import type { UnavailableOfferings } from '../../../domain/cloud/unavailable-offerings.js';
+import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
+import type { ReservationAvailability } from '../../../domain/cloud/reservation-availability.js';
+import { formatProviderId } from '../../../domain/cloud/provider-id.js';
+import { errorCode, insufficientCapacityCodes } from '../sdk/ec2-errors.js';
 import { amiFor, planOverrides, type OverridePlan } from './fleet-overrides.js';
 import { interpretFleet, type FleetLaunch } from './fleet-result.js';
-import type { LaunchTemplates } from './launch-template/launch-template.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { instanceTags, launchTemplateTags, toEc2Tags } from './sdk/tags.js';
-import { userDataFor, type ClusterBootstrap } from './user-data/user-data.js';
+import type { LaunchTemplates } from '../launch-template/launch-template.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { instanceTags, launchTemplateTags, toEc2Tags } from '../sdk/tags.js';
+import { userDataFor, type ClusterBootstrap } from '../user-data/user-data.js';
 
 export interface FleetLaunchDeps {
   readonly ec2: EC2Client;

@@ -1,10 +1,10 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
-import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
-import type { ItemOutcome } from './sdk/ec2-call-batcher.js';
-import { isNotFoundError } from './sdk/ec2-errors.js';
+import type { LaunchedInstance } from '../../../domain/cloud/cloud-provider.js';
+import type { ItemOutcome } from '../sdk/ec2-call-batcher.js';
+import { isNotFoundError } from '../sdk/ec2-errors.js';
 import { describeInstance, terminateInstance, toLaunchedInstance } from './instances.js';
-import { DescribeInstancesCommand, TerminateInstancesCommand } from './sdk/sdk.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
+import { DescribeInstancesCommand, TerminateInstancesCommand } from '../sdk/sdk.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 
 type Outcomes<O> = Promise<readonly ItemOutcome<O>[]>;
 

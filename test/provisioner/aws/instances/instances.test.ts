@@ -1,10 +1,10 @@
 import t from 'tap';
 import type { Filter, Instance } from '@aws-sdk/client-ec2';
-import { FakeClock } from '../../domain/clock.js';
-import { listClusterInstances } from '../../provisioner/aws/instances.js';
-import { defaultRetryPolicy } from '../../provisioner/aws/sdk/retry-throttled.js';
-import { EC2Client } from '../../provisioner/aws/sdk/sdk.js';
-import { instanceTags } from '../../provisioner/aws/sdk/tags.js';
+import { FakeClock } from '../../../../domain/clock.js';
+import { listClusterInstances } from '../../../../provisioner/aws/instances/instances.js';
+import { defaultRetryPolicy } from '../../../../provisioner/aws/sdk/retry-throttled.js';
+import { EC2Client } from '../../../../provisioner/aws/sdk/sdk.js';
+import { instanceTags } from '../../../../provisioner/aws/sdk/tags.js';
 
 /** EC2's filter rules for the three filter names List uses: values are ORed, filters ANDed. */
 function matches(i: Instance, f: Filter): boolean {

@@ -1,11 +1,11 @@
 import type { EC2Client, InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import type { InstanceTypeSource } from '../../domain/cloud/instance-type-source.js';
-import type { CatalogEntry, DescribedInstanceTypes } from '../../domain/instance-types/catalog-entry.js';
-import { embeddedEntries } from '../../domain/instance-types/catalog.js';
-import { classifyEc2Error } from './sdk/ec2-errors.js';
+import type { InstanceTypeSource } from '../../../domain/cloud/instance-type-source.js';
+import type { CatalogEntry, DescribedInstanceTypes } from '../../../domain/instance-types/catalog-entry.js';
+import { embeddedEntries } from '../../../domain/instance-types/catalog.js';
+import { classifyEc2Error } from '../sdk/ec2-errors.js';
 import { describeTypes, describeZones } from './instance-type-catalog.js';
 import { toCatalogEntry } from './instance-type-entry.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 
 /** What the planner may buy a type as: EC2 also lists capacity-block, which is bought through reservations. */
 function capacityTypesOf(info: InstanceTypeInfo): string[] {

@@ -1,12 +1,12 @@
 import t from 'tap';
-import type { ResolvedAmi, ResolvedSubnet } from '../../domain/cloud/node-class.js';
-import type { LaunchOffering } from '../../domain/cloud/offering.js';
+import type { ResolvedAmi, ResolvedSubnet } from '../../../../domain/cloud/node-class.js';
+import type { LaunchOffering } from '../../../../domain/cloud/offering.js';
 import {
   amiFor,
   maxInstanceTypes,
   planOverrides,
   subnetPerZone,
-} from '../../provisioner/aws/fleet-overrides.js';
+} from '../../../../provisioner/aws/instances/fleet-overrides.js';
 
 const subnets: ResolvedSubnet[] = [
   { id: 'subnet-a-small', zone: 'a', availableIpAddressCount: 250 },

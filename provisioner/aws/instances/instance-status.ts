@@ -1,9 +1,9 @@
 import type { EC2Client, InstanceStatus } from '@aws-sdk/client-ec2';
-import { paginateDescribeInstanceStatus } from './sdk/sdk.js';
-import type { Clock } from '../../domain/clock.js';
-import type { HealthCategory, InstanceHealth, InstanceHealthSource } from '../../domain/cloud/instance-health.js';
-import { classifyEc2Error } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
+import { paginateDescribeInstanceStatus } from '../sdk/sdk.js';
+import type { Clock } from '../../../domain/clock.js';
+import type { HealthCategory, InstanceHealth, InstanceHealthSource } from '../../../domain/cloud/instance-health.js';
+import { classifyEc2Error } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 
 /** Karpenter's UnhealthyThreshold: a failed check must last this long before we act on it. */
 const unhealthyThresholdMs = 120_000;

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import { entryExtendedResources, entryLabels } from '../../domain/instance-types/catalog-entry.js';
-import { buildInstanceTypes, embeddedEntries } from '../../domain/instance-types/catalog.js';
-import { toCatalogEntry } from '../../provisioner/aws/instance-type-entry.js';
+import { entryExtendedResources, entryLabels } from '../../../../domain/instance-types/catalog-entry.js';
+import { buildInstanceTypes, embeddedEntries } from '../../../../domain/instance-types/catalog.js';
+import { toCatalogEntry } from '../../../../provisioner/aws/instance-types/instance-type-entry.js';
 
 // DescribeInstanceTypes answers as EC2 gives them (taken from moto 5.2.5's copy of EC2's own data).
 const described = JSON.parse(readFileSync(new URL('fixtures/describe-instance-types.json', import.meta.url), 'utf8')) as InstanceTypeInfo[];

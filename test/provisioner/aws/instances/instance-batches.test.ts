@@ -1,11 +1,11 @@
 import t from 'tap';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import { Registry } from 'prom-client';
-import { FakeClock } from '../../domain/clock.js';
-import { Ec2CallBatcher, instanceBatchWindow } from '../../provisioner/aws/sdk/ec2-call-batcher.js';
-import { batcherMetrics } from '../../provisioner/aws/sdk/batcher-metrics.js';
-import { describeInstancesBatch, terminateInstancesBatch } from '../../provisioner/aws/instance-batches.js';
-import { defaultRetryPolicy } from '../../provisioner/aws/sdk/retry-throttled.js';
+import { FakeClock } from '../../../../domain/clock.js';
+import { Ec2CallBatcher, instanceBatchWindow } from '../../../../provisioner/aws/sdk/ec2-call-batcher.js';
+import { batcherMetrics } from '../../../../provisioner/aws/sdk/batcher-metrics.js';
+import { describeInstancesBatch, terminateInstancesBatch } from '../../../../provisioner/aws/instances/instance-batches.js';
+import { defaultRetryPolicy } from '../../../../provisioner/aws/sdk/retry-throttled.js';
 
 interface Sent { readonly command: string; readonly ids: readonly string[] }
 

@@ -1,10 +1,10 @@
 import type { EC2Client, Filter, Instance } from '@aws-sdk/client-ec2';
-import { DescribeInstancesCommand, paginateDescribeInstances, TerminateInstancesCommand } from './sdk/sdk.js';
-import type { InstanceState, LaunchedInstance, ListOptions } from '../../domain/cloud/cloud-provider.js';
-import { formatProviderId } from '../../domain/cloud/provider-id.js';
-import { isNotFoundError } from './sdk/ec2-errors.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { fromEc2Tags, tagKeys } from './sdk/tags.js';
+import { DescribeInstancesCommand, paginateDescribeInstances, TerminateInstancesCommand } from '../sdk/sdk.js';
+import type { InstanceState, LaunchedInstance, ListOptions } from '../../../domain/cloud/cloud-provider.js';
+import { formatProviderId } from '../../../domain/cloud/provider-id.js';
+import { isNotFoundError } from '../sdk/ec2-errors.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { fromEc2Tags, tagKeys } from '../sdk/tags.js';
 
 /** Terminated instances stay visible in EC2 for about an hour; to us they no longer exist. */
 const liveStates: InstanceState[] = ['pending', 'running', 'shutting-down', 'stopping', 'stopped'];

@@ -8,9 +8,9 @@ import {
   InsufficientCapacityError,
   NodeClassNotReadyError,
   type DomainError,
-} from '../../domain/cloud/errors.js';
-import type { CapacityType, OfferingKey } from '../../domain/cloud/offering.js';
-import { authCodes, insufficientCapacityCodes } from './sdk/ec2-errors.js';
+} from '../../../domain/cloud/errors.js';
+import type { CapacityType, OfferingKey } from '../../../domain/cloud/offering.js';
+import { authCodes, insufficientCapacityCodes } from '../sdk/ec2-errors.js';
 
 export interface FleetLaunch {
   readonly instanceId: string;

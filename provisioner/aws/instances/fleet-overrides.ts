@@ -1,7 +1,7 @@
 import type { FleetLaunchTemplateOverridesRequest } from '@aws-sdk/client-ec2';
-import type { AmiVariant, ResolvedAmi, ResolvedSubnet } from '../../domain/cloud/node-class.js';
-import { byPrice, type CapacityType, type LaunchOffering } from '../../domain/cloud/offering.js';
-import type { ReservationRef } from '../../domain/cloud/capacity-reservation.js';
+import type { AmiVariant, ResolvedAmi, ResolvedSubnet } from '../../../domain/cloud/node-class.js';
+import { byPrice, type CapacityType, type LaunchOffering } from '../../../domain/cloud/offering.js';
+import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
 
 /** Karpenter's maxInstanceTypes: CreateFleet accepts few overrides, and 60 types is plenty of choice. */
 export const maxInstanceTypes = 60;

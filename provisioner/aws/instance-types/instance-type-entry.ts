@@ -1,5 +1,5 @@
 import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import type { CatalogEntry } from '../../domain/instance-types/catalog-entry.js';
+import type { CatalogEntry } from '../../../domain/instance-types/catalog-entry.js';
 
 /** Karpenter's instance-type name scheme: category letters, an optional `-<n>tb`, the generation digits. */
 const typeScheme = /(^[a-z]+)(-[0-9]+tb)?([0-9]+).*\./;

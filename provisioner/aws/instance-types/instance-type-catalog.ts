@@ -1,11 +1,11 @@
 import type { EC2Client, InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import { paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from './sdk/sdk.js';
-import type { Clock } from '../../domain/clock.js';
-import type { InstanceTypeInfo } from '../../domain/cloud/cloud-provider.js';
-import type { CapacityType } from '../../domain/cloud/offering.js';
-import { toArchitecture } from './images/ami-alias.js';
-import { retryThrottled, type RetryPolicy } from './sdk/retry-throttled.js';
-import { describeSpotPrices } from './pricing/spot-prices.js';
+import { paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from '../sdk/sdk.js';
+import type { Clock } from '../../../domain/clock.js';
+import type { InstanceTypeInfo } from '../../../domain/cloud/cloud-provider.js';
+import type { CapacityType } from '../../../domain/cloud/offering.js';
+import { toArchitecture } from '../images/ami-alias.js';
+import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
+import { describeSpotPrices } from '../pricing/spot-prices.js';
 
 /**
  * The describe-based catalog: shapes from DescribeInstanceTypes (hvm, x86_64 or arm64, as
