@@ -1,13 +1,13 @@
 import t from 'tap';
 import type { CreateFleetCommandInput, CreateFleetCommandOutput, CreateLaunchTemplateCommandInput } from '@aws-sdk/client-ec2';
-import { FakeClock } from '../../domain/clock.js';
-import type { LaunchRequest } from '../../domain/cloud/cloud-provider.js';
-import { isInsufficientCapacityError } from '../../domain/cloud/errors.js';
-import { defaultBlockDeviceMappings, defaultMetadataOptions, type ResolvedNodeClass } from '../../domain/cloud/node-class.js';
-import type { LaunchOffering } from '../../domain/cloud/offering.js';
-import { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
-import { AwsCloudProvider } from '../../provisioner/aws/aws-cloud-provider.js';
-import { EC2Client } from '../../provisioner/aws/sdk/sdk.js';
+import { FakeClock } from '../../../domain/clock.js';
+import type { LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
+import { isInsufficientCapacityError } from '../../../domain/cloud/errors.js';
+import { defaultBlockDeviceMappings, defaultMetadataOptions, type ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
+import type { LaunchOffering } from '../../../domain/cloud/offering.js';
+import { ReservationAvailability } from '../../../domain/cloud/reservation-availability.js';
+import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
+import { EC2Client } from '../../../provisioner/aws/sdk/sdk.js';
 
 // moto has no capacity reservations (docs/moto-differences.md): the launch requests are checked against the shapes
 // Karpenter's provider sends for a reserved launch (pkg/providers/launchtemplate/types.go, instance/types.go),

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { Registry } from 'prom-client';
-import { FakeClock } from '../../domain/clock.js';
-import { InsufficientCapacityError, NodeClaimNotFoundError } from '../../domain/cloud/errors.js';
-import { FakeCloudProvider } from '../../domain/cloud/fake-cloud-provider.js';
-import { karpenterErrorLabel, withCloudProviderMetrics } from '../../provisioner/aws/metrics.js';
+import { FakeClock } from '../../../domain/clock.js';
+import { InsufficientCapacityError, NodeClaimNotFoundError } from '../../../domain/cloud/errors.js';
+import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
+import { karpenterErrorLabel, withCloudProviderMetrics } from '../../../provisioner/aws/metrics.js';
 
 void t.test('the decorator times every method and counts failures with Karpenter labels', async (t) => {
   const registry = new Registry();

@@ -1,6 +1,6 @@
-import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
-import { defaultEC2NodeClass, validateEC2NodeClass } from '../../../domain/api/ec2nodeclass-validation.js';
-import type { OracleCase, OracleResult, ParsedUserData } from '../../support/karpenter-oracle.js';
+import type { EC2NodeClass } from '../../../../domain/api/ec2nodeclass-schema.js';
+import { defaultEC2NodeClass, validateEC2NodeClass } from '../../../../domain/api/ec2nodeclass-validation.js';
+import type { OracleCase, OracleResult, ParsedUserData } from '../../../support/karpenter-oracle.js';
 import { stripUnset, templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
 import { nodesmithLaunch, type NodesmithLaunch } from './nodesmith-launch.js';
 

@@ -12,19 +12,19 @@ import {
   type Filter,
 } from '@aws-sdk/client-ec2';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import type { EC2NodeClass } from '../../../domain/api/ec2nodeclass-schema.js';
-import type { NodeClaim } from '../../../domain/api/nodeclaim-schema.js';
-import type { LaunchTaint } from '../../../domain/cloud/cloud-provider.js';
-import type { LaunchOffering } from '../../../domain/cloud/offering.js';
-import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
-import { instanceTypesForNodeClass, nodeClassCapacityOf } from '../../../domain/instance-types/node-class-types.js';
-import { eksAliasParameters } from '../../../provisioner/aws/images/ami-alias.js';
-import { AwsCloudProvider } from '../../../provisioner/aws/aws-cloud-provider.js';
-import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
-import { chooseOfferings } from '../../../provisioner/launch/launch-offerings.js';
-import { nodeClassSpecOf } from '../../../provisioner/state/node-class-spec.js';
-import { RecordingClock } from '../../fakes/recording-clock.js';
-import type { OracleCase, OracleImage } from '../../support/karpenter-oracle.js';
+import type { EC2NodeClass } from '../../../../domain/api/ec2nodeclass-schema.js';
+import type { NodeClaim } from '../../../../domain/api/nodeclaim-schema.js';
+import type { LaunchTaint } from '../../../../domain/cloud/cloud-provider.js';
+import type { LaunchOffering } from '../../../../domain/cloud/offering.js';
+import { loadInstanceTypes } from '../../../../domain/instance-types/catalog.js';
+import { instanceTypesForNodeClass, nodeClassCapacityOf } from '../../../../domain/instance-types/node-class-types.js';
+import { eksAliasParameters } from '../../../../provisioner/aws/images/ami-alias.js';
+import { AwsCloudProvider } from '../../../../provisioner/aws/aws-cloud-provider.js';
+import { AwsNodeClassResolver } from '../../../../provisioner/aws/nodeclass-resolver.js';
+import { chooseOfferings } from '../../../../provisioner/launch/launch-offerings.js';
+import { nodeClassSpecOf } from '../../../../provisioner/state/node-class-spec.js';
+import { RecordingClock } from '../../../fakes/recording-clock.js';
+import type { OracleCase, OracleImage } from '../../../support/karpenter-oracle.js';
 
 /** One launch template nodesmith created, with the instance types CreateFleet sent it for. */
 export interface NodesmithTemplate {

@@ -1,12 +1,12 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { karpenterBuild, parseUserData, runOracle, type OracleCase, type OracleResult, type ParsedUserData } from '../support/karpenter-oracle.js';
+import { karpenterBuild, parseUserData, runOracle, type OracleCase, type OracleResult, type ParsedUserData } from '../../support/karpenter-oracle.js';
 import { corpus } from './launch-differential/corpus.js';
 import { classify, readKnownDifferences } from './launch-differential/known-differences.js';
 import { diffShapes, type Difference } from './launch-differential/launch-shape.js';
 import { decodeUserData, karpenterShape, nodesmithShape, nodesmithSide, verdict } from './launch-differential/shapes.js';
 
-const differencesDoc = fileURLToPath(new URL('../../docs/launch-differences.md', import.meta.url));
+const differencesDoc = fileURLToPath(new URL('../../../docs/launch-differences.md', import.meta.url));
 
 function show(v: unknown): string {
   return (v === undefined ? 'undefined' : JSON.stringify(v)).slice(0, 300);

@@ -1,4 +1,4 @@
-import type { ParsedUserData } from '../../support/karpenter-oracle.js';
+import type { ParsedUserData } from '../../../support/karpenter-oracle.js';
 
 /**
  * A launch as both sides are compared: per instance type, the launch template it would launch

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { OracleCase, OracleCluster, OracleImage } from '../../support/karpenter-oracle.js';
+import type { OracleCase, OracleCluster, OracleImage } from '../../../support/karpenter-oracle.js';
 import { instanceTypeMixes } from './corpus-types.js';
 import { fieldVariations, type Variation } from './variations.js';
 

@@ -1,11 +1,11 @@
 import t from 'tap';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { SSMClient } from '@aws-sdk/client-ssm';
-import { NodeClassNotReadyError } from '../../domain/cloud/errors.js';
-import type { NodeClassSpec } from '../../domain/cloud/node-class.js';
-import { eksAliasParameters } from '../../provisioner/aws/images/ami-alias.js';
-import { AwsNodeClassResolver } from '../../provisioner/aws/nodeclass-resolver.js';
-import { RecordingClock } from '../fakes/recording-clock.js';
+import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
+import type { NodeClassSpec } from '../../../domain/cloud/node-class.js';
+import { eksAliasParameters } from '../../../provisioner/aws/images/ami-alias.js';
+import { AwsNodeClassResolver } from '../../../provisioner/aws/nodeclass-resolver.js';
+import { RecordingClock } from '../../fakes/recording-clock.js';
 
 /** Clients that record each call and answer none: a class refused before any AWS call never reaches them. */
 function resolverWithoutAws(): { resolver: AwsNodeClassResolver; calls: string[] } {
