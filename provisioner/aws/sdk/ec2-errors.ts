@@ -70,7 +70,7 @@ function messageOf(e: unknown): string {
 
 /**
  * Maps an SDK error to a domain error at the edge. `action` reads like "launching nodeclaim x";
- * insufficient capacity is not handled here because it needs the offerings (see fleet-result.ts).
+ * insufficient capacity is not handled here because it needs the offerings (see instances/fleet-result.ts).
  */
 export function classifyEc2Error(e: unknown, action: string): DomainError {
   if (isDomainError(e)) return e;
