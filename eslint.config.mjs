@@ -5,6 +5,22 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 
+// provisioner/aws/ by provider job, lowest first: each folder and the folders of aws/ it may import. The root files
+// (aws-provider.ts, aws-cloud-provider.ts, nodeclass-resolver.ts, metrics.ts, repair-policies.ts) build the ports
+// from them and may import every folder; no folder imports the root (docs/architecture.md, "provisioner/aws/").
+const awsFolders = {
+  sdk: [],
+  pricing: ['sdk'],
+  images: ['sdk'],
+  discovery: ['sdk'],
+  'instance-profiles': ['sdk'],
+  'interruption-queue': ['sdk'],
+  'user-data': [],
+  'launch-template': ['sdk'],
+  'instance-types': ['sdk', 'images', 'pricing'],
+  instances: ['sdk', 'launch-template', 'user-data'],
+};
+
 const boundaries = [
   { target: './domain', from: ['./extender', './webhooks', './provisioner', './cli', './test'], message: 'domain/ is pure: it imports nothing else of ours.' },
   { target: './webhooks', from: ['./extender', './provisioner', './cli', './test'], message: 'webhooks/ may import only domain/.' },
@@ -16,6 +32,15 @@ const boundaries = [
   // runner's logger type and the shared metric shapes: plumbing every layer uses, not ports.
   { target: './provisioner/kube', from: './provisioner', except: ['./kube', './ports', './state', './index.ts', './controller-runner.ts', './metric-shapes.ts'], message: 'provisioner/kube/ may import only ports/, state/ and domain/.' },
   { target: './provisioner/aws', from: './provisioner', except: ['./aws', './ports', './state', './metric-shapes.ts'], message: 'provisioner/aws/ may import only ports/, state/ and domain/.' },
+  // Inside aws/, each provider folder imports only the folders below it (awsFolders), so no import leads back.
+  ...Object.entries(awsFolders).map(([folder, below]) => ({
+    target: `./provisioner/aws/${folder}`,
+    from: './provisioner/aws',
+    except: [folder, ...below].map((f) => `./${f}`),
+    message: below.length === 0
+      ? `provisioner/aws/${folder}/ imports no other folder of aws/ (nor its root files).`
+      : `provisioner/aws/${folder}/ may import only ${below.map((f) => `${f}/`).join(', ')} of aws/ (not its root files).`,
+  })),
   // state/ is the ground floor for reads that several rooms share (the snapshot, NodeClass capacities, NodePool
   // conditions, the claim's plan, the NodeClass spec, the plan annotation): it builds on domain/ alone, plus the
   // types of provisioner/index.ts, the contract the extender reads the model through.
@@ -79,19 +104,19 @@ export default tseslint.config(
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/explicit-function-return-type': 'off' },
   },
   {
-    // The build bundles provisioner/aws/sdk.ts alone (build/bundles.mjs): a value imported from a client
+    // The build bundles provisioner/aws/sdk/sdk.ts alone (build/bundles.mjs): a value imported from a client
     // package anywhere else would load that whole package again in the image.
     files: ['provisioner/aws/**/*.ts'],
-    ignores: ['provisioner/aws/sdk.ts'],
+    ignores: ['provisioner/aws/sdk/sdk.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@aws-sdk/*'], allowTypeImports: true, message: 'Import AWS SDK values from ./sdk.js (the bundled facade); types may come from the packages.' },
+        { group: ['@aws-sdk/*'], allowTypeImports: true, message: 'Import AWS SDK values from aws/sdk/sdk.js (the bundled facade); types may come from the packages.' },
         sdkOnlyInAdapters.patterns[1],
       ] }],
     },
   },
   {
-    files: ['provisioner/aws/sdk.ts'],
+    files: ['provisioner/aws/sdk/sdk.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

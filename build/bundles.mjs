@@ -1,5 +1,5 @@
 // Replaces two compiled files in dist/ with esbuild bundles, after tsc (`npm run build`):
-//  - sdk: the AWS SDK facade (provisioner/aws/sdk.ts), bundled with only the commands and clients it re-exports.
+//  - sdk: the AWS SDK facade (provisioner/aws/sdk/sdk.ts), bundled with only the commands and clients it re-exports.
 //    Each client package's entry loads its whole service (client-ec2: about 80 MiB resident); the bundle takes the
 //    four clients nodesmith uses to about 40 MiB (DECISIONS.md, "The AWS SDK bundled").
 //  - validate: `nodesmith validate`'s command module (cli/validate-command.ts) with the yaml package and the schema
@@ -20,8 +20,8 @@ const commonJsRequire = { js: "import { createRequire as nodesmithCreateRequire 
 
 const bundles = {
   sdk: {
-    entry: 'provisioner/aws/sdk.ts',
-    dist: 'dist/provisioner/aws/sdk.js',
+    entry: 'provisioner/aws/sdk/sdk.ts',
+    dist: 'dist/provisioner/aws/sdk/sdk.js',
     options: {
       // The packages' ES module builds (`module`) are the ones that tree-shake.
       mainFields: ['module', 'main'],

@@ -1,6 +1,7 @@
 // Prints the shape of provisioner/'s import graph: upward imports between its sub-folders and the knots
-// (strongly connected components) of the folder graph and of the file graph. Type imports count: a type
-// import still makes a newcomer open the other folder, and `import type` today is a value import tomorrow.
+// (strongly connected components) of the folder graph, of aws/'s own folder graph and of the file graph. Type
+// imports count: a type import still makes a newcomer open the other folder, and `import type` today is a value
+// import tomorrow.
 //
 //   node build/import-graph.mjs            the work tree
 //   node build/import-graph.mjs main~3     a commit, read through git (no checkout), for before/after figures
@@ -125,6 +126,13 @@ for (const [title, nodeOf] of [['root files as one node', folderOf], ['each root
   console.log(`folder graph, ${title}: ${graph.nodes.length} nodes, ${graph.arrows} arrows, ${graph.knots.length} knots`);
   for (const k of graph.knots) console.log(`  ${k.length}: ${k.join(' ')}`);
 }
+// aws/ by provider job (issue 36, item 3): its sub-folders, with its root files (the ports built from them) as one node.
+const awsRoot = `${root}/aws/`;
+const awsFiles = files.filter((f) => f.startsWith(awsRoot));
+const awsEdges = new Map(awsFiles.map((f) => [f, new Set([...fileEdges.get(f)].filter((t) => t.startsWith(awsRoot)))]));
+const aws = folderGraph(awsFiles, awsEdges, (file) => (file.split('/').length > 3 ? file.split('/')[2] : '(root)'));
+console.log(`aws/ folder graph, root files as one node: ${aws.nodes.length} nodes, ${aws.arrows} arrows, ${aws.knots.length} knots`);
+for (const k of aws.knots) console.log(`  ${k.length}: ${k.join(' ')}`);
 const fileKnots = knots(files, fileEdges);
 console.log(`file knots: ${fileKnots.length}`);
 for (const k of fileKnots) console.log(`  ${k.length}: ${k.map((f) => f.slice(root.length + 1)).join(' ')}`);

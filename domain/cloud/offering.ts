@@ -26,7 +26,7 @@ export interface LaunchOffering extends OfferingKey {
   readonly maxPods?: number;
   /** The reservation a `reserved` offering launches into. */
   readonly reservation?: ReservationRef;
-  /** The price comes from a NodeOverlay, which EC2 does not know (see fleet-launch.ts). */
+  /** The price comes from a NodeOverlay, which EC2 does not know (see provisioner/aws/instances/fleet-launch.ts). */
   readonly priceOverlaid?: boolean;
 }
 

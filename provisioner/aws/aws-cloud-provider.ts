@@ -12,17 +12,17 @@ import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.j
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
 import type { RepairPolicy } from '../../domain/cloud/repair-policy.js';
 import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
-import { classifyEc2Error } from './ec2-errors.js';
-import { launchFleet } from './fleet-launch.js';
-import { describeInstanceTypeCatalog } from './instance-type-catalog.js';
-import { isLive, listClusterInstances } from './instances.js';
-import { Batcher, instanceBatchWindow, type BatchRecord } from './batcher.js';
-import type { BatcherName } from './batcher-metrics.js';
-import { describeInstancesBatch, terminateInstancesBatch } from './instance-batches.js';
-import { LaunchTemplates } from './launch-template.js';
+import { classifyEc2Error } from './sdk/ec2-errors.js';
+import { launchFleet } from './instances/fleet-launch.js';
+import { describeInstanceTypeCatalog } from './instance-types/instance-type-catalog.js';
+import { isLive, listClusterInstances } from './instances/instances.js';
+import { Ec2CallBatcher, instanceBatchWindow, type BatchRecord } from './sdk/ec2-call-batcher.js';
+import type { BatcherName } from './sdk/batcher-metrics.js';
+import { describeInstancesBatch, terminateInstancesBatch } from './instances/instance-batches.js';
+import { LaunchTemplates } from './launch-template/launch-template.js';
 import { awsRepairPolicies } from './repair-policies.js';
-import { defaultRetryPolicy, type RetryPolicy } from './retry-throttled.js';
-import type { ClusterBootstrap } from './user-data.js';
+import { defaultRetryPolicy, type RetryPolicy } from './sdk/retry-throttled.js';
+import type { ClusterBootstrap } from './user-data/user-data.js';
 
 export interface AwsCloudProviderOptions {
   readonly ec2: EC2Client;
@@ -46,8 +46,8 @@ export class AwsCloudProvider implements CloudProvider {
   readonly #options: AwsCloudProviderOptions;
   readonly #retry: RetryPolicy;
   readonly #templates: LaunchTemplates;
-  readonly #describe: Batcher<string, LaunchedInstance | undefined>;
-  readonly #terminate: Batcher<string, 'terminating' | 'not-found'>;
+  readonly #describe: Ec2CallBatcher<string, LaunchedInstance | undefined>;
+  readonly #terminate: Ec2CallBatcher<string, 'terminating' | 'not-found'>;
 
   constructor(options: AwsCloudProviderOptions) {
     this.#options = options;
@@ -56,8 +56,8 @@ export class AwsCloudProvider implements CloudProvider {
       options.unavailableOfferings ?? new UnavailableOfferings(options.clock);
     this.#templates = new LaunchTemplates(options.ec2, this.#retry, options.cluster.name);
     const report = (name: BatcherName) => (record: BatchRecord): void => options.onBatch?.(name, record);
-    this.#describe = new Batcher({ window: instanceBatchWindow, clock: options.clock, execute: describeInstancesBatch(options.ec2, this.#retry), onBatch: report('describe_instances') });
-    this.#terminate = new Batcher({ window: instanceBatchWindow, clock: options.clock, execute: terminateInstancesBatch(options.ec2, this.#retry), onBatch: report('terminate_instances') });
+    this.#describe = new Ec2CallBatcher({ window: instanceBatchWindow, clock: options.clock, execute: describeInstancesBatch(options.ec2, this.#retry), onBatch: report('describe_instances') });
+    this.#terminate = new Ec2CallBatcher({ window: instanceBatchWindow, clock: options.clock, execute: terminateInstancesBatch(options.ec2, this.#retry), onBatch: report('terminate_instances') });
   }
 
   async create(request: LaunchRequest): Promise<LaunchedInstance> {

@@ -10,12 +10,12 @@ import {
 } from '../../domain/cloud/node-class.js';
 import { checkKubeletForFamily } from '../../domain/api/kubelet-rules.js';
 import { resolvedAmiFamily } from '../../domain/api/ami-families.js';
-import type { AliasParameters } from './ami-alias.js';
-import { resolveAmis } from './amis.js';
-import { classifyEc2Error } from './ec2-errors.js';
-import type { RetryPolicy } from './retry-throttled.js';
-import { resolveSecurityGroups } from './security-groups.js';
-import { resolveSubnets } from './subnets.js';
+import type { AliasParameters } from './images/ami-alias.js';
+import { resolveAmis } from './images/amis.js';
+import { classifyEc2Error } from './sdk/ec2-errors.js';
+import type { RetryPolicy } from './sdk/retry-throttled.js';
+import { resolveSecurityGroups } from './discovery/security-groups.js';
+import { resolveSubnets } from './discovery/subnets.js';
 
 export interface AwsNodeClassResolverOptions {
   readonly ec2: EC2Client;

@@ -2,7 +2,7 @@ import t from 'tap';
 import { CreateFleetCommand, CreateLaunchTemplateCommand, DescribeSpotPriceHistoryCommand, EC2Client, type FleetLaunchTemplateOverridesRequest } from '@aws-sdk/client-ec2';
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { FakeClock } from '../../domain/clock.js';
-import { PricingApiOnDemandPrices } from '../../provisioner/aws/on-demand-prices.js';
+import { PricingApiOnDemandPrices } from '../../provisioner/aws/pricing/on-demand-prices.js';
 import { chooseOverride, launchedTypes, type Ec2Prices } from './ec2-allocation.js';
 import { getProductsReply } from './price-list.js';
 import { startFaultProxy } from './fault-proxy.js';

@@ -4,7 +4,7 @@ import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import type { ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
-import { parseMime } from '../../../provisioner/aws/userdata/mime.js';
+import { parseMime } from '../../../provisioner/aws/user-data/mime.js';
 import { launchRequest, nodeClassSpec, offering, startMotoWorld, type MotoWorld } from './moto-fixture.js';
 
 /** An image of the architecture of `source`, named as the family publishes it. */

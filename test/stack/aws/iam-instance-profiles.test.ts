@@ -1,8 +1,8 @@
 import { CreateRoleCommand, GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import t from 'tap';
 import { isNodeClassNotReadyError } from '../../../domain/cloud/errors.js';
-import { IamInstanceProfiles } from '../../../provisioner/aws/iam-instance-profiles.js';
-import { defaultRetryPolicy } from '../../../provisioner/aws/retry-throttled.js';
+import { IamInstanceProfiles } from '../../../provisioner/aws/instance-profiles/iam-instance-profiles.js';
+import { defaultRetryPolicy } from '../../../provisioner/aws/sdk/retry-throttled.js';
 import { startMoto } from '../moto.js';
 import { RecordingClock } from '../../fakes/recording-clock.js';
 

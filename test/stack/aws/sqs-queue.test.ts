@@ -1,7 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import t from 'tap';
 import { isQueueUnavailableError, isThrottledError } from '../../../domain/cloud/errors.js';
-import { SqsInterruptionQueue } from '../../../provisioner/aws/sqs-queue.js';
+import { SqsInterruptionQueue } from '../../../provisioner/aws/interruption-queue/sqs-queue.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { freePort } from '../free-port.js';
 import { startMoto } from '../moto.js';

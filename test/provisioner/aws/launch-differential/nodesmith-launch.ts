@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import {
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  DescribeImagesCommand,
+  DescribeLaunchTemplatesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  type CreateFleetCommandInput,
+  EC2Client,
+  type CreateLaunchTemplateCommandInput,
+  type Filter,
+} from '@aws-sdk/client-ec2';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import type { EC2NodeClass } from '../../../../domain/api/ec2nodeclass-schema.js';
+import type { NodeClaim } from '../../../../domain/api/nodeclaim-schema.js';
+import type { LaunchTaint } from '../../../../domain/cloud/cloud-provider.js';
+import type { LaunchOffering } from '../../../../domain/cloud/offering.js';
+import { loadInstanceTypes } from '../../../../domain/instance-types/catalog.js';
+import { instanceTypesForNodeClass, nodeClassCapacityOf } from '../../../../domain/instance-types/node-class-types.js';
+import { eksAliasParameters } from '../../../../provisioner/aws/images/ami-alias.js';
+import { AwsCloudProvider } from '../../../../provisioner/aws/aws-cloud-provider.js';
+import { AwsNodeClassResolver } from '../../../../provisioner/aws/nodeclass-resolver.js';
+import { chooseOfferings } from '../../../../provisioner/launch/launch-offerings.js';
+import { nodeClassSpecOf } from '../../../../provisioner/state/node-class-spec.js';
+import { RecordingClock } from '../../../fakes/recording-clock.js';
+import type { OracleCase, OracleImage } from '../../../support/karpenter-oracle.js';
+
+/** One launch template nodesmith created, with the instance types CreateFleet sent it for. */
+export interface NodesmithTemplate {
+  readonly instanceTypes: string[];
+  readonly request: CreateLaunchTemplateCommandInput;
+}
+
+export type NodesmithLaunch =
+  | { readonly outcome: 'launched'; readonly templates: NodesmithTemplate[] }
+  | { readonly outcome: 'failed'; readonly error: string };
+
+/** The same rule Karpenter's side of the test answers SSM with: every parameter names an image. */
+export function parameterImageId(name: string): string {
+  return `ami-${createHash('sha256').update(name).digest('hex').slice(0, 17)}`;
+}
+
+function matches(filter: Filter, image: OracleImage): boolean {
+  const values = filter.Values ?? [];
+  const name = filter.Name ?? '';
+  if (name === 'image-id') return values.includes(image.id);
+  if (name === 'name') return values.includes(image.name);
+  if (name === 'state') return values.includes('available');
+  if (name === 'tag-key') return values.some((v) => image.tags?.[v] !== undefined);
+  if (name.startsWith('tag:')) return values.includes(image.tags?.[name.slice(4)] ?? '\0');
+  throw new Error(`the fake EC2 does not know image filter ${name}`);
+}
+
+interface FakeAws {
+  readonly ec2: EC2Client;
+  readonly ssm: SSMClient;
+  readonly templates: Map<string, CreateLaunchTemplateCommandInput>;
+  readonly fleets: CreateFleetCommandInput[];
+}
+
+function describeImages(command: DescribeImagesCommand, images: readonly OracleImage[]): unknown {
+  const filters = command.input.Filters ?? [];
+  const found = images.filter((i) => filters.every((f) => matches(f, i)));
+  return { Images: found.map((i) => ({ ImageId: i.id, Name: i.name, Architecture: i.architecture, CreationDate: i.creationDate, State: 'available' })) };
+}
+
+function createFleet(command: CreateFleetCommand): unknown {
+  const first = command.input.LaunchTemplateConfigs?.[0]?.Overrides?.[0];
+  const lifecycle = command.input.TargetCapacitySpecification?.DefaultTargetCapacityType === 'spot' ? 'spot' : 'on-demand';
+  return { Instances: [{ InstanceIds: ['i-0123456789abcdef0'], InstanceType: first?.InstanceType, Lifecycle: lifecycle, LaunchTemplateAndOverrides: { Overrides: first } }] };
+}
+
+/**
+ * An EC2 and SSM that hold exactly Karpenter's world for the case: its subnets, security groups and
+ * the images Karpenter saw; CreateLaunchTemplate and CreateFleet are recorded, and the fleet
+ * launches the first override. Real clients (the SDK's paginators insist on one) whose send never
+ * leaves the process.
+ */
+function fakeAws(c: OracleCase, images: readonly OracleImage[]): FakeAws {
+  const templates = new Map<string, CreateLaunchTemplateCommandInput>();
+  const fleets: CreateFleetCommandInput[] = [];
+  const answers: [new (...args: never[]) => unknown, (command: never) => unknown][] = [
+    [DescribeSubnetsCommand, () => ({ Subnets: c.subnets.map((s) => ({ SubnetId: s.id, AvailabilityZone: s.zone, AvailabilityZoneId: s.zoneID, AvailableIpAddressCount: 4000 })) })],
+    [DescribeSecurityGroupsCommand, () => ({ SecurityGroups: c.securityGroups.map((g) => ({ GroupId: g.id, GroupName: g.name })) })],
+    [DescribeImagesCommand, (command: DescribeImagesCommand) => describeImages(command, images)],
+    [DescribeLaunchTemplatesCommand, () => ({ LaunchTemplates: [] })],
+    [CreateLaunchTemplateCommand, (command: CreateLaunchTemplateCommand) => {
+      const id = `lt-${String(templates.size + 1)}`;
+      templates.set(id, command.input);
+      return { LaunchTemplate: { LaunchTemplateId: id, LaunchTemplateName: command.input.LaunchTemplateName } };
+    }],
+    [CreateFleetCommand, (command: CreateFleetCommand) => {
+      fleets.push(command.input);
+      return createFleet(command);
+    }],
+    [GetParameterCommand, (command: GetParameterCommand) => ({ Parameter: { Name: command.input.Name, Value: parameterImageId(command.input.Name ?? '') } })],
+  ];
+  const send = (command: unknown): Promise<unknown> => {
+    const answer = answers.find(([type]) => command instanceof type)?.[1];
+    if (answer === undefined) return Promise.reject(new Error(`the fake AWS does not answer ${(command as object).constructor.name}`));
+    return Promise.resolve(answer(command as never));
+  };
+  const config = { region: c.cluster.region, credentials: { accessKeyId: 'differential', secretAccessKey: 'differential' } };
+  const ec2 = Object.assign(new EC2Client(config), { send });
+  const ssm = Object.assign(new SSMClient(config), { send });
+  return { ec2, ssm, templates, fleets };
+}
+
+const embedded = loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] });
+
+/**
+ * The offerings launch-instance.ts would send for a plan of the case's types, sized by the case's
+ * EC2NodeClass as the planner sizes them (its kubelet, AMI family and disks set each type's pods).
+ */
+function offeringsFor(c: OracleCase, nodeClass: EC2NodeClass): LaunchOffering[] {
+  const catalog = new Map(instanceTypesForNodeClass(embedded, nodeClassCapacityOf(nodeClass)).map((t) => [t.name, t]));
+  for (const name of c.instanceTypes) if (!catalog.has(name)) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
+  const plan = {
+    nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {},
+    ...(c.reservation === undefined ? {} : { capacityReservation: c.reservation }),
+  };
+  return chooseOfferings(plan, [], catalog, new Set()).offerings;
+}
+
+function launchTaints(claim: NodeClaim): LaunchTaint[] {
+  return [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect, ...(t.value === undefined ? {} : { value: t.value }) }));
+}
+
+function templatesOf(aws: FakeAws): NodesmithTemplate[] {
+  const typesByTemplate = new Map<string, string[]>();
+  for (const config of aws.fleets.at(-1)?.LaunchTemplateConfigs ?? []) {
+    const id = config.LaunchTemplateSpecification?.LaunchTemplateId ?? '';
+    // Configs of one template (equal data for different pod counts) share its id.
+    typesByTemplate.set(id, [...(typesByTemplate.get(id) ?? []), ...(config.Overrides ?? []).map((o) => o.InstanceType ?? '')].sort());
+  }
+  return [...aws.templates].map(([id, request]) => ({ instanceTypes: typesByTemplate.get(id) ?? [], request }));
+}
+
+/**
+ * Launches the case's NodeClaim through nodesmith's own path: the EC2NodeClass as the launch
+ * controller maps it, the AWS resolver, then AwsCloudProvider.create (CreateLaunchTemplate and
+ * CreateFleet), with labels and taints as launch-instance.ts passes them.
+ */
+export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImage[]): Promise<NodesmithLaunch> {
+  const aws = fakeAws(c, images);
+  const clock = new RecordingClock();
+  const retry = { clock, maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };
+  const cluster = { name: c.cluster.name, endpoint: c.cluster.endpoint, certificateAuthority: c.cluster.caBundle, serviceCidr: c.cluster.serviceCidr, dnsClusterIp: c.cluster.kubeDnsIp };
+  const nodeClass = c.nodeClass as EC2NodeClass;
+  const claim = c.nodeClaim as NodeClaim;
+  try {
+    const resolver = new AwsNodeClassResolver({ ec2: aws.ec2, ssm: aws.ssm, retry, aliasParameters: eksAliasParameters(c.cluster.kubernetesVersion) });
+    const resolved = await resolver.resolve(nodeClassSpecOf({ ...nodeClass, status: { ...nodeClass.status, instanceProfile: c.instanceProfile } }));
+    const provider = new AwsCloudProvider({ ec2: aws.ec2, cluster, clock, retry });
+    const labels = claim.metadata.labels ?? {};
+    await provider.create({
+      nodeClaimName: claim.metadata.name ?? '',
+      nodePoolName: labels['karpenter.sh/nodepool'] ?? '',
+      nodeClass: resolved,
+      offerings: offeringsFor(c, nodeClass),
+      capacityType: c.capacityType,
+      nodeLabels: labels,
+      nodeTaints: launchTaints(claim),
+    });
+  } catch (e: unknown) {
+    return { outcome: 'failed', error: e instanceof Error ? e.message : String(e) };
+  }
+  return { outcome: 'launched', templates: templatesOf(aws) };
+}

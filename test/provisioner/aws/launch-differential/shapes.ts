@@ -1,0 +1,82 @@
+import type { EC2NodeClass } from '../../../../domain/api/ec2nodeclass-schema.js';
+import { defaultEC2NodeClass, validateEC2NodeClass } from '../../../../domain/api/ec2nodeclass-validation.js';
+import type { OracleCase, OracleResult, ParsedUserData } from '../../../support/karpenter-oracle.js';
+import { stripUnset, templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
+import { nodesmithLaunch, type NodesmithLaunch } from './nodesmith-launch.js';
+
+/** nodesmith's side: refused by its admission webhook, or launched through its AWS provider. */
+export function nodesmithSide(c: OracleCase, karpenter: OracleResult): Promise<NodesmithLaunch | { outcome: 'refused'; error: string }> {
+  const defaulted = defaultEC2NodeClass(structuredClone(c.nodeClass)) as EC2NodeClass;
+  const problems = validateEC2NodeClass(defaulted);
+  if (problems.length > 0) return Promise.resolve({ outcome: 'refused', error: problems.map((p) => `${p.path}: ${p.message}`).join('; ') });
+  // A class Karpenter refused resolved no images: nodesmith's side then sees an EC2 that holds none.
+  return nodesmithLaunch({ ...c, nodeClass: defaulted }, karpenter.images ?? []);
+}
+
+type Parse = (userData: string) => ParsedUserData;
+
+/** nodeadm's verdict in a comparable form: `valid`, or the error it stopped with. */
+export function verdict(p: ParsedUserData): string | undefined {
+  if (p.nodeadm === undefined) return undefined;
+  if (p.nodeadm.valid) return 'valid';
+  const error = /"error":"([^"]*)"/.exec(p.nodeadm.output)?.[1];
+  return `rejected: ${error ?? p.nodeadm.output.slice(-200)}`;
+}
+
+/**
+ * A kubelet flag whose value is a map (`--kube-reserved="cpu=200m,memory=200Mi"`, `--eviction-hard="memory.available<5%,…"`)
+ * with its entries sorted. Karpenter's Windows and AL2 bootstraps join such maps in Go's map order, which is random
+ * from run to run; the kubelet reads every order alike, so the order is not a difference.
+ */
+export function sortedFlagMaps(text: string): string {
+  return text.replace(/(--[a-z-]+=")([^"]*[=<][^"]*)"/g, (_all, flag: string, entries: string) => `${flag}${entries.split(',').sort().join(',')}"`);
+}
+
+/**
+ * The parsed user data with nodeadm's verdict, and with empty NodeConfig sections dropped: Go
+ * writes `metadata: {}` and `containerd: {}` for structs left unset, which nodeadm reads as absent.
+ */
+function comparable(p: ParsedUserData): TemplateShape['userData'] {
+  const rest: Omit<ParsedUserData, 'nodeadm' | 'parts'> = { format: p.format, ...(p.settings === undefined ? {} : { settings: p.settings }), ...(p.text === undefined ? {} : { text: sortedFlagMaps(p.text) }), ...(p.error === undefined ? {} : { error: p.error }) };
+  const parts = p.parts;
+  const checked = verdict(p);
+  const withVerdict = checked === undefined ? rest : { ...rest, nodeadm: checked };
+  if (parts === undefined) return withVerdict;
+  return { ...withVerdict, parts: parts.map((part) => (part.nodeConfigs === undefined ? part : { ...part, nodeConfigs: part.nodeConfigs.map((c) => (stripUnset(c) ?? {}) as Record<string, unknown>) })) };
+}
+
+export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {
+  if (r.error !== undefined) return { outcome: 'failed', why: r.error, types: {} };
+  if (r.refused !== undefined) return { outcome: 'refused', why: r.refused, types: {} };
+  const types: Record<string, TemplateShape> = {};
+  for (const lt of r.launchTemplates) {
+    const shape: TemplateShape = {
+      imageId: lt.imageId,
+      userData: comparable(parse(lt.userData)),
+      data: templateData(lt.request.LaunchTemplateData),
+      templateTags: templateTags(lt.request.TagSpecifications),
+    };
+    for (const t of lt.instanceTypes) types[t] = shape;
+  }
+  return { outcome: 'launched', types };
+}
+
+export function decodeUserData(base64: string | undefined): string {
+  return Buffer.from(base64 ?? '', 'base64').toString('utf8');
+}
+
+export function nodesmithShape(n: NodesmithLaunch | { outcome: 'refused'; error: string }, parse: Parse): LaunchShape {
+  if (n.outcome !== 'launched') return { outcome: n.outcome, why: n.error, types: {} };
+  const types: Record<string, TemplateShape> = {};
+  for (const lt of n.templates) {
+    const data = lt.request.LaunchTemplateData ?? {};
+    const shape: TemplateShape = {
+      imageId: data.ImageId ?? '',
+      userData: comparable(parse(decodeUserData(data.UserData))),
+      data: templateData(data as Record<string, unknown>),
+      templateTags: templateTags(lt.request.TagSpecifications),
+    };
+    for (const t of lt.instanceTypes) types[t] = shape;
+  }
+  return { outcome: 'launched', types };
+}
