@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildWebhookServer, type WebhookServerOptions } from './app.js';
 import { readTlsFiles, TlsReloader, type TlsFiles } from './tls-reloader.js';
 
+/** How often the webhooks' certificate files are checked for a rotation. */
+export const webhookCertReloadMs = 2000;
+
 export const defaultWebhookPort = 9443;
 
 export interface ServeWebhooksOptions extends Omit<WebhookServerOptions, 'https'>, TlsFiles {
@@ -23,7 +26,7 @@ export interface RunningWebhooks {
 export async function serveWebhooks(options: ServeWebhooksOptions): Promise<RunningWebhooks> {
   const app = buildWebhookServer({ ...options, https: readTlsFiles(options) });
   const reloader = new TlsReloader(options, app.server as unknown as Server, {
-    intervalMs: options.certReloadIntervalMs ?? 2000,
+    intervalMs: options.certReloadIntervalMs ?? webhookCertReloadMs,
     onError: (message) => { app.log.warn({ component: 'webhooks.tls' }, message); },
     onReload: () => { app.log.info({ component: 'webhooks.tls' }, 'reloaded serving certificate'); },
   });

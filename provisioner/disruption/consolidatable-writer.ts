@@ -25,6 +25,9 @@ export interface ConsolidatableWriterOptions {
   readonly maxIntervalMs?: number;
 }
 
+/** The longest the Consolidatable writer waits between passes; a consolidateAfter ending sooner brings it forward. */
+export const consolidatablePeriodMs = 10_000;
+
 /**
  * Writes each NodeClaim's `Consolidatable` condition by Karpenter's rule (`domain/disruption/consolidatable.ts`) and
  * persists `status.lastPodEventTime`, so that a restart still knows when a node last saw a pod. Requeues for the
@@ -40,7 +43,7 @@ export class ConsolidatableWriter implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     const now = this.#o.clock.now();
-    let next = now + (this.#o.maxIntervalMs ?? 10_000);
+    let next = now + (this.#o.maxIntervalMs ?? consolidatablePeriodMs);
     this.#o.podEvents.prune();
     for (const claim of [...this.#o.state.nodeClaims.values()]) {
       if (!this.#judged(claim)) continue;

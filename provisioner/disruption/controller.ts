@@ -47,6 +47,9 @@ interface PendingCommands {
   readonly dueMs: number;
 }
 
+/** How often the disruption controller passes when no command is in flight (2 s while one is). */
+export const disruptionPeriodMs = 10_000;
+
 /**
  * Karpenter's disruption controller: each pass it rolls back what no command holds (a restart's leftovers),
  * advances the commands in flight, and otherwise asks the methods in order for commands; the first method that
@@ -103,7 +106,7 @@ export class DisruptionController implements Controller {
 
   #nextPassMs(): number {
     if (this.#pending !== undefined) return Math.max(0, this.#pending.dueMs - this.#o.clock.now());
-    return this.#queue.size > 0 ? (this.#o.busyIntervalMs ?? 2000) : (this.#o.pollIntervalMs ?? 10_000);
+    return this.#queue.size > 0 ? (this.#o.busyIntervalMs ?? 2000) : (this.#o.pollIntervalMs ?? disruptionPeriodMs);
   }
 
   async #recover(): Promise<void> {

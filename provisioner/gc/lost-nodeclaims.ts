@@ -36,6 +36,9 @@ export interface LostNodeClaimGcOptions {
 /** What one claim missing from List turned out to be. */
 type Verdict = { readonly lost: true } | { readonly lost: false; readonly reason: GcKeepReason; readonly message: string };
 
+/** How often launched NodeClaims are checked for an instance that is gone. */
+export const lostNodeClaimGcPeriodMs = 120_000;
+
 /**
  * Karpenter core's nodeclaim/garbagecollection: a launched NodeClaim whose instance is gone
  * (terminated outside our control, spot reclaimed) is deleted, so termination cleans up its Node
@@ -64,7 +67,7 @@ export class LostNodeClaimGc implements Controller {
       const missing = claims.filter((c) => !live.has(c.status?.providerID ?? ''));
       if (missing.length > 0) await this.#collect(missing);
     }
-    return { requeueAfterMs: this.#o.intervalMs ?? 120_000 };
+    return { requeueAfterMs: this.#o.intervalMs ?? lostNodeClaimGcPeriodMs };
   }
 
   /** The listed provider IDs; empty when listing failed, so that every claim is checked by its own id. */

@@ -30,6 +30,9 @@ export interface OrphanInstanceGcOptions {
 
 const fastPasses = 20;
 
+/** How often orphaned instances are looked for once the first passes after start (10 s apart) are done. */
+export const orphanInstanceGcPeriodMs = 120_000;
+
 /**
  * Karpenter AWS's nodeclaim/garbagecollection: terminates instances carrying our tags that no
  * NodeClaim holds (a crash between CreateFleet and the status write, or a NodeClaim deleted by hand
@@ -74,7 +77,7 @@ export class OrphanInstanceGc implements Controller {
     }
     this.#passes += 1;
     const fast = this.#passes <= fastPasses;
-    return { requeueAfterMs: fast ? (this.#o.fastIntervalMs ?? 10_000) : (this.#o.slowIntervalMs ?? 120_000) };
+    return { requeueAfterMs: fast ? (this.#o.fastIntervalMs ?? 10_000) : (this.#o.slowIntervalMs ?? orphanInstanceGcPeriodMs) };
   }
 
   #keep(instance: LaunchedInstance, node: Node): void {

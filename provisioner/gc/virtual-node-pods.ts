@@ -15,6 +15,9 @@ export interface VirtualNodePodGcOptions {
 
 export const deletedFromVirtualNodeReason = 'DeletedFromVirtualNode';
 
+/** How often pods bound to a virtual node are looked for. */
+export const virtualNodePodGcPeriodMs = 5000;
+
 /**
  * A pod bound to a virtual node will never run: no kubelet serves that name, and a binding cannot
  * be moved. It gets there only when kube-scheduler's default binder ran instead of ours (an
@@ -34,7 +37,7 @@ export class VirtualNodePodGc implements Controller {
       (p) => isVirtualNodeName(p.spec.nodeName ?? '') && p.metadata.deletionTimestamp === undefined,
     );
     for (const pod of stranded) await this.#delete(pod);
-    return { requeueAfterMs: this.#o.intervalMs ?? 5000 };
+    return { requeueAfterMs: this.#o.intervalMs ?? virtualNodePodGcPeriodMs };
   }
 
   async #delete(pod: Pod): Promise<void> {

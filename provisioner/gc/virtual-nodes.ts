@@ -21,6 +21,9 @@ export interface VirtualNodeGcOptions {
   readonly intervalMs?: number;
 }
 
+/** How often virtual nodes that no plan holds are looked for. */
+export const virtualNodeGcPeriodMs = 10_000;
+
 /**
  * Deletes virtual ("launchable") nodes that no plan holds, e.g. left by a crashed provisioner or a
  * plan that was dropped, so kube-scheduler stops offering pods a node nobody will launch.
@@ -47,6 +50,6 @@ export class VirtualNodeGc implements Controller {
       this.#o.metrics?.garbageCollected.inc({ kind: 'virtual_node' });
       (this.#o.log ?? silentLogger).info({ component: this.name, node: name }, 'deleted virtual node no plan holds');
     }
-    return { requeueAfterMs: this.#o.intervalMs ?? 10_000 };
+    return { requeueAfterMs: this.#o.intervalMs ?? virtualNodeGcPeriodMs };
   }
 }

@@ -12,6 +12,9 @@ export interface InstanceStatusControllerOptions {
   readonly log?: ControllerLogger;
 }
 
+/** How often EC2's instance status is polled. */
+export const instanceStatusPeriodMs = 60_000;
+
 /**
  * Karpenter's instance-status controller: every minute, instances with an impaired instance or
  * system check are terminated forcefully and those with a scheduled event drained gracefully,
@@ -41,6 +44,6 @@ export class InstanceStatusController implements Controller {
       }
     }
     this.#seen = current;
-    return { requeueAfterMs: this.#o.intervalMs ?? 60_000 };
+    return { requeueAfterMs: this.#o.intervalMs ?? instanceStatusPeriodMs };
   }
 }

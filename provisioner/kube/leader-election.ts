@@ -53,6 +53,9 @@ function microTime(ms: number): string {
 const component = 'leader.election';
 
 
+/** How often every replica tries to acquire or renew the Lease (client-go's retry period). */
+export const leaseRetryPeriodMs = 2000;
+
 /**
  * Leader election on a coordination.k8s.io/v1 Lease, after client-go's leaderelection: every
  * replica tries to acquire or renew each retry period; writes carry the Lease's resourceVersion,
@@ -127,7 +130,7 @@ export class LeaderElector {
       await this.tryAcquireOrRenew();
       if (this.#isStopped()) break;
       await Promise.race([
-        this.#o.clock.sleep(this.#o.retryPeriodMs ?? 2000),
+        this.#o.clock.sleep(this.#o.retryPeriodMs ?? leaseRetryPeriodMs),
         new Promise<void>((resolve) => {
           this.#wake = resolve;
         }),

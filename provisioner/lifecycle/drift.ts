@@ -60,6 +60,9 @@ class PassHashes {
   }
 }
 
+/** How often every NodeClaim is checked for drift in full (Karpenter's 5 minutes; `--drift-recheck-interval`). */
+export const driftRecheckMs = 300_000;
+
 /**
  * Karpenter's nodeclaim disruption/drift controller: sets `Drifted=True` with the reason on each launched NodeClaim
  * that no longer matches its NodePool, its EC2NodeClass or what they resolve to, and clears it when that stops
@@ -92,7 +95,7 @@ export class DriftController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     const now = this.#o.clock.now();
-    const recheckMs = this.#o.recheckMs ?? 300_000;
+    const recheckMs = this.#o.recheckMs ?? driftRecheckMs;
     const full = now >= this.#fullDueMs;
     const dirty = new Set(this.#dirty);
     this.#dirty.clear();

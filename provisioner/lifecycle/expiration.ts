@@ -18,6 +18,9 @@ export interface ExpirationControllerOptions {
   readonly idleIntervalMs?: number;
 }
 
+/** The longest expiry waits between passes; the next NodeClaim to expire brings the pass forward. */
+export const expirationPeriodMs = 300_000;
+
 /**
  * Karpenter v1's nodeclaim expiration: at `creationTimestamp + spec.expireAfter` the NodeClaim is deleted, whatever
  * the disruption budgets, do-not-disrupt annotations or PDBs say (the drain still honours PDBs unless the
@@ -34,7 +37,7 @@ export class ExpirationController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     const now = this.#o.clock.now();
-    let next = now + (this.#o.idleIntervalMs ?? 300_000);
+    let next = now + (this.#o.idleIntervalMs ?? expirationPeriodMs);
     for (const claim of await this.#o.store.list()) {
       if (claim.metadata.deletionTimestamp !== undefined) continue;
       const created = timestampMs(claim.metadata.creationTimestamp);

@@ -32,6 +32,9 @@ interface Deadline {
   readonly reason: DisruptionReason;
 }
 
+/** The longest liveness waits between passes; a deadline due sooner brings the pass forward. */
+export const livenessPeriodMs = 30_000;
+
 /**
  * Karpenter's lifecycle/liveness.go: a NodeClaim that is not Launched 5 minutes after creation, or
  * not Registered 15 minutes after launch, will never become a node; deleting it lets termination
@@ -47,7 +50,7 @@ export class LivenessController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     const now = this.#o.clock.now();
-    let next = now + (this.#o.maxIntervalMs ?? 30_000);
+    let next = now + (this.#o.maxIntervalMs ?? livenessPeriodMs);
     for (const claim of await this.#o.store.list()) {
       const deadline = this.#deadline(claim);
       if (deadline === undefined) continue;

@@ -41,6 +41,9 @@ interface Managed {
 /** Karpenter dedupes NodeRepairBlocked for 15 minutes; a blocked pool would otherwise say so on every pass. */
 const blockedReportMs = 15 * 60_000;
 
+/** The longest node repair waits between passes; a toleration ending sooner brings the pass forward. */
+export const nodeHealthPeriodMs = 10_000;
+
 /**
  * Node repair (Karpenter's `node.health`, behind the NodeRepair feature gate): a Node whose condition matches one of
  * the cloud's repair policies for longer than the policy's toleration is replaced. Its NodeClaim gets a termination
@@ -66,7 +69,7 @@ export class NodeHealthController implements Controller {
     const now = this.#o.clock.now();
     const managed = pairNodes(await this.#o.store.list(), await this.#o.nodes.listNodes());
     const blocked = this.#blockedPools(managed);
-    let next = now + (this.#o.idleIntervalMs ?? 10_000);
+    let next = now + (this.#o.idleIntervalMs ?? nodeHealthPeriodMs);
     const stillBlocked = new Set<string>();
     for (const entry of managed) {
       const unhealthy = unhealthyCondition(entry.node, this.#o.policies);

@@ -23,6 +23,9 @@ export interface RegistrationControllerOptions {
   readonly idleIntervalMs?: number;
 }
 
+/** How often registration looks again when no NodeClaim is waiting for its Node. */
+export const registrationPeriodMs = 10_000;
+
 /**
  * Registration and initialization (Karpenter's lifecycle/registration.go and initialization.go)
  * in one pass, because both look at the same Node.
@@ -46,7 +49,7 @@ export class RegistrationController implements Controller {
     // model may not show the new version yet; that write then conflicts and the claim waits for its next pass.
     if (await this.#ensureFinalizers(all)) all = await this.#o.store.list();
     const claims = all.filter(awaitsRegistration);
-    if (claims.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? 10_000 };
+    if (claims.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? registrationPeriodMs };
     const nodes = nodesByProviderId(await this.#o.nodes.listNodes());
     let pending = false;
     for (const claim of claims) {
@@ -54,7 +57,7 @@ export class RegistrationController implements Controller {
       const done = node !== undefined && (await this.#reconcileClaim(claim, node));
       pending ||= !done;
     }
-    return { requeueAfterMs: pending ? (this.#o.pendingIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? 10_000) };
+    return { requeueAfterMs: pending ? (this.#o.pendingIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? registrationPeriodMs) };
   }
 
   /** Returns true once the NodeClaim is Initialized (or gone). */

@@ -38,6 +38,9 @@ export interface TerminationControllerOptions {
 
 type Step = 'waiting' | 'done';
 
+/** How often termination looks again when no NodeClaim is terminating (1 s while one is). */
+export const terminationPeriodMs = 5000;
+
 /**
  * Karpenter's termination, driven by the NodeClaim's finalizer: taint and cordon the node, drain
  * it through the Eviction API, delete the Node, call the cloud's delete until it reports the
@@ -56,13 +59,13 @@ export class TerminationController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     const terminating = (await this.#o.store.list()).filter(isTerminating);
-    if (terminating.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? 5000 };
+    if (terminating.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? terminationPeriodMs };
     const nodes = (await this.#o.nodes.listNodes()).filter((n) => !isVirtualNode(n));
     let busy = false;
     for (const claim of terminating) {
       busy = (await this.#terminate(claim, findNode(claim, nodes))) === 'waiting' || busy;
     }
-    return { requeueAfterMs: busy ? (this.#o.busyIntervalMs ?? 1000) : (this.#o.idleIntervalMs ?? 5000) };
+    return { requeueAfterMs: busy ? (this.#o.busyIntervalMs ?? 1000) : (this.#o.idleIntervalMs ?? terminationPeriodMs) };
   }
 
   async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {

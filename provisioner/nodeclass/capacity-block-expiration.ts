@@ -13,6 +13,9 @@ export interface CapacityBlockExpirationOptions {
   readonly log?: ControllerLogger;
 }
 
+/** How often the capacity blocks in use are checked for their end. */
+export const capacityBlockPeriodMs = 60_000;
+
 /**
  * Karpenter's capacityreservation.expiration: a node in a capacity block is replaced 40 minutes before the block
  * ends, ten minutes before EC2 starts reclaiming it, by deleting its NodeClaim (a graceful drain; its pods are
@@ -30,7 +33,7 @@ export class CapacityBlockExpiration implements Controller {
   async reconcile(): Promise<ReconcileResult> {
     const held = [...this.#o.view.nodeClaims.values()].filter((c) => c.metadata.deletionTimestamp === undefined && c.metadata.labels?.[wellKnown.capacityReservationId] !== undefined);
     const ids = [...new Set(held.map((c) => c.metadata.labels?.[wellKnown.capacityReservationId] ?? ''))];
-    if (ids.length === 0) return { requeueAfterMs: 60_000 };
+    if (ids.length === 0) return { requeueAfterMs: capacityBlockPeriodMs };
     const now = this.#o.clock.now();
     const expiring = new Set((await this.#o.source.list(ids.map((id) => ({ id })))).filter((r) => reservationState(r, now) === 'expiring').map((r) => r.id));
     for (const claim of held) {
@@ -39,6 +42,6 @@ export class CapacityBlockExpiration implements Controller {
       await this.#o.nodeClaims.delete(claim.metadata.name ?? '');
       (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name, capacityReservationId: id }, 'deleted nodeclaim for capacity block expiration');
     }
-    return { requeueAfterMs: 60_000 };
+    return { requeueAfterMs: capacityBlockPeriodMs };
   }
 }

@@ -12,7 +12,7 @@ import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 export const capacityReservationsReady = 'CapacityReservationsReady';
 
 /** Karpenter polls reservations every minute (and sooner when one ends or a capacity block starts expiring). */
-const pollMs = 60_000;
+export const capacityReservationPeriodMs = 60_000;
 
 type StatusReservation = NonNullable<EC2NodeClassStatus['capacityReservations']>[number];
 
@@ -45,7 +45,7 @@ export class CapacityReservationController implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    let next = pollMs;
+    let next = capacityReservationPeriodMs;
     for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
       if (nodeClass.metadata.deletionTimestamp !== undefined) continue;
       try {
@@ -103,7 +103,7 @@ export function statusOf(r: CapacityReservation, now: number): StatusReservation
 
 /** The next minute, or sooner: when a reservation ends or a capacity block turns expiring. */
 function requeueAfter(reservations: readonly CapacityReservation[], now: number): number {
-  let next = pollMs;
+  let next = capacityReservationPeriodMs;
   for (const r of reservations) {
     if (r.endTime === undefined) continue;
     const moments = r.type === 'capacity-block' ? [r.endTime - capacityBlockExpiryMs, r.endTime] : [r.endTime];

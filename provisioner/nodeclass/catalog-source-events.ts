@@ -11,6 +11,9 @@ export interface CatalogSourceEventsOptions {
   readonly intervalMs?: number;
 }
 
+/** How often the catalog sources are reported on the EC2NodeClasses once each refresh has answered. */
+export const catalogSourcePeriodMs = 60_000;
+
 /**
  * Says on each EC2NodeClass which instance types and prices its NodePools are planned with: a Normal
  * `InstanceTypeCatalog` Event naming the sources, or a Warning `InstanceTypeCatalogFallback` when EC2 or the
@@ -30,7 +33,7 @@ export class CatalogSourceEvents implements Controller {
 
   reconcile(): Promise<ReconcileResult> {
     const sources = this.#o.sources();
-    const intervalMs = this.#o.intervalMs ?? 60_000;
+    const intervalMs = this.#o.intervalMs ?? catalogSourcePeriodMs;
     // Before the first answer (or failure) there is nothing to say yet; saying "embedded" would be a false alarm.
     if ([sources.instanceTypes, sources.onDemandPrices].some((s) => s.source === 'embedded' && s.reason === undefined)) return Promise.resolve({ requeueAfterMs: Math.min(intervalMs, 5_000) });
     const message = describeCatalogSources(sources);

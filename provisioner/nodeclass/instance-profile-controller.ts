@@ -37,6 +37,9 @@ type Spec = EC2NodeClass['spec'] & { readonly role?: string; readonly instancePr
 /** One pass's outcome per NodeClass: done, or come back soon (a deletion waiting, a failure). */
 type Outcome = 'done' | 'retry';
 
+/** How often the instance profiles are reconciled when none failed (5 s after a failure). */
+export const instanceProfilePeriodMs = 60_000;
+
 /**
  * Karpenter's nodeclass instance-profile step and its termination finalizer. With `role`, an
  * instance profile is created through IAM (named, tagged and pathed as Karpenter does, the role
@@ -65,7 +68,7 @@ export class InstanceProfileController implements Controller {
       }
     }
     // The profile check itself is cached for 15 minutes by the provider, so a minute costs nothing.
-    return { requeueAfterMs: retry ? 5_000 : 60_000 };
+    return { requeueAfterMs: retry ? 5_000 : instanceProfilePeriodMs };
   }
 
   async #ensure(nodeClass: EC2NodeClass): Promise<Outcome> {

@@ -24,7 +24,7 @@ export const nodeClassConditions = {
 const resolvedParts = ['subnets', 'securityGroups', 'amis'] as const;
 
 /** How often a healthy EC2NodeClass is resolved again (new AMIs, deleted subnets), and a failing one. */
-const refreshMs = 5 * 60_000;
+export const nodeClassStatusPeriodMs = 5 * 60_000;
 const retryMs = 30_000;
 
 export interface NodeClassStatusControllerOptions {
@@ -66,7 +66,7 @@ export class NodeClassStatusController implements Controller {
         (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'resolving ec2nodeclass status failed');
       }
     }
-    return { requeueAfterMs: failing ? retryMs : refreshMs };
+    return { requeueAfterMs: failing ? retryMs : nodeClassStatusPeriodMs };
   }
 
   /** Resolves one EC2NodeClass and writes what changed; true when it is Ready. */

@@ -7,7 +7,8 @@ import type { NodeWriter } from '../ports/node-writer.js';
 import { nodesByProviderId } from '../state/node-readiness.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 
-const pollMs = 60_000;
+/** How often nodes whose capacity reservation may have ended are looked for. */
+export const reservedDemotionPeriodMs = 60_000;
 
 /** What a node that left its reservation carries: on-demand, and none of the reservation's labels. */
 export const demotedLabels: Readonly<Record<string, string | null>> = {
@@ -43,7 +44,7 @@ export class ReservedCapacityDemotion implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     const reserved = [...this.#o.view.nodeClaims.values()].filter(isReservedAndLaunched);
-    if (reserved.length === 0) return { requeueAfterMs: pollMs };
+    if (reserved.length === 0) return { requeueAfterMs: reservedDemotionPeriodMs };
     const onDemand = new Set((await this.#o.cloud.list()).filter((i) => i.capacityType === capacityTypes.onDemand).map((i) => i.providerID));
     const nodes = nodesByProviderId([...this.#o.view.nodes.values()]);
     const demoted: string[] = [];
@@ -54,7 +55,7 @@ export class ReservedCapacityDemotion implements Controller {
       demoted.push(claim.metadata.name ?? '');
     }
     if (demoted.length > 0) (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaims: demoted }, 'updated capacity type for nodeclaims');
-    return { requeueAfterMs: pollMs };
+    return { requeueAfterMs: reservedDemotionPeriodMs };
   }
 }
 

@@ -78,6 +78,9 @@ export function nodeOverlayConditions(overlay: NodeOverlay, target: OverlayTarge
   return conditions;
 }
 
+/** How often the NodeOverlays' conditions are rewritten when no overlay change wakes it. */
+export const nodeOverlayStatusPeriodMs = 60_000;
+
 /**
  * Writes each NodeOverlay's ValidationSucceeded and Ready conditions: False with reason RuntimeValidation when it
  * is invalid, Conflict when a same-weight overlay sets the same price or resource (Karpenter's rules, in
@@ -103,6 +106,6 @@ export class NodeOverlayStatusController implements Controller {
       if (sameConditions(conditions, overlay.status?.conditions ?? [])) continue;
       await this.#writer.patchConditions(overlay.metadata.name ?? '', conditions);
     }
-    return { requeueAfterMs: 60_000 };
+    return { requeueAfterMs: nodeOverlayStatusPeriodMs };
   }
 }

@@ -22,6 +22,9 @@ export interface PricedInstanceTypesOptions {
   readonly log?: ControllerLogger;
 }
 
+/** How often spot prices are refreshed unless `--spot-price-refresh` says otherwise. */
+export const spotPricePeriodMs = 5 * 60_000;
+
 /**
  * The instance types the planner and launches price offerings with. Spot prices come from the
  * cloud per type and zone, refreshed periodically; the embedded catalog's estimate is used only
@@ -118,7 +121,7 @@ export class PricedInstanceTypes implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    const intervalMs = this.#o.intervalMs ?? 5 * 60_000;
+    const intervalMs = this.#o.intervalMs ?? spotPricePeriodMs;
     if (this.#o.source === undefined) return { requeueAfterMs: intervalMs };
     const table = await this.#o.source.current();
     const next = table.size === 0 ? undefined : table;

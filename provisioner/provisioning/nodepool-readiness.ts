@@ -5,6 +5,9 @@ import type { ClusterState } from '../state/cluster-state.js';
 import { nodePoolConditions } from '../state/nodepool-conditions.js';
 import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 
+/** How often the NodePools' conditions are recomputed when no NodePool or EC2NodeClass change wakes it. */
+export const nodePoolReadinessPeriodMs = 10_000;
+
 /**
  * Keeps Karpenter's NodePool conditions current (`kubectl get nodepools` shows READY from them): ValidationSucceeded,
  * NodeClassReady and Ready. Writes only when a condition changes.
@@ -27,6 +30,6 @@ export class NodePoolReadinessController implements Controller {
       if (sameConditions(conditions, pool.status?.conditions ?? [])) continue;
       await this.#writer.patchStatus(name, { conditions });
     }
-    return { requeueAfterMs: 10_000 };
+    return { requeueAfterMs: nodePoolReadinessPeriodMs };
   }
 }

@@ -19,6 +19,9 @@ export function nodePoolUsage(state: ClusterState): Map<string, { resources: Res
   return usage;
 }
 
+/** How often the NodePools' usage is recomputed when no NodePool change wakes it. */
+export const nodePoolUsagePeriodMs = 10_000;
+
 /**
  * NodePool `status.resources` and `status.nodes`, as Karpenter reports them (`kubectl get nodepools` shows
  * them, and limits are judged against the same numbers). Writes only what changed.
@@ -43,6 +46,6 @@ export class NodePoolUsageController implements Controller {
       await this.#writer.patchStatus(name, status);
       this.#written.set(name, text);
     }
-    return { requeueAfterMs: 10_000 };
+    return { requeueAfterMs: nodePoolUsagePeriodMs };
   }
 }

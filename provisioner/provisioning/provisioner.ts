@@ -23,6 +23,9 @@ export interface ProvisionerOptions extends PlannerDeps {
   readonly onError: (what: string, error: unknown) => void;
 }
 
+/** How often the leader heartbeats its virtual nodes and plans again the pending pods no plan holds. */
+export const heartbeatPeriodMs = 10_000;
+
 /** The provisioning loop: unschedulable pods → batch → plan → virtual nodes; plus virtual-node heartbeats. */
 export class Provisioner {
   readonly #options: ProvisionerOptions;
@@ -129,7 +132,7 @@ export class Provisioner {
   }
 
   async #heartbeatLoop(): Promise<void> {
-    const every = this.#options.heartbeatMs ?? 10_000;
+    const every = this.#options.heartbeatMs ?? heartbeatPeriodMs;
     const stopped = this.#stop.signal;
     // A function, not the field, so the compiler does not take `aborted` as fixed across the awaits.
     const isStopped = (): boolean => stopped.aborted;

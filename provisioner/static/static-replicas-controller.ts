@@ -26,6 +26,9 @@ export interface StaticReplicasOptions {
   readonly intervalMs?: number;
 }
 
+/** How often static NodePools are compared with their replicas when no change wakes the controller. */
+export const staticReplicasPeriodMs = 10_000;
+
 /**
  * Karpenter's static provisioning and deprovisioning (gate StaticCapacity): every static NodePool keeps exactly
  * `spec.replicas` NodeClaims, whatever the pods. Missing ones (a scale-up, or a node gone to expiry, interruption or
@@ -52,7 +55,7 @@ export class StaticReplicasController implements Controller {
       if (claim === undefined || claim.metadata.deletionTimestamp != null) this.#deleted.delete(name);
     }
     for (const pool of staticNodePools(state)) await this.#reconcilePool(pool, clock.now());
-    return { requeueAfterMs: this.#o.intervalMs ?? 10_000 };
+    return { requeueAfterMs: this.#o.intervalMs ?? staticReplicasPeriodMs };
   }
 
   /** Resolves when every launch started so far has settled (tests, and a clean stop). */

@@ -32,6 +32,9 @@ const recentlyRunningMs = 60_000;
 /** On each NodePool while nodesmith stands back, and after (False) until the next change. */
 export const karpenterRunningCondition = 'KarpenterRunning';
 
+/** How often the guard reads Karpenter's Lease and Deployments while Karpenter is not running (5 s while it is). */
+export const karpenterGuardPeriodMs = 15_000;
+
 /**
  * Never two controllers on one NodePool: while Karpenter's leader-election Lease is held (or its Deployment has
  * ready replicas), nodesmith neither provisions, disrupts, terminates nor garbage-collects, and says so on every
@@ -77,7 +80,7 @@ export class KarpenterGuard implements Controller {
     await this.#markNodePools();
     // A released Lease object stays after Karpenter is scaled to 0: it alone does not keep the fast pace.
     const active = now - this.#lastRunningMs < recentlyRunningMs;
-    return { requeueAfterMs: active ? (this.#o.activeIntervalMs ?? 5_000) : (this.#o.idleIntervalMs ?? 15_000) };
+    return { requeueAfterMs: active ? (this.#o.activeIntervalMs ?? 5_000) : (this.#o.idleIntervalMs ?? karpenterGuardPeriodMs) };
   }
 
   async #observe(): Promise<KarpenterActivity> {
