@@ -1,50 +1,33 @@
-import type { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
 import { serve as serveExtender, type RunningExtender } from '../extender/serve.js';
 import { reloadExtenderTls } from './extender-tls.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
-import { createAwsProvider } from '../provisioner/aws/aws-provider.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
-import { countedEventRecorder, type KubeEventRecorder } from '../provisioner/kube/events.js';
 import { ApiConnection } from '../provisioner/kube/api-connection.js';
 import { loadKubeConfig, type KubeTarget } from '../provisioner/kube/kube-config.js';
 import { KubeRest } from '../provisioner/kube/kube-rest.js';
 import { LeaderElector } from '../provisioner/kube/leader-election.js';
-import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
-import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
-import { PlanMaterializer } from '../provisioner/launch/materializer.js';
-import { LeaderRoutedMaterializer } from '../provisioner/launch/launch-request.js';
+import type { PlanMaterializer } from '../provisioner/launch/materializer.js';
 import type { Materializer } from '../provisioner/index.js';
-import { Provisioner } from '../provisioner/provisioning/provisioner.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
 import { serveWebhooks, type RunningWebhooks } from '../webhooks/serve.js';
 import type { NodesmithConfig } from './app-config.js';
 import { startHealthServer } from './health-server.js';
-import { launchMetrics } from '../provisioner/launch/metrics.js';
-import { planningMetrics } from '../provisioner/provisioning/metrics.js';
 import { registerClusterGauges } from '../provisioner/cluster-gauges.js';
-import { registerNodePoolCost } from '../provisioner/nodepool-cost.js';
-import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
-import { registerPodMetrics, type PodMetrics } from '../provisioner/pod-metrics.js';
+import { registerPodMetrics } from '../provisioner/pod-metrics.js';
 import { registerStatusConditionMetrics } from '../provisioner/status-condition-metrics.js';
-import { unplannedPendingPods } from '../provisioner/state/snapshot.js';
-import { registerInstanceTypeMetrics } from '../provisioner/pricing/instance-type-metrics.js';
-import { registerCatalogSourceMetric } from '../provisioner/pricing/catalog-sources.js';
 import { registerBuildInfo } from './build-info.js';
 import { readVersion } from './version.js';
-import { startLifecycleControllers, type LifecycleWiring } from './lifecycle-wiring.js';
-import { startDisruption } from './disruption-wiring.js';
-import { catalogControllers, nodeClassControllers, pricedInstanceTypes, reservedCapacity } from './nodeclass-wiring.js';
-import { NodeOverlays, NodeOverlayStatusController } from '../provisioner/pricing/node-overlays.js';
-import { KubeNodeOverlayStatusWriter } from '../provisioner/kube/nodeoverlay-status-client.js';
+import { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
 import { BufferRoom } from '../provisioner/buffers/buffer-room.js';
-import { bufferDeps, capacityBufferControllers } from './buffer-wiring.js';
-import { startKarpenterGuard, type RunningGuard } from './takeover-wiring.js';
-import { startStaticCapacity } from './static-wiring.js';
-import { StaticLaunches } from '../provisioner/static/static-launches.js';
+import { karpenterGuard } from './takeover-wiring.js';
+import { leaderStopOrder, runList } from './controllers.js';
+import { startList, type RunningList } from './runners.js';
+import { provisioningParts, type ProvisioningContext } from './provisioning-wiring.js';
+import { leaderParts } from './leader-wiring.js';
 
 export interface RunningNodesmith {
   readonly state: ClusterState;
@@ -115,13 +98,10 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const stopConditionMetrics = registerStatusConditionMetrics(registry, state, systemClock);
   const { overlays, buffers } = await startInformers(connections, state, stops);
 
+  // From here on, what starts is cli/controllers.ts's list, in its order: the Lease, the leader's runs, the servers.
   const isLeader = startLeaderElection(config, target, log, stops);
-
-  const guard = startGuard({ config, api, state, registry, log, isLeader }, stops);
-  const ctx: ProvisioningContext = { config, target, api, state, registry, log, isLeader, mayAct: guard?.mayAct ?? isLeader, podMetrics, overlays, buffers };
-  const provisioning = guard === undefined ? undefined : startProvisioning(ctx, guard);
-  if (provisioning !== undefined) stops.push(provisioning.stop);
-  const { extender, webhooks } = await startServers(ctx, provisioning?.launcher, stops);
+  const provisioning = startLeader({ config, api, state, registry, log, isLeader, podMetrics, overlays, buffers }, stops);
+  const { extender, webhooks } = await startServers({ config, target, state, registry, log }, provisioning?.launcher, stops);
   registerClusterGauges(registry, state, systemClock);
   stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
@@ -139,19 +119,8 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   };
 }
 
-/**
- * Never two controllers at once: while Karpenter runs, nothing that provisions acts on NodePools (docs/migration.md).
- * Undefined when this process neither provisions nor serves the extender.
- */
-function startGuard(w: Parameters<typeof startKarpenterGuard>[0], stops: (() => Promise<void>)[]): RunningGuard | undefined {
-  if (!w.config.components.provisioner && !w.config.components.extender) return undefined;
-  const guard = startKarpenterGuard(w);
-  stops.push(guard.stop);
-  return guard;
-}
-
 /** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
-async function startServers(ctx: ProvisioningContext, materializer: Materializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
+async function startServers(ctx: Pick<ProvisioningContext, 'config' | 'state' | 'registry' | 'log'> & { target: KubeTarget }, materializer: Materializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
   const { config, target, state, registry, log } = ctx;
   // Binds get a pool of their own: the extender's hot path never queues behind controller writes.
   const binder = config.components.extender ? KubePodBinder.fromKubeConfig(target) : undefined;
@@ -203,94 +172,28 @@ async function closeWithin(server: { closeAllConnections(): void }, close: () =>
   }
 }
 
-interface ProvisioningContext {
-  config: NodesmithConfig; target: KubeTarget; api: KubeRest; state: ClusterState; registry: Registry; log: Logger; isLeader: () => boolean;
-  /** The leader, and Karpenter is not running: what provisioning, disruption, lifecycle and GC wait for. */
-  mayAct: () => boolean;
-  podMetrics: PodMetrics;
-  /** The cluster's NodeOverlays, when the NodeOverlay gate is on. */
-  overlays: NodeOverlays | undefined;
-  /** The CapacityBuffers' room, when the CapacityBuffer gate is on. */
-  buffers: BufferRoom | undefined;
-}
-
-/** The gated kinds' part of the lifecycle controllers: NodeOverlays and their status, CapacityBuffers and their room. */
-function gatedControllers(ctx: ProvisioningContext, priced: PricedInstanceTypes): { watched: NonNullable<LifecycleWiring['watched']> } {
-  const overlays = ctx.overlays === undefined ? [] : [{ store: ctx.overlays, controller: new NodeOverlayStatusController({ overlays: ctx.overlays, target: priced, writer: new KubeNodeOverlayStatusWriter(ctx.api), clock: systemClock }) }];
-  return { watched: [...overlays, ...capacityBufferControllers(ctx.api, ctx.buffers)] };
-}
-
-/** The one launcher of this replica, which logs and counts each launch. */
-function planMaterializer(w: {
-  state: ClusterState; nodeClaims: KubeNodeClaimClient; nodes: KubeNodeWriter; aws: ReturnType<typeof createAwsProvider>; priced: PricedInstanceTypes;
-  events: KubeEventRecorder; isLeader: () => boolean; launched: ReturnType<typeof launchMetrics>; launchLog: Logger;
-}): PlanMaterializer {
-  const { aws } = w;
-  return new PlanMaterializer({
-    state: w.state, nodeClaims: w.nodeClaims, nodes: w.nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => w.priced.catalog(), events: w.events, clock: systemClock,
-    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), isLeader: w.isLeader,
-    onLaunched: (instance, plan, seconds) => {
-      w.launched(instance, plan.nodePool, seconds);
-      w.launchLog.info({ nodeClaim: instance.nodeClaimName, instanceType: instance.instanceType, zone: instance.zone, capacityType: instance.capacityType, providerId: instance.providerID, seconds }, 'launched nodeclaim');
-    },
+/**
+ * Never two controllers at once: while Karpenter runs, nothing that provisions acts on NodePools (docs/migration.md).
+ * With the provisioner or the extender component: the Karpenter guard, the planner's parts (the extender binds through
+ * them), and, with the provisioner, everything the leader runs, started from the one list (cli/controllers.ts).
+ */
+function startLeader(ctx: Omit<ProvisioningContext, 'mayAct'>, stops: (() => Promise<void>)[]): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown> } | undefined {
+  const { config } = ctx;
+  if (!config.components.provisioner && !config.components.extender) return undefined;
+  // Interruptions and repairs wake termination from parts built before the runners exist.
+  const late: { running?: RunningList } = {};
+  const wake = (name: string): void => { late.running?.wake(name); };
+  const guard = karpenterGuard(ctx);
+  const acting = { ...ctx, mayAct: guard.mayAct };
+  const provisioning = provisioningParts(acting, guard);
+  const leader = config.components.provisioner ? leaderParts({ ...acting, wake }, provisioning) : undefined;
+  const list = runList({ config, guard: guard.guard, ...(leader === undefined ? {} : { leader: leader.parts }) });
+  const started = startList(list, { clock: systemClock, gates: { leader: ctx.isLeader, 'leader, Karpenter stopped': guard.mayAct }, hooks: { takeover: guard.runner, ...leader?.hooks } });
+  late.running = started;
+  stops.push(() => started.stop(['takeover']));
+  stops.push(async () => {
+    await started.stop(leaderStopOrder);
+    provisioning.aws.close();
   });
-}
-
-function startProvisioning(ctx: ProvisioningContext, guard: RunningGuard): { materializer: PlanMaterializer; launcher: Materializer; explainConsolidation?: () => Promise<unknown>; stop: () => Promise<void> } {
-  const { config, api, state, registry, log, mayAct: isLeader, podMetrics } = ctx;
-  const awsLog = log.child({ component: 'aws' });
-  const aws = createAwsProvider({ ...config.aws, cluster: config.cluster, kubernetesVersion: config.kubernetesVersion, clock: systemClock, registry, warn: (message) => { awsLog.warn(message); } });
-  const priced = pricedInstanceTypes(config, aws.spotPrices, log);
-  ctx.overlays?.applyTo(priced);
-  registerInstanceTypeMetrics(registry, { instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()) });
-  registerNodePoolCost(registry, state, offeringPrices(() => priced.catalog()));
-  const nodes = new KubeNodeWriter(api);
-  const nodeClaims = new KubeNodeClaimClient(api);
-  const events = countedEventRecorder(api, { clock: systemClock, registry, log: log.child({ component: 'provisioner.events' }) });
-  const catalog = catalogControllers(priced, aws, { state, events, log });
-  registerCatalogSourceMetric(registry, catalog.sources);
-  const reserved = reservedCapacity({ api, state, aws, nodeClaims, priced, log, enabled: config.reservedCapacity !== false });
-  const metrics = { planned: planningMetrics(registry, () => unplannedPendingPods(state).length), launched: launchMetrics(registry) };
-  const launchLog = log.child({ component: 'provisioner.launch' });
-  const materializer = planMaterializer({ state, nodeClaims, nodes, aws, priced, events, isLeader, launched: metrics.launched, launchLog });
-  const planLog = log.child({ component: 'provisioner.plan' });
-  const provisioner = new Provisioner({
-    state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
-    unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
-    reservedCapacity: reserved.source, ...bufferDeps(ctx.buffers),
-    launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
-    onPlanned: (s) => {
-      metrics.planned(s);
-      podMetrics.schedulable(s.placed, s.decidedAtMs);
-      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, decideSeconds: s.decideSeconds, spotPrices: priced.origin(), instanceTypes: catalog.sources().instanceTypes.source, onDemandPrices: catalog.sources().onDemandPrices.source }, 'planned pending pods');
-    },
-    onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
-  });
-  const lifecycle = config.components.provisioner ? startLifecycleControllers({ api, state, cloud: aws.cloudProviderFor('nodeclaim.lifecycle'), nodeClaims, events, registry, log, isLeader, interruption: { ...(aws.interruptionQueue === undefined ? {} : { queue: aws.interruptionQueue }), unavailableOfferings: aws.unavailableOfferings, health: aws.instanceHealth },
-    nodeClassControllers: [...nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log, alsoReadyWhen: reserved.readyConditions }), priced, ...catalog.controllers, ...reserved.controllers],
-    ...gatedControllers(ctx, priced),
-    drift: { catalog: () => priced.catalog(), ...(config.driftRecheckMs === undefined ? {} : { recheckMs: config.driftRecheckMs }) }, nodeRepair: config.nodeRepair === true }) : undefined;
-  const staticLaunches = new StaticLaunches();
-  const disruption = lifecycle === undefined ? undefined : startDisruption({
-    api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted, staticLaunches, ...bufferDeps(ctx.buffers),
-    ...(config.consolidation === undefined ? {} : { consolidation: config.consolidation }),
-    instanceTypes: () => priced.instanceTypes(), catalog: () => priced.catalog(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
-  });
-  if (config.components.provisioner) provisioner.start();
-  const staticCapacity = lifecycle === undefined || config.staticCapacity !== true ? undefined : startStaticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, instanceTypes: () => priced.instanceTypes(), unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), log, isLeader });
-  // Every replica's extender is Ready and may take a bind; a standby's launch goes to the leader (DECISIONS.md, "Failover").
-  // The Karpenter guard refuses this replica's own launches while Karpenter runs; it only runs on the leader, so a
-  // standby's requests are judged there, not refused by a guard that never read Karpenter's Lease.
-  const launcher = new LeaderRoutedMaterializer({ state, nodes, local: guard.guardMaterializer(materializer), isLeader: ctx.isLeader, clock: systemClock, identity: config.leaderElection.identity });
-  return {
-    materializer, launcher,
-    ...(disruption?.explain === undefined ? {} : { explainConsolidation: disruption.explain }),
-    stop: async () => {
-      await provisioner.stop();
-      await staticCapacity?.stop();
-      await disruption?.stop();
-      await lifecycle?.stop();
-      aws.close();
-    },
-  };
+  return { materializer: provisioning.materializer, launcher: provisioning.launcher, ...(leader?.explainConsolidation === undefined ? {} : { explainConsolidation: leader.explainConsolidation }) };
 }

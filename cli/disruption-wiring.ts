@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
-import { ControllerRunner } from '../provisioner/controller-runner.js';
 import { ConsolidatableWriter } from '../provisioner/disruption/consolidatable-writer.js';
 import { ConsolidationMethod } from '../provisioner/disruption/consolidation-method.js';
 import { consolidationReport, type ConsolidationReport } from '../provisioner/disruption/consolidation-report.js';
@@ -25,6 +24,7 @@ import type { KubeRest } from '../provisioner/kube/kube-rest.js';
 import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import type { ClusterState } from '../provisioner/state/cluster-state.js';
 import { roomPodsIn, type BufferRoom } from '../provisioner/buffers/buffer-room.js';
+import { coalescedWake, type RunnerHooks } from './runners.js';
 
 export interface DisruptionWiring {
   readonly api: KubeRest;
@@ -51,11 +51,20 @@ export interface DisruptionWiring {
 /** A wake is coalesced with the pass it would start anyway; the poll (10 s) catches anything in between. */
 const minWakeIntervalMs = 1000;
 
+export interface DisruptionParts {
+  /** The `Consolidatable` writer, run before the controller on the disruption runner. */
+  readonly consolidatable: ConsolidatableWriter;
+  readonly controller: DisruptionController;
+  /** What consolidation would do now (`GET /debug/consolidation`), when consolidation is on. */
+  readonly explain?: () => Promise<ConsolidationReport>;
+  readonly runner: RunnerHooks;
+}
+
 /**
- * The disruption controller and the Consolidatable writer, run by the leader on their own runner: a command that
+ * The disruption controller and the Consolidatable writer, for the leader's disruption runner: a command that
  * waits on a launch must not hold up registration or termination, which run on the lifecycle runner.
  */
-export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void>; explain?: () => Promise<ConsolidationReport> } {
+export function disruptionParts(w: DisruptionWiring): DisruptionParts {
   const log = w.log.child({ component: 'provisioner.disruption' });
   const podEvents = new PodEventTracker(w.state, systemClock);
   const metrics = new DisruptionMetrics(w.registry);
@@ -74,19 +83,6 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
     ...(w.buffers === undefined ? {} : { roomPods: () => (w.buffers === undefined ? [] : roomPodsIn(w.state, w.buffers)) }),
   });
   const writer = new ConsolidatableWriter({ state: w.state, store: w.nodeClaims, podEvents, clock: systemClock, log });
-  const runner = new ControllerRunner({ clock: systemClock, controllers: [writer, controller], shouldRun: w.isLeader, log });
-  const lastWake = new Map<string, number>();
-  const wake = (name: string): void => {
-    const now = systemClock.now();
-    if (now - (lastWake.get(name) ?? 0) < minWakeIntervalMs) return;
-    lastWake.set(name, now);
-    runner.wake(name);
-  };
-  const unsubscribe = w.state.onChange((kind) => {
-    if (kind === 'nodeclaim' || kind === 'nodepool') wake(controller.name);
-    if (kind === 'pod' || kind === 'nodepool') wake(writer.name);
-  });
-  const running = runner.run();
   const options = w.consolidation;
   const explain = options === undefined ? undefined : consolidationReport({
     state: w.state, clock: systemClock, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf, options, isLeader: w.isLeader, methods: consolidation,
@@ -94,13 +90,21 @@ export function startDisruption(w: DisruptionWiring): { stop: () => Promise<void
     simulator,
   });
   return {
-    ...(explain === undefined ? {} : { explain }),
-    stop: async () => {
-      unsubscribe();
-      podEvents.stop();
-      runner.stop();
-      await running;
-      await simulator.close();
+    consolidatable: writer, controller, ...(explain === undefined ? {} : { explain }),
+    runner: {
+      log,
+      wakes: (wake) => disruptionWakes(w.state, controller.name, writer.name, wake),
+      beforeStop: () => { podEvents.stop(); },
+      afterStop: () => simulator.close(),
     },
   };
+}
+
+/** NodeClaim and NodePool changes wake the controller, pod and NodePool changes the writer, each at most once a second. */
+function disruptionWakes(state: ClusterState, controller: string, writer: string, runnerWake: (name: string) => void): () => void {
+  const wake = coalescedWake(runnerWake, minWakeIntervalMs, systemClock);
+  return state.onChange((kind) => {
+    if (kind === 'nodeclaim' || kind === 'nodepool') wake(controller);
+    if (kind === 'pod' || kind === 'nodepool') wake(writer);
+  });
 }

@@ -5,7 +5,6 @@ import { systemClock } from '../domain/clock.js';
 import type { InstanceHealthSource } from '../domain/cloud/instance-health.js';
 import type { InterruptionQueue } from '../domain/cloud/interruption-queue.js';
 import type { UnavailableOfferings } from '../domain/cloud/unavailable-offerings.js';
-import type { Controller } from '../provisioner/controller-runner.js';
 import type { EventRecorder } from '../provisioner/ports/events.js';
 import { instanceLookup, type OwnedObjectsView } from '../provisioner/interruption/instance-lookup.js';
 import { InstanceStatusController } from '../provisioner/interruption/instance-status-controller.js';
@@ -15,6 +14,7 @@ import type { MessageKind } from '../provisioner/interruption/message-kinds.js';
 import { InterruptionMetrics } from '../provisioner/interruption/metrics.js';
 import type { NodeWriter } from '../provisioner/ports/node-writer.js';
 import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
+import type { Loop } from './controllers.js';
 
 /** What the AWS provider hands over: the queue (when configured), the ICE cache and instance health. */
 export interface InterruptionSource {
@@ -37,11 +37,18 @@ export interface InterruptionWiring extends InterruptionSource {
   readonly onDisrupted: (nodeClaim: NodeClaim, kind: MessageKind) => void;
 }
 
+export interface InterruptionParts {
+  /** The instance-status poller, for the lifecycle runner. */
+  readonly instanceStatus: InstanceStatusController;
+  /** The queue reader, a loop of its own, when a queue is configured. */
+  readonly queue?: Loop;
+}
+
 /**
  * Interruption handling: the queue reader in its own loop (leader only, when a queue is configured),
  * and the instance-status poller as a controller for the leader's runner. Both act through one handler.
  */
-export function startInterruption(w: InterruptionWiring): { controllers: Controller[]; stop: () => Promise<void> } {
+export function interruption(w: InterruptionWiring): InterruptionParts {
   const log = w.log.child({ component: 'provisioner.interruption' });
   const metrics = new InterruptionMetrics(w.registry);
   const handler = new InterruptionHandler({
@@ -49,16 +56,22 @@ export function startInterruption(w: InterruptionWiring): { controllers: Control
     unavailableOfferings: w.unavailableOfferings, now: () => systemClock.now(), log,
     onDisrupted: w.onDisrupted, onDeleted: () => { w.wakeTermination(); },
   });
-  const controllers = [new InstanceStatusController({ source: w.health, handler, metrics, log })];
-  if (w.queue === undefined) return { controllers, stop: () => Promise.resolve() };
-  const reader = new InterruptionController({ queue: w.queue, handler, clock: systemClock, metrics, isLeader: w.isLeader, log });
-  log.info({ queue: w.queue.name }, 'watching interruption queue');
-  const running = reader.run();
+  const instanceStatus = new InstanceStatusController({ source: w.health, handler, metrics, log });
+  const queue = w.queue;
+  if (queue === undefined) return { instanceStatus };
+  const reader = new InterruptionController({ queue, handler, clock: systemClock, metrics, isLeader: w.isLeader, log });
+  let running = Promise.resolve();
   return {
-    controllers,
-    stop: async () => {
-      reader.stop();
-      await running;
+    instanceStatus,
+    queue: {
+      start: () => {
+        log.info({ queue: queue.name }, 'watching interruption queue');
+        running = reader.run();
+      },
+      stop: async () => {
+        reader.stop();
+        await running;
+      },
     },
   };
 }

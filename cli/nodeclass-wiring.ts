@@ -4,7 +4,6 @@ import { systemClock } from '../domain/clock.js';
 import type { InstanceProfileProvider } from '../domain/cloud/instance-profiles.js';
 import type { SpotPriceSource } from '../domain/cloud/spot-prices.js';
 import { buildInstanceTypes, liveCatalog } from '../domain/instance-types/catalog.js';
-import type { Controller } from '../provisioner/controller-runner.js';
 import { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
 import type { NodesmithConfig } from './app-config.js';
 import { KubeNodeClassClient } from '../provisioner/kube/ec2nodeclass-client.js';
@@ -24,6 +23,10 @@ import { ReservedCapacityDemotion } from '../provisioner/nodeclass/reserved-capa
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import type { Node } from '../domain/core/node.js';
 import type { ReservedCapacitySource } from '../provisioner/provisioning/reservation-offers.js';
+import { NodeOverlayStatusController, type NodeOverlays } from '../provisioner/pricing/node-overlays.js';
+import { KubeNodeOverlayStatusWriter } from '../provisioner/kube/nodeoverlay-status-client.js';
+import type { DescribedInstanceTypes } from '../domain/instance-types/catalog-entry.js';
+import type { Watched } from './lifecycle-wiring.js';
 
 export interface NodeClassWiring {
   readonly api: KubeRest;
@@ -38,14 +41,14 @@ export interface NodeClassWiring {
   readonly alsoReadyWhen?: readonly string[];
 }
 
-/** The EC2NodeClass controllers, for the leader's ControllerRunner; woken when an EC2NodeClass changes. */
-export function nodeClassControllers(w: NodeClassWiring): Controller[] {
+/** The EC2NodeClass controllers, for the leader's lifecycle runner; woken when an EC2NodeClass changes. */
+export function nodeClassControllers(w: NodeClassWiring): { readonly instanceProfile: InstanceProfileController; readonly status: NodeClassStatusController } {
   const log = w.log.child({ component: 'provisioner.nodeclass' });
   const writer = new KubeNodeClassClient(w.api);
-  return [
-    new InstanceProfileController({ view: w.state, writer, profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
-    new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log, ...(w.alsoReadyWhen === undefined ? {} : { alsoReadyWhen: w.alsoReadyWhen }) }),
-  ];
+  return {
+    instanceProfile: new InstanceProfileController({ view: w.state, writer, profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
+    status: new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log, ...(w.alsoReadyWhen === undefined ? {} : { alsoReadyWhen: w.alsoReadyWhen }) }),
+  };
 }
 
 /** The catalog the planner prices with: live spot prices unless `--spot-prices catalog`. */
@@ -66,7 +69,10 @@ export function pricedInstanceTypes(config: NodesmithConfig, source: SpotPriceSo
 
 /** The live catalog's refresh controllers and the EC2NodeClass Events that say which sources are in use. */
 export interface CatalogWiring {
-  readonly controllers: readonly Controller[];
+  readonly instanceTypes: CatalogRefresh<DescribedInstanceTypes>;
+  readonly onDemandPrices: CatalogRefresh<ReadonlyMap<string, number>>;
+  /** Reports the sources on each EC2NodeClass; runs after the refreshes. */
+  readonly sourceEvents: CatalogSourceEvents;
   readonly sources: () => CatalogSources;
 }
 
@@ -81,7 +87,15 @@ export function catalogControllers(priced: PricedInstanceTypes, aws: Pick<AwsPro
     apply: (prices) => { priced.useOnDemandPrices(prices); return prices.size; },
   });
   const sources = (): CatalogSources => ({ instanceTypes: types.status(), onDemandPrices: onDemand.status(), spotPrices: priced.origin() });
-  return { controllers: [types, onDemand, new CatalogSourceEvents({ view: w.state, sources, events: w.events })], sources };
+  return { instanceTypes: types, onDemandPrices: onDemand, sourceEvents: new CatalogSourceEvents({ view: w.state, sources, events: w.events }), sources };
+}
+
+export interface ReservedCapacity {
+  /** For the lifecycle runner; none with the gate off. */
+  readonly controllers?: { readonly discovery: CapacityReservationController; readonly expiration: CapacityBlockExpiration; readonly demotion: ReservedCapacityDemotion };
+  /** What the planner reads to plan into the reservations. */
+  readonly source: ReservedCapacitySource;
+  readonly readyConditions: readonly string[];
 }
 
 /**
@@ -99,8 +113,8 @@ export function reservedCapacity(w: {
   readonly log: Logger;
   /** Off: no controller runs and the planner sees no reservation. */
   readonly enabled: boolean;
-}): { readonly controllers: readonly Controller[]; readonly source: ReservedCapacitySource; readonly readyConditions: readonly string[] } {
-  if (!w.enabled) return { controllers: [], source: { reservationsOf: () => [], availability: w.aws.reservationAvailability }, readyConditions: [] };
+}): ReservedCapacity {
+  if (!w.enabled) return { source: { reservationsOf: () => [], availability: w.aws.reservationAvailability }, readyConditions: [] };
   const log = w.log.child({ component: 'provisioner.nodeclass' });
   const discovery = new CapacityReservationController({
     view: w.state, source: w.aws.capacityReservations, availability: w.aws.reservationAvailability, writer: new KubeNodeClassClient(w.api), clock: systemClock, log,
@@ -108,7 +122,7 @@ export function reservedCapacity(w: {
   const expiration = new CapacityBlockExpiration({ view: w.state, source: w.aws.capacityReservations, nodeClaims: w.nodeClaims, clock: systemClock, log });
   const demotion = new ReservedCapacityDemotion({ view: w.state, cloud: w.aws.cloudProviderFor('capacityreservation.capacitytype'), nodeClaims: w.nodeClaims, nodes: new KubeNodeWriter(w.api), log });
   return {
-    controllers: [discovery, expiration, demotion],
+    controllers: { discovery, expiration, demotion },
     source: {
       reservationsOf: (name) => discovery.reservationsOf(name), availability: w.aws.reservationAvailability,
       offeringOf: (type, zone, available) => w.priced.reservedOffering(type.name, zone, available),
@@ -116,4 +130,10 @@ export function reservedCapacity(w: {
     // As Karpenter with the gate on: an EC2NodeClass is Ready only once its reservations were discovered.
     readyConditions: [capacityReservationsReady],
   };
+}
+
+/** The NodeOverlays' status controller (gate NodeOverlay), for the lifecycle runner, woken when an overlay changes. */
+export function nodeOverlayStatus(api: KubeRest, overlays: NodeOverlays | undefined, priced: PricedInstanceTypes): Watched | undefined {
+  if (overlays === undefined) return undefined;
+  return { store: overlays, controller: new NodeOverlayStatusController({ overlays, target: priced, writer: new KubeNodeOverlayStatusWriter(api), clock: systemClock }) };
 }

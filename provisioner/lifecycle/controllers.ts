@@ -1,6 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
-import type { Controller, ControllerLogger } from '../controller-runner.js';
+import type { ControllerLogger } from '../controller-runner.js';
 import { LostNodeClaimGc } from '../gc/lost-nodeclaims.js';
 import { OrphanInstanceGc } from '../gc/orphan-instances.js';
 import { VirtualNodePodGc } from '../gc/virtual-node-pods.js';
@@ -35,27 +35,40 @@ export interface LifecycleDependencies {
   readonly repair?: Pick<NodeHealthControllerOptions, 'nodePoolUid' | 'onRepaired'>;
 }
 
-/**
- * Every NodeClaim lifecycle and garbage-collection controller with default timings, in one list
- * (Karpenter's controllers.go), ready for a ControllerRunner gated on leadership.
- */
-export function lifecycleControllers(deps: LifecycleDependencies): Controller[] {
+/** The NodeClaim lifecycle and garbage-collection controllers, by role; cli/controllers.ts lists them in run order. */
+export interface LifecycleControllers {
+  readonly registration: RegistrationController;
+  readonly liveness: LivenessController;
+  readonly termination: TerminationController;
+  readonly expiration: ExpirationController;
+  /** With `drift` given. */
+  readonly drift?: DriftController;
+  /** With `repair` given (the NodeRepair gate). */
+  readonly health?: NodeHealthController;
+  readonly virtualNodes: VirtualNodeGc;
+  readonly virtualNodePods: VirtualNodePodGc;
+  readonly orphanInstances: OrphanInstanceGc;
+  readonly lostNodeClaims: LostNodeClaimGc;
+}
+
+/** Builds every NodeClaim lifecycle and garbage-collection controller with default timings, for a runner gated on leadership. */
+export function lifecycleControllers(deps: LifecycleDependencies): LifecycleControllers {
   const { store, nodes, pods, cloud, clock, recorder, plannedNodeNames } = deps;
   const common = {
     clock,
     ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
     ...(deps.log === undefined ? {} : { log: deps.log }),
   };
-  return [
-    new RegistrationController({ store, nodes, ...common }),
-    new LivenessController({ store, ...common }),
-    new TerminationController({ store, nodes, pods, cloud, recorder, ...(deps.volumes === undefined ? {} : { volumes: deps.volumes }), ...common }),
-    new ExpirationController({ store, recorder, ...common }),
-    ...(deps.drift === undefined ? [] : [new DriftController({ store, recorder, ...deps.drift, ...common })]),
-    ...(deps.repair === undefined ? [] : [new NodeHealthController({ store, nodes, policies: cloud.repairPolicies(), recorder, ...deps.repair, ...common })]),
-    new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
-    new VirtualNodePodGc({ pods, recorder, ...common }),
-    new OrphanInstanceGc({ cloud, store, nodes, recorder, ...common }),
-    new LostNodeClaimGc({ store, cloud, nodes, recorder, ...common }),
-  ];
+  return {
+    registration: new RegistrationController({ store, nodes, ...common }),
+    liveness: new LivenessController({ store, ...common }),
+    termination: new TerminationController({ store, nodes, pods, cloud, recorder, ...(deps.volumes === undefined ? {} : { volumes: deps.volumes }), ...common }),
+    expiration: new ExpirationController({ store, recorder, ...common }),
+    ...(deps.drift === undefined ? {} : { drift: new DriftController({ store, recorder, ...deps.drift, ...common }) }),
+    ...(deps.repair === undefined ? {} : { health: new NodeHealthController({ store, nodes, policies: cloud.repairPolicies(), recorder, ...deps.repair, ...common }) }),
+    virtualNodes: new VirtualNodeGc({ nodes, plannedNodeNames, ...common }),
+    virtualNodePods: new VirtualNodePodGc({ pods, recorder, ...common }),
+    orphanInstances: new OrphanInstanceGc({ cloud, store, nodes, recorder, ...common }),
+    lostNodeClaims: new LostNodeClaimGc({ store, cloud, nodes, recorder, ...common }),
+  };
 }

@@ -25,8 +25,10 @@ void t.test('nodesmith run plans with EC2\'s types and zones, falls back per par
     onDemandPrices: { current: () => Promise.reject(new Error('getting on-demand prices: UnknownEndpoint')) },
   };
   const wiring = catalogControllers(priced, aws, { state: { nodeClasses: new Map([['default', nodeClass()]]) }, events, log });
-  t.same(wiring.controllers.map((c) => c.name), ['providers.instancetype', 'providers.pricing.ondemand', 'nodeclass.catalogsource'], 'the refreshes run before the Event that reports them');
-  for (const controller of wiring.controllers) await controller.reconcile();
+  // In the lifecycle runner's order (cli/controllers.ts): the refreshes run before the Event that reports them.
+  const controllers = [wiring.instanceTypes, wiring.onDemandPrices, wiring.sourceEvents];
+  t.same(controllers.map((c) => c.name), ['providers.instancetype', 'providers.pricing.ondemand', 'nodeclass.catalogsource']);
+  for (const controller of controllers) await controller.reconcile();
   t.same(priced.instanceTypes().map((x) => x.name), ['m5.large'], 'only the types EC2 describes');
   t.same([...new Set(priced.catalog().get('m5.large')?.offerings.map((o) => o.zone))], ['us-east-1b'], 'in the configured zones its offerings list');
   t.match(wiring.sources(), { instanceTypes: { source: 'live', count: 1 }, onDemandPrices: { source: 'embedded', reason: 'getting on-demand prices: UnknownEndpoint' }, spotPrices: 'catalog-estimate' });

@@ -1,11 +1,14 @@
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
-import { ControllerRunner } from '../../../provisioner/controller-runner.js';
-import { lifecycleControllers } from '../../../provisioner/lifecycle/controllers.js';
+import { ControllerRunner, type Controller } from '../../../provisioner/controller-runner.js';
+import { lifecycleControllers, type LifecycleControllers } from '../../../provisioner/lifecycle/controllers.js';
 import { condition, instance, node, nodeClaim } from '../../fakes/builders.js';
 import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { InMemoryNodeClaimStore } from '../../fakes/in-memory-nodeclaim-store.js';
+
+/** Every controller built, in the order built (cli/controllers.ts gives `nodesmith run`'s order). */
+const controllersOf = (c: LifecycleControllers): Controller[] => Object.values(c).filter((x): x is Controller => x !== undefined);
 
 const hour = 3_600_000;
 
@@ -16,7 +19,7 @@ void t.test('a nodeclaim karpenter launched is kept, left as karpenter wrote it,
   const cluster = new FakeCluster();
   const cloud = new FakeCloudProvider(clock);
   const recorder = new FakeEventRecorder();
-  const runner = new ControllerRunner({ clock, controllers: lifecycleControllers({ store, nodes: cluster, pods: cluster, cloud, clock, recorder, plannedNodeNames: () => new Set() }) });
+  const runner = new ControllerRunner({ clock, controllers: controllersOf(lifecycleControllers({ store, nodes: cluster, pods: cluster, cloud, clock, recorder, plannedNodeNames: () => new Set() })) });
   // Karpenter's instance: its launch tags and its tagging controller's karpenter.sh/nodeclaim, nothing of nodesmith's.
   const launched = instance({ id: 0x26, launchTime: createdAt, nodeClaimName: 'general-x7k2p' });
   cloud.instances.set(launched.instanceId, { ...launched, tags: { ...launched.tags, 'karpenter.sh/nodepool': 'general', 'kubernetes.io/cluster/prod': 'owned' } });
