@@ -29,6 +29,7 @@ import { nodePoolUsagePeriodMs } from '../provisioner/provisioning/nodepool-usag
 import { heartbeatPeriodMs } from '../provisioner/provisioning/provisioner.js';
 import { staticReplicasPeriodMs } from '../provisioner/static/static-replicas-controller.js';
 import { karpenterGuardPeriodMs } from '../provisioner/takeover/karpenter-guard.js';
+import { claimLaunchPeriodMs } from '../provisioner/launch/claim-launcher.js';
 import { webhookCertReloadMs } from '../webhooks/serve.js';
 import type { NodesmithConfig } from './app-config.js';
 import { extenderCertReloadMs } from './extender-tls.js';
@@ -97,6 +98,8 @@ export interface RunParts {
 
 export interface LeaderParts {
   readonly lifecycle: LifecycleControllers;
+  /** Launches the NodeClaims no plan, command or static pool launches (one a user applied). */
+  readonly claimLaunch: Controller;
   readonly nodePools: { readonly readiness: Controller; readonly usage: Controller };
   readonly nodeClasses: { readonly instanceProfile: Controller; readonly status: Controller };
   /** The priced catalog: `spotPrices` is the catalog itself, the others refresh its parts and report its sources. */
@@ -162,6 +165,7 @@ function leaderList(l: LeaderParts, config: NodesmithConfig): Listed[] {
 function lifecycleRunner(l: LeaderParts, config: NodesmithConfig): Listed[] {
   const c = l.lifecycle;
   return [
+    lifecycle('nodeclaim.launch', claimLaunchPeriodMs, l.claimLaunch),
     lifecycle('nodeclaim.registration', registrationPeriodMs, c.registration),
     lifecycle('nodeclaim.liveness', livenessPeriodMs, c.liveness),
     lifecycle('nodeclaim.termination', terminationPeriodMs, c.termination),

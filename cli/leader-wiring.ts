@@ -1,5 +1,6 @@
 import type { AwsProvider } from '../provisioner/aws/aws-provider.js';
-import type { PlanLauncher } from '../provisioner/disruption/replacement-launcher.js';
+import { ClaimLaunchController, type TemplateLauncher } from '../provisioner/launch/claim-launcher.js';
+import { systemClock } from '../domain/clock.js';
 import type { EventRecorder } from '../provisioner/ports/events.js';
 import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import type { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
@@ -26,7 +27,7 @@ export interface PlannerParts {
   readonly reserved: ReservedCapacity;
   readonly nodeClaims: NodeClaimStore;
   readonly events: EventRecorder;
-  readonly materializer: PlanLauncher;
+  readonly materializer: TemplateLauncher;
   readonly provisioner: Loop;
 }
 
@@ -58,10 +59,11 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
     api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted, staticLaunches, ...bufferDeps(w.buffers),
     ...(config.consolidation === undefined ? {} : { consolidation: config.consolidation }), ...offerings, catalog: () => priced.catalog(),
   });
+  const claimLaunch = new ClaimLaunchController({ state, launcher: materializer, store: nodeClaims, events, clock: systemClock, log, ...offerings });
   const statics = config.staticCapacity === true ? staticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, ...offerings, log }) : undefined;
   return {
     parts: {
-      lifecycle: lifecycle.controllers, nodePools: lifecycle.nodePools, nodeClasses,
+      lifecycle: lifecycle.controllers, claimLaunch, nodePools: lifecycle.nodePools, nodeClasses,
       catalog: { spotPrices: priced, instanceTypes: p.catalog.instanceTypes, onDemandPrices: p.catalog.onDemandPrices, sourceEvents: p.catalog.sourceEvents },
       ...(p.reserved.controllers === undefined ? {} : { reservations: p.reserved.controllers }),
       interruption: lifecycle.interruption,

@@ -16,6 +16,9 @@ import { planFor } from '../state/claim-plan.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { typesForNodeClass } from '../state/node-class-capacities.js';
 
+/** How often the launch controller looks for NodeClaims nobody launches (Karpenter's launch reconciles on every change). */
+export const claimLaunchPeriodMs = 5_000;
+
 /** The launch path every plan takes, with the NodeClaim's own spec as the template. */
 export interface TemplateLauncher {
   materialize(virtualNodeName: string, plan?: VirtualNodePlan, template?: NodePool): Promise<{ readonly nodeName: string }>;
@@ -56,7 +59,7 @@ export class ClaimLaunchController implements Controller {
   reconcile(): Promise<ReconcileResult> {
     const now = this.#o.clock.now();
     for (const claim of this.#o.state.nodeClaims.values()) if (this.#awaitsLaunch(claim, now)) this.#launch(claim);
-    return Promise.resolve({ requeueAfterMs: this.#o.periodMs ?? 5_000 });
+    return Promise.resolve({ requeueAfterMs: this.#o.periodMs ?? claimLaunchPeriodMs });
   }
 
   /** Launches in flight from here (each runs in the background: a launch takes seconds to minutes). */

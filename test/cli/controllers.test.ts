@@ -90,7 +90,7 @@ void t.test('nodesmith run with every component and gate starts these, in this o
   const { list, built, close } = wiredList(configOf('--interruption-queue=q', '--extender-cert-file=/tls/crt', '--extender-key-file=/tls/key', everyGate));
   t.same(list.map((e) => e.name), [
     'provisioner.state', 'provisioner.leader', 'takeover.karpenter', 'interruption',
-    'nodeclaim.registration', 'nodeclaim.liveness', 'nodeclaim.termination', 'nodeclaim.expiration', 'nodeclaim.disruption.drift', 'node.health',
+    'nodeclaim.launch', 'nodeclaim.registration', 'nodeclaim.liveness', 'nodeclaim.termination', 'nodeclaim.expiration', 'nodeclaim.disruption.drift', 'node.health',
     'gc.virtual_nodes', 'gc.virtual_node_pods', 'gc.instances', 'gc.nodeclaims', 'nodepool.readiness', 'nodepool.usage',
     'nodeclass.instanceprofile', 'nodeclass.status', 'pricing.spot', 'providers.instancetype', 'providers.pricing.ondemand', 'nodeclass.catalogsource',
     'nodeclass.capacityreservation', 'capacityreservation.expiration', 'capacityreservation.capacitytype', 'interruption.instancestatus',
