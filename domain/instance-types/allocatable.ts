@@ -17,6 +17,8 @@ export interface MachineFacts {
   readonly reservedEnis: number;
   /** Total instance store in GB (decimal), used as ephemeral storage under instanceStorePolicy RAID0. */
   readonly instanceStoreGB: number | null;
+  /** The processor offers nested virtualization (CatalogEntry.nestedVirtualization); absent means it does not. */
+  readonly nestedVirtualization?: boolean;
 }
 
 /** The kubelet fields that size a node (EC2NodeClass spec.kubelet). */

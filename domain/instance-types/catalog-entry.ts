@@ -26,6 +26,11 @@ export interface CatalogEntry {
   readonly hypervisor: string | null;
   readonly bareMetal: boolean;
   readonly flex: boolean;
+  /**
+   * The processor offers nested virtualization (EC2's ProcessorInfo.SupportedFeatures has `nested-virtualization`):
+   * the only types a class with cpuOptions.nestedVirtualization `enabled` launches. Absent means it does not.
+   */
+  readonly nestedVirtualization?: boolean;
 }
 
 /** What the cloud describes of its instance types: their facts, where each is offered, how it may be bought. */

@@ -92,6 +92,7 @@ function toInstanceType(entry: CatalogEntry, region: string, offerings: Offering
   const machine: MachineFacts = {
     vcpu: entry.vcpu, memoryMiB: entry.memoryMiB, arch: entry.arch, enis: entry.enis, ipv4PerEni: entry.ipv4PerEni,
     reservedEnis: options.reservedEnis ?? 0, instanceStoreGB: entry.localNvmeGiB,
+    ...(entry.nestedVirtualization === true ? { nestedVirtualization: true } : {}),
   };
   // Sized as a class with no settings of its own; each EC2NodeClass re-sizes it (node-class-types.ts).
   const sized = sizeMachine(machine, memoryCapacity(machine, options.vmMemoryOverheadPercent), entryExtendedResources(entry), defaultNodeClassCapacity);

@@ -12,7 +12,7 @@ export type ImageRequirements = readonly NodeSelectorRequirementWithMinValues[];
 
 /**
  * The EC2NodeClass fields that change what its nodes hold (its AMI family, kubelet, disks and interfaces) and which
- * types it can launch at all (its images).
+ * types it can launch at all (its images, CPU options and connection tracking).
  */
 export interface NodeClassCapacity {
   readonly name: string;
@@ -27,6 +27,16 @@ export interface NodeClassCapacity {
    * the class is resolved.
    */
   readonly images?: readonly ImageRequirements[];
+  /**
+   * cpuOptions.nestedVirtualization is `enabled`: only types whose processor offers nested virtualization can launch,
+   * as Karpenter's instance-type compatibility check keeps them (EC2 refuses the others with UnsupportedOperation).
+   */
+  readonly nestedVirtualization?: true;
+  /**
+   * connectionTracking is set: only Nitro types can launch, as Karpenter's compatibility check keeps them (only
+   * Nitro interfaces take connection tracking timeouts).
+   */
+  readonly connectionTracking?: true;
 }
 
 /** A class with no settings of its own: AL2023 with Karpenter's defaults (what the embedded catalog is sized for). */
@@ -46,6 +56,8 @@ export interface NodeClassLike {
     readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
     readonly instanceStorePolicy?: string;
     readonly networkInterfaces?: readonly { readonly networkCardIndex: number; readonly interfaceType: string }[];
+    readonly cpuOptions?: { readonly nestedVirtualization?: string };
+    readonly connectionTracking?: object;
   };
   readonly status?: { readonly amis?: readonly { readonly requirements?: ImageRequirements }[] };
 }
@@ -67,6 +79,8 @@ export function nodeClassCapacityOf(nodeClass: NodeClassLike): NodeClassCapacity
     instanceStorePolicy: spec.instanceStorePolicy,
     networkInterfaces: spec.networkInterfaces?.map((n) => ({ networkCardIndex: n.networkCardIndex, interfaceType: n.interfaceType })),
     images: nodeClass.status?.amis?.map((a) => a.requirements ?? []),
+    nestedVirtualization: spec.cpuOptions?.nestedVirtualization === 'enabled' ? true : undefined,
+    connectionTracking: spec.connectionTracking === undefined ? undefined : true,
   });
 }
 
@@ -112,11 +126,22 @@ export function servedByImages(labels: Readonly<Record<string, string>>, images:
   return images === undefined || images.some((image) => firstUnmetKey(requirementsFromExpressions(image), (key) => labels[key]) === undefined);
 }
 
+/**
+ * Whether the class's CPU options and connection tracking allow the type, as Karpenter's instance-type compatibility
+ * checks do (compatibility.go): nested virtualization needs a processor that offers it, connection tracking a Nitro type.
+ */
+export function compatibleWithClass(type: Pick<InstanceType, 'labels' | 'machine'>, settings: NodeClassCapacity): boolean {
+  if (settings.nestedVirtualization === true && type.machine.nestedVirtualization !== true) return false;
+  return settings.connectionTracking !== true || type.labels[labels.instanceHypervisor] === 'nitro';
+}
+
 function forClass(type: InstanceType, settings: NodeClassCapacity): InstanceType {
   const extended = Object.fromEntries(Object.entries(type.capacity).filter(([name]) => !coreResources.has(name) && name !== privateIpv4Resource));
   const sized = sizeMachine(type.machine, type.capacity[resourceNames.memory] ?? 0, extended, settings);
   const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows);
-  const offerings = servedByImages(typeLabels, settings.images) ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));
+  // A type the class cannot launch stays in the table, same order, with no available offering: no plan picks it.
+  const launchable = servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
+  const offerings = launchable ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));
   return { ...type, ...sized, labels: typeLabels, offerings };
 }
 

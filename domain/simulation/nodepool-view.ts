@@ -38,7 +38,8 @@ export interface NodePoolView {
   readonly limits: ResourceList | undefined;
   readonly minValues: readonly Requirement[];
   /** Why each excluded type is: the first NodePool requirement key it fails, `offerings` when the NodePool allows none of
-   * its offerings, `image` when no image of the EC2NodeClass serves it. */
+   * its offerings, `image` when the EC2NodeClass cannot launch it (no image serves it, or its CPU options or
+   * connection tracking rule it out). */
   readonly excludedBy: readonly (string | undefined)[];
 }
 
@@ -135,7 +136,8 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
   types.forEach((t, i) => {
     const failing = firstFailingKey(requirements, typeKeys, t.labels);
     const offered = ((table.offerMask[i] ?? 0) & offerMask) !== 0;
-    // The class's own copy of a type has no available offering only when none of its images serves it.
+    // The class's own copy of a type has no available offering only when the class cannot launch it (its images,
+    // CPU options or connection tracking; node-class-types.ts).
     const imaged = t.offerings.some((o) => o.available);
     view.excludedBy[i] = failing ?? (!offered ? 'offerings' : imaged ? undefined : 'image');
     view.typeMask[i] = view.excludedBy[i] === undefined ? 1 : 0;

@@ -98,9 +98,14 @@ function basicsOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'name' | 'arch' | 
   return { name, arch, vcpu, memoryMiB, ...limits };
 }
 
-function processorOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'cpuManufacturer' | 'clockMhz'> {
+/** Nested virtualization is told only by EC2's processor features, as Karpenter reads it; set only when offered. */
+function processorOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'cpuManufacturer' | 'clockMhz' | 'nestedVirtualization'> {
   const manufacturer = info.ProcessorInfo?.Manufacturer;
-  return { cpuManufacturer: manufacturer === undefined ? null : lowerKebab(manufacturer), clockMhz: clockOf(info) };
+  const nested = info.ProcessorInfo?.SupportedFeatures?.includes('nested-virtualization') === true;
+  return {
+    cpuManufacturer: manufacturer === undefined ? null : lowerKebab(manufacturer), clockMhz: clockOf(info),
+    ...(nested ? { nestedVirtualization: true } : {}),
+  };
 }
 
 function networkOf(info: InstanceTypeInfo, known: CatalogEntry | undefined): Pick<CatalogEntry, 'efa' | 'networkMbps' | 'encryptionInTransit' | 'hypervisor'> {

@@ -1,10 +1,15 @@
 // Regenerates domain/instance-types/ec2-catalog.json from the shared EC2 facts (data/ec2/*.json, extracted from
-// aws/karpenter-provider-aws at the commit recorded in their README). Run:
-//   npx tsx test/domain/instance-types/generate-catalog.ts [/work/shared/data/ec2]
+// aws/karpenter-provider-aws at the commit recorded in their README), and which processors offer nested
+// virtualization from moto's recorded DescribeInstanceTypes answers (the facts above lack ProcessorInfo's
+// SupportedFeatures; moto is the version test/stack/install-moto.sh installs). Run:
+//   bash test/stack/install-moto.sh
+//   npx tsx test/domain/instance-types/generate-catalog.ts [/work/shared/data/ec2] [moto's instance_types.json.gz]
 // Only types with fullSpecs are kept (vCPU, memory, architecture and ENI limits are all known), and only the
 // fields the catalog turns into labels, capacity or prices. China prices are in CNY, so that region is left out.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 interface SourceType {
   name: string; family: string; size: string; category: string | null; generation: number | null;
@@ -22,6 +27,20 @@ const types = JSON.parse(readFileSync(join(sourceDir, 'instance-types.json'), 'u
 const prices = JSON.parse(readFileSync(join(sourceDir, 'on-demand-prices.json'), 'utf8')) as Record<string, Record<string, number>>;
 const usdRegions = ['us-east-1', 'us-gov-east-1', 'us-gov-west-1'];
 
+/** moto's copy of EC2's DescribeInstanceTypes answers, in the virtualenv install-moto.sh makes. */
+function motoInstanceTypesFile(): string {
+  const lib = fileURLToPath(new URL('../../../.cache/venv/lib/', import.meta.url));
+  const python = readdirSync(lib).find((d) => d.startsWith('python'));
+  if (python === undefined) throw new Error(`no python in ${lib}: run bash test/stack/install-moto.sh`);
+  return join(lib, python, 'site-packages/moto/ec2/resources/instance_types.json.gz');
+}
+
+type MotoTypes = Record<string, { ProcessorInfo?: { SupportedFeatures?: string[] } }>;
+const moto = JSON.parse(gunzipSync(readFileSync(process.argv[3] ?? motoInstanceTypesFile())).toString('utf8')) as MotoTypes;
+/** Set only where EC2 says the processor offers it, so the other rows stay as they were. */
+const nested = (name: string): { nestedVirtualization?: true } =>
+  moto[name]?.ProcessorInfo?.SupportedFeatures?.includes('nested-virtualization') === true ? { nestedVirtualization: true } : {};
+
 /** Karpenter counts the interfaces of the default network card only (the VPC CNI uses no other card). */
 function defaultCardEnis(t: SourceType): number {
   const card = t.networkCards.find((c) => c.index === (t.defaultNetworkCardIndex ?? 0));
@@ -35,7 +54,7 @@ const trimmed = types.filter((t) => t.fullSpecs).map((t) => ({
   cpuManufacturer: t.cpuManufacturer, clockMhz: t.sustainedClockSpeedMhz, gpu: t.gpu, accelerator: t.accelerator,
   localNvmeGiB: t.localNvmeGiB, enis: defaultCardEnis(t), ipv4PerEni: t.ipv4PerEni, efa: t.efaMaxInterfaces,
   networkMbps: t.networkBandwidthMbps, ebsMbps: t.ebsMaxBandwidthMbps, encryptionInTransit: t.encryptionInTransitSupported,
-  hypervisor: t.hypervisor, bareMetal: t.bareMetal, flex: t.flex,
+  hypervisor: t.hypervisor, bareMetal: t.bareMetal, flex: t.flex, ...nested(t.name),
 }));
 const kept = new Set(trimmed.map((t) => t.name));
 const regionPrices = Object.fromEntries(usdRegions.map((region) => [
@@ -43,7 +62,7 @@ const regionPrices = Object.fromEntries(usdRegions.map((region) => [
 ]));
 
 const catalog = {
-  source: 'aws/karpenter-provider-aws 1d927085dd81a9df9301e613f371dac5b4d16bfe (2026-08-21), via data/ec2/',
+  source: 'aws/karpenter-provider-aws 1d927085dd81a9df9301e613f371dac5b4d16bfe (2026-08-21), via data/ec2/; nestedVirtualization from moto 5.2.5 ec2/resources/instance_types.json',
   currency: 'USD',
   types: trimmed,
   onDemandPrices: regionPrices,

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { DaemonSet } from '../../../domain/core/workloads.js';
 import type { NodeClassCapacity } from '../../../domain/instance-types/node-class-types.js';
+import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import { simulate } from '../../../domain/simulation/simulate.js';
 import type { SimulationNodePool } from '../../../domain/simulation/simulation-input.js';
 import { checkPlan } from '../../support/validate-plan.js';
@@ -74,5 +75,16 @@ void t.test('each NodePool plans with its own class in one simulation', (t) => {
   t.ok(result.nodeClaims.every((c) => c.nodePool === 'dense' && c.allocatable['pods'] === 20), 'the heavier pool, sized by its own class');
   const loose = simulate({ ...sim, nodePools: [poolWithClass('loose', 'loose')] });
   t.ok(loose.nodeClaims.some((c) => (c.allocatable['pods'] ?? 0) > 20), 'the other pool keeps the ENI-limited count');
+  t.end();
+});
+
+void t.test('a pool whose class enables nested virtualization plans only types whose processor offers it', (t) => {
+  const instanceTypes = loadInstanceTypes({ only: new Set(['t3.large', 'm5.large', 'm7i.large', 'c7i.large']) });
+  const nested: NodeClassCapacity = { name: 'nested', amiFamily: 'AL2023', nestedVirtualization: true };
+  const plain = simulate(input([pod('vm')], { instanceTypes })).nodeClaims[0]?.instanceTypes;
+  t.equal(plain?.[0], 't3.large', 'without the class, the cheapest type that fits');
+  const planned = simulate(input([pod('vm')], { instanceTypes, nodePools: [poolWithClass('default', 'nested')], nodeClasses: [nested] })).nodeClaims[0]?.instanceTypes ?? [];
+  t.ok(planned.length > 0, `planned on ${planned.join(', ')}`);
+  t.same(planned.filter((name) => name !== 'c7i.large' && name !== 'm7i.large'), [], 'only the 7th-generation Intel types offer it');
   t.end();
 });

@@ -15,7 +15,7 @@ const info = (name: string): InstanceTypeInfo => {
 const mapped = (name: string): ReturnType<typeof toCatalogEntry> => toCatalogEntry(info(name), embeddedEntries.get(name));
 
 void t.test('a described type carries the same karpenter.k8s.aws labels and extended resources as its embedded row', (t) => {
-  for (const name of ['m5.large', 'm6g.large', 'p4d.24xlarge', 'inf2.xlarge', 'inf1.xlarge', 'c1.medium', 'm5.metal']) {
+  for (const name of ['m5.large', 'm6g.large', 'p4d.24xlarge', 'inf2.xlarge', 'inf1.xlarge', 'c1.medium', 'm5.metal', 'm7i-flex.large']) {
     const known = embeddedEntries.get(name);
     const entry = mapped(name);
     if (known === undefined || entry === undefined) {
@@ -52,6 +52,14 @@ void t.test('a type the snapshot does not know is mapped from EC2 alone, with no
 void t.test('a type without a supported architecture or ENI limits is not a node nodesmith can plan', (t) => {
   t.equal(mapped('mac2.metal'), undefined, 'arm64_mac is not arm64');
   t.equal(toCatalogEntry({ ...info('m5.large'), NetworkInfo: {} }, undefined), undefined);
+  t.end();
+});
+
+void t.test('nested virtualization is read from the processor\'s supported features, and agrees with the embedded row', (t) => {
+  t.equal(mapped('m7i-flex.large')?.nestedVirtualization, true, 'EC2 lists nested-virtualization for it');
+  t.notOk(mapped('m5.large')?.nestedVirtualization, 'nor for an older type');
+  t.notOk(mapped('m5.metal')?.nestedVirtualization, 'nor for bare metal, which EC2 does not list either');
+  for (const name of ['m7i-flex.large', 'm5.large', 'm5.metal']) t.equal(mapped(name)?.nestedVirtualization, embeddedEntries.get(name)?.nestedVirtualization, name);
   t.end();
 });
 
