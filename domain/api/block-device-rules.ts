@@ -21,7 +21,7 @@ function checkMapping(mapping: BlockDeviceMapping, path: string): Problem[] {
     out.push(problem(`${path}.ebs`, 'ebs-size-or-snapshot', ebs, 'snapshotID or volumeSize must be defined'));
   }
   if (ebs.volumeInitializationRate !== undefined && ebs.snapshotID === undefined) {
-    out.push(problem(`${path}.ebs.volumeInitializationRate`, 'ebs-initialization-rate', ebs.volumeInitializationRate, 'volumeInitializationRate must be set with snapshotID'));
+    out.push(problem(`${path}.ebs.volumeInitializationRate`, 'ebs-initialization-rate', ebs.volumeInitializationRate, 'snapshotID must be set when volumeInitializationRate is set'));
   }
   if (ebs.volumeSize !== undefined) {
     const sizeProblem = volumeSizeProblem(ebs.volumeSize, `${path}.ebs.volumeSize`);

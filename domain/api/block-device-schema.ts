@@ -20,7 +20,7 @@ export const BlockDevice = Type.Object(
   {
     ...cel(
       { rule: 'has(self.snapshotID) || has(self.volumeSize)', message: 'snapshotID or volumeSize must be defined' },
-      { rule: '!has(self.volumeInitializationRate) || has(self.snapshotID)', message: 'volumeInitializationRate must be set with snapshotID' },
+      { rule: "!has(self.volumeInitializationRate) || (has(self.snapshotID) && self.snapshotID != '')", message: 'snapshotID must be set when volumeInitializationRate is set' },
     ),
   },
 );

@@ -31,7 +31,7 @@ const ConnectionTracking = Type.Object(
     udpStreamTimeout: Type.Optional(Type.Integer({ minimum: 60, maximum: 180, format: 'int32' })),
     udpTimeout: Type.Optional(Type.Integer({ minimum: 30, maximum: 60, format: 'int32' })),
   },
-  { ...cel({ rule: 'has(self.tcpEstablishedTimeout) || has(self.udpStreamTimeout) || has(self.udpTimeout)', message: 'at least one connection tracking timeout must be set' }) },
+  { ...cel({ rule: 'has(self.tcpEstablishedTimeout) || has(self.udpStreamTimeout) || has(self.udpTimeout)', message: 'at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set' }) },
 );
 
 const aliasOf = "self.amiSelectorTerms.exists(x, has(x.alias))";

@@ -20,12 +20,12 @@ function checkInterfaces(list: readonly NetworkInterface[]): Problem[] {
   return out;
 }
 
-/** networkInterfaces, connectionTracking and placementGroupSelector. */
+/** networkInterfaces, connectionTracking and placementGroupSelector, with the messages of Karpenter's CRD rules. */
 export function checkNetworking(spec: EC2NodeClassSpec): Problem[] {
   const out: Problem[] = spec.networkInterfaces ? checkInterfaces(spec.networkInterfaces) : [];
   const ct = spec.connectionTracking;
   if (ct && ct.tcpEstablishedTimeout === undefined && ct.udpStreamTimeout === undefined && ct.udpTimeout === undefined) {
-    out.push(problem('spec.connectionTracking', 'connection-tracking-empty', ct, 'at least one connection tracking timeout must be set'));
+    out.push(problem('spec.connectionTracking', 'connection-tracking-empty', ct, 'at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set'));
   }
   const pg = spec.placementGroupSelector;
   if (pg && (pg.name === undefined) === (pg.id === undefined)) {

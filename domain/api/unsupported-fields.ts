@@ -18,7 +18,7 @@ export interface UnsupportedField {
 }
 
 /** Where each missing feature is tracked; every refusal names it so the user knows where to follow it. */
-const launchFidelity = 'follow nodesmith issue #25, docs/api-fields.md';
+const launchFidelity = 'follow nodesmith issue #34, docs/api-fields.md';
 const newerApis = 'follow nodesmith issue #27, docs/api-fields.md';
 
 const ec2NodeClass = 'karpenter.k8s.aws/v1/EC2NodeClass';
@@ -26,14 +26,9 @@ const ec2NodeClass = 'karpenter.k8s.aws/v1/EC2NodeClass';
 export const unsupportedFields: readonly UnsupportedField[] = [
   { kind: ec2NodeClass, path: 'spec.placementGroupSelector', message: `placement groups are not supported yet by nodesmith: nodes would launch outside the group (${launchFidelity})` },
   { kind: ec2NodeClass, path: 'spec.networkInterfaces', message: `custom network interfaces (EFA included) are not supported yet by nodesmith: nodes would get the default primary interface only (${launchFidelity})` },
-  { kind: ec2NodeClass, path: 'spec.ipPrefixCount', message: `IPv4 prefix delegation (ipPrefixCount) is not supported yet by nodesmith (${launchFidelity})` },
-  { kind: ec2NodeClass, path: 'spec.cpuOptions', message: `CPU options (nested virtualization) are not supported yet by nodesmith (${launchFidelity})` },
-  { kind: ec2NodeClass, path: 'spec.context', message: `the CreateFleet context is not supported yet by nodesmith (${launchFidelity})` },
-  { kind: ec2NodeClass, path: 'spec.connectionTracking', message: `connection tracking timeouts are not supported yet by nodesmith (${launchFidelity})` },
-  { kind: ec2NodeClass, path: 'spec.blockDeviceMappings[].ebs.volumeInitializationRate', message: `the EBS volume initialization rate is not supported yet by nodesmith: the volume would be initialized at the default rate (${launchFidelity})` },
-  // Not in Karpenter's API (v1.14): an earlier nodesmith schema added it but never selected by it, so a term
+  // Not in Karpenter's API (v1.15): an earlier nodesmith schema added it but never selected by it, so a term
   // with only a CIDR would have matched every subnet.
-  { kind: ec2NodeClass, path: 'spec.subnetSelectorTerms[].cidr', message: `selecting subnets by CIDR is not supported yet by nodesmith (nor by Karpenter v1.14): select by id or tags (${launchFidelity})` },
+  { kind: ec2NodeClass, path: 'spec.subnetSelectorTerms[].cidr', message: `selecting subnets by CIDR is not supported yet by nodesmith (nor by Karpenter v1.15): select by id or tags (${launchFidelity})` },
 ];
 
 /**

@@ -21,6 +21,22 @@ export interface NodeClassSpec {
   readonly detailedMonitoring?: boolean;
   readonly kubelet?: KubeletSettings;
   readonly instanceStorePolicy?: 'RAID0';
+  readonly ipPrefixCount?: number;
+  readonly context?: string;
+  readonly cpuOptions?: CpuOptions;
+  readonly connectionTracking?: ConnectionTracking;
+}
+
+/** spec.cpuOptions: EC2's launch template CpuOptions, of which Karpenter exposes nested virtualization only. */
+export interface CpuOptions {
+  readonly nestedVirtualization?: 'enabled' | 'disabled';
+}
+
+/** spec.connectionTracking: idle timeouts, in seconds, of the interfaces the launch template creates. */
+export interface ConnectionTracking {
+  readonly tcpEstablishedTimeout?: number;
+  readonly udpStreamTimeout?: number;
+  readonly udpTimeout?: number;
 }
 
 export type AmiFamily =
@@ -80,6 +96,8 @@ export interface BlockDeviceMapping {
     readonly throughput?: number;
     readonly kmsKeyID?: string;
     readonly snapshotID?: string;
+    /** MiB/s at which EBS fills a volume from its snapshot (100–300); only with snapshotID. */
+    readonly volumeInitializationRate?: number;
   };
 }
 
@@ -179,6 +197,12 @@ export interface ResolvedNodeClass {
   readonly detailedMonitoring?: boolean;
   readonly kubelet?: KubeletSettings;
   readonly instanceStorePolicy?: 'RAID0';
+  /** IPv4 (IPv6 in an IPv6 cluster) prefixes on the primary interface: prefix delegation. */
+  readonly ipPrefixCount?: number;
+  /** CreateFleet's reserved `Context`. */
+  readonly context?: string;
+  readonly cpuOptions?: CpuOptions;
+  readonly connectionTracking?: ConnectionTracking;
   /** The selectors the images came from: Bottlerocket's user data depends on the version they name. */
   readonly amiSelectorTerms?: readonly AmiSelectorTerm[];
 }

@@ -78,16 +78,14 @@ export class AwsNodeClassResolver implements NodeClassResolver {
   }
 }
 
-/** The fields a class may leave out, copied only when set (exactOptionalPropertyTypes). */
+/** The fields a class may leave out: copied only when set (exactOptionalPropertyTypes), as given. */
+const optionalKeys = [
+  'userData', 'associatePublicIPAddress', 'detailedMonitoring', 'kubelet', 'instanceStorePolicy', 'ipPrefixCount',
+  'context', 'cpuOptions', 'connectionTracking',
+] as const satisfies readonly (keyof NodeClassSpec & keyof ResolvedNodeClass)[];
+
 function optionalFields(spec: NodeClassSpec): Partial<ResolvedNodeClass> {
-  const out: { -readonly [K in keyof ResolvedNodeClass]?: ResolvedNodeClass[K] } = {};
-  if (spec.userData !== undefined) out.userData = spec.userData;
-  if (spec.associatePublicIPAddress !== undefined)
-    out.associatePublicIPAddress = spec.associatePublicIPAddress;
-  if (spec.detailedMonitoring !== undefined) out.detailedMonitoring = spec.detailedMonitoring;
-  if (spec.kubelet !== undefined) out.kubelet = spec.kubelet;
-  if (spec.instanceStorePolicy !== undefined) out.instanceStorePolicy = spec.instanceStorePolicy;
-  return out;
+  return Object.fromEntries(optionalKeys.filter((key) => spec[key] !== undefined).map((key) => [key, spec[key]]));
 }
 
 function notReady(name: string, part: NodeClassPart | undefined, why: string): NodeClassNotReadyError {

@@ -24,6 +24,10 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     detailedMonitoring: spec.detailedMonitoring,
     kubelet: spec.kubelet,
     instanceStorePolicy: spec.instanceStorePolicy,
+    ipPrefixCount: spec.ipPrefixCount,
+    context: spec.context,
+    cpuOptions: spec.cpuOptions,
+    connectionTracking: spec.connectionTracking,
   })) as NodeClassSpec;
 }
 

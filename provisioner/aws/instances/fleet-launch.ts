@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { CreateFleetCommandInput, CreateFleetCommandOutput, DefaultTargetCapacityType, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateFleetCommand } from '../sdk/sdk.js';
 import type { LaunchedInstance, LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
@@ -134,6 +135,7 @@ async function fleetRequest(
       tags: templateTags,
       capacityType: request.capacityType,
       ...(group.reservation === undefined ? {} : { reservation: group.reservation }),
+      ipv6Cluster: isIP(deps.cluster.dnsClusterIp ?? '') === 6,
     });
     configs.push({
       LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' },
@@ -144,6 +146,8 @@ async function fleetRequest(
   const reservation = plan.offerings[0]?.reservation;
   return {
     Type: 'instant',
+    // Karpenter sends the class's context unless minValues was relaxed for the NodeClaim, which nodesmith never does.
+    ...(nodeClass.context === undefined ? {} : { Context: nodeClass.context }),
     TargetCapacitySpecification: {
       TotalTargetCapacity: 1,
       DefaultTargetCapacityType: targetCapacityType(request, reservation),

@@ -27,6 +27,7 @@ export function toLaunchTemplateBlockDevices(
       ...(m.ebs.throughput === undefined ? {} : { Throughput: m.ebs.throughput }),
       ...(m.ebs.kmsKeyID === undefined ? {} : { KmsKeyId: m.ebs.kmsKeyID }),
       ...(m.ebs.snapshotID === undefined ? {} : { SnapshotId: m.ebs.snapshotID }),
+      ...(m.ebs.volumeInitializationRate === undefined ? {} : { VolumeInitializationRate: m.ebs.volumeInitializationRate }),
     },
   }));
 }

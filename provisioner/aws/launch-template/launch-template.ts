@@ -9,6 +9,7 @@ import type { ResolvedAmi, ResolvedNodeClass } from '../../../domain/cloud/node-
 import type { CapacityType } from '../../../domain/cloud/offering.js';
 import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
 import { toLaunchTemplateBlockDevices } from './block-devices.js';
+import { primaryInterface } from './primary-interface.js';
 import { errorCode } from '../sdk/ec2-errors.js';
 import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 import { toEc2Tags } from '../sdk/tags.js';
@@ -27,6 +28,8 @@ export interface LaunchTemplateInput {
   readonly capacityType?: CapacityType;
   /** A reserved launch: the template targets this reservation only. */
   readonly reservation?: ReservationRef;
+  /** The cluster's DNS address is IPv6 (Karpenter's ClusterIPFamily): ipPrefixCount then asks for IPv6 prefixes. */
+  readonly ipv6Cluster?: boolean;
 }
 
 export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTemplateData {
@@ -35,17 +38,7 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
   return {
     ImageId: ami.id,
     IamInstanceProfile: { Name: nodeClass.instanceProfile },
-    // The primary interface is spelled out, as Karpenter does, so that it can carry
-    // associatePublicIPAddress; EC2 then takes the security groups from it, not from SecurityGroupIds.
-    NetworkInterfaces: [
-      {
-        DeviceIndex: 0,
-        Groups: nodeClass.securityGroups.map((g) => g.id),
-        ...(nodeClass.associatePublicIPAddress === undefined
-          ? {}
-          : { AssociatePublicIpAddress: nodeClass.associatePublicIPAddress }),
-      },
-    ],
+    NetworkInterfaces: [primaryInterface(nodeClass, input.ipv6Cluster === true)],
     // EC2 refuses an empty list (a Custom class with no mappings keeps the image's own).
     ...(nodeClass.blockDeviceMappings.length === 0
       ? {}
@@ -62,6 +55,10 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
     UserData: input.userData,
     Monitoring: { Enabled: nodeClass.detailedMonitoring ?? false },
     ...reservationData(input.reservation),
+    // Only when the class sets it, as Karpenter: an empty CpuOptions in every template would be a change of its own.
+    ...(nodeClass.cpuOptions?.nestedVirtualization === undefined
+      ? {}
+      : { CpuOptions: { NestedVirtualization: nodeClass.cpuOptions.nestedVirtualization } }),
     // Enclaves and tenancy are spelled out as Karpenter does, so an account default cannot change what a node is.
     EnclaveOptions: { Enabled: false },
     Placement: { Tenancy: 'default' },

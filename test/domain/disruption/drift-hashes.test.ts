@@ -59,7 +59,7 @@ void t.test('the NodePool hash changes with each template field', (t) => {
   t.end();
 });
 
-void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the AMI family is written', (t) => {
+void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the AMI family is written, and hashes the other launch fields', (t) => {
   const spec = nodeClass().spec;
   const hash = ec2NodeClassHash(spec);
   t.equal(ec2NodeClassHash(reversedKeys(spec) as EC2NodeClassSpec), hash, 'key order');
@@ -75,8 +75,13 @@ void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the 
   const different: [string, Record<string, unknown>][] = [
     ['userData', { userData: '#!/bin/bash' }], ['tags', { tags: { team: 'shop' } }], ['role', { role: 'OtherRole' }],
     ['another AMI family', { amiSelectorTerms: [{ alias: 'bottlerocket@latest' }] }], ['metadataOptions', { metadataOptions: { httpTokens: 'optional' } }],
+    // Hashed as Karpenter hashes them (no hash:"ignore" on these EC2NodeClassSpec fields in v1.15).
+    ['context', { context: 'ctx-1' }], ['cpuOptions', { cpuOptions: { nestedVirtualization: 'enabled' } }],
+    ['connectionTracking', { connectionTracking: { udpTimeout: 45 } }],
   ];
   for (const [what, over] of different) t.not(ec2NodeClassHash(withSpec(spec, over)), hash, what);
+  const restored = (ebs: Record<string, unknown>): EC2NodeClassSpec => withSpec(spec, { blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { snapshotID: 'snap-1', ...ebs } }] });
+  t.not(ec2NodeClassHash(restored({ volumeInitializationRate: 200 })), ec2NodeClassHash(restored({})), 'volumeInitializationRate');
   t.end();
 });
 

@@ -129,6 +129,26 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
     });
   });
 
+  await t.test('a class\'s context is sent as CreateFleet\'s Context, and the prefixes and timeouts reach the template', async (t) => {
+    const withFields = {
+      ...nodeClass,
+      context: 'ctx-nodesmith-0001',
+      ipPrefixCount: 2,
+      connectionTracking: { tcpEstablishedTimeout: 3600, udpTimeout: 45 },
+    };
+    await aws.cloudProvider.create(launchRequest(withFields, [offering('m5.large', a, 0.096, 'on-demand')], { capacityType: 'on-demand' }));
+    const fleet = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-1);
+    t.equal(fleet?.get('Context'), 'ctx-nodesmith-0001');
+    const template = proxy.requests.filter((p) => p.get('Action') === 'CreateLaunchTemplate').at(-1);
+    t.match(Object.fromEntries(template ?? []), {
+      'LaunchTemplateData.NetworkInterface.1.Ipv4PrefixCount': '2',
+      'LaunchTemplateData.NetworkInterface.1.ConnectionTrackingSpecification.TcpEstablishedTimeout': '3600',
+      'LaunchTemplateData.NetworkInterface.1.ConnectionTrackingSpecification.UdpTimeout': '45',
+    });
+    const earlier = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-2);
+    t.equal(earlier?.get('Context'), null, 'a class without one sends none');
+  });
+
   await t.test('the factory decorates the provider with metrics', async (t) => {
     t.match(
       await registry.metrics(),

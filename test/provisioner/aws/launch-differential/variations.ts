@@ -76,6 +76,17 @@ const userData: Record<string, Record<string, string>> = {
   custom: { raw: '#!/bin/bash\n/etc/eks/bootstrap.sh differential\n' },
 };
 
+/** Prefixes, timeouts, nested virtualization and a volume initialized from its snapshot, all in one class. */
+const launchFieldsTogether: Obj = {
+  ipPrefixCount: 3,
+  connectionTracking: { tcpEstablishedTimeout: 7200 },
+  cpuOptions: { nestedVirtualization: 'enabled' },
+  blockDeviceMappings: [
+    { deviceName: '/dev/xvda', rootVolume: true, ebs: { volumeSize: '40Gi', volumeType: 'gp3', encrypted: true } },
+    { deviceName: '/dev/xvdb', ebs: { snapshotID: 'snap-0123456789abcdef0', volumeInitializationRate: 300 } },
+  ],
+};
+
 /** Field variations of every EC2NodeClass field the launch template depends on, per family. */
 export function fieldVariations(): Variation[] {
   const out: Variation[] = [];
@@ -103,12 +114,18 @@ export function fieldVariations(): Variation[] {
     v('claim/taints', {}, { nodeClaim: { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], startupTaints: [{ key: 'example.com/startup', effect: 'NoExecute' }] } } });
     v('claim/labels', {}, { nodeClaim: { labels: { team: 'platform', 'node-role.kubernetes.io/worker': 'true', 'example.com/tier': 'gold' } } });
     v('types/general', {}, { instanceTypes: instanceTypeMixes.general });
+    // Karpenter accepts these on every family: the primary interface's prefixes and timeouts, and CpuOptions.
+    v('ip-prefix-count', { ipPrefixCount: 2 });
+    v('ip-prefix-count/zero', { ipPrefixCount: 0 });
+    v('cpu-options/nested', { cpuOptions: { nestedVirtualization: 'enabled' } }, { instanceTypes: instanceTypeMixes.nested });
+    v('cpu-options/disabled', { cpuOptions: { nestedVirtualization: 'disabled' } });
+    v('cpu-options/empty', { cpuOptions: {} });
+    v('connection-tracking', { connectionTracking: { tcpEstablishedTimeout: 3600, udpStreamTimeout: 120, udpTimeout: 30 } });
+    v('connection-tracking/udp-only', { connectionTracking: { udpTimeout: 45 } });
+    v('launch-fields/together', { ...launchFieldsTogether, associatePublicIPAddress: true }, { instanceTypes: instanceTypeMixes.nested });
     if (family !== 'windows2022') {
       v('instance-store/raid0', { instanceStorePolicy: 'RAID0' }, { instanceTypes: instanceTypeMixes.instanceStore });
-      v('ip-prefix-count', { ipPrefixCount: 2 });
       v('network-interfaces/efa', { networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' }] }, { instanceTypes: instanceTypeMixes.efa });
-      v('cpu-options/nested', { cpuOptions: { nestedVirtualization: 'enabled' } }, { instanceTypes: ['m5.metal'] });
-      v('connection-tracking', { connectionTracking: { tcpEstablishedTimeout: 3600, udpStreamTimeout: 120, udpTimeout: 30 } });
     }
   }
   // AMI selection other than by alias, per family.
