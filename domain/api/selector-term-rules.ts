@@ -12,7 +12,7 @@ interface TermShape {
 }
 
 const shapes: readonly TermShape[] = [
-  { list: 'subnetSelectorTerms', fields: ['tags', 'id', 'cidr'], exclusive: { id: ['tags'] } },
+  { list: 'subnetSelectorTerms', fields: ['tags', 'id', 'cidr'], exclusive: { id: ['tags', 'cidr'] } },
   { list: 'securityGroupSelectorTerms', fields: ['tags', 'id', 'name'], exclusive: { id: ['tags', 'name'], name: ['tags', 'id'] } },
   {
     list: 'amiSelectorTerms', fields: ['alias', 'tags', 'id', 'name', 'owner', 'ssmParameter'],

@@ -8,6 +8,9 @@ const SelectorTags = stringMap({
   ...cel({ rule: "self.all(k, k != '' && self[k] != '')", message: "empty tag keys or values aren't supported" }),
 });
 
+/** An IPv4 CIDR block: four octets of 0–255 and a prefix length of 0–32. */
+const ipv4CidrPattern = '^((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])/([0-9]|[12][0-9]|3[0-2])$';
+
 function familyList(values: readonly string[]): string {
   return values.map((v) => `'${v}'`).join(', ');
 }
@@ -16,13 +19,16 @@ export const SubnetSelectorTerm = Type.Object(
   {
     tags: Type.Optional(SelectorTags),
     id: Type.Optional(Type.String({ pattern: '^subnet-[0-9a-z]+$' })),
-    /** Newer Karpenter releases select subnets by CIDR too; kept so such manifests are not pruned. */
-    cidr: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * nodesmith's own: the subnet's IPv4 CIDR block, matched exactly (EC2's `cidr-block` filter). Karpenter v1.15
+     * has no such field (its CRD would prune it); see docs/api-fields.md.
+     */
+    cidr: Type.Optional(Type.String({ pattern: ipv4CidrPattern })),
   },
   {
     ...cel(
       { rule: 'has(self.tags) || has(self.id) || has(self.cidr)', message: "expected at least one, got none, ['tags', 'id', 'cidr']" },
-      { rule: '!has(self.id) || !has(self.tags)', message: "'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term" },
+      { rule: '!has(self.id) || !(has(self.tags) || has(self.cidr))', message: "'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term" },
     ),
   },
 );

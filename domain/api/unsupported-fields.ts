@@ -26,9 +26,6 @@ const ec2NodeClass = 'karpenter.k8s.aws/v1/EC2NodeClass';
 export const unsupportedFields: readonly UnsupportedField[] = [
   { kind: ec2NodeClass, path: 'spec.placementGroupSelector', message: `placement groups are not supported yet by nodesmith: nodes would launch outside the group (${launchFidelity})` },
   { kind: ec2NodeClass, path: 'spec.networkInterfaces', message: `custom network interfaces (EFA included) are not supported yet by nodesmith: nodes would get the default primary interface only (${launchFidelity})` },
-  // Not in Karpenter's API (v1.15): an earlier nodesmith schema added it but never selected by it, so a term
-  // with only a CIDR would have matched every subnet.
-  { kind: ec2NodeClass, path: 'spec.subnetSelectorTerms[].cidr', message: `selecting subnets by CIDR is not supported yet by nodesmith (nor by Karpenter v1.15): select by id or tags (${launchFidelity})` },
 ];
 
 /**

@@ -70,10 +70,14 @@ export interface KubeletSettings {
   readonly [field: string]: unknown;
 }
 
-/** `id` alone, or `tags` (a value of `*` matches any value), or `name` (security groups only). */
+/**
+ * `id` alone, or `tags` (a value of `*` matches any value), or `name` (security groups only), or `cidr` (subnets
+ * only: the subnet's IPv4 CIDR block, exactly).
+ */
 export interface SelectorTerm {
   readonly id?: string;
   readonly name?: string;
+  readonly cidr?: string;
   readonly tags?: Readonly<Record<string, string>>;
 }
 

@@ -5,7 +5,7 @@ import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 import { termFilters, uniqueById } from '../sdk/selector-filters.js';
 import { compareStrings } from '../../../domain/compare.js';
 
-/** Resolves subnet selector terms (ORed) to subnets, most free addresses first. */
+/** Resolves subnet selector terms (ORed; within a term, tags and cidr ANDed) to subnets, most free addresses first. */
 export async function resolveSubnets(
   ec2: EC2Client,
   retry: RetryPolicy,
@@ -13,7 +13,8 @@ export async function resolveSubnets(
 ): Promise<ResolvedSubnet[]> {
   const found: Subnet[] = [];
   for (const term of terms) {
-    const Filters = termFilters(term, { id: 'subnet-id' });
+    // `cidr-block` matches a subnet whose IPv4 CIDR block is exactly the term's, ANDed with the term's tags.
+    const Filters = termFilters(term, { id: 'subnet-id', cidr: 'cidr-block' });
     await retryThrottled(retry, 'describing subnets', async () => {
       for await (const page of paginateDescribeSubnets({ client: ec2 }, { Filters })) {
         found.push(...(page.Subnets ?? []));

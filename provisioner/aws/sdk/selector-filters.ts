@@ -1,10 +1,11 @@
 import type { Filter } from '@aws-sdk/client-ec2';
 import type { SelectorTerm } from '../../../domain/cloud/node-class.js';
 
-/** Which EC2 filter names a resource uses for the `id` and `name` selector fields. */
+/** Which EC2 filter names a resource uses for the `id`, `name` and `cidr` selector fields. */
 export interface FilterNames {
   readonly id: string;
   readonly name?: string;
+  readonly cidr?: string;
 }
 
 /**
@@ -17,6 +18,7 @@ export function termFilters(term: SelectorTerm, names: FilterNames): Filter[] {
   if (term.name !== undefined && names.name !== undefined) {
     filters.push({ Name: names.name, Values: [term.name] });
   }
+  if (term.cidr !== undefined && names.cidr !== undefined) filters.push({ Name: names.cidr, Values: [term.cidr] });
   for (const [key, value] of Object.entries(term.tags ?? {})) {
     filters.push(
       value === '*' ? { Name: 'tag-key', Values: [key] } : { Name: `tag:${key}`, Values: [value] },

@@ -14,6 +14,5 @@ export interface UnsupportedSample {
 
 export const unsupportedSamples: readonly UnsupportedSample[] = [
   { field: 'spec.placementGroupSelector', path: 'spec.placementGroupSelector', manifest: ec2NodeClass({ placementGroupSelector: { name: 'cluster-pg' } }, 'placement') },
-  { field: 'spec.subnetSelectorTerms[].cidr', path: 'spec.subnetSelectorTerms[1].cidr', manifest: ec2NodeClass({ subnetSelectorTerms: [{ id: 'subnet-0123' }, { cidr: '10.0.0.0/16' }] }, 'cidr') },
   { field: 'spec.networkInterfaces', path: 'spec.networkInterfaces', manifest: ec2NodeClass({ networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] }, 'efa') },
 ];

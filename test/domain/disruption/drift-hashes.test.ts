@@ -65,6 +65,7 @@ void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the 
   t.equal(ec2NodeClassHash(reversedKeys(spec) as EC2NodeClassSpec), hash, 'key order');
   const same: [string, Record<string, unknown>][] = [
     ['subnet selectors', { subnetSelectorTerms: [{ id: 'subnet-1' }] }],
+    ['subnet selectors by CIDR block (the subnets they select drift on their own)', { subnetSelectorTerms: [{ cidr: '10.0.0.0/16' }] }],
     ['security group selectors', { securityGroupSelectorTerms: [{ id: 'sg-1' }] }],
     ['AMI selectors of the same family', { amiSelectorTerms: [{ alias: 'al2023@v20260101' }] }],
     ['capacity reservation selectors', { capacityReservationSelectorTerms: [{ id: 'cr-1' }] }],

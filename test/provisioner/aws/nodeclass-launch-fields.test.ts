@@ -9,7 +9,7 @@ import { EC2Client } from '../../../provisioner/aws/sdk/sdk.js';
 import { nodeClassSpecOf } from '../../../provisioner/state/node-class-spec.js';
 import { nodeClass } from '../../fakes/provisioning-builders.js';
 
-// The EC2NodeClass fields Karpenter v1.15 sends at launch (launchtemplate.go, instance.go), each taken from
+// The EC2NodeClass fields Karpenter v1.15 sends at launch (launchtemplate.go, instance.go, subnet.go), each taken from
 // the object as the API server stores it through nodesmith's own path: nodeClassSpecOf, the resolver, the provider.
 
 interface Recorded {
@@ -100,6 +100,14 @@ void t.test('a volume restored from a snapshot is initialized at volumeInitializ
   const volumes = templateOf(await launch({ blockDeviceMappings })).BlockDeviceMappings;
   t.same(volumes?.map((v) => [v.DeviceName, v.Ebs?.VolumeInitializationRate]), [['/dev/xvda', undefined], ['/dev/xvdb', 250]]);
   t.same(volumes?.[1]?.Ebs, { SnapshotId: 'snap-0123456789abcdef0', VolumeInitializationRate: 250 });
+});
+
+void t.test('a subnet term with a cidr asks EC2 for the subnets whose CIDR block is exactly it, ANDed with the term\'s tags', async (t) => {
+  const recorded = await launch({ subnetSelectorTerms: [{ cidr: '10.0.32.0/20', tags: { tier: 'private' } }, { id: 'subnet-1' }] });
+  t.same(recorded.subnetFilters, [
+    [{ Name: 'cidr-block', Values: ['10.0.32.0/20'] }, { Name: 'tag:tier', Values: ['private'] }],
+    [{ Name: 'subnet-id', Values: ['subnet-1'] }],
+  ]);
 });
 
 void t.test('each field is part of the launch template, so a class that changes one gets a template of its own', async (t) => {

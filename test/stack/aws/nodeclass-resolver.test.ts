@@ -50,6 +50,20 @@ void t.test('nodeclass resolution against moto', async (t) => {
     );
   });
 
+  await t.test('a cidr term selects the subnet whose CIDR block is exactly it, ANDed with the term\'s tags', async (t) => {
+    const byCidr = (cidr: string): string[] => vpc.subnets.filter((s) => s.cidr === cidr).map((s) => s.id);
+    const exact = await resolver.resolve(nodeClassSpec(vpc, { subnetSelectorTerms: [{ cidr: '10.0.32.0/20' }] }));
+    t.same(exact.subnets.map((s) => s.id), byCidr('10.0.32.0/20'));
+    const tagged = await resolver.resolve(nodeClassSpec(vpc, {
+      subnetSelectorTerms: [{ cidr: '10.0.16.0/24', tags: { [vpc.discoveryTag.key]: vpc.discoveryTag.value } }, { cidr: '10.0.48.0/20' }],
+    }));
+    t.same(tagged.subnets.map((s) => s.id).sort(), [...byCidr('10.0.16.0/24'), ...byCidr('10.0.48.0/20')].sort(), 'terms are ORed');
+    const wider = await resolver.resolve(nodeClassSpec(vpc, { subnetSelectorTerms: [{ cidr: '10.0.0.0/16' }] })).catch((e: unknown) => e);
+    t.ok(isNodeClassNotReadyError(wider), 'the VPC\'s own block is no subnet\'s: nothing is selected, not every subnet inside it');
+    const otherTag = await resolver.resolve(nodeClassSpec(vpc, { subnetSelectorTerms: [{ cidr: '10.0.32.0/20', tags: { 'no-such-tag': 'x' } }] })).catch((e: unknown) => e);
+    t.ok(isNodeClassNotReadyError(otherTag), 'the CIDR block and the tags must both match');
+  });
+
   await t.test('the al2023 alias resolves every image EKS publishes for it through SSM: standard, nvidia and neuron', async (t) => {
     const resolved = await resolver.resolve(nodeClassSpec(vpc));
     t.same(
