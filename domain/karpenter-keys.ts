@@ -34,3 +34,6 @@ export const ec2NodeClassHashVersionKey = 'karpenter.k8s.aws/ec2nodeclass-hash-v
 
 /** On a NodeClaim with a terminationGracePeriod: when its drain is cut short (RFC 3339, set at deletion). */
 export const terminationTimestampKey = 'karpenter.sh/nodeclaim-termination-timestamp';
+
+/** `"true"` on a NodeClaim whose NodePool minValues Karpenter's scheduler relaxed (nodesmith never sets it). */
+export const minValuesRelaxedKey = 'karpenter.sh/nodeclaim-min-values-relaxed';

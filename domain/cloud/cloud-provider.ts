@@ -21,6 +21,8 @@ export interface LaunchRequest {
   /** Labels and taints for the kubelet's registration (the Node may be created before it). */
   readonly nodeLabels?: Readonly<Record<string, string>>;
   readonly nodeTaints?: readonly LaunchTaint[];
+  /** The NodeClaim says its minValues were relaxed (`karpenter.sh/nodeclaim-min-values-relaxed: "true"`). */
+  readonly minValuesRelaxed?: boolean;
 }
 
 export type InstanceState =

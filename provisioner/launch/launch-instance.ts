@@ -1,6 +1,6 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
-import type { LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
+import type { LaunchedInstance, LaunchRequest } from '../../domain/cloud/cloud-provider.js';
 import type { ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { InsufficientCapacityError, isInsufficientCapacityError } from '../../domain/cloud/errors.js';
 import type { VirtualNodePlan } from '../index.js';
@@ -9,7 +9,7 @@ import { chooseOfferings } from './launch-offerings.js';
 import { typeForNodeClass } from '../state/node-class-capacities.js';
 import type { MaterializerDeps } from './materializer-deps.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
-import { nodeClaimKey } from '../../domain/karpenter-keys.js';
+import { minValuesRelaxedKey, nodeClaimKey } from '../../domain/karpenter-keys.js';
 
 const maxAttempts = 5;
 
@@ -41,6 +41,18 @@ async function findOrphan(deps: MaterializerDeps, claimName: string): Promise<La
   return (await deps.cloud.list({ nodeClaimName: claimName })).find((i) => i.nodeClaimName === claimName || i.tags[nodeClaimKey] === claimName);
 }
 
+/** What the launch takes from the NodeClaim itself: the kubelet's labels and taints, and whether minValues were relaxed. */
+function claimLaunchFields(claim: NodeClaim): Pick<LaunchRequest, 'nodeLabels' | 'nodeTaints' | 'minValuesRelaxed'> {
+  const taints = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) }));
+  return {
+    // The kubelet registers with the NodeClaim's labels, as Karpenter's does. Nothing reads a managed-by label
+    // on the Node (ownership is the NodeClaim's providerID and the instance's tags), so none is added.
+    nodeLabels: claim.metadata.labels ?? {},
+    nodeTaints: taints,
+    ...(claim.metadata.annotations?.[minValuesRelaxedKey] === 'true' ? { minValuesRelaxed: true } : {}),
+  };
+}
+
 /**
  * Launches the instance for a NodeClaim. An instance already tagged with this NodeClaim (a launch whose
  * result was lost to a crash) is adopted, never duplicated. Insufficient capacity marks the offerings that
@@ -54,7 +66,7 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
   const orphan = target.claimIsNew ? undefined : await findOrphan(deps, claimName);
   if (orphan !== undefined) return orphan;
   const resolved = await resolveNodeClass(deps, pool, claimName);
-  const taints = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) }));
+  const fromClaim = claimLaunchFields(claim);
   let lastError: unknown;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const choice = chooseOfferings(plan, pool.spec.template.spec.requirements, classCatalog(deps, pool, plan), deps.unavailableOfferings());
@@ -62,10 +74,7 @@ export async function launchInstance(deps: MaterializerDeps, target: { plan: Vir
     try {
       return await deps.cloud.create({
         nodeClaimName: claimName, nodePoolName: plan.nodePool, nodeClass: resolved, offerings: choice.offerings, capacityType: choice.capacityType,
-        // The kubelet registers with the NodeClaim's labels, as Karpenter's does. Nothing reads a managed-by label
-        // on the Node (ownership is the NodeClaim's providerID and the instance's tags), so none is added.
-        nodeLabels: claim.metadata.labels ?? {},
-        nodeTaints: taints,
+        ...fromClaim,
       });
     } catch (error) {
       if (!isInsufficientCapacityError(error)) throw error;

@@ -146,8 +146,9 @@ async function fleetRequest(
   const reservation = plan.offerings[0]?.reservation;
   return {
     Type: 'instant',
-    // Karpenter sends the class's context unless minValues was relaxed for the NodeClaim, which nodesmith never does.
-    ...(nodeClass.context === undefined ? {} : { Context: nodeClass.context }),
+    // As Karpenter (instance.go): the class's context, except for a NodeClaim whose minValues were relaxed. nodesmith
+    // never relaxes them, but a NodeClaim applied by hand may say so.
+    ...(nodeClass.context === undefined || request.minValuesRelaxed === true ? {} : { Context: nodeClass.context }),
     TargetCapacitySpecification: {
       TotalTargetCapacity: 1,
       DefaultTargetCapacityType: targetCapacityType(request, reservation),

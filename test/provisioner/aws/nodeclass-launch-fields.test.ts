@@ -47,7 +47,7 @@ function fakeEc2(): { ec2: EC2Client; recorded: Recorded } {
 }
 
 /** Launches one m5.large for an AL2023 class with these spec fields; the cluster DNS address decides its IP family. */
-async function launch(spec: Record<string, unknown>, dnsClusterIp = '10.100.0.10'): Promise<Recorded> {
+async function launch(spec: Record<string, unknown>, dnsClusterIp = '10.100.0.10', minValuesRelaxed = false): Promise<Recorded> {
   const { ec2, recorded } = fakeEc2();
   const clock = new FakeClock(1_000);
   const retry = { clock, maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, random: () => 0 };
@@ -57,6 +57,7 @@ async function launch(spec: Record<string, unknown>, dnsClusterIp = '10.100.0.10
   await new AwsCloudProvider({ ec2, clock, retry, cluster }).create({
     nodeClaimName: 'default-abcde', nodePoolName: 'default', nodeClass: resolved, capacityType: 'on-demand',
     offerings: [{ instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand', price: 0.096, architecture: 'amd64' }],
+    ...(minValuesRelaxed ? { minValuesRelaxed } : {}),
   });
   return recorded;
 }
@@ -66,6 +67,8 @@ const templateOf = (r: Recorded): RequestLaunchTemplateData => r.templates[0]?.L
 void t.test('context is sent as CreateFleet\'s Context, and a class without one sends none', async (t) => {
   t.equal((await launch({ context: 'ctx-0123456789' })).fleets[0]?.Context, 'ctx-0123456789');
   t.notOk('Context' in ((await launch({})).fleets[0] ?? {}));
+  const relaxed = await launch({ context: 'ctx-0123456789' }, undefined, true);
+  t.notOk('Context' in (relaxed.fleets[0] ?? {}), 'nor for a NodeClaim whose minValues were relaxed, as Karpenter');
 });
 
 void t.test('ipPrefixCount asks for that many IPv4 prefixes on the primary interface, IPv6 prefixes in an IPv6 cluster', async (t) => {

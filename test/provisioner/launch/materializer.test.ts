@@ -208,3 +208,14 @@ void t.test('the kubelet is given the NodeClaim\'s labels and no label of nodesm
   t.same(Object.keys(request?.nodeLabels ?? {}).filter((k) => k.startsWith('nodesmith.io/')), [], 'Karpenter\'s label set only');
   t.match(claim?.metadata.labels, request?.nodeLabels ?? {}, 'every kubelet label is one of the NodeClaim\'s');
 });
+
+void t.test('a NodeClaim that says its minValues were relaxed is launched saying so, so the fleet leaves out the class\'s context as Karpenter does', async (t) => {
+  const w = await world();
+  const relaxed = nodeClaim({ name: 'default-abcde' });
+  await w.claims.create({ ...relaxed, metadata: { ...relaxed.metadata, annotations: { 'karpenter.sh/nodeclaim-min-values-relaxed': 'true' } } });
+  await w.materializer.materialize(virtualName);
+  t.equal(w.cloud.createRequests[0]?.minValuesRelaxed, true);
+  const plain = await world();
+  await plain.materializer.materialize(virtualName);
+  t.equal(plain.cloud.createRequests[0]?.minValuesRelaxed, undefined, 'nodesmith\'s own NodeClaims never say so');
+});
