@@ -20,6 +20,7 @@ import { watchStages, type StageWatch } from './stage-watch.js';
 import { fleetLines, poolCategories, poolMinGeneration, poolTable, priceFleet, racePrices, type Fleet } from './race-prices.js';
 import { afterDaemons, daemonOverhead, type RaceWorkload } from './race-workloads.js';
 import type { Ec2Prices } from '../stack/ec2-allocation.js';
+import { RaceInvariants } from './race-invariants.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
 
@@ -109,8 +110,9 @@ function boundOf(pods: readonly k8s.V1Pod[], table: readonly InstanceType[], opt
 }
 
 /** Polls until every pod is Running; the ms it took, or NaN after the timeout. */
-async function untilRunning(world: KarpenterWorld, total: number, started: number, options: RunOptions): Promise<number> {
+async function untilRunning({ world, sampling }: Watched, total: number, started: number, options: RunOptions): Promise<number> {
   while (Date.now() - started < options.timeoutS * 1000) {
+    await sampling.maybe();
     const pods = await livePods(world.core);
     const running = pods.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName).length;
     options.write(`    t=${((Date.now() - started) / 1000).toFixed(0)}s pods ${String(pods.length)} bound ${String(pods.filter((p) => p.spec?.nodeName).length)} running ${String(running)}/${String(total)}\n`);
@@ -121,11 +123,12 @@ async function untilRunning(world: KarpenterWorld, total: number, started: numbe
 }
 
 /** After the scale-down: polls until no NodeClaim changed for settleS and every remaining pod runs. */
-async function untilSettled(world: KarpenterWorld, remaining: number, scaledAt: number, options: RunOptions): Promise<{ lastChangeMs: number; seen: Set<string>; settled: boolean }> {
+async function untilSettled({ world, sampling }: Watched, remaining: number, scaledAt: number, options: RunOptions): Promise<{ lastChangeMs: number; seen: Set<string>; settled: boolean }> {
   let last: string[] = [];
   let lastChangeMs = scaledAt;
   const seen = new Set<string>();
   while (Date.now() - scaledAt < options.timeoutS * 1000) {
+    await sampling.maybe();
     const states = await claimStates(world.custom);
     for (const s of states) seen.add(s.replace(' (deleting)', ''));
     if (states.join() !== last.join()) lastChangeMs = Date.now();
@@ -138,6 +141,23 @@ async function untilSettled(world: KarpenterWorld, remaining: number, scaledAt: 
     await sleep(5_000);
   }
   return { lastChangeMs, seen, settled: false };
+}
+
+interface Sampler { maybe(): Promise<void> }
+
+/** The world a run polls, and the invariants it samples as it does. */
+interface Watched { readonly world: KarpenterWorld; readonly sampling: Sampler }
+
+/** Samples the invariants every 10 s at most: three lists of every pod would weigh on the API server at 10,000 pods. */
+function sampler(invariants: RaceInvariants): Sampler {
+  let lastMs = 0;
+  return {
+    async maybe(): Promise<void> {
+      if (Date.now() - lastMs < 10_000) return;
+      lastMs = Date.now();
+      await invariants.sample();
+    },
+  };
 }
 
 /** The burst's timeline per stage under either controller: Karpenter's has no extender, virtual node or launch log line. */
@@ -171,7 +191,9 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const binds = await watchStages(world.kc, 'default', started);
     const shapes = options.workload.deployments;
     for (const d of shapes) await apps.createNamespacedDeployment({ namespace: 'default', body: deployment(d) });
-    const runningMs = await untilRunning(world, total, started, options);
+    const invariants = new RaceInvariants(world.core);
+    const sampling = sampler(invariants);
+    const runningMs = await untilRunning({ world, sampling }, total, started, options);
     binds.stop();
     const boundMs = binds.boundAtMs.size >= total ? Math.max(...binds.boundAtMs.values()) : Number.NaN;
     const cpu1 = cpuS(pid);
@@ -192,7 +214,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const kept = shapes.map((d) => ({ ...d, replicas: Math.round(d.replicas * options.keep) }));
     for (const d of kept) await apps.patchNamespacedDeploymentScale({ name: d.name, namespace: 'default', body: { spec: { replicas: d.replicas } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     const remaining = kept.reduce((s, d) => s + d.replicas, 0);
-    const settle = await untilSettled(world, remaining, scaledAt, options);
+    const settle = await untilSettled({ world, sampling }, remaining, scaledAt, options);
     arrivals.stop();
     const consolidatedFleet = priceFleet(await clusterInstances(world.moto, clusterName), prices);
     write(`${fleetLines(`${controller} after the scale-down`, world.proxy.fleetChoices.slice(burstChoices))}\n`);
@@ -207,6 +229,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     };
     write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances (${String(consolidatedFleet.spot)} spot) $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
     write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
+    write(invariants.line(controller));
     return figures;
   } catch (error) {
     write(`  ${controller} run failed; logs (${world.stack.dir}):\n${world.logTails()}\n`);

@@ -101,7 +101,7 @@ export async function createDeployment(product: ProductStack, spec: DeploymentSp
  * "node: cpu 76750m requested, 47810m allocatable". kwok admits anything, so only this check would notice a
  * kubelet on a real node refusing pods with OutOfcpu.
  */
-export async function overcommittedNodes(product: ProductStack): Promise<string[]> {
+export async function overcommittedNodes(product: Pick<ProductStack, 'core'>): Promise<string[]> {
   const nodes = (await product.core.listNode()).items.filter((n) => n.metadata?.labels?.['nodesmith.io/launchable'] === undefined);
   const requested = requestsByNode((await product.core.listPodForAllNamespaces()).items);
   const problems: string[] = [];

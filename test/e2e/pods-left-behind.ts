@@ -68,7 +68,7 @@ export function podsUnschedulableLongerThan(pods: readonly k8s.V1Pod[], afterMs:
  * Both counts over the whole cluster, for a bench's sample: DaemonSet pods without room, and the other pods
  * Unschedulable for longer than the grace (every NodePool of a bench serves every pod, so each one counts).
  */
-export async function podsLeftBehind(product: ProductStack, afterMs = unschedulableGraceMs): Promise<{ daemonsWithoutRoom: string[]; unschedulable: string[] }> {
+export async function podsLeftBehind(product: Pick<ProductStack, 'core'>, afterMs = unschedulableGraceMs): Promise<{ daemonsWithoutRoom: string[]; unschedulable: string[] }> {
   // From the API server's watch cache (resourceVersion 0): a bench samples this every few seconds at 10,000 pods.
   const [pods, nodes] = await Promise.all([product.core.listPodForAllNamespaces({ resourceVersion: '0' }), product.core.listNode({ resourceVersion: '0' })]);
   return {
