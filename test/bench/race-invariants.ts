@@ -10,9 +10,10 @@ import { podsLeftBehind } from '../e2e/pods-left-behind.js';
  */
 export class RaceInvariants {
   readonly #core: k8s.CoreV1Api;
-  readonly overcommitted = new Set<string>();
-  readonly daemonsWithoutRoom = new Set<string>();
-  readonly leftBehind = new Set<string>();
+  /** By node, pod or pod: the first line a sample found, with its numbers or kube-scheduler's message. */
+  readonly overcommitted = new Map<string, string>();
+  readonly daemonsWithoutRoom = new Map<string, string>();
+  readonly leftBehind = new Map<string, string>();
   #samples = 0;
 
   constructor(core: k8s.CoreV1Api) {
@@ -22,15 +23,17 @@ export class RaceInvariants {
   /** One look at the cluster: three lists from the API server, the same for both controllers. */
   async sample(): Promise<void> {
     const [over, behind] = await Promise.all([overcommittedNodes({ core: this.#core }), podsLeftBehind({ core: this.#core })]);
-    for (const line of over) this.overcommitted.add(line.split(':')[0] ?? line);
-    for (const line of behind.daemonsWithoutRoom) this.daemonsWithoutRoom.add(line.split(' ')[0] ?? line);
-    for (const line of behind.unschedulable) this.leftBehind.add(line.split(' ')[0] ?? line);
+    const keep = (into: Map<string, string>, key: string, line: string): void => { if (!into.has(key)) into.set(key, line); };
+    for (const line of over) keep(this.overcommitted, line.split(':')[0] ?? line, line);
+    for (const line of behind.daemonsWithoutRoom) keep(this.daemonsWithoutRoom, line.split(' ')[0] ?? line, line);
+    for (const line of behind.unschedulable) keep(this.leftBehind, line.split(' ')[0] ?? line, line);
     this.#samples++;
   }
 
   /** "in 31 samples: 0 nodes over their allocatable, 0 DaemonSet pods without room, 0 pods Unschedulable over 2 minutes". */
   line(controller: string): string {
-    const some = (set: ReadonlySet<string>): string => (set.size === 0 ? '' : ` (${[...set].slice(0, 5).join(', ')})`);
+    // The first three as found, so a count above 0 says where and why without a second run.
+    const some = (found: ReadonlyMap<string, string>): string => (found.size === 0 ? '' : ` (${[...found.values()].slice(0, 3).join('; ')})`);
     return `  ${controller}: in ${String(this.#samples)} samples, ${String(this.overcommitted.size)} nodes over their allocatable${some(this.overcommitted)}, `
       + `${String(this.daemonsWithoutRoom.size)} DaemonSet pods without room${some(this.daemonsWithoutRoom)}, `
       + `${String(this.leftBehind.size)} pods Unschedulable for more than 2 minutes${some(this.leftBehind)}\n`;
