@@ -143,7 +143,7 @@ function driftDependencies(state: ClusterState, cloud: CloudProvider, drift: Non
   const recheck = drift.recheckMs === undefined ? {} : { recheckMs: drift.recheckMs };
   return {
     reads: { nodePool: (name) => state.nodePools.get(name), nodeClass: (name) => state.nodeClasses.get(name), catalog: drift.catalog },
-    facts: new CloudDriftFacts({ cloud, clock: systemClock, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
+    facts: new CloudDriftFacts({ cloud, clock: systemClock, placementGroups: state.placementGroups, ...(drift.recheckMs === undefined ? {} : { refreshMs: drift.recheckMs }) }),
     ...recheck,
   };
 }

@@ -36,6 +36,8 @@ export const labels = {
   capacityReservationId: 'karpenter.k8s.aws/capacity-reservation-id',
   capacityReservationType: 'karpenter.k8s.aws/capacity-reservation-type',
   capacityReservationInterruptible: 'karpenter.k8s.aws/capacity-reservation-interruptible',
+  placementGroupId: 'karpenter.k8s.aws/placement-group-id',
+  placementGroupPartition: 'karpenter.k8s.aws/placement-group-partition',
 } as const;
 
 /** Capacity types (values of karpenter.sh/capacity-type) this simulation plans for. */

@@ -25,6 +25,8 @@ export interface VirtualNodePlan {
   readonly zone?: string;
   /** The capacity reservation the launch goes into first (the plan's one type and zone). */
   readonly capacityReservation?: ReservationRef;
+  /** The placement group partitions the planned pods narrowed the node to; the NodeClaim requires them. */
+  readonly placementPartitions?: readonly string[];
   /** Pods the plan placed here, as "namespace/name". */
   readonly assignedPods: readonly string[];
   /**

@@ -7,7 +7,7 @@ import {
   AmiSelectorTerm, CapacityReservationSelectorTerm, PlacementGroupSelector, SecurityGroupSelectorTerm, SubnetSelectorTerm,
 } from './selector-terms-schema.js';
 import { cel, stringEnum, stringMap } from './structural-schema.js';
-import { restrictedTagKeys, restrictedTagPrefix } from './schema-values.js';
+import { networkInterfaceMessages, restrictedTagKeys, restrictedTagPrefix } from './schema-values.js';
 import { amiFamilies } from './ami-families.js';
 
 const Tags = stringMap({
@@ -18,9 +18,11 @@ const Tags = stringMap({
   ),
 });
 
+// Karpenter's bounds: no maximum index (EC2 and the instance type decide; its compatibility check drops a type that
+// has fewer cards or interfaces than the class names).
 export const NetworkInterface = Type.Object({
-  networkCardIndex: Type.Integer({ minimum: 0, maximum: 64, format: 'int32' }),
-  deviceIndex: Type.Integer({ minimum: 0, maximum: 64, format: 'int32' }),
+  networkCardIndex: Type.Integer({ minimum: 0, format: 'int32' }),
+  deviceIndex: Type.Integer({ minimum: 0, format: 'int32' }),
   interfaceType: stringEnum(['interface', 'efa-only'] as const),
 });
 export type NetworkInterface = Static<typeof NetworkInterface>;
@@ -63,7 +65,11 @@ export const EC2NodeClassSpec = Type.Object(
     cpuOptions: Type.Optional(Type.Object({ nestedVirtualization: Type.Optional(stringEnum(['enabled', 'disabled'] as const)) })),
     networkInterfaces: Type.Optional(Type.Array(NetworkInterface, {
       maxItems: 150,
-      ...cel({ rule: "self.exists(x, x.networkCardIndex == 0 && x.deviceIndex == 0 && x.interfaceType == 'interface')", message: "networkInterfaces must include a primary interface at networkCardIndex 0, deviceIndex 0 with interfaceType 'interface'" }),
+      // Karpenter's two rules, word for word: an empty list is accepted (it then launches the default primary interface).
+      ...cel(
+        { rule: "self.size() == 0 || self.exists(x, x.deviceIndex == 0 && x.networkCardIndex == 0 && x.interfaceType == 'interface')", message: networkInterfaceMessages.primary },
+        { rule: "self.all(x, self.filter(y, x.networkCardIndex == y.networkCardIndex && x.deviceIndex == y.deviceIndex).size() == 1 && (x.interfaceType != 'efa-only' || self.filter(y, x.networkCardIndex == y.networkCardIndex && y.interfaceType == 'efa-only').size() == 1))", message: networkInterfaceMessages.unique },
+      ),
     })),
     connectionTracking: Type.Optional(ConnectionTracking),
   },

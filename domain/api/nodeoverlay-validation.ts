@@ -25,7 +25,11 @@ const restrictedResources = new Set(['cpu', 'memory', 'ephemeral-storage', 'pods
  * keys (karpenter.sh/nodepool, template labels) would need prices per NodePool, which nodesmith's one priced
  * catalog does not have: such an overlay is refused rather than applied to every NodePool.
  */
-const notTypeKeys = new Set<string>([labels.nodePool, labels.hostname, labels.registered, labels.initialized, labels.doNotSyncTaints, labels.ec2NodeClass]);
+const notTypeKeys = new Set<string>([
+  labels.nodePool, labels.hostname, labels.registered, labels.initialized, labels.doNotSyncTaints, labels.ec2NodeClass,
+  // Each EC2NodeClass's own: the priced catalog an overlay applies to has no placement group.
+  labels.placementGroupId, labels.placementGroupPartition,
+]);
 const typeKeys: ReadonlySet<string> = new Set<string>(Object.values(labels).filter((key) => !notTypeKeys.has(key)));
 
 function checkKeys(requirements: readonly NodeOverlayRequirement[]): Problem[] {

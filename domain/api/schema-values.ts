@@ -36,3 +36,15 @@ export const labelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$'
 export const requirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
 
 export const numericOperators: readonly string[] = ['Gt', 'Lt', 'Gte', 'Lte'];
+
+/** The messages of Karpenter's networkInterfaces CRD rules (the schema's CEL and network-rules.ts). */
+export const networkInterfaceMessages = {
+  primary: "networkInterfaces must include a primary interface with interfaceType='interface'",
+  unique: 'networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card',
+} as const;
+
+/** The messages of Karpenter's placementGroupSelector CRD rules (the schema's CEL and network-rules.ts). */
+export const placementGroupMessages = {
+  none: "expected at least one, got none, ['name', 'id']",
+  both: "'name' and 'id' are mutually exclusive",
+} as const;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { cel, stringEnum, stringMap } from './structural-schema.js';
-import { aliasFamilies, windowsAliasFamilies } from './schema-values.js';
+import { aliasFamilies, placementGroupMessages, windowsAliasFamilies } from './schema-values.js';
 
 /** Tag maps in selector terms: `*` matches any value; empty keys or values mean nothing to EC2. */
 const SelectorTags = stringMap({
@@ -94,10 +94,16 @@ export const CapacityReservationSelectorTerm = Type.Object(
 );
 export type CapacityReservationSelectorTerm = Static<typeof CapacityReservationSelectorTerm>;
 
+/** Karpenter's bounds: a non-empty name (no maximum), or an id `pg-…`, never both. */
 export const PlacementGroupSelector = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    name: Type.Optional(Type.String({ minLength: 1 })),
     id: Type.Optional(Type.String({ pattern: '^pg-[0-9a-z]+$' })),
   },
-  { ...cel({ rule: 'has(self.name) != has(self.id)', message: "expected exactly one of ['name', 'id']" }) },
+  {
+    ...cel(
+      { rule: 'has(self.name) || has(self.id)', message: placementGroupMessages.none },
+      { rule: '!(has(self.name) && has(self.id))', message: placementGroupMessages.both },
+    ),
+  },
 );

@@ -23,6 +23,21 @@ export interface LaunchRequest {
   readonly nodeTaints?: readonly LaunchTaint[];
   /** The NodeClaim says its minValues were relaxed (`karpenter.sh/nodeclaim-min-values-relaxed: "true"`). */
   readonly minValuesRelaxed?: boolean;
+  /**
+   * The NodeClaim requests `vpc.amazonaws.com/efa` (Karpenter's test: the key is in spec.resources.requests): a class
+   * that lists no interfaces then launches each type with an EFA interface per EFA device (LaunchOffering.efaInterfaces).
+   */
+  readonly efaRequested?: boolean;
+  /** The partition of the class's partition placement group the NodeClaim requires (the lowest it allows). */
+  readonly placementPartition?: number;
+}
+
+/** The placement group an instance runs in: by id, with its partition once known. */
+export interface InstancePlacement {
+  readonly groupId: string;
+  /** The group is a partition group: the node is labelled with its partition, once EC2 has said which. */
+  readonly partitioned: boolean;
+  readonly partition?: number;
 }
 
 export type InstanceState =
@@ -48,6 +63,12 @@ export interface LaunchedInstance {
   readonly nodeClaimName?: string;
   readonly nodePoolName?: string;
   readonly tags: Readonly<Record<string, string>>;
+  /**
+   * EFA interfaces attached (Karpenter's EFACount): what the node advertises as `vpc.amazonaws.com/efa`; with none, a
+   * type's EFA devices are not the node's, since no interface reaches them. Absent: none.
+   */
+  readonly efaInterfaces?: number;
+  readonly placement?: InstancePlacement;
 }
 
 /** What the cloud says about one instance type: shape, zones and current spot prices. */

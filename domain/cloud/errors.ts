@@ -30,17 +30,20 @@ export class NodeClaimNotFoundError extends DomainError {
 }
 
 /** Which of an EC2NodeClass's dependencies could not be resolved (each has its status condition). */
-export type NodeClassPart = 'subnets' | 'securityGroups' | 'amis' | 'instanceProfile';
+export type NodeClassPart = 'subnets' | 'securityGroups' | 'amis' | 'placementGroup' | 'instanceProfile';
 
 /** The NodeClass cannot be used yet (nothing resolved, or the cloud refused our credentials). */
 export class NodeClassNotReadyError extends DomainError {
   readonly code = 'NodeClassNotReady' as const;
   /** The dependency that failed, when one did (credentials failures name none). */
   readonly part: NodeClassPart | undefined;
+  /** The condition reason Karpenter gives this failure, when it is not the part's `…NotFound`. */
+  readonly reason: string | undefined;
 
-  constructor(message: string, options?: { cause?: unknown; part?: NodeClassPart }) {
+  constructor(message: string, options?: { cause?: unknown; part?: NodeClassPart; reason?: string }) {
     super(message, options);
     this.part = options?.part;
+    this.reason = options?.reason;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Architecture } from './offering.js';
+import type { PlacementGroupSelector, ResolvedPlacementGroup } from './placement-group.js';
 
 /**
  * The EC2NodeClass fields the cloud adapter needs, as plain data. It mirrors Karpenter's
@@ -25,6 +26,18 @@ export interface NodeClassSpec {
   readonly context?: string;
   readonly cpuOptions?: CpuOptions;
   readonly connectionTracking?: ConnectionTracking;
+  readonly networkInterfaces?: readonly NetworkInterfaceSpec[];
+  readonly placementGroupSelector?: PlacementGroupSelector;
+}
+
+/**
+ * spec.networkInterfaces[]: an interface the launch template attaches, on a network card at a device index. An
+ * `efa-only` interface is an Elastic Fabric Adapter with no IP address (RDMA only); `interface` is an ordinary ENA one.
+ */
+export interface NetworkInterfaceSpec {
+  readonly networkCardIndex: number;
+  readonly deviceIndex: number;
+  readonly interfaceType: 'interface' | 'efa-only';
 }
 
 /** spec.cpuOptions: EC2's launch template CpuOptions, of which Karpenter exposes nested virtualization only. */
@@ -207,6 +220,13 @@ export interface ResolvedNodeClass {
   readonly context?: string;
   readonly cpuOptions?: CpuOptions;
   readonly connectionTracking?: ConnectionTracking;
+  /**
+   * The interfaces the class lists; the launch template attaches exactly these (an empty list: the default primary
+   * interface, as Karpenter). Undefined when the class lists none.
+   */
+  readonly networkInterfaces?: readonly NetworkInterfaceSpec[];
+  /** The placement group placementGroupSelector selects; every launch goes into it. */
+  readonly placementGroup?: ResolvedPlacementGroup;
   /** The selectors the images came from: Bottlerocket's user data depends on the version they name. */
   readonly amiSelectorTerms?: readonly AmiSelectorTerm[];
 }

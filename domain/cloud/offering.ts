@@ -24,6 +24,8 @@ export interface LaunchOffering extends OfferingKey {
   readonly acceleratorCount?: number;
   /** The pods the type is planned to hold; its kubelet is told the same (Karpenter writes maxPods). */
   readonly maxPods?: number;
+  /** The type's `vpc.amazonaws.com/efa` as the EC2NodeClass sizes it: the EFA interfaces a launch asking for EFA attaches. */
+  readonly efaInterfaces?: number;
   /** The reservation a `reserved` offering launches into. */
   readonly reservation?: ReservationRef;
   /** The price comes from a NodeOverlay, which EC2 does not know (see provisioner/aws/instances/fleet-launch.ts). */

@@ -25,9 +25,11 @@ export function nodePoolHash(pool: NodePool): string {
   return canonicalHash({ metadata: pool.spec.template.metadata, spec: without(pool.spec.template.spec, ['requirements']) });
 }
 
+// Karpenter's `hash:"ignore"` fields. placementGroupSelector is not among them: changing it is NodeClassDrift as well
+// as PlacementGroupDrift (resolved-drift.ts).
 const notHashed: readonly (keyof EC2NodeClassSpec)[] = [
   'subnetSelectorTerms', 'securityGroupSelectorTerms', 'amiSelectorTerms', 'capacityReservationSelectorTerms',
-  'placementGroupSelector', 'ipPrefixCount', 'amiFamily',
+  'ipPrefixCount', 'amiFamily',
 ];
 
 function without<T extends object>(value: T, keys: readonly (keyof T)[]): Partial<T> {
@@ -38,8 +40,8 @@ function without<T extends object>(value: T, keys: readonly (keyof T)[]): Partia
 
 /**
  * `karpenter.k8s.aws/ec2nodeclass-hash`: the spec without what is resolved at runtime and drifts on its own terms
- * (subnet, security group, AMI, capacity reservation and placement group selectors: their results are compared
- * instead) and without ipPrefixCount (Karpenter ignores it). The AMI family is hashed as resolved, not as written,
+ * (subnet, security group, AMI and capacity reservation selectors: their results are compared instead) and without
+ * ipPrefixCount (Karpenter ignores it). The placement group selector is hashed, as Karpenter hashes it. The AMI family is hashed as resolved, not as written,
  * so adding `amiFamily: AL2023` next to an `al2023@…` alias replaces nothing.
  */
 export function ec2NodeClassHash(spec: EC2NodeClassSpec): string {

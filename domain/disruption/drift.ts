@@ -10,7 +10,7 @@ import { ec2NodeClassHashVersion, nodePoolHashVersion } from './drift-hashes.js'
 /** Karpenter's drift reasons (core, then the AWS provider's), as they appear on the Drifted condition. */
 export type DriftReason =
   | 'NodePoolDrifted' | 'RequirementsDrifted' | 'InstanceTypeNotFound'
-  | 'NodeClassDrift' | 'AMIDrift' | 'SubnetDrift' | 'SecurityGroupDrift' | 'CapacityReservationDrift';
+  | 'NodeClassDrift' | 'AMIDrift' | 'SubnetDrift' | 'SecurityGroupDrift' | 'CapacityReservationDrift' | 'PlacementGroupDrift';
 
 export interface DriftVerdict {
   readonly reason: DriftReason;

@@ -11,6 +11,8 @@ export interface LaunchedWith {
    * instance too).
    */
   readonly capacityReservationId?: string;
+  /** The NodeClaim's `karpenter.k8s.aws/placement-group-id` label ('' without one), as Karpenter's drift reads it. */
+  readonly placementGroupId?: string;
 }
 
 /** What the EC2NodeClass's selectors resolve to now (its status). Empty means "not resolved yet". */
@@ -23,6 +25,11 @@ export interface ResolvedNow {
    * reservation the class selected is gone (cancelled, expired, or no longer selected).
    */
   readonly capacityReservationIds?: ReadonlySet<string>;
+  /**
+   * The id of the group placementGroupSelector resolves to now ('' for a class without a selector); undefined while a
+   * selector has no group resolved (after a restart, or EC2 refused it), which decides nothing.
+   */
+  readonly placementGroupId?: string;
 }
 
 function sameSet(a: readonly string[], b: ReadonlySet<string>): boolean {
@@ -51,7 +58,20 @@ export function resolvedDrift(launched: LaunchedWith, resolved: ResolvedNow): Dr
     const now = [...resolved.securityGroupIds].sort().join(', ');
     return { reason: 'SecurityGroupDrift', message: `security groups ${[...securityGroupIds].sort().join(', ')} are no longer the selected set (now ${now})` };
   }
-  return reservationDrift(launched, resolved);
+  return reservationDrift(launched, resolved) ?? placementGroupDrift(launched, resolved);
+}
+
+/**
+ * Karpenter's PlacementGroupDrift: the NodeClaim's group label is not the group the EC2NodeClass resolves to now (a
+ * selector added, removed or pointed at another group).
+ */
+function placementGroupDrift(launched: LaunchedWith, resolved: ResolvedNow): DriftVerdict | undefined {
+  const now = resolved.placementGroupId;
+  const was = launched.placementGroupId;
+  if (now === undefined || was === undefined || now === was) return undefined;
+  const from = was === '' ? 'outside any placement group' : `in placement group ${was}`;
+  const to = now === '' ? 'selects none' : `selects ${now}`;
+  return { reason: 'PlacementGroupDrift', message: `the node runs ${from}; the EC2NodeClass now ${to}` };
 }
 
 /**

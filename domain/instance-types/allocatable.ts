@@ -19,6 +19,12 @@ export interface MachineFacts {
   readonly instanceStoreGB: number | null;
   /** The processor offers nested virtualization (CatalogEntry.nestedVirtualization); absent means it does not. */
   readonly nestedVirtualization?: boolean;
+  /** What an EC2NodeClass's interfaces and placement group need of the type (catalog-entry.ts says what absent means). */
+  readonly networkCards?: readonly number[];
+  readonly enaUnsupported?: boolean;
+  /** EFA interfaces EC2 lets the type attach; absent: none. */
+  readonly maxEfaInterfaces?: number;
+  readonly placementStrategies?: readonly string[];
 }
 
 /** The kubelet fields that size a node (EC2NodeClass spec.kubelet). */

@@ -31,6 +31,18 @@ export interface CatalogEntry {
    * the only types a class with cpuOptions.nestedVirtualization `enabled` launches. Absent means it does not.
    */
   readonly nestedVirtualization?: boolean;
+  /**
+   * Network interfaces of each network card, by card index, for a type with several cards; absent: one card with
+   * `enis` interfaces. Karpenter drops a type with fewer cards or interfaces than an EC2NodeClass's interfaces need.
+   */
+  readonly networkCards?: readonly number[];
+  /** EC2's EnaSupport is `unsupported` (old Xen types): no EC2NodeClass that lists interfaces launches it. */
+  readonly enaUnsupported?: boolean;
+  /**
+   * EC2's PlacementGroupInfo.SupportedStrategies when not all of cluster, partition and spread; absent: all three. A
+   * class whose placement group uses a strategy the type lacks cannot launch it.
+   */
+  readonly placementStrategies?: readonly string[];
 }
 
 /** What the cloud describes of its instance types: their facts, where each is offered, how it may be bought. */

@@ -88,11 +88,22 @@ function offeringsFor(name: string, pricing: TypePricing, zones: readonly string
   return out;
 }
 
+/** The facts only an EC2NodeClass's interfaces or placement group ask about, copied only when the row has them. */
+function networkFacts(entry: CatalogEntry): Pick<MachineFacts, 'networkCards' | 'enaUnsupported' | 'maxEfaInterfaces' | 'placementStrategies'> {
+  return {
+    ...(entry.networkCards === undefined ? {} : { networkCards: entry.networkCards }),
+    ...(entry.enaUnsupported === true ? { enaUnsupported: true } : {}),
+    ...(entry.efa !== null && entry.efa > 0 ? { maxEfaInterfaces: entry.efa } : {}),
+    ...(entry.placementStrategies === undefined ? {} : { placementStrategies: entry.placementStrategies }),
+  };
+}
+
 function toInstanceType(entry: CatalogEntry, region: string, offerings: Offering[], options: CatalogOptions): InstanceType {
   const machine: MachineFacts = {
     vcpu: entry.vcpu, memoryMiB: entry.memoryMiB, arch: entry.arch, enis: entry.enis, ipv4PerEni: entry.ipv4PerEni,
     reservedEnis: options.reservedEnis ?? 0, instanceStoreGB: entry.localNvmeGiB,
     ...(entry.nestedVirtualization === true ? { nestedVirtualization: true } : {}),
+    ...networkFacts(entry),
   };
   // Sized as a class with no settings of its own; each EC2NodeClass re-sizes it (node-class-types.ts).
   const sized = sizeMachine(machine, memoryCapacity(machine, options.vmMemoryOverheadPercent), entryExtendedResources(entry), defaultNodeClassCapacity);

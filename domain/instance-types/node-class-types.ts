@@ -5,38 +5,28 @@ import { resolvedAmiFamily } from '../api/ami-families.js';
 import { amiFamilyCapacity } from './ami-family-capacity.js';
 import { ephemeralStorageBytes, type CapacityBlockDevice } from './ephemeral-storage.js';
 import type { InstanceType, Overhead } from './instance-type.js';
-import { firstUnmetKey, requirementsFromExpressions, type NodeSelectorRequirementWithMinValues } from '../requirements/requirements.js';
-
-/** One image's `status.amis[].requirements`: the instance types it serves (its architecture and variant). */
-export type ImageRequirements = readonly NodeSelectorRequirementWithMinValues[];
+import { compatibleWithClass, servedByImages, type ClassLaunchability, type ClassPlacementGroup, type ImageRequirements, type ListedInterface } from './node-class-compatibility.js';
 
 /**
- * The EC2NodeClass fields that change what its nodes hold (its AMI family, kubelet, disks and interfaces) and which
- * types it can launch at all (its images, CPU options and connection tracking).
+ * The EC2NodeClass fields that change what its nodes hold (its AMI family, kubelet, disks and interfaces), which
+ * types it can launch at all, and the placement group its nodes join. Of what ClassLaunchability holds:
+ * - `images`: the requirements of each image the class resolved (status.amis). A type no image serves (a GPU type
+ *   where the region publishes no GPU image) cannot launch: its offerings are unavailable, so no plan picks it.
+ *   Undefined until the class is resolved.
+ * - `nestedVirtualization`: cpuOptions.nestedVirtualization is `enabled`: only types whose processor offers it
+ *   (EC2 refuses the others with UnsupportedOperation).
+ * - `connectionTracking`: set: only Nitro types (only Nitro interfaces take connection tracking timeouts).
+ * - `networkInterfaces`: the listed interfaces (an empty list included): they also set the EFA devices a node holds
+ *   and the ENIs its pods keep.
+ * - `placementGroup`: the group placementGroupSelector resolved to; its id labels the class's types and a partition
+ *   group's partitions are a requirement of its NodePools (domain/simulation/class-requirements.ts).
  */
-export interface NodeClassCapacity {
+export interface NodeClassCapacity extends ClassLaunchability {
   readonly name: string;
   readonly amiFamily: string;
   readonly kubelet?: KubeletCapacity;
   readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
   readonly instanceStorePolicy?: string;
-  readonly networkInterfaces?: readonly { readonly networkCardIndex: number; readonly interfaceType: string }[];
-  /**
-   * The requirements of each image the class resolved (status.amis). A type no image serves (a GPU type where the
-   * region publishes no GPU image) cannot launch: its offerings are unavailable, so no plan picks it. Undefined until
-   * the class is resolved.
-   */
-  readonly images?: readonly ImageRequirements[];
-  /**
-   * cpuOptions.nestedVirtualization is `enabled`: only types whose processor offers nested virtualization can launch,
-   * as Karpenter's instance-type compatibility check keeps them (EC2 refuses the others with UnsupportedOperation).
-   */
-  readonly nestedVirtualization?: true;
-  /**
-   * connectionTracking is set: only Nitro types can launch, as Karpenter's compatibility check keeps them (only
-   * Nitro interfaces take connection tracking timeouts).
-   */
-  readonly connectionTracking?: true;
 }
 
 /** A class with no settings of its own: AL2023 with Karpenter's defaults (what the embedded catalog is sized for). */
@@ -55,9 +45,10 @@ export interface NodeClassLike {
     readonly kubelet?: KubeletCapacity & Readonly<Record<string, unknown>>;
     readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
     readonly instanceStorePolicy?: string;
-    readonly networkInterfaces?: readonly { readonly networkCardIndex: number; readonly interfaceType: string }[];
+    readonly networkInterfaces?: readonly ListedInterface[];
     readonly cpuOptions?: { readonly nestedVirtualization?: string };
     readonly connectionTracking?: object;
+    readonly placementGroupSelector?: object;
   };
   readonly status?: { readonly amis?: readonly { readonly requirements?: ImageRequirements }[] };
 }
@@ -67,8 +58,12 @@ function defined<T extends object>(value: { readonly [K in keyof T]-?: T[K] | un
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** The sizing fields of an EC2NodeClass, and nothing else, so that classes that size alike share their types. */
-export function nodeClassCapacityOf(nodeClass: NodeClassLike): NodeClassCapacity {
+/**
+ * The sizing fields of an EC2NodeClass, and nothing else, so that classes that size alike share their types. The
+ * placement group is not in the object (Karpenter keeps it in memory, not in status): the caller gives the one
+ * placementGroupSelector resolved to; a class whose selector has none resolved launches nothing.
+ */
+export function nodeClassCapacityOf(nodeClass: NodeClassLike, placementGroup?: ClassPlacementGroup): NodeClassCapacity {
   const spec = nodeClass.spec ?? {};
   const k = spec.kubelet;
   return defined<NodeClassCapacity>({
@@ -77,11 +72,18 @@ export function nodeClassCapacityOf(nodeClass: NodeClassLike): NodeClassCapacity
     kubelet: k === undefined ? undefined : defined<KubeletCapacity>({ maxPods: k.maxPods, podsPerCore: k.podsPerCore, systemReserved: k.systemReserved, kubeReserved: k.kubeReserved, evictionHard: k.evictionHard }),
     blockDeviceMappings: spec.blockDeviceMappings?.map((m) => defined<CapacityBlockDevice>({ deviceName: m.deviceName, rootVolume: m.rootVolume, ebs: m.ebs?.volumeSize === undefined ? undefined : { volumeSize: m.ebs.volumeSize } })),
     instanceStorePolicy: spec.instanceStorePolicy,
-    networkInterfaces: spec.networkInterfaces?.map((n) => ({ networkCardIndex: n.networkCardIndex, interfaceType: n.interfaceType })),
+    networkInterfaces: spec.networkInterfaces?.map((n) => ({ networkCardIndex: n.networkCardIndex, deviceIndex: n.deviceIndex, interfaceType: n.interfaceType })),
     images: nodeClass.status?.amis?.map((a) => a.requirements ?? []),
     nestedVirtualization: spec.cpuOptions?.nestedVirtualization === 'enabled' ? true : undefined,
     connectionTracking: spec.connectionTracking === undefined ? undefined : true,
+    ...classPlacement(spec.placementGroupSelector !== undefined, placementGroup),
   });
+}
+
+/** The group a selecting class resolved to, or pending while none is; nothing for a class without a selector. */
+function classPlacement(selects: boolean, group: ClassPlacementGroup | undefined): { placementGroup: ClassPlacementGroup | undefined; placementGroupPending: true | undefined } {
+  const resolved = selects && group !== undefined ? { id: group.id, strategy: group.strategy, partitionCount: group.partitionCount } : undefined;
+  return { placementGroup: resolved, placementGroupPending: selects && group === undefined ? true : undefined };
 }
 
 /** What a node of this machine holds under these settings, as Karpenter's NewInstanceType computes it. */
@@ -112,33 +114,23 @@ export function sizeMachine(machine: MachineFacts, memory: number, extended: Res
   return { capacity, overhead, allocatable: allocatableFrom(capacity, overhead) };
 }
 
-/** Windows AMIs exist for amd64 only; Karpenter leaves kubernetes.io/os unset on the other types. */
-function classLabels(type: InstanceType, windows: boolean): Readonly<Record<string, string>> {
-  if (!windows) return type.labels;
-  const rest = Object.fromEntries(Object.entries(type.labels).filter(([key]) => key !== labels.os));
+/**
+ * Windows AMIs exist for amd64 only; Karpenter leaves kubernetes.io/os unset on the other types. A class's placement
+ * group labels every type it launches (Karpenter's instance-type requirement `placement-group-id In [id]`).
+ */
+function classLabels(type: InstanceType, windows: boolean, group: ClassPlacementGroup | undefined): Readonly<Record<string, string>> {
+  const grouped = group === undefined ? type.labels : { ...type.labels, [labels.placementGroupId]: group.id };
+  if (!windows) return grouped;
+  const rest = Object.fromEntries(Object.entries(grouped).filter(([key]) => key !== labels.os));
   return type.machine.arch === 'amd64' ? { ...rest, [labels.os]: 'windows' } : rest;
 }
 
 const coreResources = new Set<string>(Object.values(resourceNames));
 
-/** Whether one of the class's images serves the type, as Karpenter maps images to types (amifamily.MapToInstanceTypes). */
-export function servedByImages(labels: Readonly<Record<string, string>>, images: readonly ImageRequirements[] | undefined): boolean {
-  return images === undefined || images.some((image) => firstUnmetKey(requirementsFromExpressions(image), (key) => labels[key]) === undefined);
-}
-
-/**
- * Whether the class's CPU options and connection tracking allow the type, as Karpenter's instance-type compatibility
- * checks do (compatibility.go): nested virtualization needs a processor that offers it, connection tracking a Nitro type.
- */
-export function compatibleWithClass(type: Pick<InstanceType, 'labels' | 'machine'>, settings: NodeClassCapacity): boolean {
-  if (settings.nestedVirtualization === true && type.machine.nestedVirtualization !== true) return false;
-  return settings.connectionTracking !== true || type.labels[labels.instanceHypervisor] === 'nitro';
-}
-
 function forClass(type: InstanceType, settings: NodeClassCapacity): InstanceType {
   const extended = Object.fromEntries(Object.entries(type.capacity).filter(([name]) => !coreResources.has(name) && name !== privateIpv4Resource));
   const sized = sizeMachine(type.machine, type.capacity[resourceNames.memory] ?? 0, extended, settings);
-  const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows);
+  const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows, settings.placementGroup);
   // A type the class cannot launch stays in the table, same order, with no available offering: no plan picks it.
   const launchable = servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
   const offerings = launchable ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));

@@ -4,7 +4,7 @@ import type { DaemonSet } from '../core/workloads.js';
 import type { InstanceType } from '../instance-types/instance-type.js';
 import { podRequests } from '../pod-requests.js';
 import { isUnsatisfiable, newRequirement, requirementAllows, intersectRequirement, type Requirement } from '../requirements/requirement.js';
-import { addRequirement, intersectRequirements, requirementsFromExpressions, requirementsFromLabels, type Requirements } from '../requirements/requirements.js';
+import { addRequirement, intersectRequirements, requirementsFromExpressions, requirementsFromLabels, unsatisfiableKey, type Requirements } from '../requirements/requirements.js';
 import { parseResourceList, type ResourceList } from '../resource-list.js';
 import { firstUntoleratedTaint } from '../taints.js';
 import { capacityTypes, labels } from '../well-known-labels.js';
@@ -38,14 +38,18 @@ export interface NodePoolView {
   readonly limits: ResourceList | undefined;
   readonly minValues: readonly Requirement[];
   /** Why each excluded type is: the first NodePool requirement key it fails, `offerings` when the NodePool allows none of
-   * its offerings, `image` when the EC2NodeClass cannot launch it (no image serves it, or its CPU options or
-   * connection tracking rule it out). */
+   * its offerings, `image` when the EC2NodeClass cannot launch it (no image serves it, or its CPU options, connection
+   * tracking, interfaces or placement group rule it out). */
   readonly excludedBy: readonly (string | undefined)[];
 }
 
-/** Which label keys are properties of an instance type (every other key is decided by the NodePool or the offering). */
+/**
+ * Which label keys are properties of an instance type (every other key is decided by the NodePool or the offering).
+ * The placement group id is one although the catalog's types lack it: each EC2NodeClass with a group labels its
+ * own copies of the types with it (node-class-types.ts), and a type without it is outside every group.
+ */
 export function typeLevelKeys(table: TypeTable): Set<string> {
-  return new Set(table.types.flatMap((t) => Object.keys(t.labels)));
+  return new Set([...table.types.flatMap((t) => Object.keys(t.labels)), labels.placementGroupId]);
 }
 
 const offeringKeys = new Set<string>([labels.zone, labels.capacityType]);
@@ -55,9 +59,10 @@ export function isCustomKey(key: string, typeKeys: ReadonlySet<string>): boolean
   return !typeKeys.has(key) && !offeringKeys.has(key) && key !== labels.nodePool && key !== labels.hostname;
 }
 
-function nodePoolRequirements(pool: SimulationNodePool, name: string): Requirements {
+function nodePoolRequirements(pool: SimulationNodePool, name: string, fromClass: Requirements): Requirements {
   const template = pool.spec.template;
-  const out = new Map(intersectRequirements(requirementsFromExpressions(template.spec.requirements), requirementsFromLabels(template.metadata?.labels)));
+  const own = intersectRequirements(requirementsFromExpressions(template.spec.requirements), requirementsFromLabels(template.metadata?.labels));
+  const out = new Map(intersectRequirements(own, fromClass));
   addRequirement(out, newRequirement(labels.nodePool, 'In', [name]));
   // Karpenter launches on-demand when a NodePool does not say which capacity type it allows.
   if (!out.has(labels.capacityType)) addRequirement(out, newRequirement(labels.capacityType, 'In', [capacityTypes.onDemand]));
@@ -110,13 +115,25 @@ function daemonOverhead(daemons: readonly DaemonDemand[], typeKeys: ReadonlySet<
   return total;
 }
 
+/** What every NodePool of one simulation is compiled with, and what its EC2NodeClass adds. */
+export interface PoolCompileInputs {
+  readonly daemonSets: readonly DaemonSet[];
+  readonly typeKeys: ReadonlySet<string>;
+  /** The class's copies of the table's types (same order). */
+  readonly types: readonly InstanceType[];
+  /** What the class requires of its nodes beyond their types (class-requirements.ts). */
+  readonly classRequirements?: Requirements;
+}
+
 /**
  * Compiles a NodePool over its class's types (aligned with the table): requirements, type mask, offering mask and
  * per-type room after DaemonSet overhead.
  */
-export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, shared: { daemonSets: readonly DaemonSet[]; typeKeys: ReadonlySet<string>; types: readonly InstanceType[] }): NodePoolView {
+export function compileNodePool(pool: SimulationNodePool, index: number, table: TypeTable, shared: PoolCompileInputs): NodePoolView {
   const name = pool.metadata.name ?? `nodepool-${index}`;
-  const requirements = nodePoolRequirements(pool, name);
+  const requirements = nodePoolRequirements(pool, name, shared.classRequirements ?? new Map<string, Requirement>());
+  // A NodePool asking for what its class cannot give (a partition the group does not have) launches nothing.
+  const impossible = unsatisfiableKey(requirements);
   const { daemonSets, typeKeys, types } = shared;
   const offerMask = offerMaskFor(table, requirements);
   const taints = pool.spec.template.spec.taints ?? [];
@@ -134,10 +151,10 @@ export function compileNodePool(pool: SimulationNodePool, index: number, table: 
   };
   const daemons = daemonDemands(daemonSets).filter((d) => daemonFitsPool(d, taints, requirements, typeKeys));
   types.forEach((t, i) => {
-    const failing = firstFailingKey(requirements, typeKeys, t.labels);
+    const failing = impossible ?? firstFailingKey(requirements, typeKeys, t.labels);
     const offered = ((table.offerMask[i] ?? 0) & offerMask) !== 0;
     // The class's own copy of a type has no available offering only when the class cannot launch it (its images,
-    // CPU options or connection tracking; node-class-types.ts).
+    // CPU options, connection tracking, interfaces or placement group; node-class-compatibility.ts).
     const imaged = t.offerings.some((o) => o.available);
     view.excludedBy[i] = failing ?? (!offered ? 'offerings' : imaged ? undefined : 'image');
     view.typeMask[i] = view.excludedBy[i] === undefined ? 1 : 0;

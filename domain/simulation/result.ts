@@ -63,6 +63,19 @@ function guaranteedAllocatable(options: readonly { readonly i: number }[], claim
   return out;
 }
 
+/**
+ * The partitions of its class's placement group the claim's pods narrowed it to (a selector, or a topology spread on
+ * the key), sorted; undefined when they did not, and the launch leaves the choice to EC2, as Karpenter's does for a
+ * NodeClaim without a partition requirement.
+ */
+function chosenPartitions(claim: ClaimBin): string[] | undefined {
+  const key = wellKnown.placementGroupPartition;
+  const own = claim.customRequirements.get(key);
+  const all = claim.pool.customRequirements.get(key);
+  if (own === undefined || all === undefined || own.complement || own.values.size >= all.values.size) return undefined;
+  return [...own.values].sort();
+}
+
 /** Turns a claim into its plan entry: options cheapest first, fixed zone and capacity type, price, labels. */
 export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: number): PlannedNodeClaim {
   const options = pricedOptions(claim, table, maxInstanceTypes);
@@ -71,7 +84,9 @@ export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: n
   // The NodePool's own types: its EC2NodeClass decides their allocatable and labels.
   const type = claim.pool.types[first.i];
   const fixed = fixedOffering(options, claim.offerMask, table);
+  const partitions = chosenPartitions(claim);
   return {
+    ...(partitions === undefined ? {} : { placementPartitions: partitions }),
     name: claim.name, nodePool: claim.pool.name, instanceTypes: options.map((o) => table.types[o.i]?.name ?? ''), ...fixed,
     pods: claim.pods, pricePerHour: first.price, requests: claimRequests(claim, first.i),
     allocatable: options.length === 0 ? (type?.allocatable ?? {}) : guaranteedAllocatable(options, claim), labels: claimLabels(claim, type?.labels ?? {}, fixed),

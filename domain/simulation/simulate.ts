@@ -4,7 +4,8 @@ import type { ClaimBin } from './claim-bin.js';
 import { compileNodePool, orderNodePools } from './nodepool-view.js';
 import { compiledCatalog } from './compiled-catalog.js';
 import type { InstanceType } from '../instance-types/instance-type.js';
-import { instanceTypesForNodeClass } from '../instance-types/node-class-types.js';
+import { instanceTypesForNodeClass, type NodeClassCapacity } from '../instance-types/node-class-types.js';
+import { classRequirements } from './class-requirements.js';
 import { ShapeCache, type PodShape } from './pod-shape.js';
 import { PendingDemand } from './pending-demand.js';
 import { planClaim } from './result.js';
@@ -78,13 +79,14 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
   const options = input.options ?? {};
   const { table, typeKeys } = compiledCatalog(input.instanceTypes, input.unavailableOfferings);
   const classes = new Map((input.nodeClasses ?? []).map((c) => [c.name, c]));
-  const typesOf = (pool: SimulationInput['nodePools'][number]): readonly InstanceType[] => {
-    const settings = classes.get(pool.spec.template.spec.nodeClassRef?.name ?? '');
-    return settings === undefined ? input.instanceTypes : instanceTypesForNodeClass(input.instanceTypes, settings);
-  };
+  const classOf = (pool: SimulationInput['nodePools'][number]): NodeClassCapacity | undefined => classes.get(pool.spec.template.spec.nodeClassRef?.name ?? '');
+  const typesOf = (settings: NodeClassCapacity | undefined): readonly InstanceType[] =>
+    settings === undefined ? input.instanceTypes : instanceTypesForNodeClass(input.instanceTypes, settings);
   // A static NodePool's node count is its replicas, never the pods': its existing nodes are in input.nodes.
   const dynamic = input.nodePools.filter((p) => !isStaticNodePool(p));
-  const pools = orderNodePools(dynamic.map((p, i) => compileNodePool(p, i, table, { daemonSets: input.daemonSets, typeKeys, types: typesOf(p) })));
+  const pools = orderNodePools(dynamic.map((p, i) => compileNodePool(p, i, table, {
+    daemonSets: input.daemonSets, typeKeys, types: typesOf(classOf(p)), classRequirements: classRequirements(classOf(p)),
+  })));
   const cache = new ShapeCache({
     ignorePreferences: options.preferencePolicy === 'Ignore',
     anyPreferNoScheduleTaint: pools.some((p) => p.taints.some((t) => t.effect === 'PreferNoSchedule')),

@@ -120,6 +120,11 @@ export interface PlannedNodeClaim {
   readonly labels: Readonly<Record<string, string>>;
   /** The capacity reservation the claim launches into (reserved-capacity.ts); absent for spot and on-demand. */
   readonly capacityReservation?: ReservationRef;
+  /**
+   * The partitions of its EC2NodeClass's partition placement group its pods narrowed it to (result.ts); absent when
+   * they did not (EC2 picks the partition).
+   */
+  readonly placementPartitions?: readonly string[];
 }
 
 /** The plan. */

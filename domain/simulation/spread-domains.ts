@@ -26,7 +26,8 @@ function poolDomains(pool: NodePoolView, key: string, sources: DomainSources): s
   if (key === wellKnown.capacityType) return table.capacityTypesIn(pool.offerMask);
   if (sources.typeKeys.has(key)) {
     const values = new Set<string>();
-    table.types.forEach((t, i) => {
+    // The pool's own copies: its EC2NodeClass may label them (Windows' os, the placement group's id).
+    pool.types.forEach((t, i) => {
       const v = t.labels[key];
       if (pool.typeMask[i] === 1 && v !== undefined) values.add(v);
     });

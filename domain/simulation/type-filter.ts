@@ -71,7 +71,7 @@ function labelReason(i: number, run: FilterRun): string | undefined {
   const excluded = run.pool.excludedBy[i];
   if (t === undefined) return 'unknown';
   if (excluded === 'offerings') return 'no offering the NodePool allows';
-  if (excluded === 'image') return 'the EC2NodeClass cannot launch it: no image of the EC2NodeClass serves it (status.amis), or its cpuOptions or connectionTracking rule the type out';
+  if (excluded === 'image') return 'the EC2NodeClass cannot launch it: no image of the EC2NodeClass serves it (status.amis), or its cpuOptions, connectionTracking, networkInterfaces or placement group (unresolved, or a strategy the type lacks) rule the type out';
   if (excluded !== undefined) return `excluded by NodePool requirement ${excluded}`;
   for (const r of run.variant.requirements.values()) {
     if (run.ctx.typeKeys.has(r.key) && !requirementAllows(r, t.labels[r.key])) return `req|${r.key}|${t.labels[r.key] ?? '<none>'}`;

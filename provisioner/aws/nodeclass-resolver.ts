@@ -16,6 +16,8 @@ import { classifyEc2Error } from './sdk/ec2-errors.js';
 import type { RetryPolicy } from './sdk/retry-throttled.js';
 import { resolveSecurityGroups } from './discovery/security-groups.js';
 import { resolveSubnets } from './discovery/subnets.js';
+import { resolvePlacementGroup } from './discovery/placement-groups.js';
+import type { ResolvedPlacementGroup } from '../../domain/cloud/placement-group.js';
 
 export interface AwsNodeClassResolverOptions {
   readonly ec2: EC2Client;
@@ -58,6 +60,7 @@ export class AwsNodeClassResolver implements NodeClassResolver {
       throw notReady(spec.name, 'securityGroups', 'no security group matches securityGroupSelectorTerms');
     const amis = await resolveAmis({ ec2, ssm, retry, aliasParameters }, spec.amiSelectorTerms);
     if (amis.length === 0) throw notReady(spec.name, 'amis', 'no image matches amiSelectorTerms');
+    const placementGroup = await this.#placementGroup(spec);
     if (spec.instanceProfile === '') throw notReady(spec.name, 'instanceProfile', 'no instance profile: spec.instanceProfile is empty and none was created for spec.role yet');
     return {
       name: spec.name,
@@ -74,20 +77,36 @@ export class AwsNodeClassResolver implements NodeClassResolver {
       metadataOptions: { ...defaultMetadataOptions, ...spec.metadataOptions },
       tags: spec.tags ?? {},
       ...optionalFields(spec),
+      ...(placementGroup === undefined ? {} : { placementGroup }),
     };
+  }
+
+  /**
+   * The group placementGroupSelector selects, with Karpenter's PlacementGroupReady reasons when there is none:
+   * PlacementGroupNotFound when EC2 lists no available group, PlacementGroupResolutionFailed when it refuses the
+   * selector (an unknown name or id).
+   */
+  async #placementGroup(spec: NodeClassSpec): Promise<ResolvedPlacementGroup | undefined> {
+    const selector = spec.placementGroupSelector;
+    if (selector === undefined) return undefined;
+    const lookup = await resolvePlacementGroup(this.#options.ec2, this.#options.retry, selector);
+    if ('found' in lookup) return lookup.found;
+    const named = selector.name ?? selector.id ?? '';
+    if (lookup.missing === 'not-found') throw notReady(spec.name, 'placementGroup', `Placement group "${named}" not found`, 'PlacementGroupNotFound');
+    throw notReady(spec.name, 'placementGroup', `Failed to resolve placement group "${named}": ${lookup.detail}`, 'PlacementGroupResolutionFailed');
   }
 }
 
 /** The fields a class may leave out: copied only when set (exactOptionalPropertyTypes), as given. */
 const optionalKeys = [
   'userData', 'associatePublicIPAddress', 'detailedMonitoring', 'kubelet', 'instanceStorePolicy', 'ipPrefixCount',
-  'context', 'cpuOptions', 'connectionTracking',
+  'context', 'cpuOptions', 'connectionTracking', 'networkInterfaces',
 ] as const satisfies readonly (keyof NodeClassSpec & keyof ResolvedNodeClass)[];
 
 function optionalFields(spec: NodeClassSpec): Partial<ResolvedNodeClass> {
   return Object.fromEntries(optionalKeys.filter((key) => spec[key] !== undefined).map((key) => [key, spec[key]]));
 }
 
-function notReady(name: string, part: NodeClassPart | undefined, why: string): NodeClassNotReadyError {
-  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`, part === undefined ? {} : { part });
+function notReady(name: string, part: NodeClassPart | undefined, why: string, reason?: string): NodeClassNotReadyError {
+  return new NodeClassNotReadyError(`resolving ec2nodeclass ${name}: ${why}`, { ...(part === undefined ? {} : { part }), ...(reason === undefined ? {} : { reason }) });
 }

@@ -10,6 +10,7 @@ import { typeForNodeClass } from '../state/node-class-capacities.js';
 import type { MaterializerDeps } from './materializer-deps.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { minValuesRelaxedKey, nodeClaimKey } from '../../domain/karpenter-keys.js';
+import { labels as wellKnown } from '../../domain/well-known-labels.js';
 
 const maxAttempts = 5;
 
@@ -17,7 +18,11 @@ async function resolveNodeClass(deps: MaterializerDeps, pool: NodePool, claimNam
   const name = pool.spec.template.spec.nodeClassRef.name;
   const nodeClass = deps.state.nodeClasses.get(name);
   if (nodeClass === undefined) throw new Error(`launching nodeclaim ${claimName}: EC2NodeClass ${name} not found`);
-  return deps.resolver.resolve(nodeClassSpecOf(nodeClass));
+  const resolved = await deps.resolver.resolve(nodeClassSpecOf(nodeClass));
+  // The group this launch resolved sizes the types it launches (classCatalog), also before the status controller's
+  // first pass after a restart has recorded it.
+  deps.state.placementGroups.record(name, resolved.placementGroup);
+  return resolved;
 }
 
 /**
@@ -41,8 +46,12 @@ async function findOrphan(deps: MaterializerDeps, claimName: string): Promise<La
   return (await deps.cloud.list({ nodeClaimName: claimName })).find((i) => i.nodeClaimName === claimName || i.tags[nodeClaimKey] === claimName);
 }
 
-/** What the launch takes from the NodeClaim itself: the kubelet's labels and taints, and whether minValues were relaxed. */
-function claimLaunchFields(claim: NodeClaim): Pick<LaunchRequest, 'nodeLabels' | 'nodeTaints' | 'minValuesRelaxed'> {
+/**
+ * What the launch takes from the NodeClaim itself: the kubelet's labels and taints, whether minValues were relaxed,
+ * whether it asks for EFA, and the placement group partition it requires.
+ */
+export function claimLaunchFields(claim: NodeClaim): Pick<LaunchRequest, 'nodeLabels' | 'nodeTaints' | 'minValuesRelaxed' | 'efaRequested' | 'placementPartition'> {
+  const partition = requiredPartition(claim);
   const taints = [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect as 'NoSchedule', ...(t.value === undefined ? {} : { value: t.value }) }));
   return {
     // The kubelet registers with the NodeClaim's labels, as Karpenter's does. Nothing reads a managed-by label
@@ -50,7 +59,28 @@ function claimLaunchFields(claim: NodeClaim): Pick<LaunchRequest, 'nodeLabels' |
     nodeLabels: claim.metadata.labels ?? {},
     nodeTaints: taints,
     ...(claim.metadata.annotations?.[minValuesRelaxedKey] === 'true' ? { minValuesRelaxed: true } : {}),
+    // Karpenter asks whether the key is among the requests, whatever the amount.
+    ...(Object.hasOwn(claim.spec.resources?.requests ?? {}, efaResource) ? { efaRequested: true } : {}),
+    ...(partition === undefined ? {} : { placementPartition: partition }),
   };
+}
+
+const efaResource = 'vpc.amazonaws.com/efa';
+
+/**
+ * The partition a NodeClaim's `placement-group-partition` requirements allow, as Karpenter's launch template takes it
+ * (EnsureAll): of the values every `In` allows and no `NotIn` excludes, the lowest in string order that is a number.
+ * Without an `In` there is no partition to launch into (Karpenter would take a lone NotIn's first value: the one
+ * partition the claim excludes).
+ */
+function requiredPartition(claim: NodeClaim): number | undefined {
+  const on = claim.spec.requirements.filter((r) => r.key === wellKnown.placementGroupPartition);
+  const sets = on.filter((r) => r.operator === 'In').map((r) => new Set(r.values ?? []));
+  const excluded = new Set(on.filter((r) => r.operator === 'NotIn').flatMap((r) => r.values ?? []));
+  const [first, ...rest] = sets;
+  if (first === undefined) return undefined;
+  const allowed = [...first].filter((v) => rest.every((s) => s.has(v)) && !excluded.has(v) && /^[0-9]+$/.test(v)).sort();
+  return allowed[0] === undefined ? undefined : Number(allowed[0]);
 }
 
 /**

@@ -13,17 +13,24 @@ export interface LaunchChoice {
   readonly offerings: LaunchOffering[];
 }
 
-/** What of a type picks its image and its kubelet's pod limit: architecture, GPUs, Neuron devices, pods. */
-function typeDevices(type: InstanceType): Pick<LaunchOffering, 'architecture' | 'gpuCount' | 'acceleratorCount' | 'maxPods'> {
+const efaResource = 'vpc.amazonaws.com/efa';
+
+/**
+ * What of a type picks its image, its kubelet's pod limit and its EFA interfaces: architecture, GPUs, Neuron
+ * devices, pods, EFA devices (as the class sizes them, Karpenter's `it.Capacity[vpc.amazonaws.com/efa]`).
+ */
+function typeDevices(type: InstanceType): Pick<LaunchOffering, 'architecture' | 'gpuCount' | 'acceleratorCount' | 'maxPods' | 'efaInterfaces'> {
   const count = (key: string): number => Number(type.labels[key] ?? 0);
   const gpus = count(wellKnown.instanceGpuCount);
   const accelerators = count(wellKnown.instanceAcceleratorCount);
   const pods = type.capacity[resourceNames.pods];
+  const efa = type.capacity[efaResource] ?? 0;
   return {
     architecture: type.labels[wellKnown.arch] === 'arm64' ? 'arm64' : 'amd64',
     ...(gpus > 0 ? { gpuCount: gpus } : {}),
     ...(accelerators > 0 ? { acceleratorCount: accelerators } : {}),
     ...(pods === undefined || pods <= 0 ? {} : { maxPods: pods }),
+    ...(efa > 0 ? { efaInterfaces: efa } : {}),
   };
 }
 

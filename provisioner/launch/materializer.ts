@@ -10,7 +10,7 @@ import type { Materializer, VirtualNodePlan } from '../index.js';
 import { planText } from '../state/plan-annotation.js';
 import { launchInstance } from './launch-instance.js';
 import type { MaterializerDeps } from './materializer-deps.js';
-import { launchedLabels, nodeClaimFor, nodeClaimNameOf, realNodeFor } from './nodeclaim-objects.js';
+import { launchedLabels, nodeClaimFor, nodeClaimNameOf, nodeResources, realNodeFor } from './nodeclaim-objects.js';
 import { plannedRequests } from './planned-requests.js';
 import { typeForNodeClass } from '../state/node-class-capacities.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
@@ -167,13 +167,17 @@ export function launchFailureReason(error: unknown): 'InsufficientCapacityError'
   return 'LaunchFailed';
 }
 
+function resourceQuantities(resources: ReturnType<typeof nodeResources>): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+  return { capacity: toQuantities(resources.capacity), allocatable: toQuantities(resources.allocatable) };
+}
+
 function launchedStatus(instance: LaunchedInstance, type: InstanceType | undefined, now: number): NonNullable<NodeClaim['status']> {
   const time = new Date(now).toISOString();
   return {
     providerID: instance.providerID,
     imageID: instance.imageId,
     nodeName: instance.instanceId,
-    ...(type === undefined ? {} : { capacity: toQuantities(type.capacity), allocatable: toQuantities(type.allocatable) }),
+    ...(type === undefined ? {} : resourceQuantities(nodeResources(instance, type))),
     conditions: [{ type: 'Launched', status: 'True', reason: 'Launched', message: '', lastTransitionTime: time }],
   };
 }

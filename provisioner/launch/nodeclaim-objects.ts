@@ -9,7 +9,7 @@ import { ec2NodeClassHash, ec2NodeClassHashVersion, nodePoolHash, nodePoolHashVe
 import {
   ec2NodeClassHashKey, ec2NodeClassHashVersionKey, nodeClaimKey, nodePoolHashKey, nodePoolHashVersionKey, terminationFinalizer,
 } from '../../domain/karpenter-keys.js';
-import { toQuantities } from '../../domain/resource-list.js';
+import { toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { VirtualNodePlan } from '../index.js';
 import { reservationLabels } from '../../domain/cloud/capacity-reservation.js';
@@ -46,6 +46,8 @@ export function nodeClaimFor(
     { key: wellKnown.instanceType, operator: 'In' as const, values: [...plan.instanceTypes] },
     ...(plan.zone === undefined ? [] : [{ key: wellKnown.zone, operator: 'In' as const, values: [plan.zone] }]),
     ...(plan.capacityType === undefined ? [] : [{ key: wellKnown.capacityType, operator: 'In' as const, values: [plan.capacityType] }]),
+    // As Karpenter's scheduler adds a topology or pod requirement on the key: the launch asks EC2 for that partition.
+    ...(plan.placementPartitions === undefined ? [] : [{ key: wellKnown.placementGroupPartition, operator: 'In' as const, values: [...plan.placementPartitions] }]),
   ];
   const keys = new Set<string>(narrowed.map((r) => r.key));
   return {
@@ -80,7 +82,33 @@ export function launchedLabels(instance: LaunchedInstance, type: InstanceType | 
     [wellKnown.zone]: instance.zone,
     [wellKnown.capacityType]: instance.capacityType,
     ...(instance.capacityReservation === undefined ? {} : reservationLabels(instance.capacityReservation)),
+    ...placementLabels(instance, true),
   };
+}
+
+/**
+ * Karpenter's placement group labels: the group's id, and for a partition group the partition the launch asked for,
+ * or (on the NodeClaim only) an empty value until registration reads the one EC2 chose (placement-partition-hook.ts).
+ * The Node gets the partition only once known, as Karpenter's Node gets it only at registration.
+ */
+export function placementLabels(instance: LaunchedInstance, pending: boolean): Record<string, string> {
+  const placement = instance.placement;
+  if (placement === undefined) return {};
+  const partition = placement.partition === undefined ? (pending && placement.partitioned ? '' : undefined) : String(placement.partition);
+  return { [wellKnown.placementGroupId]: placement.groupId, ...(partition === undefined ? {} : { [wellKnown.placementGroupPartition]: partition }) };
+}
+
+const efaResource = 'vpc.amazonaws.com/efa';
+
+/**
+ * What the node advertises, as Karpenter's NodeClaim does: the type's capacity and allocatable as the class sizes
+ * them, without `vpc.amazonaws.com/efa` when no EFA interface was attached (the type has the devices, but no
+ * interface reaches them: Karpenter attaches them only for a NodeClaim that asks for EFA or a class that lists them).
+ */
+export function nodeResources(instance: LaunchedInstance, type: InstanceType): { capacity: ResourceList; allocatable: ResourceList } {
+  if ((instance.efaInterfaces ?? 0) > 0) return { capacity: type.capacity, allocatable: type.allocatable };
+  const drop = (list: ResourceList): ResourceList => Object.fromEntries(Object.entries(list).filter(([name]) => name !== efaResource));
+  return { capacity: drop(type.capacity), allocatable: drop(type.allocatable) };
 }
 
 /**
@@ -90,8 +118,9 @@ export function launchedLabels(instance: LaunchedInstance, type: InstanceType | 
  */
 export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: InstanceType | undefined): Node {
   const name = instance.instanceId;
-  const allocatable = type === undefined ? {} : toQuantities(type.allocatable);
-  const capacity = type === undefined ? {} : toQuantities(type.capacity);
+  const resources = type === undefined ? undefined : nodeResources(instance, type);
+  const allocatable = resources === undefined ? {} : toQuantities(resources.allocatable);
+  const capacity = resources === undefined ? {} : toQuantities(resources.capacity);
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -105,6 +134,7 @@ export function realNodeFor(instance: LaunchedInstance, claim: NodeClaim, type: 
         [wellKnown.zone]: instance.zone,
         [wellKnown.capacityType]: instance.capacityType,
         ...(instance.capacityReservation === undefined ? {} : reservationLabels(instance.capacityReservation)),
+        ...placementLabels(instance, false),
         [wellKnown.os]: 'linux',
       },
       // Karpenter's registration copies the NodeClaim's annotations (so the NodePool template's) onto the Node; a

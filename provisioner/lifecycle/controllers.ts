@@ -60,7 +60,7 @@ export function lifecycleControllers(deps: LifecycleDependencies): LifecycleCont
     ...(deps.log === undefined ? {} : { log: deps.log }),
   };
   return {
-    registration: new RegistrationController({ store, nodes, ...common }),
+    registration: new RegistrationController({ store, nodes, cloud, ...common }),
     liveness: new LivenessController({ store, ...common }),
     termination: new TerminationController({ store, nodes, pods, cloud, recorder, ...(deps.volumes === undefined ? {} : { volumes: deps.volumes }), ...common }),
     expiration: new ExpirationController({ store, recorder, ...common }),

@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import type { LaunchedWith, ResolvedNow } from '../../domain/disruption/resolved-drift.js';
 import { firstUnmetKey, requirementsFromExpressions } from '../../domain/requirements/requirements.js';
+import type { ResolvedPlacementGroups } from '../state/placement-groups.js';
 
 /** What resolved drift compares: the EC2NodeClass's selectors now, and what each instance was launched with. */
 export interface ResolvedDriftFacts {
@@ -18,6 +19,8 @@ export interface ResolvedDriftFacts {
 export interface CloudDriftFactsOptions {
   readonly cloud: Pick<CloudProvider, 'list'>;
   readonly clock: Clock;
+  /** The placement group each class's selector resolved to (state/placement-groups.ts); absent: no placement drift. */
+  readonly placementGroups?: Pick<ResolvedPlacementGroups, 'get'>;
   /** How long the instances' launch facts are reused (default 5 min, Karpenter's drift recheck). */
   readonly refreshMs?: number;
 }
@@ -66,7 +69,12 @@ export class CloudDriftFacts implements ResolvedDriftFacts {
   }
 
   resolved(nodeClass: EC2NodeClass): Promise<ResolvedNow | undefined> {
-    return Promise.resolve(resolvedFromStatus(nodeClass));
+    const fromStatus = resolvedFromStatus(nodeClass);
+    if (fromStatus === undefined || this.#o.placementGroups === undefined) return Promise.resolve(fromStatus);
+    const group = this.#o.placementGroups.get(nodeClass.metadata.name ?? '');
+    const selects = nodeClass.spec.placementGroupSelector !== undefined;
+    const placementGroupId = selects ? group?.id : '';
+    return Promise.resolve(placementGroupId === undefined ? fromStatus : { ...fromStatus, placementGroupId });
   }
 
   async launchedWith(providerID: string, options: { readonly fresh?: boolean } = {}): Promise<LaunchedWith | undefined> {

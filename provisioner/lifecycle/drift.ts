@@ -167,7 +167,9 @@ export class DriftController implements Controller {
     const verdict = async (fresh: boolean): Promise<DriftVerdict | undefined> => {
       const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '', { fresh })) ?? {};
       const imageId = claim.status?.imageID ?? launched.imageId;
-      return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId) }, forType);
+      // Karpenter compares the NodeClaim's label, not the instance: a node launched outside any group has none.
+      const placementGroupId = claim.metadata.labels?.[wellKnown.placementGroupId] ?? '';
+      return resolvedDrift({ ...launched, ...optional('imageId', imageId === '' ? undefined : imageId), placementGroupId }, forType);
     };
     const cached = await verdict(false);
     // A reservation that ended leaves the instance running on-demand (ReservedCapacityDemotion relabels it); a cached

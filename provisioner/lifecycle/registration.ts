@@ -10,11 +10,15 @@ import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-st
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { conditionTypes, isConditionTrue, nodePoolOf, sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import { initializationBlocker, isNodeReady, nodesByProviderId } from '../state/node-readiness.js';
+import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
+import { placementPartitionHook, placementPartitionHookName } from './placement-partition-hook.js';
 
 export interface RegistrationControllerOptions {
-  readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addFinalizer'>;
+  readonly store: Pick<NodeClaimStore, 'list' | 'get' | 'patchStatus' | 'addFinalizer' | 'addLabels'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'label' | 'removeTaint'>;
   readonly clock: Clock;
+  /** Reads a partition placement group's partition from EC2 (placement-partition-hook.ts); absent: no such hook. */
+  readonly cloud?: Pick<CloudProvider, 'get'>;
   readonly metrics?: LifecycleMetrics;
   readonly log?: ControllerLogger;
   /** Requeue while some NodeClaim waits for its node (default 2 s). */
@@ -61,8 +65,10 @@ export class RegistrationController implements Controller {
   }
 
   /** Returns true once the NodeClaim is Initialized (or gone). */
-  async #reconcileClaim(claim: NodeClaim, node: Node): Promise<boolean> {
+  async #reconcileClaim(found: NodeClaim, node: Node): Promise<boolean> {
     if (!isNodeReady(node)) return false;
+    const claim = await this.#runHooks(found);
+    if (claim === undefined) return false;
     const nodeName = node.metadata.name ?? '';
     await this.#registerNode(claim, node);
     const blocker = initializationBlocker(claim, withoutUnregisteredTaint(node));
@@ -86,7 +92,7 @@ export class RegistrationController implements Controller {
    * pass read an older version than the API server holds (the model lags its own writes, e.g. the finalizer just
    * added): the claim is left for the next pass, which its newer version wakes, instead of failing the whole pass.
    */
-  async #writeStatus(claim: NodeClaim, status: { nodeName: string; conditions: Condition[] }): Promise<NodeClaim | 'conflict' | undefined> {
+  async #writeStatus(claim: NodeClaim, status: { nodeName?: string; conditions: Condition[] }): Promise<NodeClaim | 'conflict' | undefined> {
     const version = claim.metadata.resourceVersion;
     try {
       return await this.#o.store.patchStatus(claim.metadata.name ?? '', status, version === undefined ? {} : { resourceVersion: version });
@@ -94,6 +100,30 @@ export class RegistrationController implements Controller {
       if (isStoreConflictError(e)) return 'conflict';
       throw e;
     }
+  }
+
+  /**
+   * Karpenter's registration hooks, before the Node gets the NodeClaim's labels: the NodeClaim with what they added,
+   * or undefined while one is pending (Registered=Unknown, RegistrationHookPending, as Karpenter's registration).
+   */
+  async #runHooks(claim: NodeClaim): Promise<NodeClaim | undefined> {
+    if (this.#o.cloud === undefined) return claim;
+    const cloud = this.#o.cloud;
+    // A failed read is a pending hook, as Karpenter requeues on a hook's error: the other NodeClaims go on.
+    const result = await placementPartitionHook(claim, cloud).catch((e: unknown) => {
+      (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClaim: claim.metadata.name, err: e }, 'reading the placement group partition failed');
+      return 'pending' as const;
+    });
+    if (result !== 'pending') {
+      if (Object.keys(result.ready).length === 0) return claim;
+      await this.#o.store.addLabels(claim.metadata.name ?? '', result.ready);
+      // Read back: the status write below is pinned to the version the labels just moved.
+      return this.#o.store.get(claim.metadata.name ?? '');
+    }
+    const pending = { type: conditionTypes.registered, status: 'Unknown' as const, reason: 'RegistrationHookPending', message: placementPartitionHookName };
+    const conditions = withCondition([...(claim.status?.conditions ?? [])], pending, this.#o.clock.now());
+    if (!sameConditions(claim.status?.conditions ?? [], conditions)) await this.#writeStatus(claim, { conditions });
+    return undefined;
   }
 
   /**

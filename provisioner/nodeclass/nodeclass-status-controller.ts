@@ -11,24 +11,28 @@ import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
+import type { ResolvedPlacementGroups } from '../state/placement-groups.js';
 
 /** Karpenter's EC2NodeClass condition types, one per dependency, and the root that sums them. */
 export const nodeClassConditions = {
   subnets: 'SubnetsReady',
   securityGroups: 'SecurityGroupsReady',
   amis: 'AMIsReady',
+  // Always present, True for a class with no placementGroupSelector, as Karpenter's placement group reconciler sets it.
+  placementGroup: 'PlacementGroupReady',
   instanceProfile: instanceProfileReady,
   ready: 'Ready',
 } as const;
 
-const resolvedParts = ['subnets', 'securityGroups', 'amis'] as const;
+const resolvedParts = ['subnets', 'securityGroups', 'amis', 'placementGroup'] as const;
 
 /** How often a healthy EC2NodeClass is resolved again (new AMIs, deleted subnets), and a failing one. */
 export const nodeClassStatusPeriodMs = 5 * 60_000;
 const retryMs = 30_000;
 
 export interface NodeClassStatusControllerOptions {
-  readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass> };
+  /** The classes, and where the placement group each selector resolved to is kept for the planner (state/placement-groups.ts). */
+  readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass>; readonly placementGroups?: Pick<ResolvedPlacementGroups, 'record'> };
   readonly resolver: NodeClassResolver;
   readonly writer: NodeClassWriter;
   readonly events: EventRecorder;
@@ -72,6 +76,7 @@ export class NodeClassStatusController implements Controller {
   /** Resolves one EC2NodeClass and writes what changed; true when it is Ready. */
   async #reconcileOne(nodeClass: EC2NodeClass): Promise<boolean> {
     const { resolved, failure } = await this.#resolve(nodeClass);
+    this.#recordPlacementGroup(nodeClass.metadata.name ?? '', resolved, failure);
     const updates = conditionUpdates(nodeClass, failure, this.#o.alsoReadyWhen ?? []);
     const conditions = updates.reduce<Condition[]>((list, update) => withCondition(list, update, this.#o.clock.now()), [...(nodeClass.status?.conditions ?? [])]);
     const status: Partial<EC2NodeClassStatus> = { ...(resolved === undefined ? {} : resolvedStatus(resolved)), conditions };
@@ -88,8 +93,14 @@ export class NodeClassStatusController implements Controller {
     } catch (e: unknown) {
       // Anything but "not ready" (throttling, a network error) says nothing about the selectors: try again later.
       if (!isNodeClassNotReadyError(e)) throw e;
-      return { failure: { part: e.part, message: e.message } };
+      return { failure: { part: e.part, message: e.message, ...(e.reason === undefined ? {} : { reason: e.reason }) } };
     }
+  }
+
+  /** The group the selector resolved to, for the planner; a selector that resolved to none leaves no group behind. */
+  #recordPlacementGroup(name: string, resolved: ResolvedNodeClass | undefined, failure: Failure | undefined): void {
+    if (resolved !== undefined) this.#o.view.placementGroups?.record(name, resolved.placementGroup);
+    else if (failure?.part === 'placementGroup') this.#o.view.placementGroups?.record(name, undefined);
   }
 
   /** One Warning Event when the class turns not ready, with the reason the condition gives. */
@@ -104,6 +115,8 @@ export class NodeClassStatusController implements Controller {
 interface Failure {
   readonly part: NodeClassPart | undefined;
   readonly message: string;
+  /** Karpenter's condition reason, when not the part's `…NotFound`. */
+  readonly reason?: string;
 }
 
 function resolvedStatus(resolved: ResolvedNodeClass): Partial<EC2NodeClassStatus> {
@@ -134,7 +147,7 @@ function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined,
   for (const [i, part] of resolvedParts.entries()) {
     const type = nodeClassConditions[part];
     if (i < failedAt) updates.push({ type, status: 'True', reason: type });
-    else if (i === failedAt && failure !== undefined) updates.push({ type, status: 'False', reason: `${type.replace(/Ready$/, '')}NotFound`, message: failure.message });
+    else if (i === failedAt && failure !== undefined) updates.push(failedCondition(type, failure));
   }
   const after = updates.reduce<readonly Pick<Condition, 'type' | 'status' | 'message'>[]>((list, u) => [...list.filter((c) => c.type !== u.type), { type: u.type, status: u.status, message: u.message ?? '' }], current);
   const notReady = [...resolvedParts.map((p) => nodeClassConditions[p]), nodeClassConditions.instanceProfile, ...others]
@@ -149,6 +162,11 @@ function conditionUpdates(nodeClass: EC2NodeClass, failure: Failure | undefined,
   else if (notReady.some((c) => c.status === 'False')) updates.push({ type: nodeClassConditions.ready, status: 'False', reason: 'UnhealthyDependents', message });
   else updates.push({ type: nodeClassConditions.ready, status: 'Unknown', reason: 'AwaitingReconciliation', message });
   return updates;
+}
+
+/** A part's False condition: Karpenter's reason for the failure, else the part's `…NotFound`. */
+function failedCondition(type: string, failure: Failure): ConditionUpdate {
+  return { type, status: 'False', reason: failure.reason ?? `${type.replace(/Ready$/, '')}NotFound`, message: failure.message };
 }
 
 /** Only a change is written, so a steady EC2NodeClass costs no API call per pass. */

@@ -21,6 +21,7 @@ export function planFor(claim: PlannedNodeClaim, nodeClaimName: string): Virtual
     ...(claim.capacityType === undefined ? {} : { capacityType: claim.capacityType }),
     ...(claim.zone === undefined ? {} : { zone: claim.zone }),
     ...(claim.capacityReservation === undefined ? {} : { capacityReservation: claim.capacityReservation }),
+    ...(claim.placementPartitions === undefined ? {} : { placementPartitions: claim.placementPartitions }),
     assignedPods: claim.pods.map(podKeyOf),
     room: toQuantities(subtractResources(claim.allocatable, daemonOverhead)),
   };

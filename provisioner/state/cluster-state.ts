@@ -20,6 +20,7 @@ import { PdbIndex } from './pdb-index.js';
 import { PlacementIntents, workloadOf } from './placement-intents.js';
 import { PlanIndex } from './plan-index.js';
 import { PlacementRefusals } from './placement-refusals.js';
+import { ResolvedPlacementGroups } from './placement-groups.js';
 import { PodAccounting } from './pod-accounting.js';
 import { RoomCalculator } from './room.js';
 import { TentativeBinds } from './tentative-binds.js';
@@ -51,6 +52,8 @@ export class ClusterState implements ClusterModel {
   readonly placements = new PlacementIntents();
   /** Where passes put pending pods on existing nodes, and what kube-scheduler refused (placement-refusals.ts). */
   readonly refusals = new PlacementRefusals();
+  /** Each EC2NodeClass's resolved placement group, kept in memory as Karpenter keeps it (placement-groups.ts). */
+  readonly placementGroups = new ResolvedPlacementGroups();
   readonly #claims = new NodeClaimIndex();
   readonly #plans = new PlanIndex();
   readonly #accounting: PodAccounting;
@@ -68,9 +71,7 @@ export class ClusterState implements ClusterModel {
     this.#room = new RoomCalculator(this.#accounting, this.#plans, (name) => this.#digests.get(name)?.allocatable);
   }
 
-  get isSynced(): boolean {
-    return this.#synced;
-  }
+  get isSynced(): boolean { return this.#synced; }
 
   get nodeCount(): number {
     return this.nodes.size;

@@ -28,6 +28,8 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     context: spec.context,
     cpuOptions: spec.cpuOptions,
     connectionTracking: spec.connectionTracking,
+    networkInterfaces: spec.networkInterfaces,
+    placementGroupSelector: spec.placementGroupSelector,
   })) as NodeClassSpec;
 }
 

@@ -7,7 +7,7 @@ import type { CommandIo } from '../../cli/command.js';
 import { planCommand } from '../../cli/plan-command.js';
 import { validateCommand } from '../../cli/validate-command.js';
 import { unsupportedFields } from '../../domain/api/unsupported-fields.js';
-import { unsupportedSamples } from '../domain/api/unsupported-samples.js';
+import { honouredSamples, unsupportedSamples } from '../domain/api/unsupported-samples.js';
 import { nodePool } from '../webhooks/review-fixture.js';
 
 async function validate(file: string): Promise<{ code: number; out: string }> {
@@ -24,6 +24,15 @@ for (const sample of unsupportedSamples) {
     t.equal(code, 1);
     const message = unsupportedFields.find((f) => f.path === sample.field)?.message ?? '<no entry>';
     t.ok(out.includes(`${file}: ${sample.manifest.kind}/${sample.manifest.metadata.name}: ${sample.path}: ${message} (rule not-supported-yet`), out);
+  });
+}
+
+for (const sample of honouredSamples) {
+  void t.test(`nodesmith validate accepts ${sample.manifest.metadata.name}'s ${sample.path}, once refused as not supported yet`, async (t) => {
+    const file = join(await mkdtemp(join(tmpdir(), 'nodesmith-honoured-')), 'manifest.yaml');
+    await writeFile(file, stringify(sample.manifest));
+    const { code, out } = await validate(file);
+    t.equal(code, 0, out);
   });
 }
 

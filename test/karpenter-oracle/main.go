@@ -35,6 +35,8 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/operator/options"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/placementgroup"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/launchtemplate"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/ssm"
 	"github.com/aws/karpenter-provider-aws/pkg/utils"
@@ -67,6 +69,8 @@ type Case struct {
 	Images []Image `json:"images"`
 	// Set for a reserved launch (capacityType "reserved") into this reservation.
 	Reservation *Reservation `json:"reservation,omitempty"`
+	// The placement groups the account holds, for placementGroupSelector.
+	PlacementGroups []PlacementGroup `json:"placementGroups,omitempty"`
 }
 
 type Image struct {
@@ -223,7 +227,16 @@ func run(c *Case) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	its, err := instanceTypes(ctx, c, nc, celEnv)
+	pg, partition, err := placement(ctx, c.PlacementGroups, nc, claim)
+	if err != nil {
+		return r, fmt.Errorf("resolving placementGroupSelector: %w", err)
+	}
+	if nc.Spec.PlacementGroupSelector != nil && pg == nil {
+		// Karpenter's placement group reconciler sets PlacementGroupReady=False (PlacementGroupNotFound): no launch.
+		r.Refused = "placement group not found (PlacementGroupReady=False)"
+		return r, nil
+	}
+	its, err := instanceTypes(ctx, c, nc, celEnv, pg)
 	if err != nil {
 		return r, err
 	}
@@ -258,8 +271,12 @@ func run(c *Case) (Result, error) {
 	if err != nil {
 		return r, err
 	}
+	pgID := ""
+	if pg != nil {
+		pgID = pg.ID
+	}
 	resolver := amifamily.NewDefaultResolver(c.Cluster.Region, nil, celEnv)
-	resolved, err := resolver.Resolve(ctx, nc, claim, its, capacityType, string(ec2types.TenancyDefault), opts, "", 0)
+	resolved, err := resolver.Resolve(ctx, nc, claim, its, capacityType, string(ec2types.TenancyDefault), opts, pgID, partition)
 	if err != nil {
 		return r, fmt.Errorf("resolving launch templates: %w", err)
 	}
@@ -299,8 +316,12 @@ func run(c *Case) (Result, error) {
 }
 
 // instanceTypes builds each named type as Karpenter's instance type provider does, from the EC2
-// data Karpenter's own tests record.
-func instanceTypes(ctx context.Context, c *Case, nc *v1.EC2NodeClass, celEnv *kubeletcel.CELEnvironment) ([]*cloudprovider.InstanceType, error) {
+// data Karpenter's own tests record. For a class with networkInterfaces or a placement group, the types
+// Karpenter's compatibility checks make unlaunchable are left out (their offerings are unavailable, so the
+// instance provider never sends them). Only for those: the recorded data predates EC2's
+// nested-virtualization processor feature (m7i-flex.large lists none), so for the cpuOptions cases the
+// check would drop a type EC2 launches; those cases pick the type instead.
+func instanceTypes(ctx context.Context, c *Case, nc *v1.EC2NodeClass, celEnv *kubeletcel.CELEnvironment, pg *placementgroup.PlacementGroup) ([]*cloudprovider.InstanceType, error) {
 	out, err := fake.NewEC2API().DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{})
 	if err != nil {
 		return nil, err
@@ -321,12 +342,16 @@ func instanceTypes(ctx context.Context, c *Case, nc *v1.EC2NodeClass, celEnv *ku
 			if string(info.InstanceType) != name {
 				continue
 			}
+			found = true
+			checked := nc.Spec.NetworkInterfaces != nil || nc.Spec.PlacementGroupSelector != nil
+			if checked && !compatibility.IsCompatibleWithNodeClass(info, nc, pg) {
+				break
+			}
 			it, err := resolver.Resolve(ctx, info, zones, nc, parsed)
 			if err != nil {
 				return nil, err
 			}
 			its = append(its, it)
-			found = true
 			break
 		}
 		if !found {

@@ -7,6 +7,7 @@ import { createFleet, type Answer } from './create-fleet.js';
 import type { Ec2Prices, FleetChoice } from './ec2-allocation.js';
 import { getProductsReply } from './price-list.js';
 import { TemplateGroups } from './template-groups.js';
+import { describePlacementGroups, type ProxyPlacementGroup } from './placement-groups.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
 export interface CapacityFault {
@@ -52,6 +53,8 @@ export interface FaultProxy {
   slow(action: string, delay: { times: number; ms: number }): void;
   /** Instances launched from now on stay out of DescribeInstances for `ms` (EC2's eventual consistency); 0 ends it. */
   lagLaunches(ms: number): void;
+  /** Answer DescribePlacementGroups as EC2 would with these groups (moto 5.2.5 has no placement group API); undefined: pass on. */
+  setPlacementGroups(groups: readonly ProxyPlacementGroup[] | undefined): void;
   clear(): void;
   stop(): Promise<void>;
 }
@@ -80,6 +83,7 @@ interface State {
   delays: Map<string, { left: number; ms: number }>;
   readonly visibility: LaunchVisibility;
   readonly templateGroups: TemplateGroups;
+  placementGroups: readonly ProxyPlacementGroup[] | undefined;
 }
 
 async function forward(
@@ -147,6 +151,7 @@ function injectedAnswer(state: State, action: string, target: string | undefined
   }
   const unknown = action === 'DescribeInstances' ? state.visibility.unknownIds(params) : [];
   if (unknown.length > 0) return { status: 400, type: 'text/xml', text: notFoundBody(unknown) };
+  if (action === 'DescribePlacementGroups' && state.placementGroups !== undefined) return describePlacementGroups(state.placementGroups, params);
   const impaired = impairedAnswer(state, action, params);
   return impaired === undefined ? undefined : { status: 200, type: 'text/xml', text: impaired };
 }
@@ -196,7 +201,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
  * name, with a JSON error body.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, prices: undefined, choices: [], impaired: [], throttles: new Map(), delays: new Map(), visibility: new LaunchVisibility(), templateGroups: new TemplateGroups(target) };
+  const state: State = { target, actions: [], requests: [], faults: [], spotPrice: undefined, prices: undefined, choices: [], impaired: [], throttles: new Map(), delays: new Map(), visibility: new LaunchVisibility(), templateGroups: new TemplateGroups(target), placementGroups: undefined };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((e: unknown) => {
       send(res, 502, 'text/plain', `fault proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -234,6 +239,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     lagLaunches: (ms) => {
       state.visibility.setLag(ms);
+    },
+    setPlacementGroups: (groups) => {
+      state.placementGroups = groups;
     },
     clear: () => {
       state.visibility.setLag(0);

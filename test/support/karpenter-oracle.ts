@@ -53,6 +53,15 @@ export interface OracleCase {
   readonly subnets: readonly { id: string; zone: string; zoneID: string }[];
   readonly instanceProfile: string;
   readonly images: readonly OracleImage[];
+  /** The placement groups the account holds (DescribePlacementGroups). */
+  readonly placementGroups?: readonly OraclePlacementGroup[];
+}
+
+export interface OraclePlacementGroup {
+  readonly id: string;
+  readonly name: string;
+  readonly strategy: 'cluster' | 'partition' | 'spread';
+  readonly partitionCount?: number;
 }
 
 /** One CreateLaunchTemplate request Karpenter would send, with the user data decoded. */

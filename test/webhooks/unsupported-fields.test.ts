@@ -1,7 +1,7 @@
 import t from 'tap';
 import { buildWebhookServer } from '../../webhooks/app.js';
 import { unsupportedFields } from '../../domain/api/unsupported-fields.js';
-import { unsupportedSamples } from '../domain/api/unsupported-samples.js';
+import { honouredSamples, unsupportedSamples } from '../domain/api/unsupported-samples.js';
 import { review } from './review-fixture.js';
 
 interface Reply { response: { allowed: boolean; status?: { code: number; message: string } } }
@@ -18,5 +18,13 @@ for (const sample of unsupportedSamples) {
     t.equal(response.status?.code, 422);
     const message = unsupportedFields.find((f) => f.path === sample.field)?.message ?? '<no entry>';
     t.ok(response.status?.message.includes(`${sample.path}: ${message}`), response.status?.message ?? '<no message>');
+  });
+}
+
+for (const sample of honouredSamples) {
+  void t.test(`the ${sample.manifest.kind} webhook admits ${sample.manifest.metadata.name}'s ${sample.path}, once refused as not supported yet`, async (t) => {
+    const r = await app.inject({ method: 'POST', url: paths[sample.manifest.kind] ?? '', payload: review(sample.manifest) });
+    t.equal(r.statusCode, 200);
+    t.equal(r.json<Reply>().response.allowed, true, r.json<Reply>().response.status?.message ?? '');
   });
 }

@@ -108,9 +108,28 @@ function processorOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'cpuManufacture
   };
 }
 
-function networkOf(info: InstanceTypeInfo, known: CatalogEntry | undefined): Pick<CatalogEntry, 'efa' | 'networkMbps' | 'encryptionInTransit' | 'hypervisor'> {
+const everyStrategy = ['cluster', 'partition', 'spread'];
+
+/**
+ * What an EC2NodeClass's interfaces and placement group need, as Karpenter's compatibility checks read them from
+ * DescribeInstanceTypes: each card's interfaces (only when there are several), no ENA, and the placement strategies
+ * when not all three (a type EC2 describes no placement info for supports none).
+ */
+function attachmentsOf(info: InstanceTypeInfo): Pick<CatalogEntry, 'networkCards' | 'enaUnsupported' | 'placementStrategies'> {
+  const cards = [...(info.NetworkInfo?.NetworkCards ?? [])].sort((a, b) => (a.NetworkCardIndex ?? 0) - (b.NetworkCardIndex ?? 0));
+  const strategies: string[] = info.PlacementGroupInfo?.SupportedStrategies ?? [];
+  const allStrategies = strategies.length === everyStrategy.length && everyStrategy.every((s) => strategies.includes(s));
+  return {
+    ...(cards.length > 1 ? { networkCards: cards.map((c) => c.MaximumNetworkInterfaces ?? 0) } : {}),
+    ...(info.NetworkInfo?.EnaSupport === 'unsupported' ? { enaUnsupported: true } : {}),
+    ...(allStrategies ? {} : { placementStrategies: strategies }),
+  };
+}
+
+function networkOf(info: InstanceTypeInfo, known: CatalogEntry | undefined): Pick<CatalogEntry, 'efa' | 'networkMbps' | 'encryptionInTransit' | 'hypervisor' | 'networkCards' | 'enaUnsupported' | 'placementStrategies'> {
   const hypervisor: string | undefined = info.Hypervisor;
   return {
+    ...attachmentsOf(info),
     efa: info.NetworkInfo?.EfaInfo?.MaximumEfaInterfaces ?? null,
     networkMbps: known?.networkMbps ?? null,
     encryptionInTransit: info.NetworkInfo?.EncryptionInTransitSupported ?? false,

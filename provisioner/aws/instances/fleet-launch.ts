@@ -2,15 +2,16 @@ import { isIP } from 'node:net';
 import type { CreateFleetCommandInput, CreateFleetCommandOutput, DefaultTargetCapacityType, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateFleetCommand } from '../sdk/sdk.js';
 import type { LaunchedInstance, LaunchRequest } from '../../../domain/cloud/cloud-provider.js';
+import type { LaunchOffering } from '../../../domain/cloud/offering.js';
 import { InsufficientCapacityError } from '../../../domain/cloud/errors.js';
 import type { UnavailableOfferings } from '../../../domain/cloud/unavailable-offerings.js';
 import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
 import type { ReservationAvailability } from '../../../domain/cloud/reservation-availability.js';
 import { formatProviderId } from '../../../domain/cloud/provider-id.js';
 import { errorCode, insufficientCapacityCodes } from '../sdk/ec2-errors.js';
-import { amiFor, planOverrides, type OverridePlan } from './fleet-overrides.js';
+import { amiFor, planOverrides, type OverrideGroup, type OverridePlan } from './fleet-overrides.js';
 import { interpretFleet, type FleetLaunch } from './fleet-result.js';
-import type { LaunchTemplates } from '../launch-template/launch-template.js';
+import type { LaunchTemplateInput, LaunchTemplates } from '../launch-template/launch-template.js';
 import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 import { instanceTags, launchTemplateTags, toEc2Tags } from '../sdk/tags.js';
 import { userDataFor, type ClusterBootstrap } from '../user-data/user-data.js';
@@ -110,6 +111,32 @@ function allocationOptions(request: LaunchRequest, reservation: ReservationRef |
   return reservation?.type === 'capacity-block' ? {} : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
 }
 
+/** One override group's launch template: its image, user data (its max pods), EFA interfaces and reservation. */
+function templateInput(deps: FleetLaunchDeps, request: LaunchRequest, group: OverrideGroup, tags: Record<string, string>): LaunchTemplateInput {
+  const nodeClass = request.nodeClass;
+  const userData = userDataFor({
+    cluster: deps.cluster,
+    nodeClass,
+    labels: request.nodeLabels ?? {},
+    taints: request.nodeTaints ?? [],
+    capacityType: request.capacityType,
+    ...(group.maxPods === undefined ? {} : { maxPods: group.maxPods }),
+  });
+  // Karpenter names a partition only for a partition group (EnsureAll).
+  const partition = nodeClass.placementGroup?.strategy === 'partition' ? request.placementPartition : undefined;
+  return {
+    nodeClass,
+    ami: group.ami,
+    userData,
+    tags,
+    capacityType: request.capacityType,
+    ...(group.reservation === undefined ? {} : { reservation: group.reservation }),
+    ipv6Cluster: isIP(deps.cluster.dnsClusterIp ?? '') === 6,
+    ...(group.efaCount === undefined ? {} : { efaCount: group.efaCount }),
+    ...(partition === undefined ? {} : { placementPartition: partition }),
+  };
+}
+
 async function fleetRequest(
   deps: FleetLaunchDeps,
   request: LaunchRequest,
@@ -120,23 +147,7 @@ async function fleetRequest(
   const templateTags = launchTemplateTags(tags);
   const configs = [];
   for (const group of plan.groups) {
-    const userData = userDataFor({
-      cluster: deps.cluster,
-      nodeClass,
-      labels: request.nodeLabels ?? {},
-      taints: request.nodeTaints ?? [],
-      capacityType: request.capacityType,
-      ...(group.maxPods === undefined ? {} : { maxPods: group.maxPods }),
-    });
-    const id = await deps.templates.ensure({
-      nodeClass,
-      ami: group.ami,
-      userData,
-      tags: templateTags,
-      capacityType: request.capacityType,
-      ...(group.reservation === undefined ? {} : { reservation: group.reservation }),
-      ipv6Cluster: isIP(deps.cluster.dnsClusterIp ?? '') === 6,
-    });
+    const id = await deps.templates.ensure(templateInput(deps, request, group, templateTags));
     configs.push({
       LaunchTemplateSpecification: { LaunchTemplateId: id, Version: '$Latest' },
       Overrides: group.overrides,
@@ -186,6 +197,23 @@ async function sendFleet(
   }
 }
 
+/**
+ * What the launch attached: EFA interfaces as Karpenter's getEFACountForInstance counts them (the launched type's EFA
+ * capacity, as the class sizes it, when the NodeClaim asks for EFA or the class lists its interfaces; otherwise
+ * none), and the class's placement group with the partition the template asked for (EC2 picks one otherwise).
+ */
+function attachments(request: LaunchRequest, offering: LaunchOffering | undefined): Pick<LaunchedInstance, 'efaInterfaces' | 'placement'> {
+  const attachesEfa = request.efaRequested === true || request.nodeClass.networkInterfaces !== undefined;
+  const efa = attachesEfa ? (offering?.efaInterfaces ?? 0) : 0;
+  const group = request.nodeClass.placementGroup;
+  const partitioned = group?.strategy === 'partition';
+  const partition = partitioned ? request.placementPartition : undefined;
+  return {
+    ...(efa > 0 ? { efaInterfaces: efa } : {}),
+    ...(group === undefined ? {} : { placement: { groupId: group.id, partitioned, ...(partition === undefined ? {} : { partition }) } }),
+  };
+}
+
 function toLaunched(
   launch: FleetLaunch,
   request: LaunchRequest,
@@ -209,6 +237,7 @@ function toLaunched(
     ...(launch.capacityType === 'reserved' && offering?.reservation !== undefined
       ? { capacityReservation: offering.reservation }
       : {}),
+    ...attachments(request, offering),
     imageId,
     launchTime: now,
     state: 'pending',

@@ -11,15 +11,20 @@ export interface OverridePlanInput {
   readonly capacityType: CapacityType;
   readonly subnets: readonly ResolvedSubnet[];
   readonly amis: readonly ResolvedAmi[];
+  /** The NodeClaim asks for EFA: each type's template attaches its EFA interfaces (LaunchRequest.efaRequested). */
+  readonly efaRequested?: boolean;
 }
 
 /**
- * Overrides grouped by image and pod count: each group becomes one launch template, because the
- * kubelet's max pods is written into the user data (Karpenter groups the same way).
+ * Overrides grouped by image, pod count and EFA interfaces: each group becomes one launch template, because the
+ * kubelet's max pods is written into the user data and the EFA interfaces into the template (Karpenter groups the
+ * same way).
  */
 export interface OverrideGroup {
   readonly ami: ResolvedAmi;
   readonly maxPods?: number;
+  /** EFA interfaces the template attaches (absent: none). */
+  readonly efaCount?: number;
   /** A reserved launch's template names its reservation, so each reservation has its own template. */
   readonly reservation?: ReservationRef;
   readonly overrides: FleetLaunchTemplateOverridesRequest[];
@@ -76,23 +81,26 @@ export function planOverrides(input: OverridePlanInput): OverridePlan {
     types.add(o.instanceType);
     chosen.push(o);
   }
-  return { groups: groupByTemplate(chosen, input.amis, subnets), offerings: chosen };
+  return { groups: groupByTemplate(chosen, input, subnets), offerings: chosen };
 }
 
 function groupByTemplate(
   chosen: readonly LaunchOffering[],
-  amis: readonly ResolvedAmi[],
+  input: Pick<OverridePlanInput, 'amis' | 'efaRequested'>,
   subnets: ReadonlyMap<string, ResolvedSubnet>,
 ): OverrideGroup[] {
   const groups = new Map<string, OverrideGroup>();
   for (const o of chosen) {
-    const ami = amiFor(amis, o);
+    const ami = amiFor(input.amis, o);
     const subnet = subnets.get(o.zone);
     if (ami === undefined || subnet === undefined) continue;
-    const key = `${ami.id}/${String(o.maxPods)}/${o.reservation?.id ?? ''}`;
+    // Karpenter's efaCount: the type's EFA capacity when the NodeClaim asks for EFA, else none.
+    const efaCount = input.efaRequested === true ? (o.efaInterfaces ?? 0) : 0;
+    const key = `${ami.id}/${String(o.maxPods)}/${o.reservation?.id ?? ''}/${String(efaCount)}`;
     const group = groups.get(key) ?? {
       ami,
       ...(o.maxPods === undefined ? {} : { maxPods: o.maxPods }),
+      ...(efaCount === 0 ? {} : { efaCount }),
       ...(o.reservation === undefined ? {} : { reservation: o.reservation }),
       overrides: [],
     };

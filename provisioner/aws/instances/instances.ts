@@ -25,6 +25,22 @@ export function toLaunchedInstance(i: Instance): LaunchedInstance | undefined {
     state: i.State?.Name ?? 'pending',
     tags,
     ...ownerFields(tags),
+    ...attachmentFields(i),
+  };
+}
+
+/**
+ * Karpenter's NewInstance: the EFA interfaces the instance has (type `efa` or `efa-only`), and its placement group
+ * with the partition EC2 put it in (a partition of 0 or none is not known yet).
+ */
+function attachmentFields(i: Instance): Pick<LaunchedInstance, 'efaInterfaces' | 'placement'> {
+  const efa = (i.NetworkInterfaces ?? []).filter((n) => n.InterfaceType === 'efa' || n.InterfaceType === 'efa-only').length;
+  const groupId = i.Placement?.GroupId;
+  const partition = i.Placement?.PartitionNumber;
+  const known = partition !== undefined && partition !== 0;
+  return {
+    ...(efa > 0 ? { efaInterfaces: efa } : {}),
+    ...(groupId === undefined || groupId === '' ? {} : { placement: { groupId, partitioned: known, ...(known ? { partition } : {}) } }),
   };
 }
 

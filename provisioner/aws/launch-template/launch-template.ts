@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type {
   EC2Client,
+  LaunchTemplatePlacementRequest,
   LaunchTemplateTagSpecificationRequest,
   RequestLaunchTemplateData,
 } from '@aws-sdk/client-ec2';
@@ -9,7 +10,7 @@ import type { ResolvedAmi, ResolvedNodeClass } from '../../../domain/cloud/node-
 import type { CapacityType } from '../../../domain/cloud/offering.js';
 import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
 import { toLaunchTemplateBlockDevices } from './block-devices.js';
-import { primaryInterface } from './primary-interface.js';
+import { templateInterfaces } from './network-interfaces.js';
 import { errorCode } from '../sdk/ec2-errors.js';
 import { retryThrottled, type RetryPolicy } from '../sdk/retry-throttled.js';
 import { toEc2Tags } from '../sdk/tags.js';
@@ -30,6 +31,16 @@ export interface LaunchTemplateInput {
   readonly reservation?: ReservationRef;
   /** The cluster's DNS address is IPv6 (Karpenter's ClusterIPFamily): ipPrefixCount then asks for IPv6 prefixes. */
   readonly ipv6Cluster?: boolean;
+  /**
+   * EFA interfaces the launch attaches when the NodeClaim asks for `vpc.amazonaws.com/efa` and the class lists no
+   * interfaces of its own: the type's EFA capacity (Karpenter groups its templates by it). 0 or absent: none.
+   */
+  readonly efaCount?: number;
+  /**
+   * The partition of the class's partition placement group the NodeClaim asked for (Karpenter's PartitionNumber);
+   * absent: EC2 picks one.
+   */
+  readonly placementPartition?: number;
 }
 
 export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTemplateData {
@@ -38,7 +49,7 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
   return {
     ImageId: ami.id,
     IamInstanceProfile: { Name: nodeClass.instanceProfile },
-    NetworkInterfaces: [primaryInterface(nodeClass, input.ipv6Cluster === true)],
+    NetworkInterfaces: templateInterfaces(nodeClass, input.efaCount ?? 0, input.ipv6Cluster === true),
     // EC2 refuses an empty list (a Custom class with no mappings keeps the image's own).
     ...(nodeClass.blockDeviceMappings.length === 0
       ? {}
@@ -61,9 +72,22 @@ export function launchTemplateData(input: LaunchTemplateInput): RequestLaunchTem
       : { CpuOptions: { NestedVirtualization: nodeClass.cpuOptions.nestedVirtualization } }),
     // Enclaves and tenancy are spelled out as Karpenter does, so an account default cannot change what a node is.
     EnclaveOptions: { Enabled: false },
-    Placement: { Tenancy: 'default' },
+    Placement: placement(nodeClass, input.placementPartition),
     // EC2 refuses a tag specification with no tags.
     ...(Object.keys(input.tags).length === 0 ? {} : { TagSpecifications: resourceTagSpecifications(input) }),
+  };
+}
+
+/**
+ * Tenancy always, and the class's placement group by id (Karpenter names it by id, which stays the same when a group
+ * is recreated under its name), with a partition only when the NodeClaim asked for one.
+ */
+function placement(nodeClass: ResolvedNodeClass, partition: number | undefined): LaunchTemplatePlacementRequest {
+  const group = nodeClass.placementGroup;
+  return {
+    Tenancy: 'default',
+    ...(group === undefined ? {} : { GroupId: group.id }),
+    ...(group === undefined || partition === undefined || partition === 0 ? {} : { PartitionNumber: partition }),
   };
 }
 

@@ -14,6 +14,7 @@ export {
   DescribeImagesCommand,
   DescribeInstancesCommand,
   DescribeLaunchTemplatesCommand,
+  DescribePlacementGroupsCommand,
   EC2Client,
   TerminateInstancesCommand,
   paginateDescribeCapacityReservations,

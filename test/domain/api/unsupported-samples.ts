@@ -12,7 +12,15 @@ export interface UnsupportedSample {
   readonly manifest: { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> };
 }
 
-export const unsupportedSamples: readonly UnsupportedSample[] = [
+export const unsupportedSamples: readonly UnsupportedSample[] = [];
+
+/**
+ * Fields that were refused as not supported yet until they were honoured (issue 34): each must now be admitted, by
+ * the webhook and `nodesmith validate` alike.
+ */
+export const honouredSamples: readonly UnsupportedSample[] = [
   { field: 'spec.placementGroupSelector', path: 'spec.placementGroupSelector', manifest: ec2NodeClass({ placementGroupSelector: { name: 'cluster-pg' } }, 'placement') },
+  { field: 'spec.placementGroupSelector', path: 'spec.placementGroupSelector', manifest: ec2NodeClass({ placementGroupSelector: { id: 'pg-0123456789abcdef0' } }, 'placement-id') },
   { field: 'spec.networkInterfaces', path: 'spec.networkInterfaces', manifest: ec2NodeClass({ networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] }, 'efa') },
+  { field: 'spec.networkInterfaces', path: 'spec.networkInterfaces', manifest: ec2NodeClass({ networkInterfaces: [] }, 'no-interfaces') },
 ];

@@ -59,7 +59,7 @@ void t.test('the NodePool hash changes with each template field', (t) => {
   t.end();
 });
 
-void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the AMI family is written, and hashes the other launch fields', (t) => {
+void t.test('the EC2NodeClass hash ignores selectors (not the placement group\'s), ipPrefixCount and how the AMI family is written, and hashes the other launch fields', (t) => {
   const spec = nodeClass().spec;
   const hash = ec2NodeClassHash(spec);
   t.equal(ec2NodeClassHash(reversedKeys(spec) as EC2NodeClassSpec), hash, 'key order');
@@ -71,6 +71,9 @@ void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the 
     ['capacity reservation selectors', { capacityReservationSelectorTerms: [{ id: 'cr-1' }] }],
     ['ipPrefixCount', { ipPrefixCount: 2 }],
     ['amiFamily written out as the alias family', { amiFamily: 'AL2023' }],
+    // Karpenter's hashstructure tells [] from none (DECISIONS.md): both launch the same template, and nodesmith's
+    // hash drops empty lists for every field so that an API server round trip changes nothing.
+    ['an empty networkInterfaces list', { networkInterfaces: [] }],
   ];
   for (const [what, over] of same) t.equal(ec2NodeClassHash(withSpec(spec, over)), hash, what);
   const different: [string, Record<string, unknown>][] = [
@@ -79,10 +82,13 @@ void t.test('the EC2NodeClass hash ignores selectors, ipPrefixCount and how the 
     // Hashed as Karpenter hashes them (no hash:"ignore" on these EC2NodeClassSpec fields in v1.15).
     ['context', { context: 'ctx-1' }], ['cpuOptions', { cpuOptions: { nestedVirtualization: 'enabled' } }],
     ['connectionTracking', { connectionTracking: { udpTimeout: 45 } }],
+    ['placementGroupSelector', { placementGroupSelector: { name: 'training' } }],
+    ['networkInterfaces', { networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }] }],
   ];
   for (const [what, over] of different) t.not(ec2NodeClassHash(withSpec(spec, over)), hash, what);
   const restored = (ebs: Record<string, unknown>): EC2NodeClassSpec => withSpec(spec, { blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { snapshotID: 'snap-1', ...ebs } }] });
   t.not(ec2NodeClassHash(restored({ volumeInitializationRate: 200 })), ec2NodeClassHash(restored({})), 'volumeInitializationRate');
+  t.not(ec2NodeClassHash(withSpec(spec, { placementGroupSelector: { name: 'a' } })), ec2NodeClassHash(withSpec(spec, { placementGroupSelector: { id: 'pg-1' } })), 'the selector, not the group it finds');
   t.end();
 });
 

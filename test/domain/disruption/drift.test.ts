@@ -115,3 +115,16 @@ void t.test('an AMI, subnet or security group set that moved away from the insta
   t.equal(resolvedDrift({ ...launched, securityGroupIds: [] }, resolved), undefined, 'an instance described without security groups decides nothing');
   t.end();
 });
+
+void t.test('a NodeClaim whose placement group is not the one its EC2NodeClass resolves to now has PlacementGroupDrift', (t) => {
+  const resolved = { amiIds: new Set<string>(), subnetIds: new Set<string>(), securityGroupIds: new Set<string>() };
+  const now = (placementGroupId: string | undefined): typeof resolved & { placementGroupId?: string } => (placementGroupId === undefined ? resolved : { ...resolved, placementGroupId });
+  t.equal(resolvedDrift({ placementGroupId: 'pg-1' }, now('pg-1')), undefined);
+  t.equal(resolvedDrift({ placementGroupId: '' }, now('')), undefined, 'neither in a group');
+  t.same(resolvedDrift({ placementGroupId: '' }, now('pg-1')), { reason: 'PlacementGroupDrift', message: 'the node runs outside any placement group; the EC2NodeClass now selects pg-1' }, 'a selector added');
+  t.same(resolvedDrift({ placementGroupId: 'pg-1' }, now('')), { reason: 'PlacementGroupDrift', message: 'the node runs in placement group pg-1; the EC2NodeClass now selects none' }, 'a selector removed');
+  t.match(resolvedDrift({ placementGroupId: 'pg-1' }, now('pg-2')), { reason: 'PlacementGroupDrift' }, 'another group');
+  t.equal(resolvedDrift({ placementGroupId: 'pg-1' }, now(undefined)), undefined, 'a selector whose group is not resolved decides nothing');
+  t.match(resolvedDrift({ placementGroupId: '', subnetId: 'subnet-x' }, { ...now('pg-1'), subnetIds: new Set(['subnet-a']) }), { reason: 'SubnetDrift' }, 'after the others, in Karpenter\'s order');
+  t.end();
+});

@@ -42,3 +42,40 @@ void t.test('ipPrefixCount changes no type\'s pods: Karpenter v1.15 keeps the EN
   t.equal(pods({ ipPrefixCount: 2, kubelet: { maxPods: 110 } }), 110, 'kubelet.maxPods is how a class raises it, as in Karpenter');
   t.end();
 });
+
+const network = loadInstanceTypes({ only: new Set(['c4.large', 'm5.large', 't3.large', 'c5n.18xlarge', 'p4d.24xlarge', 'g4ad.xlarge']) });
+
+/** The types of `network` a class with this spec (and resolved group) can launch. */
+function launchableOf(spec: Record<string, unknown>, group?: { id: string; strategy: string; partitionCount: number }): string[] {
+  return instanceTypesForNodeClass(network, nodeClassCapacityOf(nodeClass('c', spec), group))
+    .filter((type) => type.offerings.some((o) => o.available)).map((type) => type.name).sort();
+}
+
+const primary = { networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' };
+
+void t.test('listed interfaces need an ENA type with the cards, device slots and EFA devices they name, as Karpenter\'s check', (t) => {
+  t.same(launchableOf({}), ['c4.large', 'c5n.18xlarge', 'g4ad.xlarge', 'm5.large', 'p4d.24xlarge', 't3.large']);
+  t.same(launchableOf({ networkInterfaces: [] }), ['c5n.18xlarge', 'g4ad.xlarge', 'm5.large', 'p4d.24xlarge', 't3.large'], 'even an empty list rules out a type without ENA (c4)');
+  t.same(launchableOf({ networkInterfaces: [primary, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] }), ['c5n.18xlarge', 'p4d.24xlarge'], 'EFA-only needs EFA devices');
+  t.same(launchableOf({ networkInterfaces: [primary, { networkCardIndex: 3, deviceIndex: 0, interfaceType: 'efa-only' }] }), ['p4d.24xlarge'], 'card 3 needs four cards');
+  t.same(launchableOf({ networkInterfaces: [primary, { networkCardIndex: 0, deviceIndex: 3, interfaceType: 'interface' }] }), ['c5n.18xlarge', 'p4d.24xlarge'], 'device 3 needs four interfaces on the card (m5.large and t3.large have three)');
+  const fiveEfa = [primary, ...[0, 1, 2, 3, 4].map((card) => ({ networkCardIndex: card, deviceIndex: 1, interfaceType: 'efa-only' }))];
+  t.same(launchableOf({ networkInterfaces: fiveEfa }), [], 'more EFA-only interfaces than any type has EFA devices');
+  t.end();
+});
+
+void t.test('a placement group keeps the types that support its strategy; one not resolved yet keeps none', (t) => {
+  const selector = { placementGroupSelector: { name: 'pg' } };
+  t.same(launchableOf(selector, { id: 'pg-1', strategy: 'cluster', partitionCount: 0 }), ['c4.large', 'c5n.18xlarge', 'm5.large', 'p4d.24xlarge'], 'burstable types cannot join a cluster group; g4ad is not described: none');
+  t.same(launchableOf(selector, { id: 'pg-1', strategy: 'spread', partitionCount: 0 }), ['c4.large', 'c5n.18xlarge', 'm5.large', 'p4d.24xlarge', 't3.large']);
+  t.same(launchableOf(selector), [], 'a selector with no group resolved launches nothing');
+  t.same(launchableOf({}, { id: 'pg-1', strategy: 'cluster', partitionCount: 0 }), launchableOf({}), 'a group given for a class without a selector is not its');
+  t.end();
+});
+
+void t.test('the class\'s types carry its placement group\'s id as a label', (t) => {
+  const types = instanceTypesForNodeClass(network, nodeClassCapacityOf(nodeClass('c', { placementGroupSelector: { id: 'pg-1' } }), { id: 'pg-1', strategy: 'partition', partitionCount: 3 }));
+  t.same([...new Set(types.map((x) => x.labels['karpenter.k8s.aws/placement-group-id']))], ['pg-1']);
+  t.equal(types[0]?.labels['karpenter.k8s.aws/placement-group-partition'], undefined, 'the partition is per node, not per type');
+  t.end();
+});

@@ -73,11 +73,11 @@ void t.test('max pods per family: podsPerCore caps it, Bottlerocket ignores pods
 });
 
 void t.test('an EFA-only interface on the first card takes an ENI from pods and is the EFA count the node advertises', (t) => {
-  const type = sized({ amiFamily: 'AL2023', networkInterfaces: [{ networkCardIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, interfaceType: 'efa-only' }] });
+  const type = sized({ amiFamily: 'AL2023', networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] });
   t.equal(type.capacity['pods'], 2 * 9 + 2);
   t.equal(type.capacity['vpc.amazonaws.com/efa'], 1);
   t.ok((catalog.find((x) => x.name === 'p4d.24xlarge')?.capacity['vpc.amazonaws.com/efa'] ?? 0) > 1, 'p4d has several EFA devices by default');
-  t.equal(sized({ amiFamily: 'AL2023', networkInterfaces: [{ networkCardIndex: 0, interfaceType: 'interface' }] }, 'p4d.24xlarge').capacity['vpc.amazonaws.com/efa'], undefined,
+  t.equal(sized({ amiFamily: 'AL2023', networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }] }, 'p4d.24xlarge').capacity['vpc.amazonaws.com/efa'], undefined,
     'a class that lists its interfaces without EFA attaches none');
   t.end();
 });

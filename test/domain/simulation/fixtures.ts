@@ -48,3 +48,9 @@ export function nodePool(name: string, overrides: { requirements?: SimulationNod
 export function input(pendingPods: Pod[], overrides: Partial<SimulationInput> = {}): SimulationInput {
   return { nodes: [], daemonSets: [], pendingPods, nodePools: [nodePool('default')], instanceTypes: smallCatalog, ...overrides };
 }
+
+/** A NodePool that launches with the EC2NodeClass `className` (SimulationInput.nodeClasses sizes its types). */
+export function poolWithClass(name: string, className: string, overrides: Parameters<typeof nodePool>[1] = {}): SimulationNodePool {
+  const pool = nodePool(name, overrides);
+  return { ...pool, spec: { ...pool.spec, template: { ...pool.spec.template, spec: { ...pool.spec.template.spec, nodeClassRef: { name: className } } } } };
+}

@@ -3,17 +3,10 @@ import type { DaemonSet } from '../../../domain/core/workloads.js';
 import type { NodeClassCapacity } from '../../../domain/instance-types/node-class-types.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import { simulate } from '../../../domain/simulation/simulate.js';
-import type { SimulationNodePool } from '../../../domain/simulation/simulation-input.js';
 import { checkPlan } from '../../support/validate-plan.js';
-import { input, nodePool, pod, pods } from './fixtures.js';
+import { input, nodePool, pod, pods, poolWithClass } from './fixtures.js';
 
 const Gi = 2 ** 30;
-
-/** A NodePool that launches with the EC2NodeClass `className`. */
-function poolWithClass(name: string, className: string, weight?: number): SimulationNodePool {
-  const pool = nodePool(name, weight === undefined ? {} : { weight });
-  return { ...pool, spec: { ...pool.spec, template: { ...pool.spec.template, spec: { ...pool.spec.template.spec, nodeClassRef: { name: className } } } } };
-}
 
 const maxPods20: NodeClassCapacity = { name: 'dense', amiFamily: 'AL2023', kubelet: { maxPods: 20 } };
 
@@ -67,7 +60,7 @@ void t.test('a pod asking 50Gi of ephemeral storage fits a class with a 100Gi ro
 
 void t.test('each NodePool plans with its own class in one simulation', (t) => {
   const sim = input(pods('web', 60, { cpu: '10m', memory: '16Mi' }), {
-    nodePools: [poolWithClass('dense', 'dense', 10), poolWithClass('loose', 'loose')],
+    nodePools: [poolWithClass('dense', 'dense', { weight: 10 }), poolWithClass('loose', 'loose')],
     nodeClasses: [maxPods20, { name: 'loose', amiFamily: 'AL2023' }],
   });
   const result = simulate(sim);

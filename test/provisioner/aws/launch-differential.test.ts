@@ -5,6 +5,7 @@ import { corpus } from './launch-differential/corpus.js';
 import { classify, readKnownDifferences } from './launch-differential/known-differences.js';
 import { diffShapes, type Difference } from './launch-differential/launch-shape.js';
 import { decodeUserData, karpenterShape, nodesmithShape, nodesmithSide, verdict } from './launch-differential/shapes.js';
+import { efaCases, placementTargets } from './launch-differential/exercised.js';
 
 const differencesDoc = fileURLToPath(new URL('../../../docs/launch-differences.md', import.meta.url));
 
@@ -69,6 +70,15 @@ void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs
   const targets = reservedTargets(cases, karpenter);
   t.ok(targets.length >= 9, `reserved launches are cases (${String(targets.length)})`);
   for (const { name, karpenterSent, expected } of targets) t.same(karpenterSent, expected, `${name}: Karpenter targets the reservation`);
+
+  // The placement group and EFA cases exercise what they should: Karpenter's templates name the group (and the
+  // partition the NodeClaim requires) and attach EFA interfaces, so agreeing with them checks nodesmith's.
+  const placements = placementTargets(cases, karpenter);
+  t.ok(placements.length >= 28, `placement group launches are cases (${String(placements.length)})`);
+  for (const { name, sent, expected } of placements) t.same(sent, expected, `${name}: Karpenter's templates go into the group`);
+  const efa = efaCases(cases, karpenter);
+  t.ok(efa.requested.length >= 8, `launches attaching EFA for a NodeClaim that asks for it are cases (${String(efa.requested.length)})`);
+  t.ok(efa.listed.length >= 20, `launches with the class's EFA-only interfaces are cases (${String(efa.listed.length)})`);
 
   const launched = nodesmith.filter((n) => n.outcome === 'launched').length;
   t.comment(`${String(cases.length)} cases; Karpenter launched ${String(karpenter.filter((k) => k.launchTemplates.length > 0).length)}, nodesmith ${String(launched)}`);

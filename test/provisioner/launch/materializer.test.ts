@@ -219,3 +219,17 @@ void t.test('a NodeClaim that says its minValues were relaxed is launched saying
   await plain.materializer.materialize(virtualName);
   t.equal(plain.cloud.createRequests[0]?.minValuesRelaxed, undefined, 'nodesmith\'s own NodeClaims never say so');
 });
+
+void t.test('a class in a placement group launches into the group its resolution found, and the partition its plan was narrowed to', async (t) => {
+  const group = { id: 'pg-1', name: 'kafka', strategy: 'partition' as const, partitionCount: 3 };
+  const inGroup: NodeClassResolver = { resolve: () => Promise.resolve({ ...resolved, placementGroup: group }) };
+  const w = await world(inGroup, { placementGroupSelector: { name: 'kafka' } });
+  w.state.upsertPlan({ ...plan, placementPartitions: ['2'] });
+  await w.materializer.materialize(virtualName);
+  const [request] = w.cloud.createRequests;
+  t.equal(request?.placementPartition, 2);
+  t.ok((request?.offerings.length ?? 0) > 0, 'the types are sized for the group this launch resolved, before any status pass recorded it');
+  t.same(w.state.placementGroups.get('default'), group);
+  const claim = await w.claims.get('default-abcde');
+  t.same(claim?.spec.requirements.find((r) => r.key === 'karpenter.k8s.aws/placement-group-partition')?.values, ['2']);
+});

@@ -4,6 +4,7 @@ import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
 import { CloudDriftFacts, imageForLabels, resolvedFromStatus } from '../../../provisioner/lifecycle/drift-facts.js';
 import { instance } from '../../fakes/builders.js';
+import { ResolvedPlacementGroups } from '../../../provisioner/state/placement-groups.js';
 import { nodeClass } from '../../fakes/provisioning-builders.js';
 
 function withStatus(status: EC2NodeClass['status']): EC2NodeClass {
@@ -73,4 +74,16 @@ void t.test('the image for a node is the first in status whose requirements its 
   t.equal(imageForLabels(cls, {}), undefined, 'a NodeClaim without its type labels matches nothing');
   t.equal(imageForLabels(withStatus(undefined), { 'kubernetes.io/arch': 'amd64' }), undefined);
   t.end();
+});
+
+void t.test('the placement group the class resolves to is the resolved drift\'s: none without a selector, unknown while unresolved', async (t) => {
+  const groups = new ResolvedPlacementGroups();
+  const facts = new CloudDriftFacts({ cloud: new FakeCloudProvider(new FakeClock(0)), clock: new FakeClock(0), placementGroups: groups });
+  const status = { subnets: [{ id: 'subnet-a', zone: 'us-east-1a' }] };
+  const selecting: EC2NodeClass = { ...nodeClass('default', { placementGroupSelector: { name: 'training' } }), status };
+  t.equal((await facts.resolved(withStatus(status)))?.placementGroupId, '', 'a class without a selector: no group');
+  t.equal((await facts.resolved(selecting))?.placementGroupId, undefined, 'not resolved yet: decides nothing');
+  groups.record('default', { id: 'pg-1', name: 'training', strategy: 'cluster', partitionCount: 0 });
+  t.equal((await facts.resolved(selecting))?.placementGroupId, 'pg-1');
+  t.equal((await new CloudDriftFacts({ cloud: new FakeCloudProvider(new FakeClock(0)), clock: new FakeClock(0) }).resolved(selecting))?.placementGroupId, undefined, 'without the groups, no placement drift');
 });

@@ -196,6 +196,18 @@ void t.test('a subnet or security group set no longer selected drifts with Subne
   t.match(await drifted(w, 'nc-1'), { reason: 'SecurityGroupDrift', message: /sg-1, sg-2/ });
 });
 
+void t.test('a NodeClaim outside the placement group its class now selects drifts with PlacementGroupDrift, read from its label', async (t) => {
+  const w = world();
+  await launched(w, 'nc-1', { imageID: 'ami-1' });
+  w.facts.resolvedNow = { amiIds: new Set(['ami-1']), subnetIds: new Set(), securityGroupIds: new Set(), placementGroupId: 'pg-1' };
+  await w.controller.reconcile();
+  t.match(await drifted(w, 'nc-1'), { reason: 'PlacementGroupDrift', message: /outside any placement group/ });
+  await w.store.addLabels('nc-1', { 'karpenter.k8s.aws/placement-group-id': 'pg-1' });
+  w.controller.noteChange('nodeclaim', 'nc-1');
+  await w.controller.reconcile();
+  t.same(await drifted(w, 'nc-1'), {}, 'labelled with the group: in it');
+});
+
 void t.test('a NodeClaim another writer changed since it was read is tried again a second later', async (t) => {
   const w = world();
   await launched(w, 'nc-1');

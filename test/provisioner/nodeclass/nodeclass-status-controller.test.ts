@@ -59,8 +59,41 @@ void t.test('a class whose selectors resolve gets them in status and is Ready', 
   t.same(status?.subnets, [{ id: 'subnet-a', zone: 'us-west-2a', zoneID: 'usw2-az1' }]);
   t.same(status?.securityGroups, [{ id: 'sg-1', name: 'nodes' }]);
   t.same(status?.amis?.map((a) => [a.id, a.requirements[0]?.values]), [['ami-arm', ['arm64']], ['ami-x86', ['amd64']]]);
-  for (const type of ['SubnetsReady', 'SecurityGroupsReady', 'AMIsReady']) t.same(condition(classes.get('default'), type), ['True', type]);
+  for (const type of ['SubnetsReady', 'SecurityGroupsReady', 'AMIsReady', 'PlacementGroupReady']) t.same(condition(classes.get('default'), type), ['True', type]);
   t.same(condition(classes.get('default'), 'Ready'), ['True', 'Ready']);
+});
+
+void t.test('PlacementGroupReady is always there: True without a selector, as Karpenter sets it, and part of Ready', async (t) => {
+  const { classes, resolver, controller } = setup(nodeClass('default'));
+  await controller.reconcile();
+  t.same(condition(classes.get('default'), 'PlacementGroupReady'), ['True', 'PlacementGroupReady']);
+  resolver.failure = new NodeClassNotReadyError('resolving ec2nodeclass default: Placement group "gone" not found', { part: 'placementGroup', reason: 'PlacementGroupNotFound' });
+  await controller.reconcile();
+  t.same(condition(classes.get('default'), 'PlacementGroupReady'), ['False', 'PlacementGroupNotFound']);
+  t.same(condition(classes.get('default'), 'Ready'), ['False', 'UnhealthyDependents']);
+  t.same(condition(classes.get('default'), 'AMIsReady'), ['True', 'AMIsReady'], 'the parts resolved before it stay ready');
+  resolver.failure = new NodeClassNotReadyError('resolving ec2nodeclass default: Failed to resolve placement group "x": InvalidPlacementGroup.Unknown', { part: 'placementGroup', reason: 'PlacementGroupResolutionFailed' });
+  await controller.reconcile();
+  t.same(condition(classes.get('default'), 'PlacementGroupReady'), ['False', 'PlacementGroupResolutionFailed'], "Karpenter's reason when EC2 refuses the selector");
+});
+
+void t.test('the group a selector resolved to is kept for the planner, and dropped when the selector resolves to none', async (t) => {
+  const { classes, resolver, writer, events } = setup(nodeClass('training'));
+  const kept = new Map<string, unknown>();
+  const view = { nodeClasses: classes, placementGroups: { record: (name: string, group: unknown) => { kept.set(name, group); } } };
+  const controller = new NodeClassStatusController({ view, resolver, writer, events, clock: new FakeClock(0) });
+  const group = { id: 'pg-1', name: 'training', strategy: 'cluster' as const, partitionCount: 0 };
+  const resolve = resolver.resolve.bind(resolver);
+  resolver.resolve = async (spec) => ({ ...(await resolve(spec)), placementGroup: group });
+  await controller.reconcile();
+  t.same(kept.get('training'), group);
+  resolver.failure = new NodeClassNotReadyError('gone', { part: 'placementGroup', reason: 'PlacementGroupNotFound' });
+  await controller.reconcile();
+  t.ok(kept.has('training') && kept.get('training') === undefined, 'recorded as none');
+  resolver.failure = new NodeClassNotReadyError('no subnet', { part: 'subnets' });
+  kept.set('training', group);
+  await controller.reconcile();
+  t.same(kept.get('training'), group, 'a failure before the group is resolved says nothing about it');
 });
 
 void t.test('a steady class costs no write on the next pass', async (t) => {

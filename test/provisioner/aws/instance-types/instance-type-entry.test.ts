@@ -63,6 +63,19 @@ void t.test('nested virtualization is read from the processor\'s supported featu
   t.end();
 });
 
+void t.test('network cards, ENA and placement strategies are read as Karpenter\'s compatibility checks read them, and agree with the embedded rows', (t) => {
+  t.same(mapped('p4d.24xlarge')?.networkCards, [15, 15, 15, 15], 'every card\'s interfaces, for a type with several');
+  t.equal(mapped('m5.large')?.networkCards, undefined, 'one card is `enis`');
+  t.equal(mapped('c1.medium')?.enaUnsupported, true);
+  t.notOk(mapped('m5.large')?.enaUnsupported);
+  t.same(mapped('m7i-flex.large')?.placementStrategies, ['partition', 'spread'], 'a flex type cannot join a cluster group');
+  t.equal(mapped('m5.large')?.placementStrategies, undefined, 'all three: nothing to say');
+  t.same(toCatalogEntry({ ...info('m5.large'), PlacementGroupInfo: undefined }, undefined)?.placementStrategies, [], 'a type EC2 describes no placement for supports none');
+  const attachments = (entry: ReturnType<typeof mapped>): unknown[] => [entry?.networkCards, entry?.enaUnsupported, entry?.placementStrategies];
+  for (const name of ['p4d.24xlarge', 'm5.large', 'c1.medium', 'm7i-flex.large']) t.same(attachments(mapped(name)), attachments(embeddedEntries.get(name)), name);
+  t.end();
+});
+
 void t.test('the described and the embedded row give the same capacity, overhead and allocatable', (t) => {
   const entry = mapped('m6g.large');
   const known = embeddedEntries.get('m6g.large');

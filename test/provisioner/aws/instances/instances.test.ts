@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Filter, Instance } from '@aws-sdk/client-ec2';
 import { FakeClock } from '../../../../domain/clock.js';
-import { listClusterInstances } from '../../../../provisioner/aws/instances/instances.js';
+import { listClusterInstances, toLaunchedInstance } from '../../../../provisioner/aws/instances/instances.js';
 import { defaultRetryPolicy } from '../../../../provisioner/aws/sdk/retry-throttled.js';
 import { EC2Client } from '../../../../provisioner/aws/sdk/sdk.js';
 import { instanceTags } from '../../../../provisioner/aws/sdk/tags.js';
@@ -55,4 +55,19 @@ void t.test('list for one NodeClaim asks EC2 only for the instances tagged with 
   const ec2 = fakeEc2([running('i-0000000000000001', tags('general-abcde')), running('i-0000000000000002', tags('general-fghij'))]);
   const listed = await listClusterInstances(ec2, defaultRetryPolicy(new FakeClock()), 'prod', { nodeClaimName: 'general-fghij' });
   t.same(listed.map((i) => i.instanceId), ['i-0000000000000002']);
+});
+
+void t.test('an instance says how many EFA interfaces it has and which placement group and partition it runs in', (t) => {
+  const base = running('i-0000000000000009', {});
+  const efa = toLaunchedInstance({
+    ...base, NetworkInterfaces: [{ InterfaceType: 'interface' }, { InterfaceType: 'efa' }, { InterfaceType: 'efa-only' }],
+    Placement: { AvailabilityZone: 'us-east-1a', GroupId: 'pg-1', GroupName: 'kafka', PartitionNumber: 3 },
+  });
+  t.equal(efa?.efaInterfaces, 2, 'efa and efa-only, as Karpenter counts them');
+  t.same(efa?.placement, { groupId: 'pg-1', partitioned: true, partition: 3 });
+  const unknown = toLaunchedInstance({ ...base, Placement: { AvailabilityZone: 'us-east-1a', GroupId: 'pg-1', PartitionNumber: 0 } });
+  t.same(unknown?.placement, { groupId: 'pg-1', partitioned: false }, 'partition 0: not known (yet), or not a partition group');
+  const plain = toLaunchedInstance(base);
+  t.same([plain?.efaInterfaces, plain?.placement], [undefined, undefined]);
+  t.end();
 });

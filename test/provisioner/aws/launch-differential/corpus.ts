@@ -19,7 +19,12 @@ const world = {
   securityGroups: [{ id: 'sg-0123456789abcdef0', name: 'nodes' }],
   subnets: [{ id: 'subnet-0123456789abcdef0', zone: 'us-west-2a', zoneID: 'usw2-az1' }],
   instanceProfile: 'KarpenterNodeInstanceProfile-differential',
-};
+  placementGroups: [
+    { id: 'pg-0c1a55e7000000001', name: 'differential-cluster', strategy: 'cluster' },
+    { id: 'pg-0ba7717100000002', name: 'differential-partition', strategy: 'partition', partitionCount: 3 },
+    { id: 'pg-05b7ead000000003', name: 'differential-spread', strategy: 'spread' },
+  ],
+} as const;
 
 /** Images that id, name and tag selectors find (alias and SSM selectors get theirs from SSM). */
 export const taggedImages: OracleImage[] = [

@@ -4,6 +4,7 @@ import {
   CreateLaunchTemplateCommand,
   DescribeImagesCommand,
   DescribeLaunchTemplatesCommand,
+  DescribePlacementGroupsCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   type CreateFleetCommandInput,
@@ -14,7 +15,8 @@ import {
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { EC2NodeClass } from '../../../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClaim } from '../../../../domain/api/nodeclaim-schema.js';
-import type { LaunchTaint } from '../../../../domain/cloud/cloud-provider.js';
+import { isNodeClassNotReadyError } from '../../../../domain/cloud/errors.js';
+import type { ResolvedNodeClass } from '../../../../domain/cloud/node-class.js';
 import type { LaunchOffering } from '../../../../domain/cloud/offering.js';
 import { loadInstanceTypes } from '../../../../domain/instance-types/catalog.js';
 import { instanceTypesForNodeClass, nodeClassCapacityOf } from '../../../../domain/instance-types/node-class-types.js';
@@ -22,6 +24,7 @@ import { eksAliasParameters } from '../../../../provisioner/aws/images/ami-alias
 import { AwsCloudProvider } from '../../../../provisioner/aws/aws-cloud-provider.js';
 import { AwsNodeClassResolver } from '../../../../provisioner/aws/nodeclass-resolver.js';
 import { chooseOfferings } from '../../../../provisioner/launch/launch-offerings.js';
+import { claimLaunchFields } from '../../../../provisioner/launch/launch-instance.js';
 import { nodeClassSpecOf } from '../../../../provisioner/state/node-class-spec.js';
 import { RecordingClock } from '../../../fakes/recording-clock.js';
 import type { OracleCase, OracleImage } from '../../../support/karpenter-oracle.js';
@@ -34,7 +37,7 @@ export interface NodesmithTemplate {
 
 export type NodesmithLaunch =
   | { readonly outcome: 'launched'; readonly templates: NodesmithTemplate[] }
-  | { readonly outcome: 'failed'; readonly error: string };
+  | { readonly outcome: 'failed' | 'refused'; readonly error: string };
 
 /** The same rule Karpenter's side of the test answers SSM with: every parameter names an image. */
 export function parameterImageId(name: string): string {
@@ -65,6 +68,13 @@ function describeImages(command: DescribeImagesCommand, images: readonly OracleI
   return { Images: found.map((i) => ({ ImageId: i.id, Name: i.name, Architecture: i.architecture, CreationDate: i.creationDate, State: 'available' })) };
 }
 
+/** EC2's DescribePlacementGroups over the case's groups: by id or name, available ones only (all of them are). */
+function describePlacementGroups(command: DescribePlacementGroupsCommand, c: OracleCase): unknown {
+  const { GroupIds, GroupNames } = command.input;
+  const groups = (c.placementGroups ?? []).filter((g) => (GroupIds === undefined || GroupIds.includes(g.id)) && (GroupNames === undefined || GroupNames.includes(g.name)));
+  return { PlacementGroups: groups.map((g) => ({ GroupId: g.id, GroupName: g.name, Strategy: g.strategy, PartitionCount: g.partitionCount ?? 0, State: 'available' })) };
+}
+
 function createFleet(command: CreateFleetCommand): unknown {
   const first = command.input.LaunchTemplateConfigs?.[0]?.Overrides?.[0];
   const lifecycle = command.input.TargetCapacitySpecification?.DefaultTargetCapacityType === 'spot' ? 'spot' : 'on-demand';
@@ -85,6 +95,7 @@ function fakeAws(c: OracleCase, images: readonly OracleImage[]): FakeAws {
     [DescribeSecurityGroupsCommand, () => ({ SecurityGroups: c.securityGroups.map((g) => ({ GroupId: g.id, GroupName: g.name })) })],
     [DescribeImagesCommand, (command: DescribeImagesCommand) => describeImages(command, images)],
     [DescribeLaunchTemplatesCommand, () => ({ LaunchTemplates: [] })],
+    [DescribePlacementGroupsCommand, (command: DescribePlacementGroupsCommand) => describePlacementGroups(command, c)],
     [CreateLaunchTemplateCommand, (command: CreateLaunchTemplateCommand) => {
       const id = `lt-${String(templates.size + 1)}`;
       templates.set(id, command.input);
@@ -113,18 +124,14 @@ const embedded = loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] 
  * The offerings launch-instance.ts would send for a plan of the case's types, sized by the case's
  * EC2NodeClass as the planner sizes them (its kubelet, AMI family and disks set each type's pods).
  */
-function offeringsFor(c: OracleCase, nodeClass: EC2NodeClass): LaunchOffering[] {
-  const catalog = new Map(instanceTypesForNodeClass(embedded, nodeClassCapacityOf(nodeClass)).map((t) => [t.name, t]));
+function offeringsFor(c: OracleCase, nodeClass: EC2NodeClass, resolved: ResolvedNodeClass): LaunchOffering[] {
+  const catalog = new Map(instanceTypesForNodeClass(embedded, nodeClassCapacityOf(nodeClass, resolved.placementGroup)).map((t) => [t.name, t]));
   for (const name of c.instanceTypes) if (!catalog.has(name)) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
   const plan = {
     nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {},
     ...(c.reservation === undefined ? {} : { capacityReservation: c.reservation }),
   };
   return chooseOfferings(plan, [], catalog, new Set()).offerings;
-}
-
-function launchTaints(claim: NodeClaim): LaunchTaint[] {
-  return [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])].map((t) => ({ key: t.key, effect: t.effect, ...(t.value === undefined ? {} : { value: t.value }) }));
 }
 
 function templatesOf(aws: FakeAws): NodesmithTemplate[] {
@@ -158,13 +165,14 @@ export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImag
       nodeClaimName: claim.metadata.name ?? '',
       nodePoolName: labels['karpenter.sh/nodepool'] ?? '',
       nodeClass: resolved,
-      offerings: offeringsFor(c, nodeClass),
+      offerings: offeringsFor(c, nodeClass, resolved),
       capacityType: c.capacityType,
-      nodeLabels: labels,
-      nodeTaints: launchTaints(claim),
+      // What launch-instance.ts takes from the NodeClaim: labels, taints, EFA asked for, the partition required.
+      ...claimLaunchFields(claim),
     });
   } catch (e: unknown) {
-    return { outcome: 'failed', error: e instanceof Error ? e.message : String(e) };
+    // A class that stays NotReady (a placement group that is not there) launches nothing, as Karpenter's refused ones.
+    return { outcome: isNodeClassNotReadyError(e) ? 'refused' : 'failed', error: e instanceof Error ? e.message : String(e) };
   }
   return { outcome: 'launched', templates: templatesOf(aws) };
 }

@@ -87,6 +87,47 @@ const launchFieldsTogether: Obj = {
   ],
 };
 
+const efaInterfaces = [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' }];
+const askingForEfa = { nodeClaim: { spec: { resources: { requests: { 'vpc.amazonaws.com/efa': '1' } } } } };
+const addressed = { associatePublicIPAddress: true, ipPrefixCount: 2, connectionTracking: { tcpEstablishedTimeout: 3600 } };
+const partitions = (...values: string[]): Partial<Variation> => ({ nodeClaim: { spec: { requirements: [{ key: 'karpenter.k8s.aws/placement-group-partition', operator: 'In', values }] } } });
+
+/**
+ * networkInterfaces and EFA asked for by the NodeClaim: Karpenter accepts both on every family. EFA-only interfaces
+ * take no address, so the launch fields that set addresses go on the others only; an EFA-only interface on the first
+ * card takes an ENI from the pods (the max pods in the user data); a type with too few cards is not launched.
+ */
+function efaVariations(v: (name: string, spec: Obj, extra?: Partial<Variation>) => void): void {
+  const efa = { instanceTypes: instanceTypeMixes.efa };
+  v('network-interfaces/efa', { networkInterfaces: efaInterfaces }, efa);
+  v('network-interfaces/efa-on-first-card', { networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 0, deviceIndex: 1, interfaceType: 'efa-only' }] }, efa);
+  v('network-interfaces/four-cards', { networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, ...[1, 2, 3].map((card) => ({ networkCardIndex: card, deviceIndex: 0, interfaceType: 'efa-only' }))] }, efa);
+  v('network-interfaces/second-ena', { networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 1, deviceIndex: 0, interfaceType: 'interface' }] }, efa);
+  v('network-interfaces/empty', { networkInterfaces: [] });
+  v('network-interfaces/with-launch-fields', { networkInterfaces: efaInterfaces, ...addressed }, efa);
+  v('efa/requested', {}, { ...efa, ...askingForEfa });
+  v('efa/requested-with-launch-fields', addressed, { ...efa, ...askingForEfa });
+  v('efa/requested-with-interfaces', { networkInterfaces: efaInterfaces }, { ...efa, ...askingForEfa });
+  v('efa/requested-without-efa-types', {}, { instanceTypes: instanceTypeMixes.x86, ...askingForEfa });
+}
+
+/**
+ * placementGroupSelector by name and by id, each strategy, a partition the NodeClaim requires, a group that does not
+ * exist, and the EFA training setup (a cluster group with EFA interfaces). t3.large, burstable, cannot join a cluster
+ * group and is not launched in one.
+ */
+function placementVariations(v: (name: string, spec: Obj, extra?: Partial<Variation>) => void): void {
+  const x86 = { instanceTypes: instanceTypeMixes.x86 };
+  v('placement-group/cluster-by-name', { placementGroupSelector: { name: 'differential-cluster' } }, x86);
+  v('placement-group/cluster-by-id', { placementGroupSelector: { id: 'pg-0c1a55e7000000001' } }, x86);
+  v('placement-group/spread', { placementGroupSelector: { name: 'differential-spread' } }, x86);
+  v('placement-group/partition', { placementGroupSelector: { name: 'differential-partition' } }, x86);
+  v('placement-group/partition-required', { placementGroupSelector: { id: 'pg-0ba7717100000002' } }, { ...x86, ...partitions('2') });
+  v('placement-group/partition-lowest-of-several', { placementGroupSelector: { name: 'differential-partition' } }, { ...x86, ...partitions('3', '1') });
+  v('placement-group/missing', { placementGroupSelector: { name: 'no-such-group' } }, x86);
+  v('placement-group/cluster-with-efa', { placementGroupSelector: { name: 'differential-cluster' }, networkInterfaces: efaInterfaces }, { instanceTypes: instanceTypeMixes.efa });
+}
+
 /** Field variations of every EC2NodeClass field the launch template depends on, per family. */
 export function fieldVariations(): Variation[] {
   const out: Variation[] = [];
@@ -123,9 +164,10 @@ export function fieldVariations(): Variation[] {
     v('connection-tracking', { connectionTracking: { tcpEstablishedTimeout: 3600, udpStreamTimeout: 120, udpTimeout: 30 } });
     v('connection-tracking/udp-only', { connectionTracking: { udpTimeout: 45 } });
     v('launch-fields/together', { ...launchFieldsTogether, associatePublicIPAddress: true }, { instanceTypes: instanceTypeMixes.nested });
+    efaVariations(v);
+    placementVariations(v);
     if (family !== 'windows2022') {
       v('instance-store/raid0', { instanceStorePolicy: 'RAID0' }, { instanceTypes: instanceTypeMixes.instanceStore });
-      v('network-interfaces/efa', { networkInterfaces: [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' }] }, { instanceTypes: instanceTypeMixes.efa });
     }
   }
   // AMI selection other than by alias, per family.
