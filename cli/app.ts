@@ -70,7 +70,12 @@ async function startInformers(connections: Connections, state: ClusterState, sto
   const overlays = connections.config.nodeOverlay === true ? new NodeOverlays() : undefined;
   const buffers = connections.config.capacityBuffer === true ? new BufferRoom() : undefined;
   // The API server answers 429 while a new CRD's storage initialises; such errors are retried, so the log keeps one line.
-  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, ...(overlays === undefined ? {} : { overlays: overlays.handlers }), ...(buffers === undefined ? {} : { buffers: buffers.handlers }) });
+  const onServed = (resource: string, served: boolean): void => {
+    // An optional kind (ProvisioningRequest) whose CRD is not installed: none of it exists; looked for again every 30 s.
+    if (served) informerLog.info({ resource }, 'resource is served now; watching it');
+    else informerLog.info({ resource }, 'resource is not served (its CRD is not installed); looking for it every 30 s');
+  };
+  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, onServed, ...(overlays === undefined ? {} : { overlays: overlays.handlers }), ...(buffers === undefined ? {} : { buffers: buffers.handlers }) });
   stops.push(() => informers.stop());
   await informers.synced;
   return { overlays, buffers };

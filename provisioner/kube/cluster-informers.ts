@@ -1,12 +1,9 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { NodeOverlay } from '../../domain/api/nodeoverlay-schema.js';
 import type { CapacityBuffer } from '../../domain/api/capacitybuffer-schema.js';
-import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { PodDisruptionBudget } from '../../domain/core/pod-disruption-budget.js';
-import type { DaemonSet } from '../../domain/core/workloads.js';
-import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
-import type { ClusterState, StoredKind } from '../state/cluster-state.js';
+import type { ProvisioningRequest } from '../../domain/provisioning-requests/provisioning-request.js';
+import type { ClusterState, StoredKind, StoredObject } from '../state/cluster-state.js';
 import { ApiConnection } from './api-connection.js';
 import type { KubeTarget } from './kube-config.js';
 import { projectDaemonSet, projectNode, projectPod, projectWhole } from './projection.js';
@@ -19,9 +16,10 @@ export type InformerSet = 'all' | 'extender';
 
 type ErrorSink = (resource: string, e: unknown) => void;
 
-type Stored = NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass;
+/** Told when an optional kind's CRD turns out not to be installed (served=false), and when it is installed later. */
+type ServedSink = (resource: string, served: boolean) => void;
 
-function stored(state: ClusterState, kind: StoredKind): ReflectorHandlers<Stored> {
+function stored(state: ClusterState, kind: StoredKind): ReflectorHandlers<StoredObject> {
   return { upsert: (o) => { state.upsertObject(kind, o); }, remove: (ref) => { state.removeObject(kind, ref); } };
 }
 
@@ -34,20 +32,28 @@ function coreSources(api: ApiConnection, state: ClusterState, onError: ErrorSink
   ];
 }
 
-function provisionerSources(api: ApiConnection, state: ClusterState, onError: ErrorSink): InformerSource[] {
+function provisionerSources(api: ApiConnection, state: ClusterState, sinks: { readonly onError: ErrorSink; readonly onServed: ServedSink }): InformerSource[] {
+  const { onError, onServed } = sinks;
   // The API promises each resource's type; projectWhole only trims metadata.
   const source = <T>(resource: string, path: string, handlers: ReflectorHandlers<T>, project = projectWhole as (raw: unknown) => T): InformerSource =>
     startReflector(api, { resource, path, project, onError: (e) => { onError(resource, e); } }, handlers);
+  // Cluster Autoscaler's API, installed with Kueue or by hand: a cluster without its CRD is a cluster without requests.
+  const requests = 'provisioningrequests';
+  const provisioningRequests = startReflector(api, {
+    resource: requests, path: '/apis/autoscaling.x-k8s.io/v1/provisioningrequests', project: projectWhole as (raw: unknown) => ProvisioningRequest,
+    onError: (e) => { onError(requests, e); }, optional: { onServed: (served) => { onServed(requests, served); } },
+  }, stored(state, 'provisioningrequest'));
   return [
-    source<Stored>('daemonsets', '/apis/apps/v1/daemonsets', stored(state, 'daemonset'), projectDaemonSet),
-    source<Stored>('nodepools', '/apis/karpenter.sh/v1/nodepools', stored(state, 'nodepool')),
-    source<Stored>('ec2nodeclasses', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', stored(state, 'ec2nodeclass')),
+    source<StoredObject>('daemonsets', '/apis/apps/v1/daemonsets', stored(state, 'daemonset'), projectDaemonSet),
+    source<StoredObject>('nodepools', '/apis/karpenter.sh/v1/nodepools', stored(state, 'nodepool')),
+    source<StoredObject>('ec2nodeclasses', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', stored(state, 'ec2nodeclass')),
     source<NodeClaim>('nodeclaims', '/apis/karpenter.sh/v1/nodeclaims', { upsert: (o) => { state.upsertNodeClaim(o); }, remove: (ref) => { state.removeNodeClaim(ref); } }),
     source<PodDisruptionBudget>('poddisruptionbudgets', '/apis/policy/v1/poddisruptionbudgets', { upsert: (o) => { state.upsertPdb(o); }, remove: (ref) => { state.removePdb(ref); } }),
     // Where a pending pod's volumes let it run.
-    source<Stored>('persistentvolumeclaims', '/api/v1/persistentvolumeclaims', stored(state, 'pvc')),
-    source<Stored>('persistentvolumes', '/api/v1/persistentvolumes', stored(state, 'pv')),
-    source<Stored>('storageclasses', '/apis/storage.k8s.io/v1/storageclasses', stored(state, 'storageclass')),
+    source<StoredObject>('persistentvolumeclaims', '/api/v1/persistentvolumeclaims', stored(state, 'pvc')),
+    source<StoredObject>('persistentvolumes', '/api/v1/persistentvolumes', stored(state, 'pv')),
+    source<StoredObject>('storageclasses', '/apis/storage.k8s.io/v1/storageclasses', stored(state, 'storageclass')),
+    provisioningRequests,
   ];
 }
 
@@ -63,10 +69,10 @@ export interface ClusterInformers {
  * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look like it
  * needs nodes it already has). After that, nothing here LISTs again unless a watch falls too far behind (410).
  */
-export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay>; readonly buffers?: ReflectorHandlers<CapacityBuffer> }): ClusterInformers {
+export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly onServed?: ServedSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay>; readonly buffers?: ReflectorHandlers<CapacityBuffer> }): ClusterInformers {
   // Watches hold their connections open, so they get a pool of their own, apart from binds and writes.
   const api = new ApiConnection(target, { timeoutMs: 60_000 });
-  const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, options.onError))];
+  const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, { onError: options.onError, onServed: options.onServed ?? ((): void => undefined) }))];
   // NodeOverlays only with the NodeOverlay gate on (the caller passes their handlers then), as Karpenter watches them.
   if (options.overlays !== undefined) {
     const onError = options.onError;

@@ -23,6 +23,12 @@ export interface ReflectorSpec<T> {
   readonly onError?: (error: unknown) => void;
   /** Items per LIST page (client-go's pager uses 500). */
   readonly pageSize?: number;
+  /**
+   * A kind whose CRD may not be installed (ProvisioningRequest: Cluster Autoscaler's API, installed with Kueue). A
+   * 404 on the LIST is then an empty kind, not an error: the source counts as synced, `onServed(false)` is called
+   * once, and the LIST is tried again every `absentRecheckMs`, so a CRD installed later is picked up (`onServed(true)`).
+   */
+  readonly optional?: { readonly onServed: (served: boolean) => void; readonly absentRecheckMs?: number };
 }
 
 /** A running list+watch on one resource; `synced` resolves after the initial list was delivered. */
@@ -47,6 +53,12 @@ class Expired extends Error {}
 
 /** The API server answered the watch with an error status (403, 500 …): back off and list again. */
 class Refused extends Error {}
+
+/** The LIST answered 404: the resource is not served (its CRD is not installed). */
+class NotServed extends Error {}
+
+/** How often an optional kind that is not served is looked for again. */
+const absentRecheckMs = 30_000;
 
 const maxBackoffMs = 30_000;
 
@@ -86,6 +98,8 @@ class Reflector<T> {
   readonly #known = new Set<string>();
   /** The last resourceVersion delivered: where the next watch starts. */
   #version = '';
+  /** For an optional kind: whether the last LIST found it served (undefined before the first). */
+  #served: boolean | undefined;
 
   constructor(api: ApiConnection, spec: ReflectorSpec<T>, handlers: ReflectorHandlers<T>) {
     this.#api = api;
@@ -98,12 +112,18 @@ class Reflector<T> {
     while (!this.#stopped()) {
       try {
         const version = await this.#list();
+        this.#noteServed(true);
         markSynced();
         backoffMs = 250;
         await this.#watchFrom(version);
       } catch (error) {
         if (this.#stopped()) return;
         if (error instanceof Expired) continue;
+        if (error instanceof NotServed && this.#spec.optional !== undefined) {
+          this.#absent(markSynced);
+          await sleep(this.#spec.optional.absentRecheckMs ?? absentRecheckMs, this.abort.signal);
+          continue;
+        }
         this.#spec.onError?.(error);
         await sleep(backoffMs, this.abort.signal);
         backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
@@ -115,9 +135,25 @@ class Reflector<T> {
     return this.abort.signal.aborted;
   }
 
+  /** An optional kind is not served: none of it exists (a CRD deleted takes its objects along). */
+  #absent(markSynced: () => void): void {
+    for (const key of this.#known) this.#handlers.remove(refOf(key));
+    this.#known.clear();
+    this.#noteServed(false);
+    markSynced();
+  }
+
+  #noteServed(served: boolean): void {
+    if (this.#spec.optional === undefined || this.#served === served) return;
+    // The first LIST of a served kind is the normal case: only a change, or a kind absent from the start, is news.
+    if (this.#served !== undefined || !served) this.#spec.optional.onServed(served);
+    this.#served = served;
+  }
+
   async #page(continueToken: string | undefined): Promise<ListPage> {
     const query = `limit=${String(this.#spec.pageSize ?? 500)}${continueToken === undefined ? '' : `&continue=${encodeURIComponent(continueToken)}`}`;
     const response = await this.#api.request('GET', `${this.#spec.path}?${query}`);
+    if (response.status === 404) throw new NotServed(describe(this.#spec.resource, response.status, response.body).message);
     if (response.status !== 200) throw describe(this.#spec.resource, response.status, response.body);
     return JSON.parse(response.body) as ListPage;
   }
@@ -155,7 +191,7 @@ class Reflector<T> {
         // A watch the server ends at once, over and over, must not become a busy loop of requests.
         if (Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
       } catch (error) {
-        if (this.#stopped() || error instanceof Expired || error instanceof Refused) throw error;
+        if (this.#stopped() || error instanceof Expired || error instanceof Refused || error instanceof NotServed) throw error;
         this.#spec.onError?.(error);
         await sleep(backoffMs, this.abort.signal);
         backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
@@ -191,6 +227,8 @@ class Reflector<T> {
     const path = `${this.#spec.path}?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(this.#version)}&timeoutSeconds=${String(timeoutSeconds)}`;
     const response = await this.#api.stream(path, { signal: this.abort.signal, idleTimeoutMs: (timeoutSeconds + 60) * 1000 });
     if (response.status === 410) throw new Expired();
+    // The kind's CRD was removed while watched: for an optional kind, its objects are gone with it.
+    if (response.status === 404) throw new NotServed(describe(this.#spec.resource, response.status, await response.body.text()).message);
     if (response.status !== 200) throw new Refused(describe(this.#spec.resource, response.status, await response.body.text()).message);
     const lines = new LineSplitter();
     for await (const chunk of response.body) {

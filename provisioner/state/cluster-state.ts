@@ -6,6 +6,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import type { PodDisruptionBudget } from '../../domain/core/pod-disruption-budget.js';
 import type { DaemonSet } from '../../domain/core/workloads.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
+import type { ProvisioningRequest } from '../../domain/provisioning-requests/provisioning-request.js';
 import { objectKey, podKey } from '../../domain/core/object-key.js';
 import { podRequests } from '../../domain/pod-requests.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
@@ -26,10 +27,12 @@ import { RoomCalculator } from './room.js';
 import { TentativeBinds } from './tentative-binds.js';
 
 /** Kinds kept as objects only (no per-node accounting). */
-export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass';
+export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass' | 'provisioningrequest';
 export type ObjectKind = 'pod' | 'node' | 'nodeclaim' | 'pdb' | StoredKind;
 type ChangeListener = (kind: ObjectKind | 'plan', key: string) => void;
 interface Meta { readonly metadata: { readonly namespace?: string; readonly name?: string } }
+/** The objects of the stored kinds. */
+export type StoredObject = NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass | ProvisioningRequest;
 
 /**
  * The one picture of the cluster that every component reads: planner, extender, lifecycle, GC and disruption.
@@ -47,6 +50,12 @@ export class ClusterState implements ClusterModel {
   readonly claims = new Map<string, PersistentVolumeClaim>();
   readonly volumes = new Map<string, PersistentVolume>();
   readonly storageClasses = new Map<string, StorageClass>();
+  /** ProvisioningRequests (`autoscaling.x-k8s.io/v1`) by "namespace/name"; none while their CRD is not installed. */
+  readonly provisioningRequests = new Map<string, ProvisioningRequest>();
+  /** Each stored kind's map, for upsertObject and removeObject. */
+  readonly #stored: Readonly<Record<StoredKind, Map<string, unknown>>> = {
+    nodepool: this.nodePools, ec2nodeclass: this.nodeClasses, daemonset: this.daemonSets, pvc: this.claims, pv: this.volumes, storageclass: this.storageClasses, provisioningrequest: this.provisioningRequests,
+  };
   readonly marks = new NodeMarks((name) => { this.#refreshNode(name); });
   readonly pdbs = new PdbIndex();
   readonly placements = new PlacementIntents();
@@ -206,9 +215,9 @@ export class ClusterState implements ClusterModel {
     this.#changed('pdb', objectKey(pdb.metadata));
   }
 
-  upsertObject(kind: StoredKind, object: NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass): void {
+  upsertObject(kind: StoredKind, object: StoredObject): void {
     const key = objectKey(object.metadata);
-    const map = this.#mapOf(kind);
+    const map = this.#stored[kind];
     // The DaemonSet controller writes its status on every pod it makes; only a new spec moves the nodes' daemon room.
     const respecified = kind === 'daemonset' && JSON.stringify((map.get(key) as DaemonSet | undefined)?.spec) !== JSON.stringify((object as DaemonSet).spec);
     map.set(key, object);
@@ -218,7 +227,7 @@ export class ClusterState implements ClusterModel {
 
   removeObject(kind: StoredKind, object: Meta): void {
     const key = objectKey(object.metadata);
-    this.#mapOf(kind).delete(key);
+    this.#stored[kind].delete(key);
     if (kind === 'daemonset') this.#refreshAllNodes();
     this.#changed(kind, key);
   }
@@ -364,17 +373,6 @@ export class ClusterState implements ClusterModel {
 
   release(key: string): void {
     this.#accounting.release(key);
-  }
-
-  #mapOf(kind: StoredKind): Map<string, unknown> {
-    switch (kind) {
-      case 'nodepool': return this.nodePools;
-      case 'ec2nodeclass': return this.nodeClasses;
-      case 'daemonset': return this.daemonSets;
-      case 'pvc': return this.claims;
-      case 'pv': return this.volumes;
-      case 'storageclass': return this.storageClasses;
-    }
   }
 
   #changed(kind: ObjectKind | 'plan', key: string): void {

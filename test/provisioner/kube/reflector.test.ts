@@ -124,3 +124,33 @@ void t.test('a watch whose connection drops is resumed from the last version it 
   t.equal(script.requests.filter((r) => r.startsWith('LIST')).length, 1, 'one LIST only');
   t.equal(errors.length, 1, 'the dropped connection is reported once');
 });
+
+void t.test('an optional kind whose CRD is not installed counts as synced and empty, and is picked up once installed and dropped once removed', async (t) => {
+  const state = { installed: false, items: [{ metadata: { name: 'req-1' } }] };
+  const server = createServer((req, res) => {
+    if (!state.installed) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'Status', code: 404, message: 'the server could not find the requested resource' }));
+    // A watch ends at once (as a CRD's removal ends it); the reflector resumes or relists.
+    if (new URL(req.url ?? '/', 'http://x').searchParams.has('watch')) return void res.writeHead(200).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ metadata: { resourceVersion: '5' }, items: state.items }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const api = connection(`http://127.0.0.1:${String((server.address() as AddressInfo).port)}`);
+  const objects = new Set<string>();
+  const served: boolean[] = [];
+  const errors: unknown[] = [];
+  const reflector = startReflector<Obj>(api, {
+    resource: 'provisioningrequests', path: '/apis/autoscaling.x-k8s.io/v1/provisioningrequests', project: (raw) => raw as Obj,
+    onError: (e) => errors.push(e), optional: { onServed: (s) => served.push(s), absentRecheckMs: 20 },
+  }, { upsert: (o) => objects.add(o.metadata.name), remove: (ref) => objects.delete(ref.metadata.name ?? '') });
+  t.teardown(async () => { await reflector.stop(); await api.close(); server.closeAllConnections(); server.close(); });
+  await reflector.synced;
+  t.same(served, [false], 'said once that the kind is not served');
+  t.equal(objects.size, 0);
+  state.installed = true;
+  await until(() => objects.has('req-1'));
+  t.same(served, [false, true], 'and once that it is served now');
+  state.installed = false;
+  await until(() => objects.size === 0);
+  t.same(served, [false, true, false], 'a removed CRD takes its objects along');
+  t.same(errors, [], 'none of it is an error');
+});
