@@ -30,6 +30,7 @@ import { heartbeatPeriodMs } from '../provisioner/provisioning/provisioner.js';
 import { staticReplicasPeriodMs } from '../provisioner/static/static-replicas-controller.js';
 import { karpenterGuardPeriodMs } from '../provisioner/takeover/karpenter-guard.js';
 import { claimLaunchPeriodMs } from '../provisioner/launch/claim-launcher.js';
+import { provisioningRequestPeriodMs } from '../provisioner/provisioning-requests/provisioning-request-controller.js';
 import { webhookCertReloadMs } from '../webhooks/serve.js';
 import type { NodesmithConfig } from './app-config.js';
 import { extenderCertReloadMs } from './extender-tls.js';
@@ -112,6 +113,8 @@ export interface LeaderParts {
   readonly overlays?: Controller;
   /** With the CapacityBuffer gate on. */
   readonly buffers?: Controller;
+  /** ProvisioningRequests (Cluster Autoscaler's API, for Kueue): the check-capacity class answered, the others' status. */
+  readonly provisioningRequests: Controller;
   readonly disruption: { readonly consolidatable: Controller; readonly controller: Controller };
   /** With the StaticCapacity gate on. */
   readonly staticCapacity?: Controller;
@@ -192,6 +195,7 @@ function lifecycleRunner(l: LeaderParts, config: NodesmithConfig): Listed[] {
     lifecycle('interruption.instancestatus', instanceStatusPeriodMs, l.interruption.instanceStatus),
     ...optional(l.overlays, (overlays) => lifecycle('nodeoverlay.status', nodeOverlayStatusPeriodMs, overlays)),
     ...optional(l.buffers, (buffers) => lifecycle('capacitybuffer', bufferResyncMs, buffers)),
+    lifecycle('provisioningrequest', provisioningRequestPeriodMs, l.provisioningRequests),
   ];
 }
 

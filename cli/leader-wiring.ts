@@ -5,6 +5,9 @@ import type { EventRecorder } from '../provisioner/ports/events.js';
 import type { NodeClaimStore } from '../provisioner/ports/nodeclaim-store.js';
 import type { PricedInstanceTypes } from '../provisioner/pricing/priced-instance-types.js';
 import { StaticLaunches } from '../provisioner/static/static-launches.js';
+import { KubeProvisioningRequests } from '../provisioner/kube/provisioningrequest-client.js';
+import { ProvisioningRequestMetrics } from '../provisioner/provisioning-requests/metrics.js';
+import { ProvisioningRequestController } from '../provisioner/provisioning-requests/provisioning-request-controller.js';
 import { bufferDeps, capacityBufferController } from './buffer-wiring.js';
 import type { LeaderParts, Loop } from './controllers.js';
 import { disruptionParts } from './disruption-wiring.js';
@@ -59,6 +62,12 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
     api, state, materializer, nodeClaims, events, registry, log, isLeader, countDisrupted: lifecycle.countDisrupted, staticLaunches, ...bufferDeps(w.buffers),
     ...(config.consolidation === undefined ? {} : { consolidation: config.consolidation }), ...offerings, catalog: () => priced.catalog(),
   });
+  const requests = new KubeProvisioningRequests(api);
+  // Every replica watches ProvisioningRequests (none while their CRD is absent); the leader answers them.
+  const provisioningRequests = new ProvisioningRequestController({
+    state, templates: requests, writer: requests, events, clock: systemClock, instanceTypes: offerings.instanceTypes,
+    metrics: new ProvisioningRequestMetrics(registry), log: log.child({ component: 'provisioningrequest' }),
+  });
   const claimLaunch = new ClaimLaunchController({ state, launcher: materializer, store: nodeClaims, events, clock: systemClock, log, ...offerings });
   const statics = config.staticCapacity === true ? staticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, ...offerings, log }) : undefined;
   return {
@@ -69,6 +78,7 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
       interruption: lifecycle.interruption,
       ...(overlays === undefined ? {} : { overlays: overlays.controller }),
       ...(buffers === undefined ? {} : { buffers: buffers.controller }),
+      provisioningRequests,
       disruption: { consolidatable: disruption.consolidatable, controller: disruption.controller },
       ...(statics === undefined ? {} : { staticCapacity: statics.controller }),
       provisioner: p.provisioner,

@@ -69,12 +69,17 @@ export interface LifecycleParts {
   readonly runner: RunnerHooks;
 }
 
-/** NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry. */
+/**
+ * NodeClaim, NodePool and EC2NodeClass changes wake drift (Karpenter watches all three); NodeClaim changes wake expiry;
+ * a ProvisioningRequest's change wakes its controller.
+ */
 function wakeOnChange(kind: string): readonly string[] {
   if (kind === 'nodeclaim') return ['nodeclaim.disruption.drift', 'nodeclaim.expiration'];
   // A new or changed NodePool (or its class) gets its READY and usage columns now, not at the next 10 s pass.
   if (kind === 'nodepool') return ['nodeclaim.disruption.drift', 'nodepool.readiness', 'nodepool.usage'];
   if (kind === 'ec2nodeclass') return ['nodeclaim.disruption.drift', 'nodepool.readiness'];
+  // A new request is answered now, not at the next 10 s pass (Kueue waits on its answer to admit a job).
+  if (kind === 'provisioningrequest') return ['provisioningrequest'];
   return [];
 }
 

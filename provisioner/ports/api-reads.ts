@@ -1,6 +1,7 @@
 import type { CapacityBuffer } from '../../domain/api/capacitybuffer-schema.js';
 import type { BufferSource } from '../../domain/buffers/buffer-status.js';
 import type { Lease } from '../../domain/core/lease.js';
+import type { PodTemplateSpec } from '../../domain/core/pod.js';
 
 /*
  * Reads the cluster model does not hold, so an adapter GETs them from the API server: objects no informer
@@ -27,4 +28,9 @@ export interface KarpenterReads {
 /** Reads what a buffer refers to: its PodTemplate, or its workload's template and replicas. */
 export interface BufferSourceReader {
   sourceOf(buffer: CapacityBuffer): Promise<BufferSource>;
+}
+
+/** Reads a PodTemplate's template (a ProvisioningRequest's PodSet names one); undefined when it does not exist. */
+export interface PodTemplateReader {
+  podTemplate(namespace: string, name: string): Promise<PodTemplateSpec | undefined>;
 }

@@ -38,7 +38,11 @@ export type EventReason =
   | 'GarbageCollectionSkipped'
   | 'KarpenterRunning'
   | 'KarpenterStopped'
-  | DisruptionEventReason;
+  | DisruptionEventReason
+  | ProvisioningRequestEventReason;
+
+/** Events of the ProvisioningRequest controller: a class it does not serve, input it cannot use. */
+export type ProvisioningRequestEventReason = 'ProvisioningClassNotSupported' | 'ProvisioningRequestFailed';
 
 /** Events of the disruption controller (provisioner/disruption/disruption-events.ts), Karpenter's names where it has one. */
 export type DisruptionEventReason =

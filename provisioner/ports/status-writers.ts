@@ -22,3 +22,8 @@ export interface NodeOverlayStatusWriter {
 export interface BufferStatusWriter {
   patchStatus(namespace: string, name: string, status: CapacityBufferStatus): Promise<void>;
 }
+
+/** Replaces a ProvisioningRequest's conditions (the whole list, computed from the request as the model holds it). */
+export interface ProvisioningRequestStatusWriter {
+  patchConditions(namespace: string, name: string, conditions: readonly Condition[]): Promise<void>;
+}
