@@ -70,7 +70,7 @@ void t.test('a deleting NodeClaim shows its terminating time, and its removal th
 void t.test('NodePools, EC2NodeClasses and real Nodes are covered; virtual nodes are not', async (t) => {
   const { state, text } = setup();
   state.upsertObject('nodepool', { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] } } }, status: { conditions: [cond('Ready', 'True', 0)] } } as never);
-  state.upsertObject('ec2nodeclass', { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: {}, status: { conditions: [cond('SubnetsReady', 'False', 0, 'SubnetsNotFound')] } } as never);
+  state.upsertObject('ec2nodeclass', { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: {}, status: { conditions: [cond('SubnetsReady', 'False', 0, 'SubnetsNotFound')] } });
   state.upsertNode({ metadata: { name: 'i-1', labels: { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/initialized': 'true' } }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: at(0) }] } });
   state.upsertNode({ metadata: { name: 'launchable-x', labels: { 'nodesmith.io/launchable': 'true' } }, status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(0) }] } });
   const served = await text();
