@@ -80,9 +80,10 @@ export class ClaimLaunchController implements Controller {
     const name = claim.metadata.name ?? '';
     const log = this.#o.log ?? silentLogger;
     const template = templateOf(claim);
+    const catalog = this.#o.instanceTypes();
     const planned = planStaticClaim({
-      pool: template, name, catalog: this.#o.instanceTypes(), unavailable: this.#o.unavailableOfferings(),
-      sized: typesForNodeClass(this.#o.state, claim.spec.nodeClassRef.name, this.#o.instanceTypes()),
+      pool: template, name, catalog, unavailable: this.#o.unavailableOfferings(),
+      sized: typesForNodeClass(this.#o.state, claim.spec.nodeClassRef.name, catalog),
       requests: parseResourceList(claim.spec.resources?.requests),
     });
     this.#launching.add(name);

@@ -1,6 +1,6 @@
 import type * as k8s from '@kubernetes/client-node';
-import { overcommittedNodes } from '../e2e/e2e-support.js';
-import { podsLeftBehind } from '../e2e/pods-left-behind.js';
+import { overcommittedOf } from '../e2e/e2e-support.js';
+import { leftBehindOf } from '../e2e/pods-left-behind.js';
 
 /**
  * What must stay 0 in every sample of a race, under either controller (issue 37): nodes holding more than their
@@ -20,9 +20,11 @@ export class RaceInvariants {
     this.#core = core;
   }
 
-  /** One look at the cluster: three lists from the API server, the same for both controllers. */
+  /** One look at the cluster: one list of pods and one of nodes (the API server's watch cache), the same for both controllers. */
   async sample(): Promise<void> {
-    const [over, behind] = await Promise.all([overcommittedNodes({ core: this.#core }), podsLeftBehind({ core: this.#core })]);
+    const [pods, nodes] = await Promise.all([this.#core.listPodForAllNamespaces({ resourceVersion: '0' }), this.#core.listNode({ resourceVersion: '0' })]);
+    const over = overcommittedOf(nodes.items, pods.items);
+    const behind = leftBehindOf(pods.items, nodes.items);
     const keep = (into: Map<string, string>, key: string, line: string): void => { if (!into.has(key)) into.set(key, line); };
     for (const line of over) keep(this.overcommitted, line.split(':')[0] ?? line, line);
     for (const line of behind.daemonsWithoutRoom) keep(this.daemonsWithoutRoom, line.split(' ')[0] ?? line, line);

@@ -71,10 +71,15 @@ export function podsUnschedulableLongerThan(pods: readonly k8s.V1Pod[], afterMs:
 export async function podsLeftBehind(product: Pick<ProductStack, 'core'>, afterMs = unschedulableGraceMs): Promise<{ daemonsWithoutRoom: string[]; unschedulable: string[] }> {
   // From the API server's watch cache (resourceVersion 0): a bench samples this every few seconds at 10,000 pods.
   const [pods, nodes] = await Promise.all([product.core.listPodForAllNamespaces({ resourceVersion: '0' }), product.core.listNode({ resourceVersion: '0' })]);
+  return leftBehindOf(pods.items, nodes.items, afterMs);
+}
+
+/** The same counts over lists a caller already holds. */
+export function leftBehindOf(pods: readonly k8s.V1Pod[], nodes: readonly k8s.V1Node[], afterMs = unschedulableGraceMs): { daemonsWithoutRoom: string[]; unschedulable: string[] } {
   return {
-    daemonsWithoutRoom: daemonPodsWithoutRoom(pods.items, nodes.items).map(describeDaemonWithoutRoom),
+    daemonsWithoutRoom: daemonPodsWithoutRoom(pods, nodes).map(describeDaemonWithoutRoom),
     // A daemon pod made for a virtual node waits Unschedulable until that node goes: it is no workload left behind.
-    unschedulable: podsUnschedulableLongerThan(pods.items.filter((p) => !isDaemonPod(p)), afterMs, Date.now()),
+    unschedulable: podsUnschedulableLongerThan(pods.filter((p) => !isDaemonPod(p)), afterMs, Date.now()),
   };
 }
 
