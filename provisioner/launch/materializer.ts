@@ -72,7 +72,15 @@ export class PlanMaterializer implements Materializer {
     // requirements, and a NodeClaim seen Launched without them (kubernetes.io/os, the zone …) would look drifted.
     await this.#deps.nodeClaims.addLabels(claimName, launchedLabels(instance, type));
     const launched = await this.#deps.nodeClaims.patchStatus(claimName, launchedStatus(instance, type, this.#deps.clock.now()));
-    if (launched === undefined) throw new Error(`materializing ${virtualNodeName}: NodeClaim ${claimName} was deleted while its instance ${instance.instanceId} launched`);
+    if (launched === undefined) {
+      // Its termination found no instance to release, so none would: terminated now rather than left to the orphan
+      // collector's next pass.
+      const released = await this.#deps.cloud.delete(instance.providerID).then(
+        () => 'it was terminated',
+        (e: unknown) => `terminating it failed (${e instanceof Error ? e.message : String(e)}), and the orphan instance collector will`,
+      );
+      throw new Error(`materializing ${virtualNodeName}: NodeClaim ${claimName} was deleted while its instance ${instance.instanceId} launched; ${released}`);
+    }
     const nodeName = await this.#createRealNode(instance, claim, type);
     this.#deps.events.record(claimTarget(claim), 'Normal', 'Launched',
       `launched ${instance.instanceType} (${instance.capacityType}) in ${instance.zone} as ${instance.instanceId} for virtual node ${virtualNodeName}`);

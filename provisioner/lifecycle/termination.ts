@@ -22,7 +22,8 @@ export interface TerminationControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer' | 'addAnnotations' | 'patchStatus'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'delete' | 'removeFinalizer'>;
   readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod' | 'deletePod'>;
-  readonly cloud: Pick<CloudProvider, 'delete'>;
+  /** `list` finds the instances of a NodeClaim whose launch result was never recorded (see #lostLaunchGone). */
+  readonly cloud: Pick<CloudProvider, 'delete' | 'list'>;
   /** Without it, VolumesDetached is not written (nothing here knows the node's volume attachments). */
   readonly volumes?: VolumeAttachmentApi;
   readonly clock: Clock;
@@ -129,8 +130,10 @@ export class TerminationController implements Controller {
 
   /** InstanceTerminating is True from the first delete call; the claim is done once the provider says the instance is gone. */
   async #terminateInstance(claim: NodeClaim, draft: ConditionDraft): Promise<Step> {
-    if ((claim.status?.providerID ?? '') === '') return 'done'; // never launched: nothing to terminate
-    const gone = await this.#instanceGone(claim);
+    const providerID = claim.status?.providerID ?? '';
+    // Never launched, as far as its status says: nothing is terminating unless a lost launch's instance turns up.
+    const gone = providerID === '' ? await this.#lostLaunchGone(claim) : await this.#instanceGone(claim, providerID);
+    if (gone && providerID === '') return 'done';
     draft.set({ type: types.instanceTerminating, status: 'True', reason: types.instanceTerminating });
     if (!gone) return 'waiting';
     const since = transitionTimeMs(draft.get(types.instanceTerminating));
@@ -173,9 +176,7 @@ export class TerminationController implements Controller {
   }
 
   /** Cloud delete is repeated until the provider reports NodeClaimNotFoundError (Karpenter's contract). */
-  async #instanceGone(claim: NodeClaim): Promise<boolean> {
-    const providerID = claim.status?.providerID ?? '';
-    if (providerID === '') return true; // never launched: nothing to terminate
+  async #instanceGone(claim: NodeClaim, providerID: string): Promise<boolean> {
     try {
       await this.#o.cloud.delete(providerID);
       return false;
@@ -184,6 +185,28 @@ export class TerminationController implements Controller {
       terminationEvents.failedTermination(this.#o.recorder, claim, e);
       throw e;
     }
+  }
+
+  /**
+   * A NodeClaim that names no instance may still have one: a launch whose CreateFleet succeeded but whose status write
+   * was lost (a crash between the two), then the NodeClaim deleted (a restart releasing an abandoned disruption's
+   * replacement). Its instance carries the NodeClaim's name tag; it is terminated here, before the finalizer goes,
+   * rather than left running until the orphan collector's next pass finds it, 30 s old at least.
+   */
+  async #lostLaunchGone(claim: NodeClaim): Promise<boolean> {
+    const name = claim.metadata.name ?? '';
+    const live = (await this.#o.cloud.list({ nodeClaimName: name }))
+      .filter((i) => i.nodeClaimName === name && i.state !== 'shutting-down' && i.state !== 'terminated');
+    for (const instance of live) {
+      try {
+        await this.#o.cloud.delete(instance.providerID);
+      } catch (e: unknown) {
+        if (isNodeClaimNotFoundError(e)) continue;
+        terminationEvents.failedTermination(this.#o.recorder, claim, e);
+        throw e;
+      }
+    }
+    return live.length === 0;
   }
 
   /** Karpenter's node metrics: drained, terminated, and the time since the node's own deletion request. */

@@ -183,7 +183,7 @@ async function termination(t: Test, { kc, api, core }: StackFixture, kube: Model
   await store.delete('term-1');
   // The instance stays "shutting down" until the gate opens, so InstanceTerminating can be read before the claim goes.
   const gate = { open: false };
-  const gatedCloud = { delete: (id: string): Promise<void> => (gate.open ? cloud.delete(id) : Promise.resolve()) };
+  const gatedCloud = { delete: (id: string): Promise<void> => (gate.open ? cloud.delete(id) : Promise.resolve()), list: cloud.list.bind(cloud) };
   const recorder = new KubeEventRecorder(api, { clock: systemClock, component: 'nodesmith', onError: () => undefined });
   const controller = new TerminationController({ store: new ModelNodeClaimStore(kube.state, store), nodes: kube.nodes, pods: kube.pods, cloud: gatedCloud, volumes: kube.writes, recorder, clock: systemClock });
   await waitFor('the model to see the deleted nodeclaim and the running pod', () => Promise.resolve(

@@ -5,6 +5,7 @@ import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js'
 import { NodeClassNotReadyError } from '../../../domain/cloud/errors.js';
 import type { ResolvedNodeClass } from '../../../domain/cloud/node-class.js';
 import { launchableLabel, planNodeAnnotation } from '../../../domain/product-keys.js';
+import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
 import type { VirtualNodePlan } from '../../../provisioner/index.js';
 import { PlanMaterializer, launchFailureReason } from '../../../provisioner/launch/materializer.js';
 import { planText } from '../../../provisioner/state/plan-annotation.js';
@@ -117,6 +118,21 @@ void t.test('a launch retried on its NodeClaim looks for that NodeClaim\'s insta
   await w.materializer.materialize(virtualName);
   t.same(w.cloud.listCalls, [{ nodeClaimName: 'default-abcde' }], 'one listing, narrowed to this NodeClaim');
   t.equal(w.cloud.createRequests.length, 1, 'nothing of its own was found, so it launched');
+});
+
+void t.test('an instance whose NodeClaim was deleted and released while it launched is terminated, and the error says so', async (t) => {
+  const w = await world();
+  // The NodeClaim goes while CreateFleet is in flight: its termination found no instance yet, so it released nothing.
+  const create = w.cloud.create.bind(w.cloud);
+  w.cloud.create = async (request) => {
+    const launched = await create(request);
+    await w.claims.delete(request.nodeClaimName);
+    await w.claims.removeFinalizer(request.nodeClaimName, terminationFinalizer);
+    return launched;
+  };
+  await t.rejects(w.materializer.materialize(virtualName), /NodeClaim default-abcde was deleted while its instance i-\w+ launched; it was terminated/);
+  t.same([...w.cloud.instances.keys()], [], 'no instance is left running without a NodeClaim');
+  t.equal(w.cloud.deleted.length, 1);
 });
 
 void t.test('a NodeClaim that already launched is re-bound to its real Node without touching the cloud', async (t) => {

@@ -138,6 +138,26 @@ void t.test('termination of a nodeclaim that never launched just releases the fi
   t.same(cloud.deleted, []);
 });
 
+void t.test('termination of a nodeclaim whose launch result was lost terminates the instance tagged with its name before releasing the finalizer', async (t) => {
+  const clock = new FakeClock(0);
+  const store = new InMemoryNodeClaimStore(clock);
+  const cluster = new FakeCluster();
+  const cloud = new FakeCloudProvider(clock);
+  // CreateFleet answered, then the process died before the status write: the NodeClaim names no instance.
+  const lost = instance({ id: 7, launchTime: 0, nodeClaimName: 'lost-launch' });
+  const other = instance({ id: 8, launchTime: 0, nodeClaimName: 'someone-else' });
+  for (const i of [lost, other]) cloud.instances.set(i.instanceId, i);
+  await store.create(nodeClaim({ name: 'lost-launch', finalizers: [terminationFinalizer] }));
+  await store.delete('lost-launch');
+  const controller = new TerminationController({ store, nodes: cluster, pods: cluster, cloud, clock });
+  await controller.reconcile();
+  t.same(cloud.deleted, [lost.providerID], "only the NodeClaim's own instance is terminated");
+  t.ok(await store.get('lost-launch'), 'the finalizer holds until the cloud lists the instance no more');
+  await controller.reconcile();
+  t.equal(await store.get('lost-launch'), undefined, 'then the NodeClaim goes');
+  t.ok(cloud.instances.has(other.instanceId), "another NodeClaim's instance is untouched");
+});
+
 void t.test('termination surfaces cloud errors other than not-found, keeps the finalizer and says so on the NodeClaim', async (t) => {
   const { store, cloud, controller, recorder } = await setup();
   await store.delete('nc-1');
