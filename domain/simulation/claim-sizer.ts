@@ -71,8 +71,9 @@ export class ClaimSizer {
   private plan(candidates: Int32Array, opening: Opening): ClaimPlan {
     // What the fills may draw from: of each class, the pods a claim in this zone may still expect.
     const classes = this.demand.classes.map((k, c) => ({ cpu: k.cpu, memory: k.memory, alone: k.alone, count: this.demand.available(c, opening.zone), reserved: 0 }));
-    const values = this.costs.forPool(opening.pool);
-    const own = values[opening.podClass] ?? 0;
+    // The first pod opens the claim whatever its size; what the size is judged by is what joins it.
+    const own = this.costs.forPool(opening.pool)[opening.podClass] ?? 0;
+    const values = this.costs.joining(opening.pool);
     const demand: FillDemand = { classes, values, live: Int32Array.from(classes.keys()).filter((c) => (classes[c]?.count ?? 0) > 0) };
     let bestScore = Infinity;
     let best: ClaimPlan = { budget: Infinity, expected: new Int32Array(classes.length) };

@@ -99,12 +99,16 @@ export class Topology {
   }
 
   /**
-   * The group of the shape's required anti-affinity on `key` that selects the shape itself (two of its pods never
-   * share a domain), as a signature, or undefined.
+   * The group of the shape's own pods that one domain of `key` takes only one of, as a signature, or undefined: an
+   * anti-affinity that selects the shape itself, or a spread with maxSkew 1 that counts it (while new NodeClaims open,
+   * some domain holds none of the group, so each takes one). Read from the first variant, the one a pod is placed
+   * with whenever a new claim can open: a preferred anti-affinity is held as required until relaxation drops it, so
+   * pods sized as if they could share a node would leave every claim sized for them with room nobody takes.
    */
   repelsItself(shape: PodShape, key: string): string | undefined {
-    const last = shape.variants[shape.variants.length - 1];
-    const term = last?.terms.find((t) => t.kind === 'antiAffinity' && t.topologyKey === key && (t.namespaces === undefined || t.namespaces.includes(shape.namespace)) && selectorMatches(t.selector, shape.labels));
+    const first = shape.variants[0];
+    const term = first?.terms.find((t) => (t.kind === 'antiAffinity' || (t.kind === 'spread' && t.maxSkew === 1)) && t.topologyKey === key
+      && (t.namespaces === undefined || t.namespaces.includes(shape.namespace)) && selectorMatches(t.selector, shape.labels));
     return term === undefined ? undefined : groupSignature('count', key, term.namespaces, term.selector);
   }
 

@@ -99,3 +99,15 @@ void t.test('pods that zone spread keeps balanced pack as densely as the same po
   t.same(checkPlan(spreadInput, simulate(spreadInput)), []);
   t.end();
 });
+
+void t.test('pods that each need a node of their own from two groups share those nodes instead of opening one each', (t) => {
+  // A hostname spread of skew 1 and a soft anti-affinity: each group needs 30 nodes, and 30 hold both.
+  const spread = pods('spread', 30, { cpu: '500m', memory: '1Gi', spec: { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'spread' } } }] } });
+  const apart = pods('apart', 30, { cpu: '300m', memory: '640Mi', spec: { affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'apart' } } } }] } } } });
+  const planInput = input([...spread, ...apart]);
+  const result = simulate(planInput);
+  t.equal(result.unschedulable.length, 0);
+  t.equal(result.nodeClaims.length, 30, `one node per pair: ${result.nodeClaims.map((c) => `${c.instanceTypes[0] ?? ''}×${String(c.pods.length)}`).slice(0, 6).join(', ')}…`);
+  t.same(checkPlan(planInput, result), []);
+  t.end();
+});
