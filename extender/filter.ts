@@ -117,7 +117,10 @@ function filterContext(view: ClusterModel, pod: Pod, requests: ResourceList): Fi
 const unknownNode: Verdict = { reason: 'node is not in the extender cache yet (kube-scheduler retries the pod)' };
 
 function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
-  if (entry.closedReason !== undefined) return { reason: entry.closedReason };
+  // A daemon pod belongs to its node, closed or not: kube-scheduler places it on a cordoned node and Karpenter on a
+  // disrupted one (the drain leaves it), and its node's room was kept for it. Refused, it waited Pending until its
+  // node was gone (the mixed race: one node's three daemons, seen Unschedulable).
+  if (entry.closedReason !== undefined && !context.isDaemonPod) return { reason: entry.closedReason };
   const rejection = entry.instanceFamily === undefined ? undefined : familyRejection(context.steering, entry.instanceFamily);
   if (rejection !== undefined) return { reason: rejection };
   const launchedFor = context.view.materializationOf(entry);

@@ -95,3 +95,13 @@ void t.test('only daemons that would run on the node are kept, and none on nodes
   t.same(h.view.node('arm')?.daemonReserved, { cpu: 500, pods: 1 }, 'a deleted DaemonSet frees its room at once');
   t.end();
 });
+
+void t.test('a daemon pod passes its own node while the node is disrupted, cordoned or being deleted, where other pods are refused', async (t) => {
+  const h = harness();
+  h.view.upsertObject('daemonset', cni);
+  const closed = { disrupted: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }, cordoned: { unschedulable: true }, deleting: { deleting: true } } as const;
+  for (const [name, how] of Object.entries(closed)) h.view.apply({ kind: 'node-upserted', node: node(name, { cpu: '1', memory: '4Gi', pods: '10', labels: { 'karpenter.sh/nodepool': 'default' }, ...how }) });
+  const names = Object.keys(closed);
+  t.same((await filter(h, extenderArgs(cniPod(), names))).NodeNames, names, 'the DaemonSet pod is let through to each');
+  t.same((await filter(h, extenderArgs(pod({ name: 'web-1', cpu: '100m' }), names))).NodeNames, [], 'a workload pod to none');
+});
