@@ -26,8 +26,8 @@ function planMixed(total: number): ReturnType<typeof simulate> {
       amiSelectorTerms: [{ alias: 'al2023@latest' }], role: 'node',
       subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'race' } }], securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'race' } }],
     } },
-    ...workload.daemonSets.map((ds) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', ...ds })),
-    ...workload.deployments.map((d) => ({ apiVersion: 'apps/v1', kind: 'Deployment', ...deployment(d) })),
+    ...workload.daemonSets.map((ds) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: ds.metadata, spec: ds.spec })),
+    ...workload.deployments.map((d) => { const { metadata, spec } = deployment(d); return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec }; }),
   ];
   const gate = checkManifests([{ file: 'mixed.yaml', ...parseManifestText(docs.map((d) => stringify(d)).join('---\n')) }]);
   const set = collectManifests(gate.admitted);

@@ -99,7 +99,7 @@ void t.test('only daemons that would run on the node are kept, and none on nodes
 void t.test('a daemon pod passes its own node while the node is disrupted, cordoned or being deleted, where other pods are refused', async (t) => {
   const h = harness();
   h.view.upsertObject('daemonset', cni);
-  const closed = { disrupted: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }, cordoned: { unschedulable: true }, deleting: { deleting: true } } as const;
+  const closed: Record<string, Parameters<typeof node>[1]> = { disrupted: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }, cordoned: { unschedulable: true }, deleting: { deleting: true } };
   for (const [name, how] of Object.entries(closed)) h.view.apply({ kind: 'node-upserted', node: node(name, { cpu: '1', memory: '4Gi', pods: '10', labels: { 'karpenter.sh/nodepool': 'default' }, ...how }) });
   const names = Object.keys(closed);
   t.same((await filter(h, extenderArgs(cniPod(), names))).NodeNames, names, 'the DaemonSet pod is let through to each');
