@@ -125,8 +125,15 @@ export interface ModelPlan {
  * change. A mark the provisioner sets (disruption, deletion) closes the node here at once, before the taint that
  * tells other replicas comes back through the watch.
  */
+/** Room best-effort-atomic ProvisioningRequests booked on nodes (state/capacity-bookings.ts). */
+export interface BookedRoom {
+  /** What is booked on the node for requests other than `consumer` (the one the asking pod consumes); undefined when none. */
+  bookedOn(nodeName: string, consumer: string | undefined): Amounts | undefined;
+}
+
 export interface ClusterModel {
   readonly isSynced: boolean;
+  readonly bookings: BookedRoom;
   readonly nodeCount: number;
   readonly podCount: number;
   node(name: string): ModelNode | undefined;

@@ -67,10 +67,12 @@ function isNominated(state: ClusterState, name: string, nowMs: number): boolean 
 
 function nodeFacts(state: ClusterState, claim: NodeClaim, node: Node | undefined, nowMs: number): CandidateNodeFacts {
   const name = node?.metadata.name ?? claim.status?.nodeName ?? claim.metadata.name ?? '';
+  const booked = state.bookings.isEmpty ? [] : [...state.bookings.holdersOn(name).keys()];
   const common = {
     name,
     managed: true,
     nominated: isNominated(state, name, nowMs),
+    ...(booked.length === 0 ? {} : { bookedFor: booked.sort() }),
     ...(claim.spec.terminationGracePeriod === undefined ? {} : { terminationGracePeriod: claim.spec.terminationGracePeriod }),
   };
   if (node === undefined) {
