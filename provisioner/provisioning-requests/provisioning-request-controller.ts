@@ -153,8 +153,7 @@ export class ProvisioningRequestController implements Controller {
   async #check(request: ProvisioningRequest, cluster: () => CapacitySnapshot, now: number): Promise<boolean> {
     const pods = await this.#podsOf(request);
     if (isInputProblem(pods)) {
-      (isAtomic(request) ? this.#deps.metrics?.scaleUps : this.#deps.metrics?.checks)?.inc({ reason: requestReasons.failedToCreatePods });
-      if (await this.#write(request, invalidConditions(pods.message), now)) this.#deps.events.record(targetOf(request), 'Warning', 'ProvisioningRequestFailed', pods.message);
+      await this.#refuse(request, pods.message, now);
       return false;
     }
     if (isAtomic(request)) return this.#atomic.provision(request, pods, cluster(), this.#writer(now));
@@ -166,6 +165,12 @@ export class ProvisioningRequestController implements Controller {
       this.#log.info({ provisioningRequest: requestKey(request), pods: outcome.pods, fits: outcome.fits }, outcome.fits ? 'found capacity for provisioning request' : 'found no capacity for provisioning request');
     }
     return false;
+  }
+
+  /** Input the request's pods cannot be made from: Failed at once, an Event, counted under its class's metric. */
+  async #refuse(request: ProvisioningRequest, message: string, now: number): Promise<void> {
+    (isAtomic(request) ? this.#deps.metrics?.scaleUps : this.#deps.metrics?.checks)?.inc({ reason: requestReasons.failedToCreatePods });
+    if (await this.#write(request, invalidConditions(message), now)) this.#deps.events.record(targetOf(request), 'Warning', 'ProvisioningRequestFailed', message);
   }
 
   /** The request's pods from its PodTemplates (one GET each), or what is wrong with its input. */

@@ -199,8 +199,8 @@ export function anyPlanNotShownYet(state: ClusterState): boolean {
 export function awaitsBooking(state: ClusterState, pod: Pod): boolean {
   const key = consumedRequestOf(pod);
   const request = key === undefined ? undefined : state.provisioningRequests.get(key);
-  return request !== undefined && request.spec.provisioningClassName === provisioningClasses.bestEffortAtomicScaleUp
-    && !isRequestConditionTrue(request, requestConditions.failed) && !isRequestConditionTrue(request, requestConditions.bookingExpired);
+  if (request?.spec.provisioningClassName !== provisioningClasses.bestEffortAtomicScaleUp) return false;
+  return !isRequestConditionTrue(request, requestConditions.failed) && !isRequestConditionTrue(request, requestConditions.bookingExpired);
 }
 
 /** The pending and rescheduling pods no plan holds yet: what a planning pass must place. */

@@ -4,6 +4,7 @@ import t from 'tap';
 import { bookingDetails, parseBooking } from '../../../domain/provisioning-requests/booking.js';
 import { bookingMs } from '../../../domain/provisioning-requests/request-status.js';
 import { filterNodes } from '../../../extender/filter.js';
+import { scanCandidates } from '../../../provisioner/disruption/candidates.js';
 import { buildSimulationInput } from '../../../provisioner/state/snapshot.js';
 import { node, pod } from '../../extender/builders.js';
 import { nodeClaim } from '../../fakes/builders.js';
@@ -143,4 +144,19 @@ void t.test('two requests in one pass: the older is scaled up, the younger waits
   await w.controller.reconcile();
   t.match(statusOf(w.state, 'second', 'Provisioned'), { status: 'True', reason: 'CapacityIsProvisioned' }, 'planned beside the first\'s booking: a node of its own');
   t.notOk(bookingOf(w, 'second')?.has('ip-1'), 'ip-1\'s room is all the first\'s');
+});
+
+void t.test('a node holding booked room is no disruption candidate until the booking ends', async (t) => {
+  const w = setup(pools, gang('guarded', 2));
+  await w.controller.reconcile();
+  const [nodeName = ''] = [...(bookingOf(w, 'guarded')?.keys() ?? [])];
+  for (const claim of await w.claims.list()) w.state.upsertNodeClaim(claim);
+  const launched = w.state.nodes.get(nodeName);
+  if (launched !== undefined) w.state.upsertNode({ ...launched, metadata: { ...launched.metadata, labels: { ...launched.metadata.labels, 'karpenter.sh/initialized': 'true' } } });
+  const scan = await scanCandidates(w.state, { disruptionClass: 'graceful', nowMs: w.clock.now(), priceOf: () => 0 });
+  t.match(scan.blocked.find((b) => b.nodeName === nodeName), { reason: 'node holds capacity booked for ProvisioningRequest batch/guarded' });
+  w.clock.step(bookingMs + 1);
+  await w.controller.reconcile();
+  const after = await scanCandidates(w.state, { disruptionClass: 'graceful', nowMs: w.clock.now(), priceOf: () => 0 });
+  t.ok(after.candidates.some((c) => c.nodeName === nodeName), 'an empty node once the booking expired: emptiness may take it');
 });

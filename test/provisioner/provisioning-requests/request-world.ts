@@ -53,12 +53,12 @@ export class FakeApi implements PodTemplateReader, ProvisioningRequestStatusWrit
     const before = this.state.provisioningRequests.get(`${namespace}/${name}`);
     if (before === undefined) return Promise.resolve();
     // The merge patch's semantics: the conditions replaced whole, the details merged key by key, null removing one.
-    const merged: Record<string, string> = { ...(before.status?.provisioningClassDetails ?? {}) };
+    const merged = new Map(Object.entries(before.status?.provisioningClassDetails ?? {}));
     for (const [key, value] of Object.entries(details ?? {})) {
-      if (value === null) delete merged[key];
-      else merged[key] = value;
+      if (value === null) merged.delete(key);
+      else merged.set(key, value);
     }
-    this.state.upsertObject('provisioningrequest', { ...before, status: { conditions, ...(Object.keys(merged).length === 0 ? {} : { provisioningClassDetails: merged }) } });
+    this.state.upsertObject('provisioningrequest', { ...before, status: { conditions, ...(merged.size === 0 ? {} : { provisioningClassDetails: Object.fromEntries(merged) }) } });
     return Promise.resolve();
   }
 }
