@@ -1,3 +1,4 @@
+import type { ProvisioningRequest } from '../domain/provisioning-requests/provisioning-request.js';
 import type { EC2NodeClass } from '../domain/api/ec2nodeclass-schema.js';
 import { defaultEC2NodeClass } from '../domain/api/ec2nodeclass-validation.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
@@ -39,6 +40,8 @@ function feed(state: ClusterState, o: Obj): boolean {
     case 'EC2NodeClass': state.upsertObject('ec2nodeclass', defaultEC2NodeClass(projectWhole(o)) as EC2NodeClass); return true;
     case 'PodDisruptionBudget': state.upsertPdb(projectWhole(o) as PodDisruptionBudget); return true;
     case 'DaemonSet': state.upsertObject('daemonset', projectDaemonSet(o)); return true;
+    // A booked best-effort-atomic request holds its nodes from disruption: the dry run says so, as the controller would.
+    case 'ProvisioningRequest': state.upsertObject('provisioningrequest', projectWhole(o) as ProvisioningRequest); return true;
     default: return false;
   }
 }

@@ -8,6 +8,7 @@ import { StaticLaunches } from '../provisioner/static/static-launches.js';
 import { KubeProvisioningRequests } from '../provisioner/kube/provisioningrequest-client.js';
 import { ProvisioningRequestMetrics } from '../provisioner/provisioning-requests/metrics.js';
 import { ProvisioningRequestController } from '../provisioner/provisioning-requests/provisioning-request-controller.js';
+import { MaterializingLauncher } from '../provisioner/disruption/replacement-launcher.js';
 import { bufferDeps, capacityBufferController } from './buffer-wiring.js';
 import type { LeaderParts, Loop } from './controllers.js';
 import { disruptionParts } from './disruption-wiring.js';
@@ -65,7 +66,7 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
   const requests = new KubeProvisioningRequests(api);
   // Every replica watches ProvisioningRequests (none while their CRD is absent); the leader answers them.
   const provisioningRequests = new ProvisioningRequestController({
-    state, templates: requests, writer: requests, events, clock: systemClock, instanceTypes: offerings.instanceTypes,
+    state, templates: requests, writer: requests, events, clock: systemClock, ...offerings, launcher: new MaterializingLauncher(materializer), nodeClaims,
     metrics: new ProvisioningRequestMetrics(registry), log: log.child({ component: 'provisioningrequest' }),
   });
   const claimLaunch = new ClaimLaunchController({ state, launcher: materializer, store: nodeClaims, events, clock: systemClock, log, ...offerings });

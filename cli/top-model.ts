@@ -21,6 +21,8 @@ export interface TopSource {
   pendingPods(): Pod[];
   planOfPod(key: string): string | undefined;
   nodeClaimOfNode(nodeName: string): NodeClaim | undefined;
+  /** Room best-effort-atomic ProvisioningRequests booked (provisioner/state/capacity-bookings.ts). */
+  readonly bookings: { holdersOn(nodeName: string): ReadonlyMap<string, Amounts>; bookedNodes(): ReadonlyMap<string, readonly string[]> };
 }
 
 /** A node's state as the model sees it; the disruption states come from NodeClaim conditions and the lifetime left. */
@@ -56,12 +58,16 @@ export interface Totals {
 
 export interface PendingPod { readonly pod: string; readonly nodePool: string; readonly why: string }
 
+/** Room a ProvisioningRequest booked on a node for its pods still to come. */
+export interface BookedRoom { readonly node: string; readonly request: string; readonly cpu: number; readonly memory: number; readonly pods: number }
+
 export interface TopView {
   readonly synced: boolean;
   readonly rows: readonly TopRow[];
   readonly pools: readonly Totals[];
   readonly cluster: Totals;
   readonly pending: readonly PendingPod[];
+  readonly booked: readonly BookedRoom[];
 }
 
 /** $/h of one offering, or undefined when the catalog does not know it. */
@@ -187,5 +193,14 @@ export function buildTopView(source: TopSource, priceOf: PriceOf, nowMs: number)
   const pending = source.pendingPods().map((p) => pendingOf(source, p));
   const poolNames = new Set([...source.nodePools.keys(), ...rows.map((r) => r.nodePool)]);
   const pools = [...poolNames].sort().map((pool) => totals(pool, rows.filter((r) => r.nodePool === pool), pending.filter((p) => p.nodePool === pool).length));
-  return { synced: source.isSynced, rows, pools, cluster: totals('cluster', rows, pending.length), pending };
+  return { synced: source.isSynced, rows, pools, cluster: totals('cluster', rows, pending.length), pending, booked: bookedRoom(source) };
+}
+
+/** Every node's booked room, request by request, with what is still held there. */
+function bookedRoom(source: TopSource): BookedRoom[] {
+  const out: BookedRoom[] = [];
+  for (const node of [...source.bookings.bookedNodes().keys()].sort()) {
+    for (const [request, left] of source.bookings.holdersOn(node)) out.push({ node, request, cpu: left['cpu'] ?? 0, memory: left['memory'] ?? 0, pods: left['pods'] ?? 0 });
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import type { NodeState, TopRow, TopView, Totals, Use } from './top-model.js';
 import { compareStrings } from '../domain/compare.js';
+import { formatAmount } from '../domain/quantity.js';
 
 export const sortKeys = ['cost', 'cpu', 'memory', 'age', 'name'] as const;
 export type SortKey = (typeof sortKeys)[number];
@@ -88,6 +89,13 @@ function pendingLines(view: TopView): string[] {
   return ['', `PENDING PODS (${String(view.pending.length)})`, ...shown, ...more];
 }
 
+function bookedLines(view: TopView): string[] {
+  if (view.booked.length === 0) return [];
+  const shown = view.booked.slice(0, maxPendingLines).map((b) => `  ${b.node}  ${b.request}  ${String(b.pods)} pods' room held: cpu ${formatAmount('cpu', b.cpu)}, memory ${formatAmount('memory', b.memory)}`);
+  const more = view.booked.length > maxPendingLines ? [`  … ${String(view.booked.length - maxPendingLines)} more`] : [];
+  return ['', `BOOKED FOR PROVISIONING REQUESTS (${String(view.booked.length)})`, ...shown, ...more];
+}
+
 const cut = (line: string, width: number): string => (line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line);
 
 /** The node rows that fit: all of them, or a window of the height left once everything else is laid out. */
@@ -109,7 +117,7 @@ export function renderTop(view: TopView, o: RenderOptions): string[] {
   const rows = sortRows(view.rows.filter((r) => o.nodePool === undefined || r.nodePool === o.nodePool), o.sort);
   const [header = '', ...nodeLines] = table(['NODE', 'TYPE', 'CAPACITY', 'ZONE', 'NODEPOOL', 'AGE', 'CPU', 'MEMORY', 'PODS', '$/H', 'STATE'], rows.map(nodeCells));
   const top = [title(view, o), '', ...poolLines(view), ''];
-  const bottom = [...pendingLines(view), ...(o.interactive ? ['', `sort: ${o.sort} (s) · nodepool: ${o.nodePool ?? 'all'} (p) · scroll ↑/↓ · quit q`] : [])];
+  const bottom = [...bookedLines(view), ...pendingLines(view), ...(o.interactive ? ['', `sort: ${o.sort} (s) · nodepool: ${o.nodePool ?? 'all'} (p) · scroll ↑/↓ · quit q`] : [])];
   const { shown, scroll, hidden } = visibleNodes(nodeLines, top.length + bottom.length + 1, o);
   const more = hidden > 0 ? [`  … ${String(hidden)} more nodes (rows ${String(scroll + 1)}–${String(scroll + shown.length)} of ${String(nodeLines.length)})`] : [];
   const bold = (line: string): string => (o.interactive ? `\u001b[1m${line}\u001b[0m` : line);

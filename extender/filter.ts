@@ -6,6 +6,7 @@ import { familyRejection, readPodSteering, type PodSteering } from '../domain/po
 import { formatAmount } from '../domain/quantity.js';
 import { noResources, type ResourceSums } from '../domain/resource-sums.js';
 import type { ResourceList } from '../domain/resource-list.js';
+import { consumedRequestOf } from '../domain/provisioning-requests/provisioning-request.js';
 
 /** Filter's verdict: the nodes that pass and, for every other node, why not. */
 export interface FilterOutcome {
@@ -37,6 +38,8 @@ interface FilterContext {
    * own check is not enough, and the pod is held until its bind arrives (tentative-binds.ts).
    */
   readonly held: string[];
+  /** The ProvisioningRequest the pod consumes ("namespace/name"): the room booked for it is the pod's own. */
+  readonly consumes: string | undefined;
 }
 
 /**
@@ -110,7 +113,7 @@ function record(outcome: { passed: string[]; failed: Record<string, string>; unr
 function filterContext(view: ClusterModel, pod: Pod, requests: ResourceList): FilterContext {
   return {
     view, requests, requested: Object.entries(requests).filter(([, amount]) => amount > 0), key: podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), steering: readPodSteering(pod),
-    isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true, held: [],
+    isDaemonPod: pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet') === true, held: [], consumes: consumedRequestOf(pod),
   };
 }
 
@@ -156,16 +159,20 @@ function bindsThroughVirtual(context: FilterContext, entry: ModelNode): boolean 
  * The room held for others beside the pods bound and binding: the pods kube-scheduler may be placing there now
  * (tentative-binds.ts), and, for a pod other than a daemon, the room the node keeps for its DaemonSet pods still to
  * come. Those are created only once the Node exists, and a node filled before them never runs its CNI or its agents;
- * a daemon pod takes that room, which is what it is kept for. Returns `left` itself when nothing is held.
+ * a daemon pod takes that room, which is what it is kept for. And the room ProvisioningRequests booked there for
+ * their pods still to come, unless the pod is one of them: kube-scheduler sees booked room as free, and without this
+ * any pod would take it. Returns `left` itself when nothing is held.
  */
 function withoutHeldRoom(context: FilterContext, entry: ModelNode, left: ResourceSums): ResourceSums {
-  // The filter visits every candidate: most hold nothing, and those return `left` after two field tests.
+  // The filter visits every candidate: most hold nothing, and those return `left` after three lookups.
   const tentative = context.view.tentativeOn(entry.name);
   const daemons = context.isDaemonPod ? undefined : entry.daemonReserved;
-  if (tentative === undefined && daemons === undefined) return left;
+  const booked = context.view.bookings.bookedOn(entry.name, context.consumes);
+  if (tentative === undefined && daemons === undefined && booked === undefined) return left;
   const out: ResourceSums = { ...left };
   if (tentative !== undefined) takeFrom(out, tentative);
   if (daemons !== undefined) takeFrom(out, daemons);
+  if (booked !== undefined) takeFrom(out, booked);
   return out;
 }
 
@@ -185,9 +192,15 @@ function judgeRoom(context: FilterContext, entry: ModelNode): Verdict {
     const left = free[resource];
     // A resource the node does not list is kube-scheduler's to judge (it knows extended resources and slots).
     if (left === undefined || amount <= left) continue;
-    return { reason: `not enough room beside the pods bound and binding to it${free === entry.free ? '' : ', on their way to it and its DaemonSet pods to come'}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
+    return { reason: `not enough room beside the pods bound and binding to it${heldText(context, entry, free !== entry.free)}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, left))} left`, resolvable: true };
   }
   return pass;
+}
+
+function heldText(context: FilterContext, entry: ModelNode, held: boolean): string {
+  if (!held) return '';
+  const booked = context.view.bookings.bookedOn(entry.name, context.consumes) !== undefined;
+  return `, on their way to it and its DaemonSet pods to come${booked ? ', and the room ProvisioningRequests booked there for their pods' : ''}`;
 }
 
 /**

@@ -119,6 +119,12 @@ export interface ModelPlan {
   readonly room: Amounts;
 }
 
+/** Room best-effort-atomic ProvisioningRequests booked on nodes (state/capacity-bookings.ts). */
+export interface BookedRoom {
+  /** What is booked on the node for requests other than `consumer` (the one the asking pod consumes); undefined when none. */
+  bookedOn(nodeName: string, consumer: string | undefined): Amounts | undefined;
+}
+
 /**
  * The one picture of the cluster, as the extender reads it (provisioner/state/cluster-state.ts implements it).
  * Every answer comes from memory and costs O(1) or O(the plan's pods): per-node usage is kept current as pods
@@ -127,6 +133,7 @@ export interface ModelPlan {
  */
 export interface ClusterModel {
   readonly isSynced: boolean;
+  readonly bookings: BookedRoom;
   readonly nodeCount: number;
   readonly podCount: number;
   node(name: string): ModelNode | undefined;

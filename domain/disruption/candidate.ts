@@ -37,6 +37,8 @@ export interface CandidateNodeFacts {
   readonly inCommand: boolean;
   /** A recent plan nominated it for pending pods. */
   readonly nominated: boolean;
+  /** The ProvisioningRequests ("namespace/name") whose booked room it holds for pods still to come. */
+  readonly bookedFor?: readonly string[];
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
   /** The NodeClaim's `spec.terminationGracePeriod`. */
@@ -76,6 +78,8 @@ function nodeBlock(node: CandidateNodeFacts, nodePools: ReadonlySet<string>): st
   if (!node.initialized) return 'node is not initialized';
   if (node.deleting) return 'node is deleting or marked for deletion';
   if (node.nominated) return 'node is nominated for pending pods';
+  // As Cluster Autoscaler injects a booked request's pods into its scale-down simulation: the room stays until they come.
+  if (node.bookedFor !== undefined && node.bookedFor.length > 0) return `node holds capacity booked for ProvisioningRequest ${node.bookedFor.join(', ')}`;
   if (node.annotations[doNotDisruptKey] === 'true') return `node has ${doNotDisruptKey}`;
   const nodePool = node.labels[wellKnown.nodePool];
   if (nodePool === undefined) return `node has no ${wellKnown.nodePool} label`;

@@ -31,18 +31,32 @@ export const requestReasons = {
   accepted: 'Accepted',
   capacityIsFound: 'CapacityIsFound',
   capacityIsNotFound: 'CapacityIsNotFound',
+  /** The best-effort-atomic class launched nodes for the pods. */
+  capacityIsProvisioned: 'CapacityIsProvisioned',
+  /** CA's newer reason on BookingExpired: every pod the request booked room for is scheduled, so the room is released. */
+  capacityBookingConsumed: 'CapacityBookingConsumed',
   failedToCreatePods: 'FailedToCreatePods',
   capacityReservationTimeExpired: 'CapacityReservationTimeExpired',
   expired: 'Expired',
-  /** Ours: a class Cluster Autoscaler serves that nodesmith does not serve yet. */
-  notSupported: 'ProvisioningClassNotSupported',
 } as const;
 
 /** The annotations Cluster Autoscaler puts on a request's pods (and Kueue on the pods that consume it). */
 export const requestPodAnnotations = {
   consume: 'autoscaling.x-k8s.io/consume-provisioning-request',
   className: 'autoscaling.x-k8s.io/provisioning-class-name',
+  /** The proposal's first key, deprecated in API review; Cluster Autoscaler still reads it when the new one is absent (provreqclient). */
+  deprecatedConsume: 'cluster-autoscaler.kubernetes.io/consume-provisioning-request',
 } as const;
+
+/**
+ * The key ("namespace/name") of the request a pod consumes, by the consume annotation (or its deprecated twin, as
+ * Cluster Autoscaler reads it); undefined for a pod that consumes none. A request is always in the pod's namespace.
+ */
+export function consumedRequestOf(pod: { readonly metadata: { readonly namespace?: string; readonly annotations?: Readonly<Record<string, string>> } }): string | undefined {
+  const annotations = pod.metadata.annotations;
+  const name = annotations?.[requestPodAnnotations.consume] ?? annotations?.[requestPodAnnotations.deprecatedConsume];
+  return name === undefined || name === '' ? undefined : `${pod.metadata.namespace ?? 'default'}/${name}`;
+}
 
 /** The `noRetry` parameter: "true" turns a check that finds no capacity into Failed (Kueue then retries at once). */
 export const noRetryParameter = 'noRetry';

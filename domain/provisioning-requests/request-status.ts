@@ -5,7 +5,7 @@ import {
 } from './provisioning-request.js';
 
 /*
- * What a ProvisioningRequest of the check-capacity class goes through, as Cluster Autoscaler documents and does it
+ * What a ProvisioningRequest of either class goes through, as Cluster Autoscaler documents and does it
  * (provisioningrequest/checkcapacity, processors/provreq): Accepted, then Provisioned True (CapacityIsFound) or False
  * (CapacityIsNotFound, checked again until found); a Provisioned request's capacity is booked for 10 minutes, then
  * BookingExpired; one never provisioned fails as Expired after 7 days; bad input fails at once (FailedToCreatePods).
@@ -20,15 +20,15 @@ export const requestExpiryMs = 7 * 24 * 60 * 60_000;
 /**
  * What a pass does with one request:
  * - `foreign`: a class nodesmith does not know; another controller may serve it, so only an Event says so.
- * - `unsupported`: a class Cluster Autoscaler serves that nodesmith does not yet; its status says so and nothing more.
  * - `settled`: Failed or BookingExpired: nothing left to do.
- * - `booked`: Provisioned and within its booking: its pods hold their room in later checks.
+ * - `booked`: Provisioned and within its booking: its pods hold their room in later checks (and, for the
+ *   best-effort-atomic class, on the nodes booked for them until they come).
  * - `booking-expired`, `expired`: write BookingExpired, or Failed (Expired).
- * - `check`: not Provisioned yet (or Provisioned=False): look for the capacity now.
+ * - `check`: not Provisioned yet (or Provisioned=False): look for the capacity now (and, for the best-effort-atomic
+ *   class, launch the nodes it needs).
  */
 export type RequestStep =
   | { readonly kind: 'foreign' }
-  | { readonly kind: 'unsupported' }
   | { readonly kind: 'settled' }
   | { readonly kind: 'booked' }
   | { readonly kind: 'booking-expired' }
@@ -37,8 +37,7 @@ export type RequestStep =
 
 export function requestStep(request: ProvisioningRequest, nowMs: number): RequestStep {
   const className = request.spec.provisioningClassName;
-  if (className === provisioningClasses.bestEffortAtomicScaleUp) return { kind: 'unsupported' };
-  if (className !== provisioningClasses.checkCapacity) return { kind: 'foreign' };
+  if (className !== provisioningClasses.checkCapacity && className !== provisioningClasses.bestEffortAtomicScaleUp) return { kind: 'foreign' };
   if (isRequestConditionTrue(request, types.failed) || isRequestConditionTrue(request, types.bookingExpired)) return { kind: 'settled' };
   if (isRequestConditionTrue(request, types.provisioned)) {
     const since = transitionTimeMs(conditionOf(request, types.provisioned)) ?? nowMs;
@@ -53,7 +52,7 @@ export type CheckOutcome =
   | { readonly fits: true; readonly pods: number }
   | { readonly fits: false; readonly pods: number; readonly placed: number; readonly why: string };
 
-const accepted: ConditionUpdate = { type: types.accepted, status: 'True', reason: reasons.accepted, message: 'ProvisioningRequest is accepted by nodesmith' };
+export const accepted: ConditionUpdate = { type: types.accepted, status: 'True', reason: reasons.accepted, message: 'ProvisioningRequest is accepted by nodesmith' };
 
 /** The conditions a check writes: Accepted, and Provisioned (or Failed, when the request asked for no retry). */
 export function checkedConditions(request: ProvisioningRequest, outcome: CheckOutcome): ConditionUpdate[] {
@@ -76,12 +75,6 @@ export function invalidConditions(message: string): ConditionUpdate[] {
 export const bookingExpiredCondition: ConditionUpdate = { type: types.bookingExpired, status: 'True', reason: reasons.capacityReservationTimeExpired, message: 'Capacity reservation time is expired' };
 
 export const expiredCondition: ConditionUpdate = { type: types.failed, status: 'True', reason: reasons.expired, message: `ProvisioningRequest is expired: no capacity was found within ${String(requestExpiryMs / 86_400_000)} days` };
-
-/** The best-effort-atomic class, not served yet: Accepted=False says so, and no Provisioned or Failed is written. */
-export const unsupportedCondition: ConditionUpdate = {
-  type: types.accepted, status: 'False', reason: reasons.notSupported,
-  message: `${provisioningClasses.bestEffortAtomicScaleUp} is not yet supported by nodesmith: the request is left unanswered`,
-};
 
 /**
  * The request's conditions with `updates` applied (a transition time moves only when a status changes) and each

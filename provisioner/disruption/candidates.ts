@@ -65,12 +65,19 @@ function isNominated(state: ClusterState, name: string, nowMs: number): boolean 
   return state.marks.nominatedPods(name, nowMs).size > 0 || awaitsLaunchedPods(state, name);
 }
 
+/** The requests whose booked room the node holds (capacity-bookings.ts), as the candidate rules read them. */
+function bookedFor(state: ClusterState, name: string): { bookedFor?: string[] } {
+  const holders = state.bookings.isEmpty ? [] : [...state.bookings.holdersOn(name).keys()];
+  return holders.length === 0 ? {} : { bookedFor: holders.sort() };
+}
+
 function nodeFacts(state: ClusterState, claim: NodeClaim, node: Node | undefined, nowMs: number): CandidateNodeFacts {
   const name = node?.metadata.name ?? claim.status?.nodeName ?? claim.metadata.name ?? '';
   const common = {
     name,
     managed: true,
     nominated: isNominated(state, name, nowMs),
+    ...bookedFor(state, name),
     ...(claim.spec.terminationGracePeriod === undefined ? {} : { terminationGracePeriod: claim.spec.terminationGracePeriod }),
   };
   if (node === undefined) {

@@ -24,11 +24,13 @@ export class KubeProvisioningRequests implements PodTemplateReader, Provisioning
     return (await this.#api.find<PodTemplate>({ version: 'v1', plural: 'podtemplates', namespace, name }))?.template;
   }
 
-  async patchConditions(namespace: string, name: string, conditions: readonly Condition[]): Promise<void> {
+  async patchConditions(namespace: string, name: string, conditions: readonly Condition[], details?: Readonly<Record<string, string | null>>): Promise<void> {
     const { group, version, plural } = provisioningRequestApi;
     try {
-      // A merge patch replaces the list whole: the controller computed it from the request's own conditions.
-      await this.#api.mergePatch({ group, version, plural, namespace, name, subresource: 'status' }, { status: { conditions } });
+      // A merge patch replaces the list whole (the controller computed it from the request's own conditions) and
+      // merges the details map key by key, a null removing one.
+      const status = details === undefined ? { conditions } : { conditions, provisioningClassDetails: details };
+      await this.#api.mergePatch({ group, version, plural, namespace, name, subresource: 'status' }, { status });
     } catch (e: unknown) {
       // Deleted since the pass read it: a request that is gone has no status to keep.
       ignoreNotFound(e);

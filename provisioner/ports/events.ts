@@ -41,8 +41,11 @@ export type EventReason =
   | DisruptionEventReason
   | ProvisioningRequestEventReason;
 
-/** Events of the ProvisioningRequest controller: a class it does not serve, input it cannot use. */
-export type ProvisioningRequestEventReason = 'ProvisioningClassNotSupported' | 'ProvisioningRequestFailed';
+/**
+ * Events of the ProvisioningRequest controller: a class it does not serve, input it cannot use, and a
+ * best-effort-atomic scale-up that launched its nodes or was rolled back.
+ */
+export type ProvisioningRequestEventReason = 'ProvisioningClassNotSupported' | 'ProvisioningRequestFailed' | 'CapacityProvisioned' | 'ScaleUpRolledBack';
 
 /** Events of the disruption controller (provisioner/disruption/disruption-events.ts), Karpenter's names where it has one. */
 export type DisruptionEventReason =

@@ -23,7 +23,10 @@ export interface BufferStatusWriter {
   patchStatus(namespace: string, name: string, status: CapacityBufferStatus): Promise<void>;
 }
 
-/** Replaces a ProvisioningRequest's conditions (the whole list, computed from the request as the model holds it). */
+/**
+ * Replaces a ProvisioningRequest's conditions (the whole list, computed from the request as the model holds it); with
+ * `details`, sets those `status.provisioningClassDetails` keys in the same write (null removes one), leaving the others.
+ */
 export interface ProvisioningRequestStatusWriter {
-  patchConditions(namespace: string, name: string, conditions: readonly Condition[]): Promise<void>;
+  patchConditions(namespace: string, name: string, conditions: readonly Condition[], details?: Readonly<Record<string, string | null>>): Promise<void>;
 }

@@ -21,13 +21,25 @@ export interface Placement {
 export class CapacitySnapshot {
   readonly #state: ClusterState;
   readonly #input: SimulationInput;
+  readonly #nodePools: SimulationInput['nodePools'];
   #nodes: readonly SnapshotNode[];
 
-  constructor(state: ClusterState, instanceTypes: readonly InstanceType[]) {
+  /** `unavailable`: the ICE cache, which only a scale-up's plan (`plan`) reads: a check opens no node. */
+  constructor(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string> = new Set()) {
     this.#state = state;
-    const input = simulationInputFor(state, { pods: [], instanceTypes, unavailable: new Set() });
+    const input = simulationInputFor(state, { pods: [], instanceTypes, unavailable });
     this.#input = { ...input, nodePools: [] };
+    this.#nodePools = input.nodePools;
     this.#nodes = input.nodes;
+  }
+
+  /**
+   * A best-effort-atomic scale-up's plan: all the pods at once, on the nodes there are (their free room, less what
+   * is booked or kept already) and on new NodeClaims of the NodePools that can launch, within their limits, by the
+   * same simulation as every plan. Nothing is kept: the caller launches it, or not.
+   */
+  plan(pods: readonly Pod[]): SimulationResult {
+    return simulate({ ...this.#input, nodePools: this.#nodePools, nodes: this.#nodes, pendingPods: pods, volumeRequirements: volumeRequirementsOf(this.#state, pods) });
   }
 
   /**

@@ -7,14 +7,17 @@ import { noNodePoolMatches } from '../../domain/simulation/reasons.js';
 import { provisioningClasses, provisioningRequestApi, requestKey, requestReasons, type ProvisioningRequest } from '../../domain/provisioning-requests/provisioning-request.js';
 import { isInputProblem, podSetProblem, requestPods, templateNames, type RequestInputProblem } from '../../domain/provisioning-requests/request-pods.js';
 import {
-  bookingExpiredCondition, checkedConditions, expiredCondition, invalidConditions, nextConditions, requestStep, unsupportedCondition,
+  bookingExpiredCondition, checkedConditions, expiredCondition, invalidConditions, nextConditions, requestStep,
   type CheckOutcome, type RequestStep,
 } from '../../domain/provisioning-requests/request-status.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { PodTemplateReader } from '../ports/api-reads.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
+import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
+import type { ReplacementLauncher } from '../ports/replacement-launcher.js';
 import type { ProvisioningRequestStatusWriter } from '../ports/status-writers.js';
 import type { ClusterState } from '../state/cluster-state.js';
+import { AtomicScaleUps, type RequestWrite } from './atomic-requests.js';
 import { CapacitySnapshot } from './capacity-snapshot.js';
 import type { ProvisioningRequestMetrics } from './metrics.js';
 
@@ -32,6 +35,12 @@ export interface ProvisioningRequestDependencies {
   readonly clock: Clock;
   /** The priced catalog: a planned node may launch as any of its types, and a pod joins it only if all would do. */
   readonly instanceTypes: () => readonly InstanceType[];
+  /** The ICE cache's keys: a best-effort-atomic scale-up plans around offerings that just ran out. */
+  readonly unavailableOfferings: () => ReadonlySet<string>;
+  /** A best-effort-atomic scale-up's launches: the one launch path, with plans never published as virtual nodes. */
+  readonly launcher: ReplacementLauncher;
+  /** Where a rolled-back scale-up's NodeClaims are deleted. */
+  readonly nodeClaims: Pick<NodeClaimStore, 'get' | 'delete'>;
   readonly metrics?: ProvisioningRequestMetrics;
   readonly log?: ControllerLogger;
 }
@@ -40,6 +49,15 @@ export interface ProvisioningRequestDependencies {
 function byAge(a: ProvisioningRequest, b: ProvisioningRequest): number {
   return compareStrings(a.metadata.creationTimestamp ?? '', b.metadata.creationTimestamp ?? '') || compareStrings(requestKey(a), requestKey(b));
 }
+
+/** What a pass's steps share: its snapshot (built on first use), its time, and whether a scale-up booked room yet. */
+interface PassContext {
+  readonly cluster: () => CapacitySnapshot;
+  readonly now: number;
+  readonly pass: { booked: boolean };
+}
+
+const isAtomic = (request: ProvisioningRequest): boolean => request.spec.provisioningClassName === provisioningClasses.bestEffortAtomicScaleUp;
 
 function targetOf(request: ProvisioningRequest): EventTarget {
   const { name = '', namespace, uid } = request.metadata;
@@ -58,8 +76,10 @@ function outcomeOf(pods: readonly Pod[], placed: number, unplaced: readonly { re
  * Answers ProvisioningRequests as Cluster Autoscaler does (docs/provisioning-requests.md). The check-capacity class:
  * are there places now, on the nodes there are and the nodes already planned, for all the request's pods? Provisioned
  * True or False, with no node launched either way; a found capacity is booked for 10 minutes (later checks see it
- * taken), then BookingExpired. Bad input fails the request with a message that names it. The best-effort-atomic
- * class is not served yet: its status says so. A class nodesmith does not know gets one Event and is left alone.
+ * taken), then BookingExpired. The best-effort-atomic class (atomic-requests.ts): all the request's pods planned at
+ * once, every node they need launched or none, the room booked for them until they come or 10 minutes pass. Bad
+ * input fails the request with a message that names it. A class nodesmith does not know gets one Event and is left
+ * alone.
  */
 export class ProvisioningRequestController implements Controller {
   readonly name = 'provisioningrequest';
@@ -69,10 +89,13 @@ export class ProvisioningRequestController implements Controller {
   readonly #booked = new Map<string, readonly Pod[]>();
   /** Requests of a foreign class already told so by an Event, by uid. */
   readonly #warned = new Set<string>();
+  readonly #atomic: AtomicScaleUps;
 
   constructor(deps: ProvisioningRequestDependencies) {
     this.#deps = deps;
     this.#log = deps.log ?? silentLogger;
+    const { state, launcher, nodeClaims, events, clock, metrics } = deps;
+    this.#atomic = new AtomicScaleUps({ state, launcher, nodeClaims, events, clock, log: this.#log, target: targetOf, ...(metrics === undefined ? {} : { metrics }) });
   }
 
   async reconcile(): Promise<ReconcileResult> {
@@ -82,11 +105,15 @@ export class ProvisioningRequestController implements Controller {
     const steps = requests.map((request) => ({ request, step: requestStep(request, now) }));
     // Built only when some request needs it; booked requests' pods take their room before anything is checked.
     let snapshot: CapacitySnapshot | undefined;
-    const cluster = (): CapacitySnapshot => (snapshot ??= this.#book(new CapacitySnapshot(this.#deps.state, this.#deps.instanceTypes()), steps));
+    const cluster = (): CapacitySnapshot => (snapshot ??= this.#book(new CapacitySnapshot(this.#deps.state, this.#deps.instanceTypes(), this.#deps.unavailableOfferings()), steps));
     let failure: Error | undefined;
+    const pass = { booked: false };
     for (const { request, step } of steps) {
+      // One booking scale-up per pass, as Cluster Autoscaler takes one request a loop: the requests after it are
+      // answered once the model shows its nodes and its booking, which this pass's snapshot does not.
+      if (step.kind === 'check' && (pass.booked || !this.#atomic.isSettled(now))) continue;
       try {
-        await this.#act(request, step, cluster, now);
+        await this.#act(request, step, { cluster, now, pass });
       } catch (error: unknown) {
         // One request's failed read or write must not keep the others unanswered; the pass still counts as failed.
         failure ??= error instanceof Error ? error : new Error('answering a provisioning request failed', { cause: error });
@@ -106,29 +133,30 @@ export class ProvisioningRequestController implements Controller {
     return snapshot;
   }
 
-  async #act(request: ProvisioningRequest, step: RequestStep, cluster: () => CapacitySnapshot, now: number): Promise<void> {
+  async #act(request: ProvisioningRequest, step: RequestStep, { cluster, now, pass }: PassContext): Promise<void> {
     switch (step.kind) {
       case 'foreign': this.#warnForeign(request); return;
-      case 'unsupported':
-        if (await this.#write(request, [unsupportedCondition], now)) this.#deps.events.record(targetOf(request), 'Warning', 'ProvisioningClassNotSupported', unsupportedCondition.message ?? '');
+      case 'settled': return;
+      case 'booked':
+        if (isAtomic(request)) await this.#atomic.watchBooking(request, this.#writer(now));
         return;
-      case 'settled': case 'booked': return;
       case 'booking-expired':
         this.#booked.delete(request.metadata.uid ?? '');
         await this.#write(request, [bookingExpiredCondition], now);
         return;
       case 'expired': await this.#write(request, [expiredCondition], now); return;
-      case 'check': await this.#check(request, cluster, now); return;
+      case 'check': pass.booked = await this.#check(request, cluster, now); return;
     }
   }
 
-  async #check(request: ProvisioningRequest, cluster: () => CapacitySnapshot, now: number): Promise<void> {
+  /** True when an atomic scale-up booked room (the pass's snapshot does not show it). */
+  async #check(request: ProvisioningRequest, cluster: () => CapacitySnapshot, now: number): Promise<boolean> {
     const pods = await this.#podsOf(request);
     if (isInputProblem(pods)) {
-      this.#deps.metrics?.checks.inc({ reason: requestReasons.failedToCreatePods });
-      if (await this.#write(request, invalidConditions(pods.message), now)) this.#deps.events.record(targetOf(request), 'Warning', 'ProvisioningRequestFailed', pods.message);
-      return;
+      await this.#refuse(request, pods.message, now);
+      return false;
     }
+    if (isAtomic(request)) return this.#atomic.provision(request, pods, cluster(), this.#writer(now));
     const placement = cluster().place(pods, 'all-or-none');
     const outcome = outcomeOf(pods, placement.placed, placement.unplaced);
     if (outcome.fits) this.#booked.set(request.metadata.uid ?? '', pods);
@@ -136,6 +164,13 @@ export class ProvisioningRequestController implements Controller {
     if (await this.#write(request, checkedConditions(request, outcome), now)) {
       this.#log.info({ provisioningRequest: requestKey(request), pods: outcome.pods, fits: outcome.fits }, outcome.fits ? 'found capacity for provisioning request' : 'found no capacity for provisioning request');
     }
+    return false;
+  }
+
+  /** Input the request's pods cannot be made from: Failed at once, an Event, counted under its class's metric. */
+  async #refuse(request: ProvisioningRequest, message: string, now: number): Promise<void> {
+    (isAtomic(request) ? this.#deps.metrics?.scaleUps : this.#deps.metrics?.checks)?.inc({ reason: requestReasons.failedToCreatePods });
+    if (await this.#write(request, invalidConditions(message), now)) this.#deps.events.record(targetOf(request), 'Warning', 'ProvisioningRequestFailed', message);
   }
 
   /** The request's pods from its PodTemplates (one GET each), or what is wrong with its input. */
@@ -151,19 +186,23 @@ export class ProvisioningRequestController implements Controller {
     return requestPods(request, templates);
   }
 
-  /** Writes the conditions when they change; true when it wrote. */
-  async #write(request: ProvisioningRequest, updates: readonly ConditionUpdate[], now: number): Promise<boolean> {
-    const next = nextConditions(request, updates, now);
+  /** Writes the conditions when they change, or `details` with them when given; true when it wrote. */
+  async #write(request: ProvisioningRequest, updates: readonly ConditionUpdate[], now: number, details?: Readonly<Record<string, string | null>>): Promise<boolean> {
+    const next = nextConditions(request, updates, now) ?? (details === undefined ? undefined : [...(request.status?.conditions ?? [])]);
     if (next === undefined) return false;
-    await this.#deps.writer.patchConditions(request.metadata.namespace ?? 'default', request.metadata.name ?? '', next);
+    await this.#deps.writer.patchConditions(request.metadata.namespace ?? 'default', request.metadata.name ?? '', next, details);
     return true;
+  }
+
+  #writer(now: number): RequestWrite {
+    return (request, updates, details) => this.#write(request, updates, now, details);
   }
 
   #warnForeign(request: ProvisioningRequest): void {
     const uid = request.metadata.uid ?? requestKey(request);
     if (this.#warned.has(uid)) return;
     this.#warned.add(uid);
-    const message = `provisioningClassName "${request.spec.provisioningClassName}" is not served by nodesmith (it serves ${provisioningClasses.checkCapacity}); left to whichever controller serves it`;
+    const message = `provisioningClassName "${request.spec.provisioningClassName}" is not served by nodesmith (it serves ${provisioningClasses.checkCapacity} and ${provisioningClasses.bestEffortAtomicScaleUp}); left to whichever controller serves it`;
     this.#deps.events.record(targetOf(request), 'Warning', 'ProvisioningClassNotSupported', message);
     this.#log.debug({ provisioningRequest: requestKey(request), provisioningClass: request.spec.provisioningClassName }, 'left provisioning request of a foreign class alone');
   }

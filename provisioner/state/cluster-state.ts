@@ -17,6 +17,7 @@ import { daemonRoomOf } from './daemon-room.js';
 import { digestNode, freeOn, type NodeDigest } from './node-entry.js';
 import { NodeMarks } from './node-marks.js';
 import { NodeClaimIndex } from './nodeclaim-index.js';
+import { CapacityBookings } from './capacity-bookings.js';
 import { PdbIndex } from './pdb-index.js';
 import { PlacementIntents, workloadOf } from './placement-intents.js';
 import { PlanIndex } from './plan-index.js';
@@ -63,6 +64,8 @@ export class ClusterState implements ClusterModel {
   readonly refusals = new PlacementRefusals();
   /** Each EC2NodeClass's resolved placement group, kept in memory as Karpenter keeps it (placement-groups.ts). */
   readonly placementGroups = new ResolvedPlacementGroups();
+  /** The room best-effort-atomic ProvisioningRequests booked, from the requests themselves (capacity-bookings.ts). */
+  readonly bookings = new CapacityBookings((name) => this.podsOn(name), (pod) => this.requestsFor(pod));
   readonly #claims = new NodeClaimIndex();
   readonly #plans = new PlanIndex();
   readonly #accounting: PodAccounting;
@@ -221,6 +224,7 @@ export class ClusterState implements ClusterModel {
     // The DaemonSet controller writes its status on every pod it makes; only a new spec moves the nodes' daemon room.
     const respecified = kind === 'daemonset' && JSON.stringify((map.get(key) as DaemonSet | undefined)?.spec) !== JSON.stringify((object as DaemonSet).spec);
     map.set(key, object);
+    if (kind === 'provisioningrequest') this.bookings.upsert(object as ProvisioningRequest);
     if (respecified) this.#refreshAllNodes();
     this.#changed(kind, key);
   }
@@ -228,6 +232,7 @@ export class ClusterState implements ClusterModel {
   removeObject(kind: StoredKind, object: Meta): void {
     const key = objectKey(object.metadata);
     this.#stored[kind].delete(key);
+    if (kind === 'provisioningrequest') this.bookings.remove(key);
     if (kind === 'daemonset') this.#refreshAllNodes();
     this.#changed(kind, key);
   }

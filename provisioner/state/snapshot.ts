@@ -3,6 +3,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
+import { consumedRequestOf, isRequestConditionTrue, provisioningClasses, requestConditions } from '../../domain/provisioning-requests/provisioning-request.js';
 import { isReschedulablePod } from '../../domain/disruption/pod-facts.js';
 import { withExclusions } from '../../domain/placement-refusal.js';
 import { volumeRequirements, type VolumeLookup } from '../../domain/volume-topology.js';
@@ -113,7 +114,8 @@ function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Nod
   const plan = state.plans.get(name);
   if (plan === undefined) {
     const coming = launched.get(name);
-    return realNode(node, [...state.podsOn(name), ...(coming?.pods ?? [])], sumOf(state.node(name)?.daemonReserved, coming?.held));
+    // Room booked by ProvisioningRequests is held from every pod planned: their own pods are not planned (awaitsBooking).
+    return realNode(node, [...state.podsOn(name), ...(coming?.pods ?? [])], sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)));
   }
   if (isLaunched(state, plan)) return undefined;
   const pods = [...waitingPods(state, plan), ...state.podsOn(name)];
@@ -189,10 +191,23 @@ export function anyPlanNotShownYet(state: ClusterState): boolean {
   return false;
 }
 
+/**
+ * Whether the pod consumes a best-effort-atomic ProvisioningRequest that is not over (not Failed, not BookingExpired):
+ * its room is that request's to make and book, so no plan launches a node for it, as Cluster Autoscaler leaves a
+ * consuming pod out of its scale-ups. Once the booking is over, it is a pod like any other.
+ */
+export function awaitsBooking(state: ClusterState, pod: Pod): boolean {
+  const key = consumedRequestOf(pod);
+  const request = key === undefined ? undefined : state.provisioningRequests.get(key);
+  if (request?.spec.provisioningClassName !== provisioningClasses.bestEffortAtomicScaleUp) return false;
+  return !isRequestConditionTrue(request, requestConditions.failed) && !isRequestConditionTrue(request, requestConditions.bookingExpired);
+}
+
 /** The pending and rescheduling pods no plan holds yet: what a planning pass must place. */
 export function unplannedPendingPods(state: ClusterState, rescheduling: Rescheduling = reschedulingPods(state)): Pod[] {
   const planned = plannedPods(state, rescheduling.pods);
-  const waiting = [...state.pendingPods(), ...rescheduling.pods.values()];
+  const pending = state.provisioningRequests.size === 0 ? state.pendingPods() : state.pendingPods().filter((pod) => !awaitsBooking(state, pod));
+  const waiting = [...pending, ...rescheduling.pods.values()];
   return waiting.filter((pod) => !planned.has(podKeyOf(pod)));
 }
 

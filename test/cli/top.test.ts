@@ -124,3 +124,20 @@ void t.test('the title counts in words: one node, one pod', (t) => {
   t.match(title, /^nodesmith top · 1 node, 0 planned · 1 pod pending · /);
   t.end();
 });
+
+void t.test('room a ProvisioningRequest booked shows under its node, less what its pods that came took', (t) => {
+  const state = cluster();
+  const booked = JSON.stringify({ 'web-1': [{ requests: { cpu: 250, memory: 268435456, pods: 1 }, count: 2 }] });
+  state.upsertObject('provisioningrequest', {
+    metadata: { name: 'train', namespace: 'batch' }, spec: { provisioningClassName: 'best-effort-atomic-scale-up.autoscaling.x-k8s.io', podSets: [{ podTemplateRef: { name: 'w' }, count: 2 }] },
+    status: { conditions: [condition('Provisioned', 'True', now)], provisioningClassDetails: { 'nodesmith.io/booked-nodes': booked } },
+  });
+  const came = busyPod('train-0', 'web-1', '250m', '256Mi');
+  state.upsertPod({ ...came, metadata: { ...came.metadata, namespace: 'batch', annotations: { 'autoscaling.x-k8s.io/consume-provisioning-request': 'train' } } });
+  const view = buildTopView(state, priceOf, now);
+  t.same(view.booked, [{ node: 'web-1', request: 'batch/train', cpu: 250, memory: 268435456, pods: 1 }]);
+  const lines = renderTop(view, { width: 200, sort: 'name', interactive: false, nowMs: now });
+  t.ok(lines.includes('BOOKED FOR PROVISIONING REQUESTS (1)'));
+  t.ok(lines.some((l) => l.startsWith('  web-1  batch/train  1 pods\' room held: cpu 250m, memory 256Mi')), lines.join('\n'));
+  t.end();
+});

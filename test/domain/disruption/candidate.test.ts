@@ -31,6 +31,7 @@ void t.test('node-level rules refuse a candidate with the exact reason, in Karpe
     [{ initialized: false }, 'node is not initialized'],
     [{ deleting: true, nominated: true }, 'node is deleting or marked for deletion'],
     [{ nominated: true }, 'node is nominated for pending pods'],
+    [{ bookedFor: ['batch/train', 'batch/eval'], annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }, 'node holds capacity booked for ProvisioningRequest batch/train, batch/eval'],
     [{ annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }, 'node has karpenter.sh/do-not-disrupt'],
     [{ labels: {} }, 'node has no karpenter.sh/nodepool label'],
     [{ labels: { 'karpenter.sh/nodepool': 'gone' } }, 'NodePool gone not found'],

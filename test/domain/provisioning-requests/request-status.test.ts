@@ -3,7 +3,7 @@ import type { Condition } from '../../../domain/api/status-conditions.js';
 import type { ProvisioningRequest } from '../../../domain/provisioning-requests/provisioning-request.js';
 import { requestKey } from '../../../domain/provisioning-requests/provisioning-request.js';
 import {
-  bookingExpiredCondition, bookingMs, checkedConditions, expiredCondition, invalidConditions, nextConditions, requestExpiryMs, requestStep, unsupportedCondition,
+  bookingExpiredCondition, bookingMs, checkedConditions, expiredCondition, invalidConditions, nextConditions, requestExpiryMs, requestStep,
 } from '../../../domain/provisioning-requests/request-status.js';
 
 const created = Date.parse('2026-11-28T10:00:00Z');
@@ -19,9 +19,10 @@ function request(className: string, conditions?: Condition[], parameters?: Recor
 const check = 'check-capacity.autoscaling.x-k8s.io';
 const cond = (type: string, status: Condition['status'], sinceMs: number): Condition => ({ type, status, reason: 'R', message: '', lastTransitionTime: at(sinceMs) });
 
-void t.test('a new check-capacity request is checked; the atomic class is not served yet; an unknown class is someone else\'s', (t) => {
+void t.test('a new request of either class Cluster Autoscaler serves is checked; an unknown class is someone else\'s', (t) => {
   t.same(requestStep(request(check), created), { kind: 'check' });
-  t.same(requestStep(request('best-effort-atomic-scale-up.autoscaling.x-k8s.io'), created), { kind: 'unsupported' });
+  t.same(requestStep(request('best-effort-atomic-scale-up.autoscaling.x-k8s.io'), created), { kind: 'check' });
+  t.same(requestStep(request('best-effort-atomic-scale-up.autoscaling.x-k8s.io', [cond('Provisioned', 'True', created)]), created + bookingMs), { kind: 'booked' });
   t.same(requestStep(request('queued-provisioning.gke.io'), created), { kind: 'foreign' });
   t.end();
 });
@@ -58,9 +59,8 @@ void t.test('no capacity writes Provisioned=False with how far it got, or Failed
   t.end();
 });
 
-void t.test('bad input fails at once with its message; the atomic class says it is not supported, with no Provisioned or Failed', (t) => {
+void t.test('bad input fails at once with its message; a booking ends as CapacityReservationTimeExpired', (t) => {
   t.same(invalidConditions('PodTemplate "w" not found'), [{ type: 'Failed', status: 'True', reason: 'FailedToCreatePods', message: 'PodTemplate "w" not found' }]);
-  t.match(unsupportedCondition, { type: 'Accepted', status: 'False', reason: 'ProvisioningClassNotSupported', message: /best-effort-atomic-scale-up.autoscaling.x-k8s.io is not yet supported by nodesmith/ });
   t.match(bookingExpiredCondition, { type: 'BookingExpired', status: 'True', reason: 'CapacityReservationTimeExpired' });
   t.end();
 });

@@ -1,70 +1,12 @@
-// The ProvisioningRequest controller over fakes: a cluster model with real nodes (and plans), PodTemplates by name, and
-// an API that records status writes and feeds them back into the model, as the watch would.
+// The ProvisioningRequest controller's check-capacity class over fakes (request-world.ts): a cluster model with real
+// nodes (and plans), PodTemplates by name, and an API that records status writes and feeds them back into the model.
 import t from 'tap';
-import { Registry } from 'prom-client';
-import type { Condition } from '../../../domain/api/status-conditions.js';
-import { FakeClock } from '../../../domain/clock.js';
-import type { PodTemplateSpec } from '../../../domain/core/pod.js';
 import { podAnnotations } from '../../../domain/product-keys.js';
-import type { ProvisioningRequest } from '../../../domain/provisioning-requests/provisioning-request.js';
 import { bookingMs } from '../../../domain/provisioning-requests/request-status.js';
-import type { PodTemplateReader } from '../../../provisioner/ports/api-reads.js';
-import type { ProvisioningRequestStatusWriter } from '../../../provisioner/ports/status-writers.js';
-import { ProvisioningRequestMetrics } from '../../../provisioner/provisioning-requests/metrics.js';
-import { ProvisioningRequestController, provisioningRequestPeriodMs } from '../../../provisioner/provisioning-requests/provisioning-request-controller.js';
-import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import { provisioningRequestPeriodMs } from '../../../provisioner/provisioning-requests/provisioning-request-controller.js';
 import { node, plan, pod, virtualNode } from '../../extender/builders.js';
-import { stateWith } from '../../fakes/cluster-state.js';
-import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { nodeClass, nodePool } from '../../fakes/provisioning-builders.js';
-
-const start = Date.parse('2026-11-28T10:00:00Z');
-const check = 'check-capacity.autoscaling.x-k8s.io';
-
-const oneCpu: PodTemplateSpec = { metadata: { labels: { job: 'train' } }, spec: { containers: [{ name: 'w', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } };
-
-function request(name: string, count: number, options: { className?: string; template?: string; createdMs?: number; parameters?: Record<string, string> } = {}): ProvisioningRequest {
-  return {
-    apiVersion: 'autoscaling.x-k8s.io/v1', kind: 'ProvisioningRequest',
-    metadata: { name, namespace: 'batch', uid: `uid-${name}`, generation: 1, creationTimestamp: new Date(options.createdMs ?? start).toISOString() },
-    spec: { provisioningClassName: options.className ?? check, podSets: [{ podTemplateRef: { name: options.template ?? 'one-cpu' }, count }], ...(options.parameters === undefined ? {} : { parameters: options.parameters }) },
-  };
-}
-
-/** PodTemplates by name, and the status writes, each fed back into the model as the watch would deliver it. */
-class FakeApi implements PodTemplateReader, ProvisioningRequestStatusWriter {
-  readonly templates = new Map<string, PodTemplateSpec>([['one-cpu', oneCpu]]);
-  readonly writes: string[] = [];
-  failWritesOf: string | undefined;
-
-  constructor(readonly state: ClusterState) {}
-
-  podTemplate(_namespace: string, name: string): Promise<PodTemplateSpec | undefined> {
-    return Promise.resolve(this.templates.get(name));
-  }
-
-  patchConditions(namespace: string, name: string, conditions: readonly Condition[]): Promise<void> {
-    if (name === this.failWritesOf) return Promise.reject(new Error('500 etcd timeout'));
-    this.writes.push(name);
-    const before = this.state.provisioningRequests.get(`${namespace}/${name}`);
-    if (before !== undefined) this.state.upsertObject('provisioningrequest', { ...before, status: { conditions } });
-    return Promise.resolve();
-  }
-}
-
-function setup(contents: Parameters<typeof stateWith>[0], ...requests: ProvisioningRequest[]): { state: ClusterState; api: FakeApi; events: FakeEventRecorder; clock: FakeClock; registry: Registry; controller: ProvisioningRequestController } {
-  const state = stateWith(contents);
-  for (const r of requests) state.upsertObject('provisioningrequest', r);
-  const api = new FakeApi(state);
-  const events = new FakeEventRecorder();
-  const clock = new FakeClock(start);
-  const registry = new Registry();
-  const controller = new ProvisioningRequestController({ state, templates: api, writer: api, events, clock, instanceTypes: () => [], metrics: new ProvisioningRequestMetrics(registry) });
-  return { state, api, events, clock, registry, controller };
-}
-
-const conditionsOf = (state: ClusterState, name: string): readonly Condition[] => state.provisioningRequests.get(`batch/${name}`)?.status?.conditions ?? [];
-const statusOf = (state: ClusterState, name: string, type: string): Condition | undefined => conditionsOf(state, name).find((c) => c.type === type);
+import { conditionsOf, oneCpu, request, setup, start, statusOf } from './request-world.js';
 
 void t.test('a request whose pods all fit an existing node is Provisioned (CapacityIsFound), and nothing is planned or launched', async (t) => {
   const { state, controller, registry } = setup({ nodes: [node('ip-1', { cpu: '4', memory: '16Gi' })], nodePools: [nodePool()], nodeClasses: [nodeClass()] }, request('fits', 3));
@@ -139,17 +81,6 @@ void t.test('with noRetry, no capacity fails the request (Kueue then retries at 
   const { state, controller } = setup({ nodes: [node('ip-1', { cpu: '1', memory: '16Gi' })] }, request('impatient', 4, { parameters: { noRetry: 'true' } }));
   await controller.reconcile();
   t.match(statusOf(state, 'impatient', 'Failed'), { status: 'True', reason: 'CapacityIsNotFound' });
-});
-
-void t.test('the best-effort-atomic class is left unanswered, and its status and an Event say nodesmith does not support it yet', async (t) => {
-  const { state, api, events, controller } = setup({ nodes: [node('ip-1')] }, request('gang', 2, { className: 'best-effort-atomic-scale-up.autoscaling.x-k8s.io' }));
-  await controller.reconcile();
-  t.match(conditionsOf(state, 'gang'), [{ type: 'Accepted', status: 'False', reason: 'ProvisioningClassNotSupported', message: /not yet supported by nodesmith/ }]);
-  t.notOk(conditionsOf(state, 'gang').some((c) => c.type === 'Provisioned' || c.type === 'Failed'), 'neither Provisioned nor Failed');
-  t.match(events.events, [{ reason: 'ProvisioningClassNotSupported' }]);
-  await controller.reconcile();
-  t.equal(api.writes.length, 1, 'said once');
-  t.equal(events.events.length, 1);
 });
 
 void t.test('a class nodesmith does not know gets one Event and no status: another controller may serve it', async (t) => {
