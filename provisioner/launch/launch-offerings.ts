@@ -7,6 +7,7 @@ import { resourceNames } from '../../domain/resource-list.js';
 import type { VirtualNodePlan } from '../index.js';
 import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
 import { allowedValues } from '../../domain/requirements/allowed-values.js';
+import { withoutExoticTypes } from './exotic-types.js';
 
 export interface LaunchChoice {
   readonly capacityType: CapacityType;
@@ -51,8 +52,9 @@ function reservedChoice(plan: VirtualNodePlan, catalog: ReadonlyMap<string, Inst
 
 /**
  * The offerings one launch may use: the plan's types in its zones and capacity types, minus what the
- * NodePool forbids and what just ran out of capacity. Spot is chosen whenever the plan allows it and an
- * offering exists (Karpenter's order); on-demand otherwise.
+ * NodePool forbids, what just ran out of capacity and, while a generic type remains, the exotic ones (Karpenter's
+ * exotic filter). Spot is chosen whenever the plan allows it and an offering exists (Karpenter's order); on-demand
+ * otherwise.
  */
 export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonly NodeSelectorRequirementWithMinValues[], catalog: ReadonlyMap<string, InstanceType>, unavailable: ReadonlySet<string>): LaunchChoice {
   const reserved = reservedChoice(plan, catalog, unavailable);
@@ -74,7 +76,9 @@ export function chooseOfferings(plan: VirtualNodePlan, poolRequirements: readonl
   }
   const zones = new Set(allowedValues(poolRequirements, wellKnown.zone, [...new Set(all.map((o) => o.zone))]));
   const types = new Set(allowedValues(poolRequirements, wellKnown.capacityType, ['spot', 'on-demand']));
-  const usable = all.filter((o) => zones.has(o.zone) && types.has(o.capacityType));
+  const allowed = all.filter((o) => zones.has(o.zone) && types.has(o.capacityType));
+  const kept = withoutExoticTypes(new Set(allowed.map((o) => o.instanceType)), catalog, poolRequirements);
+  const usable = allowed.filter((o) => kept.has(o.instanceType));
   const capacityType: CapacityType = usable.some((o) => o.capacityType === 'spot') ? 'spot' : 'on-demand';
   return { capacityType, offerings: usable.filter((o) => o.capacityType === capacityType).sort((a, b) => a.price - b.price) };
 }

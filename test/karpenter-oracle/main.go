@@ -16,17 +16,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/patrickmn/go-cache"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
-	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
@@ -34,12 +30,7 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/fake"
 	"github.com/aws/karpenter-provider-aws/pkg/operator/options"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/placementgroup"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/launchtemplate"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/ssm"
-	"github.com/aws/karpenter-provider-aws/pkg/utils"
 )
 
 // Cluster is what the controller would learn from its flags and the cluster.
@@ -98,6 +89,8 @@ type Result struct {
 	AMIs            []v1.AMI          `json:"amis"`
 	MaxPods         map[string]int64  `json:"maxPods"`
 	LaunchTemplates []LaunchTemplate  `json:"launchTemplates"`
+	// The CreateFleet request Karpenter's instance provider sent (also when the launch then failed).
+	Fleet *ec2.CreateFleetInput `json:"fleet,omitempty"`
 }
 
 func main() {
@@ -227,136 +220,20 @@ func run(c *Case) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	pg, partition, err := placement(ctx, c.PlacementGroups, nc, claim)
+	groupFound, err := placementGroupFound(ctx, c.PlacementGroups, nc)
 	if err != nil {
 		return r, fmt.Errorf("resolving placementGroupSelector: %w", err)
 	}
-	if nc.Spec.PlacementGroupSelector != nil && pg == nil {
+	if !groupFound {
 		// Karpenter's placement group reconciler sets PlacementGroupReady=False (PlacementGroupNotFound): no launch.
 		r.Refused = "placement group not found (PlacementGroupReady=False)"
 		return r, nil
 	}
-	its, err := instanceTypes(ctx, c, nc, celEnv, pg)
-	if err != nil {
-		return r, err
+	if c.CapacityType == "" {
+		c.CapacityType = karpv1.CapacityTypeOnDemand
 	}
-	for _, it := range its {
-		r.MaxPods[it.Name] = it.Capacity.Pods().Value()
+	if (c.Reservation != nil) != (c.CapacityType == karpv1.CapacityTypeReserved) {
+		return r, fmt.Errorf("a reserved case names its reservation, and only a reserved one")
 	}
-
-	dnsIP := net.ParseIP(c.Cluster.KubeDNSIP)
-	provider := &launchtemplate.DefaultProvider{ClusterEndpoint: c.Cluster.Endpoint, CABundle: &c.Cluster.CABundle, KubeDNSIP: dnsIP}
-	provider.ClusterCIDR.Store(&c.Cluster.ServiceCIDR)
-	capacityType := c.CapacityType
-	if capacityType == "" {
-		capacityType = karpv1.CapacityTypeOnDemand
-	}
-	if c.Reservation != nil {
-		if capacityType != karpv1.CapacityTypeReserved || len(c.Subnets) == 0 {
-			return r, fmt.Errorf("a case with a reservation launches reserved capacity into a subnet's zone")
-		}
-		withReservedOffering(its, c.Reservation, c.Subnets[0].Zone)
-	}
-	tags, err := utils.GetTags(nc, claim, c.Cluster.Name)
-	if err != nil {
-		return r, err
-	}
-	// As the instance provider calls EnsureAll: the NodeClaim's labels plus the capacity type.
-	labels := map[string]string{}
-	for k, v := range claim.Labels {
-		labels[k] = v
-	}
-	labels[karpv1.CapacityTypeLabelKey] = capacityType
-	opts, err := provider.CreateAMIOptions(ctx, nc, labels, tags)
-	if err != nil {
-		return r, err
-	}
-	pgID := ""
-	if pg != nil {
-		pgID = pg.ID
-	}
-	resolver := amifamily.NewDefaultResolver(c.Cluster.Region, nil, celEnv)
-	resolved, err := resolver.Resolve(ctx, nc, claim, its, capacityType, string(ec2types.TenancyDefault), opts, pgID, partition)
-	if err != nil {
-		return r, fmt.Errorf("resolving launch templates: %w", err)
-	}
-	ipFamily := corev1.IPv4Protocol
-	if dnsIP != nil && dnsIP.To4() == nil {
-		ipFamily = corev1.IPv6Protocol
-	}
-	for _, lt := range resolved {
-		script, err := lt.UserData.Script(ctx)
-		if err != nil {
-			return r, fmt.Errorf("rendering user data: %w", err)
-		}
-		decoded, err := decodeBase64(script)
-		if err != nil {
-			return r, err
-		}
-		names := []string{}
-		for _, it := range lt.InstanceTypes {
-			names = append(names, it.Name)
-		}
-		sort.Strings(names)
-		r.LaunchTemplates = append(r.LaunchTemplates, LaunchTemplate{
-			InstanceTypes: names,
-			ImageID:       lt.AMIID,
-			UserData:      decoded,
-			Request:       launchtemplate.NewCreateLaunchTemplateInputBuilder(lt, ipFamily, script).Build(ctx),
-		})
-	}
-	sort.Slice(r.LaunchTemplates, func(i, j int) bool {
-		a, b := r.LaunchTemplates[i], r.LaunchTemplates[j]
-		if a.ImageID != b.ImageID {
-			return a.ImageID < b.ImageID
-		}
-		return a.InstanceTypes[0] < b.InstanceTypes[0]
-	})
-	return r, nil
-}
-
-// instanceTypes builds each named type as Karpenter's instance type provider does, from the EC2
-// data Karpenter's own tests record. For a class with networkInterfaces or a placement group, the types
-// Karpenter's compatibility checks make unlaunchable are left out (their offerings are unavailable, so the
-// instance provider never sends them). Only for those: the recorded data predates EC2's
-// nested-virtualization processor feature (m7i-flex.large lists none), so for the cpuOptions cases the
-// check would drop a type EC2 launches; those cases pick the type instead.
-func instanceTypes(ctx context.Context, c *Case, nc *v1.EC2NodeClass, celEnv *kubeletcel.CELEnvironment, pg *placementgroup.PlacementGroup) ([]*cloudprovider.InstanceType, error) {
-	out, err := fake.NewEC2API().DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{})
-	if err != nil {
-		return nil, err
-	}
-	parsed, err := v1.ParseKubeletConfig(nc.Spec.Kubelet)
-	if err != nil {
-		return nil, fmt.Errorf("parsing kubelet configuration: %w", err)
-	}
-	zones := []string{}
-	for _, s := range c.Subnets {
-		zones = append(zones, s.Zone)
-	}
-	resolver := instancetype.NewDefaultResolver(c.Cluster.Region, celEnv)
-	var its []*cloudprovider.InstanceType
-	for _, name := range c.InstanceTypes {
-		found := false
-		for _, info := range out.InstanceTypes {
-			if string(info.InstanceType) != name {
-				continue
-			}
-			found = true
-			checked := nc.Spec.NetworkInterfaces != nil || nc.Spec.PlacementGroupSelector != nil
-			if checked && !compatibility.IsCompatibleWithNodeClass(info, nc, pg) {
-				break
-			}
-			it, err := resolver.Resolve(ctx, info, zones, nc, parsed)
-			if err != nil {
-				return nil, err
-			}
-			its = append(its, it)
-			break
-		}
-		if !found {
-			return nil, fmt.Errorf("instance type %s is not in Karpenter's recorded EC2 data", name)
-		}
-	}
-	return its, nil
+	return r, launch(ctx, c, nc, ec2api, celEnv, &r)
 }

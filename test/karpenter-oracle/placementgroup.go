@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"sort"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/patrickmn/go-cache"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
-	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/fake"
@@ -24,16 +20,8 @@ type PlacementGroup struct {
 	PartitionCount int32  `json:"partitionCount,omitempty"`
 }
 
-// placement resolves the class's placementGroupSelector through Karpenter's own placement group provider
-// against its fake EC2 (which filters DescribePlacementGroups by id, name and state as EC2 does), and the
-// partition the launch template names for the NodeClaim. The partition is Karpenter's EnsureAll rule: for a
-// partition group, the NodeClaim's placement-group-partition requirement values sorted as strings, the first
-// parsed as a number; none without such a requirement.
-func placement(ctx context.Context, groups []PlacementGroup, nc *v1.EC2NodeClass, claim *karpv1.NodeClaim) (*placementgroup.PlacementGroup, int32, error) {
-	if nc.Spec.PlacementGroupSelector == nil {
-		return nil, 0, nil
-	}
-	ec2api := fake.NewEC2API()
+// describedPlacementGroups is what DescribePlacementGroups returns for the account: every group, available.
+func describedPlacementGroups(groups []PlacementGroup) *ec2.DescribePlacementGroupsOutput {
 	out := &ec2.DescribePlacementGroupsOutput{}
 	for _, g := range groups {
 		id, name := g.ID, g.Name
@@ -43,19 +31,18 @@ func placement(ctx context.Context, groups []PlacementGroup, nc *v1.EC2NodeClass
 			PartitionCount: &count, State: ec2types.PlacementGroupStateAvailable,
 		})
 	}
-	ec2api.DescribePlacementGroupsOutput.Set(out)
+	return out
+}
+
+// placementGroupFound resolves the class's placementGroupSelector through Karpenter's own placement group provider
+// against its fake EC2 (which filters DescribePlacementGroups by id, name and state as EC2 does), as its placement
+// group reconciler does before it sets PlacementGroupReady. A class without a selector needs none.
+func placementGroupFound(ctx context.Context, groups []PlacementGroup, nc *v1.EC2NodeClass) (bool, error) {
+	if nc.Spec.PlacementGroupSelector == nil {
+		return true, nil
+	}
+	ec2api := fake.NewEC2API()
+	ec2api.DescribePlacementGroupsOutput.Set(describedPlacementGroups(groups))
 	pg, err := placementgroup.NewProvider(ec2api, cache.New(cache.NoExpiration, 0), cache.New(cache.NoExpiration, 0)).Get(ctx, nc)
-	if err != nil || pg == nil || pg.Strategy != placementgroup.StrategyPartition {
-		return pg, 0, err
-	}
-	reqs := scheduling.NewNodeSelectorRequirementsWithMinValues(claim.Spec.Requirements...)
-	if r := reqs.Get(v1.LabelPlacementGroupPartition); r != nil {
-		if values := r.Values(); len(values) > 0 {
-			sort.Strings(values)
-			if parsed, err := strconv.ParseInt(values[0], 10, 32); err == nil {
-				return pg, int32(parsed), nil
-			}
-		}
-	}
-	return pg, 0, nil
+	return pg != nil, err
 }

@@ -1,14 +1,8 @@
 package main
 
 import (
-	"fmt"
-
-	corev1 "k8s.io/api/core/v1"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
-	"sigs.k8s.io/karpenter/pkg/cloudprovider"
-	"sigs.k8s.io/karpenter/pkg/scheduling"
-
-	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
 
 // Reservation is the capacity reservation a reserved launch goes into.
@@ -18,21 +12,23 @@ type Reservation struct {
 	Interruptible bool   `json:"interruptible"`
 }
 
-// withReservedOffering gives each instance type the reserved offering Karpenter's reserved-capacity
-// offering resolver makes for a reservation in the zone: the requirements the launch template
-// resolver groups reserved launches by (reservation id, type, interruptible).
-func withReservedOffering(its []*cloudprovider.InstanceType, r *Reservation, zone string) {
-	for _, it := range its {
-		it.Offerings = append(it.Offerings, &cloudprovider.Offering{
-			Requirements: scheduling.NewRequirements(
-				scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeReserved),
-				scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zone),
-				scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpIn, r.ID),
-				scheduling.NewRequirement(v1.LabelCapacityReservationType, corev1.NodeSelectorOpIn, r.Type),
-				scheduling.NewRequirement(v1.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpIn, fmt.Sprintf("%t", r.Interruptible)),
-			),
-			Available:           true,
-			ReservationCapacity: 1,
-		})
+// reservationOwner is the account every reservation of the corpus belongs to.
+const reservationOwner = "012345678901"
+
+// describedReservation is the reservation as EC2's DescribeCapacityReservations returns it: active, targeted, with room
+// for one instance of the type in the zone. Karpenter's capacity reservation provider reads it and its status
+// controller writes it into the EC2NodeClass; the offering resolver makes the reserved offering from that.
+func describedReservation(r *Reservation, instanceType, zone string) ec2types.CapacityReservation {
+	return ec2types.CapacityReservation{
+		CapacityReservationId:  aws.String(r.ID),
+		InstanceType:           aws.String(instanceType),
+		AvailabilityZone:       aws.String(zone),
+		AvailableInstanceCount: aws.Int32(1),
+		TotalInstanceCount:     aws.Int32(1),
+		InstanceMatchCriteria:  ec2types.InstanceMatchCriteriaTargeted,
+		OwnerId:                aws.String(reservationOwner),
+		ReservationType:        ec2types.CapacityReservationType(r.Type),
+		Interruptible:          aws.Bool(r.Interruptible),
+		State:                  ec2types.CapacityReservationStateActive,
 	}
 }

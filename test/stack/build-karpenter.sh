@@ -2,15 +2,20 @@
 # Builds the real Karpenter (github.com/aws/karpenter-provider-aws) from the Go module proxy and
 # caches it by version outside the repository, like build-stack.sh:
 #   karpenter-controller  <- cmd/controller, for the takeover test and the side-by-side bench
-#   karpenter-oracle      <- test/karpenter-oracle (our code calling Karpenter's AMI resolution and
-#                            launch-template building), for the differential test
+#   karpenter-oracle-<h>  <- test/karpenter-oracle (our code calling Karpenter's AMI resolution,
+#                            instance types and instance provider: launch templates and CreateFleet),
+#                            for the differential test; <h> hashes its sources
 #   nodeadm               <- github.com/awslabs/amazon-eks-ami/nodeadm at the version Karpenter
 #                            requires: its own config parser checks every AL2023 user data
 #   ../examples/v1        <- Karpenter's examples/v1 at this version, the differential corpus
 # The oracle's cache key includes a hash of its sources, so editing it rebuilds only it.
-# Prints the bin directory on its last line.
+# Prints the bin directory on its last line, and before it `oracle <path>` when it built the oracle.
 set -euo pipefail
 
+# v1.15.0 is the newest release whose whole build graph the module proxy serves: the proxy lists
+# v1.15.1 and v1.15.2, but both require sigs.k8s.io/karpenter v1.15.1, whose zip it refuses ("403
+# Forbidden, This module version is not available"). The oracle's go.mod pins the same version,
+# and test/stack/karpenter.ts asks for it too, so the oracle, the takeover test and the bench agree.
 KARPENTER_VERSION="${KARPENTER_VERSION:-v1.15.0}"
 CACHE_ROOT="${NODESMITH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nodesmith}"
 BIN="$CACHE_ROOT/karpenter/${KARPENTER_VERSION}/bin"
@@ -40,34 +45,40 @@ build_controller() {
     go mod init nodesmith.local/build >/dev/null 2>&1
     apply_replacements
     go get "github.com/aws/karpenter-provider-aws@${KARPENTER_VERSION}" >/dev/null
-    go build -trimpath -ldflags "-s -w" -o "$BIN/karpenter-controller.tmp" \
+    go build -trimpath -ldflags "-s -w" -o "$BIN/karpenter-controller.tmp.$$" \
       github.com/aws/karpenter-provider-aws/cmd/controller
-    mv "$BIN/karpenter-controller.tmp" "$BIN/karpenter-controller"
+    mv "$BIN/karpenter-controller.tmp.$$" "$BIN/karpenter-controller"
   )
   rm -rf "$dir"
 }
 
+# Several worktrees share this cache and may build different oracle sources at the same time, so
+# each source hash keeps its own binary (printed as `oracle <path>`), every build writes to its own
+# temporary file, and only builds nobody has used for a week are removed.
 build_oracle() {
   local hash; hash="$( (cd "$ORACLE_SRC" && cat go.mod go.sum *.go) | sha256sum | cut -c1-12)"
-  local out="$BIN/karpenter-oracle-$hash"
-  [ -x "$out" ] && { log "oracle ${hash}: cached"; ln -sf "$(basename "$out")" "$BIN/karpenter-oracle"; return; }
-  log "oracle ${hash}: building"
-  (
-    cd "$ORACLE_SRC"
-    # The committed go.mod pins the Karpenter version; an override builds against another one.
-    if grep -q "github.com/aws/karpenter-provider-aws ${KARPENTER_VERSION}\$" go.mod; then
-      go build -trimpath -ldflags "-s -w" -o "$out.tmp" .
-    else
-      local dir; dir="$(mktemp -d)"; cp go.mod go.sum ./*.go "$dir"/
-      (cd "$dir" && apply_replacements && go get "github.com/aws/karpenter-provider-aws@${KARPENTER_VERSION}" >/dev/null \
-        && go build -trimpath -ldflags "-s -w" -o "$out.tmp" .)
-      rm -rf "$dir"
-    fi
-  )
-  mv "$out.tmp" "$out"
-  ln -sf "$(basename "$out")" "$BIN/karpenter-oracle"
-  # Builds of earlier sources are of no further use.
-  find "$BIN" -name 'karpenter-oracle-*' ! -name "$(basename "$out")" -delete
+  ORACLE="$BIN/karpenter-oracle-$hash"
+  if [ -x "$ORACLE" ]; then
+    log "oracle ${hash}: cached"
+  else
+    log "oracle ${hash}: building"
+    local tmp="$ORACLE.tmp.$$"
+    (
+      cd "$ORACLE_SRC"
+      # The committed go.mod pins the Karpenter version; an override builds against another one.
+      if grep -q "github.com/aws/karpenter-provider-aws ${KARPENTER_VERSION}\$" go.mod; then
+        go build -trimpath -ldflags "-s -w" -o "$tmp" .
+      else
+        local dir; dir="$(mktemp -d)"; cp go.mod go.sum ./*.go "$dir"/
+        (cd "$dir" && apply_replacements && go get "github.com/aws/karpenter-provider-aws@${KARPENTER_VERSION}" >/dev/null \
+          && go build -trimpath -ldflags "-s -w" -o "$tmp" .)
+        rm -rf "$dir"
+      fi
+    )
+    mv "$tmp" "$ORACLE"
+  fi
+  touch "$ORACLE"
+  find "$BIN" -name 'karpenter-oracle-*' -mtime +7 -delete
 }
 
 # nodeadm's config parser lives in internal packages no other module may import, so the check runs
@@ -83,8 +94,8 @@ build_nodeadm() {
     cd "$dir"
     go mod init nodesmith.local/build >/dev/null 2>&1
     go get "github.com/awslabs/amazon-eks-ami/nodeadm@${version}" >/dev/null
-    go build -trimpath -ldflags "-s -w" -o "$BIN/nodeadm.tmp" github.com/awslabs/amazon-eks-ami/nodeadm/cmd/nodeadm
-    mv "$BIN/nodeadm.tmp" "$BIN/nodeadm"
+    go build -trimpath -ldflags "-s -w" -o "$BIN/nodeadm.tmp.$$" github.com/awslabs/amazon-eks-ami/nodeadm/cmd/nodeadm
+    mv "$BIN/nodeadm.tmp.$$" "$BIN/nodeadm"
   )
   rm -rf "$dir"
 }
@@ -94,8 +105,10 @@ copy_examples() {
   [ -d "$examples" ] && return
   local src
   src="$(go mod download -json "github.com/aws/karpenter-provider-aws@${KARPENTER_VERSION}" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')"
-  mkdir -p "$examples.tmp" && cp "$src"/examples/v1/*.yaml "$examples.tmp"/ && chmod -R u+w "$examples.tmp"
-  mv "$examples.tmp" "$examples"
+  local tmp="$examples.tmp.$$"
+  mkdir -p "$tmp" && cp "$src"/examples/v1/*.yaml "$tmp"/ && chmod -R u+w "$tmp"
+  # Another build may have placed them meanwhile; its copy is the same.
+  mv -T "$tmp" "$examples" 2>/dev/null || rm -rf "$tmp"
 }
 
 start=$(date +%s)
@@ -106,4 +119,5 @@ case "${1:-all}" in
   all) build_controller; build_oracle; build_nodeadm; copy_examples ;;
 esac
 log "done in $(( $(date +%s) - start ))s"
+[ -n "${ORACLE:-}" ] && echo "oracle $ORACLE"
 echo "$BIN"

@@ -5,6 +5,15 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/** A CreateFleet request as the oracle prints it: the SDK's shape, in Go's JSON (unset fields null). */
+export interface FleetRequest {
+  readonly LaunchTemplateConfigs?: readonly {
+    readonly LaunchTemplateSpecification?: { readonly LaunchTemplateName?: string | null; readonly LaunchTemplateId?: string | null; readonly Version?: string | null } | null;
+    readonly Overrides?: readonly { readonly InstanceType?: string | null; readonly AvailabilityZone?: string | null; readonly Priority?: number | null }[] | null;
+  }[] | null;
+  readonly TagSpecifications?: readonly { readonly ResourceType?: string | null; readonly Tags?: readonly { Key?: string; Value?: string }[] | null }[] | null;
+}
+
 /** Where build-karpenter.sh left the oracle, nodeadm and Karpenter's examples (cached by version). */
 export interface KarpenterBuild {
   readonly oracle: string;
@@ -15,9 +24,12 @@ export interface KarpenterBuild {
 export async function karpenterBuild(): Promise<KarpenterBuild> {
   const script = fileURLToPath(new URL('../stack/build-karpenter.sh', import.meta.url));
   const { stdout } = await run('bash', [script, 'oracle'], { maxBuffer: 16 * 1024 * 1024 });
-  const bin = stdout.trim().split('\n').at(-1);
-  if (bin === undefined || bin === '') throw new Error('build-karpenter.sh printed no bin directory');
-  return { oracle: join(bin, 'karpenter-oracle'), nodeadm: join(bin, 'nodeadm'), examplesDir: join(bin, '..', 'examples', 'v1') };
+  const lines = stdout.trim().split('\n');
+  const bin = lines.at(-1);
+  // The build of this worktree's oracle sources, by its hash: other worktrees' builds sit beside it.
+  const oracle = lines.find((l) => l.startsWith('oracle '))?.slice('oracle '.length);
+  if (bin === undefined || bin === '' || oracle === undefined) throw new Error(`build-karpenter.sh printed no bin directory or oracle: ${stdout}`);
+  return { oracle, nodeadm: join(bin, 'nodeadm'), examplesDir: join(bin, '..', 'examples', 'v1') };
 }
 
 /** The cluster both sides launch into: what Karpenter reads from its flags and the cluster. */
@@ -86,6 +98,8 @@ export interface OracleResult {
   readonly amis: { id: string; name: string; requirements: unknown[] }[] | null;
   readonly maxPods: Record<string, number>;
   readonly launchTemplates: OracleTemplate[];
+  /** The CreateFleet request Karpenter's instance provider sent (Go's field names; unset fields null). */
+  readonly fleet?: FleetRequest;
 }
 
 async function runJson<T>(binary: string, args: string[], input: unknown): Promise<T> {

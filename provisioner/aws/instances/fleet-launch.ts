@@ -97,16 +97,15 @@ function targetCapacityType(request: LaunchRequest, reservation: ReservationRef 
 }
 
 /**
- * The allocation options of each kind of launch, as Karpenter sets them; a capacity block takes none. EC2 ranks by its
- * own prices under price-capacity-optimized and lowest-price; an overlaid price (a savings plan) is one EC2 does not
- * know, so, as Karpenter does, the launch then asks EC2 to follow the overrides' Priority (our price).
+ * The allocation options of each kind of launch, as Karpenter sets them (CreateFleetInputBuilder): SpotOptions for a
+ * spot launch, OnDemandOptions for an on-demand one and an ordinary reservation, ReservedCapacityOptions for an
+ * interruptible reservation, none for a capacity block. EC2 ranks by its own prices under price-capacity-optimized and
+ * lowest-price; an overlaid price (a savings plan) is one EC2 does not know, so, as Karpenter does, the launch then
+ * asks EC2 to follow the overrides' Priority (our price).
  */
 function allocationOptions(request: LaunchRequest, reservation: ReservationRef | undefined, overlaid: boolean): Partial<CreateFleetCommandInput> {
-  if (request.capacityType !== 'reserved') {
-    return overlaid
-      ? { SpotOptions: { AllocationStrategy: 'capacity-optimized-prioritized' }, OnDemandOptions: { AllocationStrategy: 'prioritized' } }
-      : { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' }, OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
-  }
+  if (request.capacityType === 'spot') return { SpotOptions: { AllocationStrategy: overlaid ? 'capacity-optimized-prioritized' : 'price-capacity-optimized' } };
+  if (request.capacityType === 'on-demand') return { OnDemandOptions: { AllocationStrategy: overlaid ? 'prioritized' : 'lowest-price' } };
   if (reservation?.interruptible === true) return { ReservedCapacityOptions: { ReservationTypes: ['interruptible-capacity-reservation'] } };
   return reservation?.type === 'capacity-block' ? {} : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
 }

@@ -48,3 +48,16 @@ void t.test('an offering a NodeOverlay priced keeps its price and says so, so th
   t.notOk(choice.offerings.some((o) => o.instanceType === 'm5.large' && 'priceOverlaid' in o));
   t.end();
 });
+
+void t.test('a launch that may use a generic type leaves out GPU, accelerator and metal types, as Karpenter does', (t) => {
+  const mixed = new Map(loadInstanceTypes({ only: new Set(['m5.large', 'g4dn.xlarge', 'inf2.xlarge', 'm5.metal']) }).map((type) => [type.name, type]));
+  const all = ['m5.large', 'g4dn.xlarge', 'inf2.xlarge', 'm5.metal'];
+  const choice = chooseOfferings(plan({ instanceTypes: all, capacityType: 'on-demand' }), [], mixed, new Set());
+  t.same([...new Set(choice.offerings.map((o) => o.instanceType))], ['m5.large'], 'only the generic type');
+  const onlyExotic = chooseOfferings(plan({ instanceTypes: ['g4dn.xlarge', 'inf2.xlarge'], capacityType: 'on-demand' }), [], mixed, new Set());
+  t.same(new Set(onlyExotic.offerings.map((o) => o.instanceType)), new Set(['g4dn.xlarge', 'inf2.xlarge']), 'exotic types when nothing else is planned');
+  const withMinValues = [{ key: 'karpenter.k8s.aws/instance-family', operator: 'Exists', minValues: 2 }];
+  const kept = chooseOfferings(plan({ instanceTypes: all, capacityType: 'on-demand' }), withMinValues, mixed, new Set());
+  t.equal(new Set(kept.offerings.map((o) => o.instanceType)).size, 4, 'every type when the NodePool asks for minValues');
+  t.end();
+});

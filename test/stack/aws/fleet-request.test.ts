@@ -50,7 +50,6 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
         'TargetCapacitySpecification.TotalTargetCapacity': '1',
         'TargetCapacitySpecification.DefaultTargetCapacityType': 'spot',
         'SpotOptions.AllocationStrategy': 'price-capacity-optimized',
-        'OnDemandOptions.AllocationStrategy': 'lowest-price',
         'LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version': '$Latest',
         'LaunchTemplateConfigs.1.Overrides.1.InstanceType': 'm5.large',
         'LaunchTemplateConfigs.1.Overrides.1.AvailabilityZone': a,
@@ -61,6 +60,7 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
         'TagSpecification.2.ResourceType': 'volume',
         'TagSpecification.3.ResourceType': 'fleet',
       });
+      t.notOk(fleet?.has('OnDemandOptions.AllocationStrategy'), 'a spot fleet names no on-demand strategy, as Karpenter sends none');
     },
   );
 
@@ -121,8 +121,8 @@ void t.test('the CreateFleet request on the wire, through the provider factory',
     const discounted = { ...offering('m5.large', a, 0.01, 'on-demand'), priceOverlaid: true };
     await aws.cloudProvider.create(launchRequest(nodeClass, [offering('m5.large', b, 0.096, 'on-demand'), discounted], { capacityType: 'on-demand' }));
     const fleet = proxy.requests.filter((p) => p.get('Action') === 'CreateFleet').at(-1);
+    t.notOk(fleet?.has('SpotOptions.AllocationStrategy'), 'an on-demand fleet names no spot strategy, as Karpenter sends none');
     t.match(Object.fromEntries(fleet ?? []), {
-      'SpotOptions.AllocationStrategy': 'capacity-optimized-prioritized',
       'OnDemandOptions.AllocationStrategy': 'prioritized',
       'LaunchTemplateConfigs.1.Overrides.1.AvailabilityZone': a,
       'LaunchTemplateConfigs.1.Overrides.1.Priority': '0.01',

@@ -94,6 +94,13 @@ function typesFor(nodeClass: ClassDoc): readonly string[] {
   return instanceTypeMixes.accelerated;
 }
 
+/** The capacity type a scheduler picks for the pool's NodeClaim, in Karpenter's order: spot over on-demand. */
+function capacityTypeOf(pool: PoolDoc | undefined): 'spot' | 'on-demand' {
+  const requirements = (pool?.spec?.template?.spec?.requirements ?? []) as { key?: string; operator?: string; values?: string[] }[];
+  const allowed = requirements.find((r) => r.key === 'karpenter.sh/capacity-type' && r.operator === 'In')?.values;
+  return allowed?.includes('spot') === true ? 'spot' : 'on-demand';
+}
+
 /** Karpenter's examples/v1: every EC2NodeClass with the NodePool that uses it. */
 export function exampleCases(examplesDir: string): OracleCase[] {
   const cases: OracleCase[] = [];
@@ -105,7 +112,7 @@ export function exampleCases(examplesDir: string): OracleCase[] {
       const className = nodeClass.metadata?.name ?? '';
       const pool = pools.find((p) => p.spec?.template?.spec?.nodeClassRef?.name === className);
       const name = `example/${file.replace(/\.yaml$/, '')}/${className}`;
-      cases.push(oracleCase({ name, nodeClass, nodeClaim: nodeClaimFor(pool, className, name), instanceTypes: typesFor(nodeClass) }));
+      cases.push(oracleCase({ name, nodeClass, nodeClaim: nodeClaimFor(pool, className, name), instanceTypes: typesFor(nodeClass), capacityType: capacityTypeOf(pool) }));
     }
   }
   return cases;

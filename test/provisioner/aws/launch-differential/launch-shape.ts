@@ -1,4 +1,5 @@
 import type { ParsedUserData } from '../../../support/karpenter-oracle.js';
+import type { FleetShape } from './fleet-shape.js';
 
 /**
  * A launch as both sides are compared: per instance type, the launch template it would launch
@@ -10,6 +11,8 @@ export interface LaunchShape {
   /** Why it did not launch; reported, not compared (the two sides word errors differently). */
   readonly why?: string;
   readonly types: Record<string, TemplateShape>;
+  /** The CreateFleet request, when the launch sent one. */
+  readonly fleet?: FleetShape;
 }
 
 export interface TemplateShape {
@@ -90,6 +93,12 @@ export function diffShapes(caseName: string, karpenter: LaunchShape, nodesmith: 
     add('outcome', `${karpenter.outcome}${karpenter.why === undefined ? '' : `: ${karpenter.why}`}`, `${nodesmith.outcome}${nodesmith.why === undefined ? '' : `: ${nodesmith.why}`}`);
     return [...out.values()];
   }
+  // Two launches that both fail agree only on a reason docs/launch-differences.md lists for the case.
+  if (karpenter.outcome !== 'launched') {
+    add(`outcome/both-${karpenter.outcome}`, karpenter.why, nodesmith.why);
+    return [...out.values()];
+  }
+  diffFleets(karpenter.fleet, nodesmith.fleet, add);
   const types = new Set([...Object.keys(karpenter.types), ...Object.keys(nodesmith.types)]);
   for (const t of [...types].sort()) {
     const k = karpenter.types[t];
@@ -103,7 +112,26 @@ export function diffShapes(caseName: string, karpenter: LaunchShape, nodesmith: 
   return [...out.values()];
 }
 
-function diffValues(path: string, a: unknown, b: unknown, add: (path: string, a: unknown, b: unknown) => void): void {
+type Add = (path: string, a: unknown, b: unknown) => void;
+
+/** The two CreateFleet requests, field by field; instance types and zones are kept out of the paths. */
+function diffFleets(k: FleetShape | undefined, n: FleetShape | undefined, add: Add): void {
+  if (k === undefined || n === undefined) {
+    if (k !== n) add('fleet', k === undefined ? 'no CreateFleet' : 'CreateFleet', n === undefined ? 'no CreateFleet' : 'CreateFleet');
+    return;
+  }
+  diffValues('fleet/request', k.request, n.request, add);
+  diffValues('fleet/tags', k.tags, n.tags, add);
+  for (const [path, a, b] of [['fleet/taggedResources', k.taggedResources, n.taggedResources], ['fleet/overrides', k.overrides, n.overrides], ['fleet/order', k.order, n.order], ['fleet/specs', k.specs, n.specs]] as const)
+    if (JSON.stringify(a) !== JSON.stringify(b)) add(path, a, b);
+  for (const key of k.overrides) {
+    const a = k.byOverride[key];
+    const b = n.byOverride[key];
+    if (a !== undefined && b !== undefined) diffValues('fleet/overrides/*', a, b, add);
+  }
+}
+
+function diffValues(path: string, a: unknown, b: unknown, add: Add): void {
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) diffValues(`${path}/${String(i)}`, a[i], b[i], add);
     return;

@@ -26,6 +26,11 @@ import { AwsNodeClassResolver } from '../../../../provisioner/aws/nodeclass-reso
 import { chooseOfferings } from '../../../../provisioner/launch/launch-offerings.js';
 import { claimLaunchFields } from '../../../../provisioner/launch/launch-instance.js';
 import { nodeClassSpecOf } from '../../../../provisioner/state/node-class-spec.js';
+import { requirementAllows } from '../../../../domain/requirements/requirement.js';
+import { requirementsFromExpressions } from '../../../../domain/requirements/requirements.js';
+import { fitsWithin, parseResourceList } from '../../../../domain/resource-list.js';
+import type { InstanceType } from '../../../../domain/instance-types/instance-type.js';
+import { labels as wellKnown } from '../../../../domain/well-known-labels.js';
 import { RecordingClock } from '../../../fakes/recording-clock.js';
 import type { OracleCase, OracleImage } from '../../../support/karpenter-oracle.js';
 
@@ -36,7 +41,7 @@ export interface NodesmithTemplate {
 }
 
 export type NodesmithLaunch =
-  | { readonly outcome: 'launched'; readonly templates: NodesmithTemplate[] }
+  | { readonly outcome: 'launched'; readonly templates: NodesmithTemplate[]; readonly fleet?: CreateFleetCommandInput }
   | { readonly outcome: 'failed' | 'refused'; readonly error: string };
 
 /** The same rule Karpenter's side of the test answers SSM with: every parameter names an image. */
@@ -121,17 +126,37 @@ function fakeAws(c: OracleCase, images: readonly OracleImage[]): FakeAws {
 const embedded = loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] });
 
 /**
+ * The case's types a plan for its NodeClaim can hold, as nodesmith's planner plans: a type whose labels the
+ * NodeClaim's requirements allow and whose allocatable holds its requests (zones and capacity types are its
+ * offerings', which chooseOfferings narrows).
+ */
+function plannable(type: InstanceType, claim: NodeClaim): boolean {
+  const requirements = requirementsFromExpressions(claim.spec.requirements);
+  const typeKeys = [...requirements.values()].filter((r) => typeLabelKeys.has(r.key));
+  return typeKeys.every((r) => requirementAllows(r, type.labels[r.key])) && fitsWithin(parseResourceList(claim.spec.resources?.requests), type.allocatable);
+}
+
+/** The well-known labels a type has or lacks (a type without local NVMe has no such label); the rest are the offerings' or the NodeClaim's own. */
+const notTypeLabels: readonly string[] = [wellKnown.zone, wellKnown.capacityType, wellKnown.nodePool, wellKnown.hostname, wellKnown.placementGroupId, wellKnown.placementGroupPartition];
+const typeLabelKeys: ReadonlySet<string> = new Set(Object.values(wellKnown).filter((key) => !notTypeLabels.includes(key)));
+
+/**
  * The offerings launch-instance.ts would send for a plan of the case's types, sized by the case's
  * EC2NodeClass as the planner sizes them (its kubelet, AMI family and disks set each type's pods).
  */
 function offeringsFor(c: OracleCase, nodeClass: EC2NodeClass, resolved: ResolvedNodeClass): LaunchOffering[] {
   const catalog = new Map(instanceTypesForNodeClass(embedded, nodeClassCapacityOf(nodeClass, resolved.placementGroup)).map((t) => [t.name, t]));
-  for (const name of c.instanceTypes) if (!catalog.has(name)) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
+  const claim = c.nodeClaim as NodeClaim;
+  const planned = c.instanceTypes.filter((name) => {
+    const type = catalog.get(name);
+    if (type === undefined) throw new Error(`instance type ${name} is not in nodesmith's catalog`);
+    return plannable(type, claim);
+  });
   const plan = {
-    nodeName: 'differential', nodePool: 'default', instanceTypes: c.instanceTypes, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {},
+    nodeName: 'differential', nodePool: 'default', instanceTypes: planned, pricePerHour: 0, capacityType: c.capacityType, zone: c.subnets[0]?.zone ?? '', assignedPods: [], room: {},
     ...(c.reservation === undefined ? {} : { capacityReservation: c.reservation }),
   };
-  return chooseOfferings(plan, [], catalog, new Set()).offerings;
+  return chooseOfferings(plan, claim.spec.requirements, catalog, new Set()).offerings;
 }
 
 function templatesOf(aws: FakeAws): NodesmithTemplate[] {
@@ -174,5 +199,6 @@ export async function nodesmithLaunch(c: OracleCase, images: readonly OracleImag
     // A class that stays NotReady (a placement group that is not there) launches nothing, as Karpenter's refused ones.
     return { outcome: isNodeClassNotReadyError(e) ? 'refused' : 'failed', error: e instanceof Error ? e.message : String(e) };
   }
-  return { outcome: 'launched', templates: templatesOf(aws) };
+  const fleet = aws.fleets.at(-1);
+  return { outcome: 'launched', templates: templatesOf(aws), ...(fleet === undefined ? {} : { fleet }) };
 }

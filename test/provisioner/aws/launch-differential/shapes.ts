@@ -2,6 +2,7 @@ import type { EC2NodeClass } from '../../../../domain/api/ec2nodeclass-schema.js
 import { defaultEC2NodeClass, validateEC2NodeClass } from '../../../../domain/api/ec2nodeclass-validation.js';
 import type { OracleCase, OracleResult, ParsedUserData } from '../../../support/karpenter-oracle.js';
 import { stripUnset, templateData, templateTags, type LaunchShape, type TemplateShape } from './launch-shape.js';
+import { fleetShape } from './fleet-shape.js';
 import { nodesmithLaunch, type NodesmithLaunch } from './nodesmith-launch.js';
 
 /** nodesmith's side: refused by its admission webhook, or launched through its AWS provider. */
@@ -58,7 +59,7 @@ export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {
     };
     for (const t of lt.instanceTypes) types[t] = shape;
   }
-  return { outcome: 'launched', types };
+  return { outcome: 'launched', types, ...(r.fleet === undefined ? {} : { fleet: fleetShape(r.fleet) }) };
 }
 
 export function decodeUserData(base64: string | undefined): string {
@@ -78,5 +79,5 @@ export function nodesmithShape(n: NodesmithLaunch | { outcome: 'refused'; error:
     };
     for (const t of lt.instanceTypes) types[t] = shape;
   }
-  return { outcome: 'launched', types };
+  return { outcome: 'launched', types, ...(n.fleet === undefined ? {} : { fleet: fleetShape(n.fleet) }) };
 }
