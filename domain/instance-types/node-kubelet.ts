@@ -1,4 +1,5 @@
 import { checkKubeletForFamily } from '../api/kubelet-rules.js';
+import { checkKubeletFields } from '../api/kubelet-field-schema.js';
 import type { KubeletSettings } from '../cloud/node-class.js';
 import { eniLimitedPods, evictionThreshold, kubeReserved, maxPods, systemReserved, type MachineFacts } from './allocatable.js';
 import type { AmiFamilyCapacity } from './ami-family-capacity.js';
@@ -56,11 +57,12 @@ export function nodeKubelet(input: NodeKubeletInput): NodeKubelet {
 
 /**
  * A class's kubelet as every node of it starts from: spec.kubelet copied (the class's later generations cannot reach
- * into it; the types' cache key and every launch read it), and why its AMI family cannot write it, if it cannot (the
- * admission rule's first problem, for a class admitted before the rule or with the webhook off).
+ * into it; the types' cache key and every launch read it), and why no node can run it, if none can: a field the
+ * upstream KubeletConfiguration lacks, or one its AMI family cannot write (the admission rules' first problem, for a
+ * class admitted before the rules or with the webhook off).
  */
 export function classKubelet(kubelet: KubeletSettings | undefined, family: string): { kubelet: KubeletSettings | undefined; kubeletRefusal: string | undefined } {
-  const [refused] = checkKubeletForFamily(kubelet, family);
+  const [refused] = [...checkKubeletFields(kubelet), ...checkKubeletForFamily(kubelet, family)];
   return {
     kubelet: kubelet === undefined ? undefined : structuredClone(kubelet),
     kubeletRefusal: refused === undefined ? undefined : `${refused.path}: ${refused.message}`,

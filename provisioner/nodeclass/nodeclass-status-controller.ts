@@ -95,7 +95,7 @@ export class NodeClassStatusController implements Controller {
     // keeps it, instead of launching nodes whose kubelet lacks a setting the user asked for. The refusal is the one the
     // class's sizing carries (its types launch nothing either), so status and planner cannot tell different stories.
     const refusal = nodeClassCapacityOf(nodeClass).kubeletRefusal;
-    if (refusal !== undefined) return { failure: { part: 'validation', message: refusal, reason: 'KubeletUnsupportedByAMIFamily' } };
+    if (refusal !== undefined) return { failure: { part: 'validation', message: refusal, reason: 'KubeletConfigurationRefused' } };
     try {
       return { resolved: await this.#o.resolver.resolve(nodeClassSpecOf(nodeClass)) };
     } catch (e: unknown) {
