@@ -2,6 +2,8 @@ import type { KubeletConfiguration } from './kubelet-schema.js';
 import { evictionSignals, evictionValuePattern, reservedResources } from './schema-values.js';
 import { fieldPath, problem, type Problem } from './problem.js';
 import { clusterDnsLimitOf, kubeletFieldsOf } from './kubelet-families.js';
+import { checkKubeletFields } from './kubelet-field-schema.js';
+import { upstreamKubeletFields } from './kubelet-configuration.generated.js';
 
 const evictionValue = new RegExp(evictionValuePattern);
 const signals: readonly string[] = evictionSignals;
@@ -28,11 +30,15 @@ function checkSoftPairing(kubelet: KubeletConfiguration): Problem[] {
   ];
 }
 
-/** Karpenter's kubelet rules: eviction and reserved keys, GC thresholds, soft eviction pairs, no registerWithTaints. */
+/**
+ * Karpenter's kubelet rules (eviction and reserved keys, GC thresholds, soft eviction pairs, no registerWithTaints),
+ * and no field the upstream KubeletConfiguration lacks.
+ */
 export function checkKubelet(kubelet: KubeletConfiguration | undefined): Problem[] {
   if (kubelet === undefined) return [];
   const base = 'spec.kubelet';
   const out: Problem[] = [
+    ...checkKubeletFields(kubelet),
     ...checkKeys(kubelet.evictionHard, signals, `${base}.evictionHard`),
     ...checkKeys(kubelet.evictionSoft, signals, `${base}.evictionSoft`),
     ...checkKeys(kubelet.evictionSoftGracePeriod, signals, `${base}.evictionSoftGracePeriod`),
@@ -71,8 +77,8 @@ export function checkKubeletForFamily(kubelet: Readonly<Record<string, unknown>>
   if (kubelet === undefined || carried === undefined) return [];
   const out: Problem[] = [];
   for (const [field, value] of Object.entries(kubelet)) {
-    // registerWithTaints is refused for every family by checkKubelet.
-    if (value === undefined || carried.has(field) || field === 'registerWithTaints') continue;
+    // registerWithTaints is refused for every family by checkKubelet, and a field the kubelet has not by checkKubeletFields.
+    if (value === undefined || carried.has(field) || field === 'registerWithTaints' || !Object.hasOwn(upstreamKubeletFields, field)) continue;
     const why = field === 'podsPerCore' && family === 'Bottlerocket'
       ? 'podsPerCore is not applied by the Bottlerocket AMI family (its settings have no pods-per-core), so the kubelet would run without it: remove it, or bound pods with maxPods'
       : `${field} is not written by the ${family} AMI family (${carrier(family)} have no place for it), so the kubelet would run without it: remove it, or use AL2023, whose NodeConfig carries every KubeletConfiguration field`;

@@ -1,6 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TUnsafe } from '@sinclair/typebox';
 import { cel, mapOf, stringMap } from './structural-schema.js';
 import { evictionSignals, evictionValuePattern, reservedResources } from './schema-values.js';
+import { upstreamKubeletFields } from './kubelet-configuration.generated.js';
+import { keepingUnknownFields } from './kubelet-field-schema.js';
 
 const reservedValuePattern = '^(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
@@ -18,29 +20,41 @@ const reservedMap = stringMap({
 });
 
 /**
- * Karpenter's managed kubelet subset. Unknown fields are preserved (not pruned) because AL2023's
- * nodeadm passes any KubeletConfiguration field through; the webhook rejects the ones Karpenter
- * rejects (registerWithTaints).
+ * Every other field of the upstream KubeletConfiguration, typed as the k8s.io/kubelet Go types give it
+ * (kubelet-configuration.generated.ts), so that the API server, ajv and the CRD check its type alike.
+ */
+function upstreamFields(managed: readonly string[]): Record<string, TOptional<TUnsafe<unknown>>> {
+  const rest = Object.entries(upstreamKubeletFields).filter(([name]) => !managed.includes(name));
+  return Object.fromEntries(rest.map(([name, schema]) => [name, Type.Optional(Type.Unsafe<unknown>(keepingUnknownFields(schema)))]));
+}
+
+const managedFields = {
+  clusterDNS: Type.Optional(Type.Array(Type.String())),
+  maxPods: Type.Optional(Type.Integer({ minimum: 0, format: 'int32' })),
+  podsPerCore: Type.Optional(Type.Integer({ minimum: 0, format: 'int32' })),
+  systemReserved: Type.Optional(reservedMap),
+  kubeReserved: Type.Optional(reservedMap),
+  evictionHard: Type.Optional(evictionMap),
+  evictionSoft: Type.Optional(evictionMap),
+  evictionSoftGracePeriod: Type.Optional(
+    mapOf(Type.String({ pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$' }), {
+    ...cel({ rule: keysIn(evictionSignals), message: `valid keys are ${evictionSignals.join(', ')}` }),
+    }),
+  ),
+  evictionMaxPodGracePeriod: Type.Optional(Type.Integer({ format: 'int32' })),
+  imageGCHighThresholdPercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, format: 'int32' })),
+  imageGCLowThresholdPercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, format: 'int32' })),
+  cpuCFSQuota: Type.Optional(Type.Boolean()),
+};
+
+/**
+ * spec.kubelet: any field of the upstream KubeletConfiguration (kubelet.config.k8s.io/v1beta1), as Karpenter's next
+ * release takes it (aws provider #9461), Karpenter's managed subset with its own rules. Unknown fields are preserved,
+ * not pruned, so that the webhook can refuse them by name (checkKubeletFields) instead of the API server dropping them
+ * in silence; what each AMI family can write is kubelet-families.ts.
  */
 export const KubeletConfiguration = Type.Object(
-  {
-    clusterDNS: Type.Optional(Type.Array(Type.String())),
-    maxPods: Type.Optional(Type.Integer({ minimum: 0, format: 'int32' })),
-    podsPerCore: Type.Optional(Type.Integer({ minimum: 0, format: 'int32' })),
-    systemReserved: Type.Optional(reservedMap),
-    kubeReserved: Type.Optional(reservedMap),
-    evictionHard: Type.Optional(evictionMap),
-    evictionSoft: Type.Optional(evictionMap),
-    evictionSoftGracePeriod: Type.Optional(
-      mapOf(Type.String({ pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$' }), {
-        ...cel({ rule: keysIn(evictionSignals), message: `valid keys are ${evictionSignals.join(', ')}` }),
-      }),
-    ),
-    evictionMaxPodGracePeriod: Type.Optional(Type.Integer({ format: 'int32' })),
-    imageGCHighThresholdPercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, format: 'int32' })),
-    imageGCLowThresholdPercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, format: 'int32' })),
-    cpuCFSQuota: Type.Optional(Type.Boolean()),
-  },
+  { ...managedFields, ...upstreamFields(Object.keys(managedFields)) },
   {
     'x-kubernetes-preserve-unknown-fields': true,
     ...cel(

@@ -30,7 +30,7 @@ export class NodeClaimNotFoundError extends DomainError {
 }
 
 /** Which of an EC2NodeClass's dependencies could not be resolved (each has its status condition). */
-export type NodeClassPart = 'subnets' | 'securityGroups' | 'amis' | 'placementGroup' | 'instanceProfile';
+export type NodeClassPart = 'validation' | 'subnets' | 'securityGroups' | 'amis' | 'placementGroup' | 'instanceProfile';
 
 /** The NodeClass cannot be used yet (nothing resolved, or the cloud refused our credentials). */
 export class NodeClassNotReadyError extends DomainError {

@@ -20,7 +20,6 @@ export interface NodeClassSpec {
   readonly tags?: Readonly<Record<string, string>>;
   readonly associatePublicIPAddress?: boolean;
   readonly detailedMonitoring?: boolean;
-  readonly kubelet?: KubeletSettings;
   readonly instanceStorePolicy?: 'RAID0';
   readonly ipPrefixCount?: number;
   readonly context?: string;
@@ -63,8 +62,10 @@ export type AmiFamily =
 export type AmiVariant = 'standard' | 'nvidia' | 'neuron';
 
 /**
- * spec.kubelet: Karpenter's managed subset, typed, plus any other KubeletConfiguration field
- * (AL2023's nodeadm passes those through; the other families write only the managed subset).
+ * spec.kubelet: Karpenter's managed subset, typed, plus any other KubeletConfiguration field (AL2023's nodeadm
+ * passes those through; what the other families write is domain/api/kubelet-families.ts). The cloud port's
+ * NodeClassSpec and ResolvedNodeClass do not carry it: a launch gets each type's kubelet from the simulation's
+ * sizing of it (InstanceType.kubelet, LaunchOffering.kubelet), derived once in domain/instance-types/node-kubelet.ts.
  */
 export interface KubeletSettings {
   readonly clusterDNS?: readonly string[];
@@ -212,7 +213,6 @@ export interface ResolvedNodeClass {
   readonly tags: Readonly<Record<string, string>>;
   readonly associatePublicIPAddress?: boolean;
   readonly detailedMonitoring?: boolean;
-  readonly kubelet?: KubeletSettings;
   readonly instanceStorePolicy?: 'RAID0';
   /** IPv4 (IPv6 in an IPv6 cluster) prefixes on the primary interface: prefix delegation. */
   readonly ipPrefixCount?: number;

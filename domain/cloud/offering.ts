@@ -1,5 +1,6 @@
 import { compareStrings } from '../compare.js';
 import type { ReservationRef } from './capacity-reservation.js';
+import type { KubeletSettings } from './node-class.js';
 
 /** EC2 purchase options we launch with; `reserved` is a capacity reservation the EC2NodeClass selects. */
 export type CapacityType = 'spot' | 'on-demand' | 'reserved';
@@ -22,8 +23,11 @@ export interface LaunchOffering extends OfferingKey {
   /** GPUs and Neuron devices of the type (absent: none); they choose the AMI variant. */
   readonly gpuCount?: number;
   readonly acceleratorCount?: number;
-  /** The pods the type is planned to hold; its kubelet is told the same (Karpenter writes maxPods). */
-  readonly maxPods?: number;
+  /**
+   * The KubeletConfiguration the type's user data writes, as the simulation sized the type with it (InstanceType.kubelet):
+   * its maxPods is the pods the type is planned to hold.
+   */
+  readonly kubelet: KubeletSettings;
   /** The type's `vpc.amazonaws.com/efa` as the EC2NodeClass sizes it: the EFA interfaces a launch asking for EFA attaches. */
   readonly efaInterfaces?: number;
   /** The reservation a `reserved` offering launches into. */

@@ -1,3 +1,4 @@
+import type { KubeletSettings } from '../cloud/node-class.js';
 import type { ResourceList } from '../resource-list.js';
 import type { MachineFacts } from './allocatable.js';
 
@@ -30,6 +31,11 @@ export interface InstanceType {
   readonly overhead: Overhead;
   /** capacity − kubeReserved − systemReserved − evictionThreshold, precomputed once. */
   readonly allocatable: ResourceList;
+  /**
+   * The KubeletConfiguration a node of this type writes into its user data (node-kubelet.ts): derived with its pods
+   * and overhead, so that what the node's kubelet is told and what the simulation counts on are one value.
+   */
+  readonly kubelet: KubeletSettings;
   readonly offerings: readonly Offering[];
   /** What capacity is derived from, so that each EC2NodeClass's kubelet and disk settings can size it (node-class-types.ts). */
   readonly machine: MachineFacts;

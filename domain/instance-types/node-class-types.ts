@@ -1,6 +1,8 @@
 import { resourceNames, type ResourceList } from '../resource-list.js';
 import { labels } from '../well-known-labels.js';
-import { allocatableFrom, eniLimitedPods, evictionThreshold, kubeReserved, maxPods, systemReserved, type KubeletCapacity, type MachineFacts } from './allocatable.js';
+import { allocatableFrom, type MachineFacts } from './allocatable.js';
+import type { KubeletSettings } from '../cloud/node-class.js';
+import { classKubelet, nodeKubelet } from './node-kubelet.js';
 import { resolvedAmiFamily } from '../api/ami-families.js';
 import { amiFamilyCapacity } from './ami-family-capacity.js';
 import { ephemeralStorageBytes, type CapacityBlockDevice } from './ephemeral-storage.js';
@@ -24,7 +26,14 @@ import { compatibleWithClass, servedByImages, type ClassLaunchability, type Clas
 export interface NodeClassCapacity extends ClassLaunchability {
   readonly name: string;
   readonly amiFamily: string;
-  readonly kubelet?: KubeletCapacity;
+  /** spec.kubelet, whole: each type's NodeKubelet (node-kubelet.ts) is derived from it, for its sizing and its user data. */
+  readonly kubelet?: KubeletSettings;
+  /**
+   * Why the class's AMI family cannot write its kubelet (a field its user data has no place for): the admission rule's
+   * first problem, for a class admitted before the rule or with the webhook off. Its types launch nothing, and its
+   * status says ValidationSucceeded=False with this message.
+   */
+  readonly kubeletRefusal?: string;
   readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
   readonly instanceStorePolicy?: string;
 }
@@ -41,8 +50,8 @@ export interface NodeClassLike {
   readonly spec?: {
     readonly amiFamily?: string;
     readonly amiSelectorTerms?: readonly { readonly alias?: string }[];
-    /** The whole kubelet block (AL2023 passes any field through); only the sizing fields are read. */
-    readonly kubelet?: KubeletCapacity & Readonly<Record<string, unknown>>;
+    /** The whole kubelet block: it sizes the nodes and is what their user data writes. */
+    readonly kubelet?: KubeletSettings;
     readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
     readonly instanceStorePolicy?: string;
     readonly networkInterfaces?: readonly ListedInterface[];
@@ -59,17 +68,18 @@ function defined<T extends object>(value: { readonly [K in keyof T]-?: T[K] | un
 }
 
 /**
- * The sizing fields of an EC2NodeClass, and nothing else, so that classes that size alike share their types. The
+ * The fields of an EC2NodeClass that make its nodes (sizing and kubelet), and nothing else, so that classes that make
+ * alike share their types. The
  * placement group is not in the object (Karpenter keeps it in memory, not in status): the caller gives the one
  * placementGroupSelector resolved to; a class whose selector has none resolved launches nothing.
  */
 export function nodeClassCapacityOf(nodeClass: NodeClassLike, placementGroup?: ClassPlacementGroup): NodeClassCapacity {
   const spec = nodeClass.spec ?? {};
-  const k = spec.kubelet;
+  const amiFamily = resolvedAmiFamily({ amiFamily: spec.amiFamily, amiSelectorTerms: spec.amiSelectorTerms ?? [] });
   return defined<NodeClassCapacity>({
     name: nodeClass.metadata.name ?? '',
-    amiFamily: resolvedAmiFamily({ amiFamily: spec.amiFamily, amiSelectorTerms: spec.amiSelectorTerms ?? [] }),
-    kubelet: k === undefined ? undefined : defined<KubeletCapacity>({ maxPods: k.maxPods, podsPerCore: k.podsPerCore, systemReserved: k.systemReserved, kubeReserved: k.kubeReserved, evictionHard: k.evictionHard }),
+    amiFamily,
+    ...classKubelet(spec.kubelet, amiFamily),
     blockDeviceMappings: spec.blockDeviceMappings?.map((m) => defined<CapacityBlockDevice>({ deviceName: m.deviceName, rootVolume: m.rootVolume, ebs: m.ebs?.volumeSize === undefined ? undefined : { volumeSize: m.ebs.volumeSize } })),
     instanceStorePolicy: spec.instanceStorePolicy,
     networkInterfaces: spec.networkInterfaces?.map((n) => ({ networkCardIndex: n.networkCardIndex, deviceIndex: n.deviceIndex, interfaceType: n.interfaceType })),
@@ -86,32 +96,24 @@ function classPlacement(selects: boolean, group: ClassPlacementGroup | undefined
   return { placementGroup: resolved, placementGroupPending: selects && group === undefined ? true : undefined };
 }
 
-/** What a node of this machine holds under these settings, as Karpenter's NewInstanceType computes it. */
-export function sizeMachine(machine: MachineFacts, memory: number, extended: ResourceList, settings: NodeClassCapacity): { capacity: ResourceList; overhead: Overhead; allocatable: ResourceList } {
+/** What a node of this machine holds under these settings, as Karpenter's NewInstanceType computes it, and its kubelet. */
+export function sizeMachine(machine: MachineFacts, memory: number, extended: ResourceList, settings: NodeClassCapacity): { capacity: ResourceList; overhead: Overhead; allocatable: ResourceList; kubelet: KubeletSettings } {
   const family = amiFamilyCapacity(settings.amiFamily);
-  const kubelet = settings.kubelet ?? {};
   const efaOnly = settings.networkInterfaces?.filter((n) => n.interfaceType === 'efa-only') ?? [];
   // Only EFA-only interfaces on the first card take an ENI from the VPC CNI.
   const efaOnlyEnis = efaOnly.filter((n) => n.networkCardIndex === 0).length;
-  const pods = maxPods(machine, family, kubelet, efaOnlyEnis);
   const storage = ephemeralStorageBytes(machine, family, settings);
+  const kubelet = nodeKubelet({ machine, memory, storage, family, kubelet: settings.kubelet ?? {}, efaOnlyEnis });
   // A class that lists its interfaces gets exactly the EFA devices it attaches.
   const listsInterfaces = settings.networkInterfaces !== undefined;
   const own: Record<string, number> = Object.fromEntries(Object.entries(extended).filter(([name]) => !listsInterfaces || name !== efaResource));
   if (listsInterfaces && efaOnly.length > 0) own[efaResource] = efaOnly.length;
   if (family.windows) own[privateIpv4Resource] = machine.ipv4PerEni - 1;
   const capacity = {
-    [resourceNames.cpu]: machine.vcpu * 1000, [resourceNames.memory]: memory, [resourceNames.pods]: pods,
+    [resourceNames.cpu]: machine.vcpu * 1000, [resourceNames.memory]: memory, [resourceNames.pods]: kubelet.pods,
     [resourceNames.ephemeralStorage]: storage, ...own,
   };
-  // AL2, AL2023 and Custom reserve memory for the ENI-limited pod count (no reserved ENIs) whatever maxPods says.
-  const reservedFor = family.eniLimitedMemoryOverhead ? eniLimitedPods(machine, 0, efaOnlyEnis) : pods;
-  const overhead: Overhead = {
-    kubeReserved: kubeReserved(machine.vcpu, reservedFor, kubelet.kubeReserved),
-    systemReserved: systemReserved(kubelet.systemReserved),
-    evictionThreshold: evictionThreshold(memory, storage, kubelet.evictionHard),
-  };
-  return { capacity, overhead, allocatable: allocatableFrom(capacity, overhead) };
+  return { capacity, overhead: kubelet.overhead, allocatable: allocatableFrom(capacity, kubelet.overhead), kubelet: kubelet.config };
 }
 
 /**
@@ -132,7 +134,7 @@ function forClass(type: InstanceType, settings: NodeClassCapacity): InstanceType
   const sized = sizeMachine(type.machine, type.capacity[resourceNames.memory] ?? 0, extended, settings);
   const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows, settings.placementGroup);
   // A type the class cannot launch stays in the table, same order, with no available offering: no plan picks it.
-  const launchable = servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
+  const launchable = settings.kubeletRefusal === undefined && servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
   const offerings = launchable ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));
   return { ...type, ...sized, labels: typeLabels, offerings };
 }

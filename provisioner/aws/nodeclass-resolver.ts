@@ -8,7 +8,6 @@ import {
   type NodeClassSpec,
   type ResolvedNodeClass,
 } from '../../domain/cloud/node-class.js';
-import { checkKubeletForFamily } from '../../domain/api/kubelet-rules.js';
 import { resolvedAmiFamily } from '../../domain/api/ami-families.js';
 import type { AliasParameters } from './images/ami-alias.js';
 import { resolveAmis } from './images/amis.js';
@@ -49,10 +48,6 @@ export class AwsNodeClassResolver implements NodeClassResolver {
   async #resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
     const { ec2, ssm, retry, aliasParameters } = this.#options;
     const amiFamily = resolvedAmiFamily(spec);
-    // A class admitted before the webhook refused this (or with the webhook off) stays NotReady, as Karpenter
-    // keeps it, instead of launching nodes whose kubelet lacks a setting the user asked for.
-    const [unapplied] = checkKubeletForFamily(spec.kubelet, amiFamily);
-    if (unapplied !== undefined) throw notReady(spec.name, undefined, `${unapplied.path}: ${unapplied.message}`);
     const subnets = await resolveSubnets(ec2, retry, spec.subnetSelectorTerms);
     if (subnets.length === 0) throw notReady(spec.name, 'subnets', 'no subnet matches subnetSelectorTerms');
     const securityGroups = await resolveSecurityGroups(ec2, retry, spec.securityGroupSelectorTerms);
@@ -99,7 +94,7 @@ export class AwsNodeClassResolver implements NodeClassResolver {
 
 /** The fields a class may leave out: copied only when set (exactOptionalPropertyTypes), as given. */
 const optionalKeys = [
-  'userData', 'associatePublicIPAddress', 'detailedMonitoring', 'kubelet', 'instanceStorePolicy', 'ipPrefixCount',
+  'userData', 'associatePublicIPAddress', 'detailedMonitoring', 'instanceStorePolicy', 'ipPrefixCount',
   'context', 'cpuOptions', 'connectionTracking', 'networkInterfaces',
 ] as const satisfies readonly (keyof NodeClassSpec & keyof ResolvedNodeClass)[];
 

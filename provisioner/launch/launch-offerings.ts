@@ -3,7 +3,6 @@ import type { InstanceType, Offering } from '../../domain/instance-types/instanc
 import { offeringKey } from '../../domain/instance-types/instance-type.js';
 import type { NodeSelectorRequirementWithMinValues } from '../../domain/requirements/requirements.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { resourceNames } from '../../domain/resource-list.js';
 import type { VirtualNodePlan } from '../index.js';
 import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
 import { allowedValues } from '../../domain/requirements/allowed-values.js';
@@ -17,20 +16,19 @@ export interface LaunchChoice {
 const efaResource = 'vpc.amazonaws.com/efa';
 
 /**
- * What of a type picks its image, its kubelet's pod limit and its EFA interfaces: architecture, GPUs, Neuron
- * devices, pods, EFA devices (as the class sizes them, Karpenter's `it.Capacity[vpc.amazonaws.com/efa]`).
+ * What of a type picks its image, its kubelet and its EFA interfaces: architecture, GPUs, Neuron devices, the kubelet
+ * the class sized it with, EFA devices (as the class sizes them, Karpenter's `it.Capacity[vpc.amazonaws.com/efa]`).
  */
-function typeDevices(type: InstanceType): Pick<LaunchOffering, 'architecture' | 'gpuCount' | 'acceleratorCount' | 'maxPods' | 'efaInterfaces'> {
+function typeDevices(type: InstanceType): Pick<LaunchOffering, 'architecture' | 'gpuCount' | 'acceleratorCount' | 'kubelet' | 'efaInterfaces'> {
   const count = (key: string): number => Number(type.labels[key] ?? 0);
   const gpus = count(wellKnown.instanceGpuCount);
   const accelerators = count(wellKnown.instanceAcceleratorCount);
-  const pods = type.capacity[resourceNames.pods];
   const efa = type.capacity[efaResource] ?? 0;
   return {
     architecture: type.labels[wellKnown.arch] === 'arm64' ? 'arm64' : 'amd64',
     ...(gpus > 0 ? { gpuCount: gpus } : {}),
     ...(accelerators > 0 ? { acceleratorCount: accelerators } : {}),
-    ...(pods === undefined || pods <= 0 ? {} : { maxPods: pods }),
+    kubelet: type.kubelet,
     ...(efa > 0 ? { efaInterfaces: efa } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../../domain/clock.js';
 import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
+import { nodeClassCapacityOf } from '../../domain/instance-types/node-class-types.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
@@ -15,6 +16,8 @@ import type { ResolvedPlacementGroups } from '../state/placement-groups.js';
 
 /** Karpenter's EC2NodeClass condition types, one per dependency, and the root that sums them. */
 export const nodeClassConditions = {
+  // What Karpenter checks in its controller, not its CRD: here, that the AMI family can write the class's kubelet.
+  validation: 'ValidationSucceeded',
   subnets: 'SubnetsReady',
   securityGroups: 'SecurityGroupsReady',
   amis: 'AMIsReady',
@@ -24,7 +27,7 @@ export const nodeClassConditions = {
   ready: 'Ready',
 } as const;
 
-const resolvedParts = ['subnets', 'securityGroups', 'amis', 'placementGroup'] as const;
+const resolvedParts = ['validation', 'subnets', 'securityGroups', 'amis', 'placementGroup'] as const;
 
 /** How often a healthy EC2NodeClass is resolved again (new AMIs, deleted subnets), and a failing one. */
 export const nodeClassStatusPeriodMs = 5 * 60_000;
@@ -88,6 +91,11 @@ export class NodeClassStatusController implements Controller {
   }
 
   async #resolve(nodeClass: EC2NodeClass): Promise<{ resolved?: ResolvedNodeClass; failure?: Failure }> {
+    // A class admitted before the webhook refused its kubelet (or with the webhook off) stays NotReady, as Karpenter
+    // keeps it, instead of launching nodes whose kubelet lacks a setting the user asked for. The refusal is the one the
+    // class's sizing carries (its types launch nothing either), so status and planner cannot tell different stories.
+    const refusal = nodeClassCapacityOf(nodeClass).kubeletRefusal;
+    if (refusal !== undefined) return { failure: { part: 'validation', message: refusal, reason: 'KubeletConfigurationRefused' } };
     try {
       return { resolved: await this.#o.resolver.resolve(nodeClassSpecOf(nodeClass)) };
     } catch (e: unknown) {

@@ -22,7 +22,6 @@ export function nodeClassSpecOf(nodeClass: EC2NodeClass): NodeClassSpec {
     tags: spec.tags,
     associatePublicIPAddress: spec.associatePublicIPAddress,
     detailedMonitoring: spec.detailedMonitoring,
-    kubelet: spec.kubelet,
     instanceStorePolicy: spec.instanceStorePolicy,
     ipPrefixCount: spec.ipPrefixCount,
     context: spec.context,

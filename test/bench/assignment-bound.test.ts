@@ -12,7 +12,7 @@ function instanceType(name: string, size: { cpu: number; memoryGiB: number; pods
   const allocatable = { cpu: size.cpu, memory: size.memoryGiB * gib, pods: size.pods };
   return {
     name, labels: {}, capacity: allocatable, allocatable, overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
-    offerings: [{ zone: 'z', capacityType: 'spot', price, available: true }], machine: handMachine(size.cpu, size.memoryGiB * gib),
+    kubelet: { maxPods: size.pods }, offerings: [{ zone: 'z', capacityType: 'spot', price, available: true }], machine: handMachine(size.cpu, size.memoryGiB * gib),
   };
 }
 

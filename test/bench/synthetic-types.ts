@@ -21,7 +21,7 @@ export function syntheticInstanceTypes(count: number): InstanceType[] {
     return {
       name,
       labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
-      capacity, overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} }, allocatable: capacity, offerings,
+      capacity, overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} }, allocatable: capacity, kubelet: { maxPods: capacity.pods }, offerings,
       machine: handMachine(capacity.cpu, capacity.memory),
     };
   });

@@ -110,7 +110,7 @@ function allocationOptions(request: LaunchRequest, reservation: ReservationRef |
   return reservation?.type === 'capacity-block' ? {} : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } };
 }
 
-/** One override group's launch template: its image, user data (its max pods), EFA interfaces and reservation. */
+/** One override group's launch template: its image, user data (its kubelet), EFA interfaces and reservation. */
 function templateInput(deps: FleetLaunchDeps, request: LaunchRequest, group: OverrideGroup, tags: Record<string, string>): LaunchTemplateInput {
   const nodeClass = request.nodeClass;
   const userData = userDataFor({
@@ -119,7 +119,7 @@ function templateInput(deps: FleetLaunchDeps, request: LaunchRequest, group: Ove
     labels: request.nodeLabels ?? {},
     taints: request.nodeTaints ?? [],
     capacityType: request.capacityType,
-    ...(group.maxPods === undefined ? {} : { maxPods: group.maxPods }),
+    kubelet: group.kubelet,
   });
   // Karpenter names a partition only for a partition group (EnsureAll).
   const partition = nodeClass.placementGroup?.strategy === 'partition' ? request.placementPartition : undefined;

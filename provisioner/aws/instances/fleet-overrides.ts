@@ -1,5 +1,5 @@
 import type { FleetLaunchTemplateOverridesRequest } from '@aws-sdk/client-ec2';
-import type { AmiVariant, ResolvedAmi, ResolvedSubnet } from '../../../domain/cloud/node-class.js';
+import type { AmiVariant, KubeletSettings, ResolvedAmi, ResolvedSubnet } from '../../../domain/cloud/node-class.js';
 import { byPrice, type CapacityType, type LaunchOffering } from '../../../domain/cloud/offering.js';
 import type { ReservationRef } from '../../../domain/cloud/capacity-reservation.js';
 
@@ -16,13 +16,14 @@ export interface OverridePlanInput {
 }
 
 /**
- * Overrides grouped by image, pod count and EFA interfaces: each group becomes one launch template, because the
- * kubelet's max pods is written into the user data and the EFA interfaces into the template (Karpenter groups the
- * same way).
+ * Overrides grouped by image, kubelet and EFA interfaces: each group becomes one launch template, because the
+ * kubelet's configuration (its max pods) is written into the user data and the EFA interfaces into the template
+ * (Karpenter groups by pod count, the one kubelet setting that varies by type in v1.15).
  */
 export interface OverrideGroup {
   readonly ami: ResolvedAmi;
-  readonly maxPods?: number;
+  /** The kubelet every type of the group runs (LaunchOffering.kubelet). */
+  readonly kubelet: KubeletSettings;
   /** EFA interfaces the template attaches (absent: none). */
   readonly efaCount?: number;
   /** A reserved launch's template names its reservation, so each reservation has its own template. */
@@ -96,10 +97,11 @@ function groupByTemplate(
     if (ami === undefined || subnet === undefined) continue;
     // Karpenter's efaCount: the type's EFA capacity when the NodeClaim asks for EFA, else none.
     const efaCount = input.efaRequested === true ? (o.efaInterfaces ?? 0) : 0;
-    const key = `${ami.id}/${String(o.maxPods)}/${o.reservation?.id ?? ''}/${String(efaCount)}`;
+    // One launch's offerings come from one class's sizing, whose kubelets list their fields in one order.
+    const key = `${ami.id}/${JSON.stringify(o.kubelet)}/${o.reservation?.id ?? ''}/${String(efaCount)}`;
     const group = groups.get(key) ?? {
       ami,
-      ...(o.maxPods === undefined ? {} : { maxPods: o.maxPods }),
+      kubelet: o.kubelet,
       ...(efaCount === 0 ? {} : { efaCount }),
       ...(o.reservation === undefined ? {} : { reservation: o.reservation }),
       overrides: [],
@@ -115,3 +117,4 @@ function groupByTemplate(
   }
   return [...groups.values()];
 }
+

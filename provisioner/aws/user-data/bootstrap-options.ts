@@ -25,15 +25,18 @@ export interface UserDataInput {
   readonly cluster: ClusterBootstrap;
   readonly nodeClass: Pick<
     ResolvedNodeClass,
-    'amiFamily' | 'userData' | 'kubelet' | 'instanceStorePolicy' | 'amiSelectorTerms' | 'amis'
+    'amiFamily' | 'userData' | 'instanceStorePolicy' | 'amiSelectorTerms' | 'amis'
   >;
   /** The NodeClaim's labels. */
   readonly labels: Readonly<Record<string, string>>;
   /** The NodeClaim's taints and startup taints. */
   readonly taints: readonly LaunchTaint[];
   readonly capacityType: CapacityType;
-  /** The pods the group's instance types are planned to hold. */
-  readonly maxPods?: number;
+  /**
+   * The kubelet the group's instance types run, as the simulation sized them (InstanceType.kubelet, by way of
+   * LaunchOffering.kubelet): spec.kubelet with their max pods. The user data writes it, never the class's raw block.
+   */
+  readonly kubelet: KubeletSettings;
 }
 
 /** The settings every family writes, once Karpenter's additions and defaults are applied. */
@@ -52,7 +55,7 @@ export function bootstrapOptions(input: UserDataInput): BootstrapOptions {
     cluster,
     labels: registrationLabels(input.labels, input.capacityType),
     taints: registrationTaints(input.taints),
-    kubelet: kubeletWithDefaults(nodeClass.kubelet ?? {}, input.maxPods, cluster.dnsClusterIp),
+    kubelet: withClusterDns(input.kubelet, cluster.dnsClusterIp),
     ...(nodeClass.userData === undefined ? {} : { custom: nodeClass.userData }),
     ...(nodeClass.instanceStorePolicy === undefined
       ? {}
@@ -91,15 +94,10 @@ function registrationTaints(taints: readonly LaunchTaint[]): LaunchTaint[] {
   return [...taints, { key: unregisteredTaintKey, effect: 'NoExecute' }];
 }
 
-/** The planned pod count stands in when the user set no maxPods; the kube-dns address when no clusterDNS. */
-function kubeletWithDefaults(
-  kubelet: KubeletSettings,
-  maxPods: number | undefined,
-  dnsClusterIp: string | undefined,
-): KubeletSettings {
+/** The kube-dns address the operator knows stands in when the class lists no clusterDNS. */
+function withClusterDns(kubelet: KubeletSettings, dnsClusterIp: string | undefined): KubeletSettings {
   return {
     ...kubelet,
-    ...(kubelet.maxPods === undefined && maxPods !== undefined ? { maxPods } : {}),
     ...((kubelet.clusterDNS ?? []).length === 0 && dnsClusterIp !== undefined
       ? { clusterDNS: [dnsClusterIp] }
       : {}),

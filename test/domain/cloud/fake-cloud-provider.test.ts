@@ -20,6 +20,7 @@ const offer = (instanceType: string, zone: string, price: number): LaunchOfferin
   price,
   capacityType: 'spot',
   architecture: 'amd64',
+  kubelet: {},
 });
 
 function request(

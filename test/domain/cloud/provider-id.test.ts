@@ -24,7 +24,7 @@ void t.test('anything but an EC2 provider id parses to undefined', (t) => {
 
 void t.test('offerings sort by price, then type, then zone', (t) => {
   const o = (instanceType: string, zone: string, price: number) =>
-    ({ instanceType, zone, price, capacityType: 'spot', architecture: 'amd64' }) as const;
+    ({ instanceType, zone, price, capacityType: 'spot', architecture: 'amd64', kubelet: {} }) as const;
   const sorted = [
     o('m5.large', 'b', 0.1),
     o('c5.large', 'a', 0.1),

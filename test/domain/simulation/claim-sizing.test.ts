@@ -15,7 +15,7 @@ function handType(name: string, size: { cpu: number; memoryGiB: number }, price:
   const allocatable = { cpu: size.cpu, memory: size.memoryGiB * gib, pods: 20 };
   return {
     name, labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64' }, capacity: allocatable, allocatable,
-    overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
+    overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} }, kubelet: { maxPods: 20 },
     offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price, available: true }], machine: handMachine(size.cpu, size.memoryGiB * gib),
   };
 }

@@ -7,7 +7,7 @@ import { launch, m5Large, templateOf, type FakeGroup } from './launch-harness.js
 // through nodesmith's own path (nodeClassSpecOf, the resolver, the provider), as Karpenter v1.15 sends them
 // (launchtemplate.go generateNetworkInterfaces and buildPlacement, instance.go getEFACountForInstance).
 
-const p5: LaunchOffering = { instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'on-demand', price: 98.32, architecture: 'amd64', gpuCount: 8, efaInterfaces: 32 };
+const p5: LaunchOffering = { instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'on-demand', price: 98.32, architecture: 'amd64', gpuCount: 8, efaInterfaces: 32, kubelet: { maxPods: 100 } };
 const efaList = [{ networkCardIndex: 0, deviceIndex: 0, interfaceType: 'interface' }, { networkCardIndex: 1, deviceIndex: 1, interfaceType: 'efa-only' }];
 const groups: FakeGroup[] = [
   { GroupId: 'pg-0c1a55e7', GroupName: 'training', Strategy: 'cluster' },

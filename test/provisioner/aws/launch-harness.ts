@@ -65,7 +65,7 @@ export function fakeEc2(groups: readonly FakeGroup[] = []): { ec2: EC2Client; re
   return { ec2, recorded };
 }
 
-export const m5Large: LaunchOffering = { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand', price: 0.096, architecture: 'amd64' };
+export const m5Large: LaunchOffering = { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'on-demand', price: 0.096, architecture: 'amd64', kubelet: { maxPods: 29 } };
 
 /** How one launch differs from an on-demand m5.large for the class: the cluster's DNS address, the request's own fields. */
 export interface LaunchOptions {

@@ -42,7 +42,7 @@ const launched = (lifecycle: 'on-demand' | 'capacity-block'): Partial<CreateFlee
 function reservedRequest(reservation: LaunchOffering['reservation']): LaunchRequest {
   return {
     nodeClaimName: 'gpu-abcde', nodePoolName: 'gpu', nodeClass, capacityType: 'reserved',
-    offerings: [{ instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'reserved', price: 0.0000098, architecture: 'amd64', ...(reservation === undefined ? {} : { reservation }) }],
+    offerings: [{ instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'reserved', price: 0.0000098, architecture: 'amd64', kubelet: { maxPods: 100 }, ...(reservation === undefined ? {} : { reservation }) }],
   };
 }
 
@@ -83,7 +83,7 @@ void t.test('a capacity-block launch uses the capacity-block market type and tar
 void t.test('an on-demand launch opts out of every reservation (preference none), so it never takes an open ODCR', async (t) => {
   const { ec2, recorded } = fakeEc2(() => launched('on-demand'));
   const { cloud } = provider(ec2);
-  await cloud.create({ ...reservedRequest(undefined), capacityType: 'on-demand', offerings: [{ instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'on-demand', price: 98, architecture: 'amd64' }] });
+  await cloud.create({ ...reservedRequest(undefined), capacityType: 'on-demand', offerings: [{ instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'on-demand', price: 98, architecture: 'amd64', kubelet: { maxPods: 100 } }] });
   t.same(recorded.templates[0]?.LaunchTemplateData?.CapacityReservationSpecification, { CapacityReservationPreference: 'none' });
   t.equal(recorded.fleets[0]?.TargetCapacitySpecification?.DefaultTargetCapacityType, 'on-demand');
 });

@@ -79,7 +79,7 @@ void t.test("the NodeClaim and the real Node carry the capacity the EC2NodeClass
   const sized = { pods: '20', 'ephemeral-storage': String(100 * gi - gi - 10 * gi) };
   t.match((await w.claims.get('default-abcde'))?.status?.allocatable, sized);
   t.match(w.nodes.nodes.get(nodeName)?.status, { capacity: { pods: '20', 'ephemeral-storage': String(100 * gi) }, allocatable: sized });
-  t.same(w.cloud.createRequests[0]?.offerings.map((o) => [o.instanceType, o.maxPods]), [['m5.large', 20], ['m5.xlarge', 20]], "the kubelet is told the class's max pods, as Karpenter passes each type's pod capacity to the user data");
+  t.same(w.cloud.createRequests[0]?.offerings.map((o) => [o.instanceType, o.kubelet]), [['m5.large', { maxPods: 20 }], ['m5.xlarge', { maxPods: 20 }]], "the kubelet is told the class's max pods, as Karpenter passes each type's pod capacity to the user data");
 });
 
 void t.test('a replica that does not lead creates no NodeClaim and launches nothing', async (t) => {

@@ -186,3 +186,36 @@ void t.test("each image's status requirements say which instance types its varia
     ['ami-inf', [{ key: 'karpenter.k8s.aws/instance-accelerator-count', operator: 'Exists' }]],
   ]);
 });
+
+void t.test('a Bottlerocket class with podsPerCore admitted before the rule stays NotReady, ValidationSucceeded naming the field', async (t) => {
+  const refused = nodeClass('bottlerocket');
+  const spec = { ...refused.spec, amiSelectorTerms: [{ alias: 'bottlerocket@latest' }], kubelet: { podsPerCore: 4 } };
+  const { classes, controller, events } = setup({ ...refused, spec });
+  await controller.reconcile();
+  const status = classes.get('bottlerocket')?.status;
+  t.same(condition(classes.get('bottlerocket'), 'ValidationSucceeded'), ['False', 'KubeletConfigurationRefused']);
+  t.match(status?.conditions?.find((c) => c.type === 'ValidationSucceeded')?.message, /^spec\.kubelet\.podsPerCore: podsPerCore is not applied by the Bottlerocket AMI family/);
+  t.same(condition(classes.get('bottlerocket'), 'Ready'), ['False', 'UnhealthyDependents'], 'no plan launches from it');
+  t.equal(status?.subnets, undefined, 'nothing resolved for a class that cannot launch');
+  t.match(events.events.map((e) => e.reason), ['NodeClassNotReady']);
+});
+
+void t.test('the same kubelet on a Custom class is its own user data to honour: ValidationSucceeded and Ready', async (t) => {
+  const custom = nodeClass('custom');
+  const spec = { ...custom.spec, amiFamily: 'Custom' as const, amiSelectorTerms: [{ id: 'ami-0123456789abcdef0' }], kubelet: { podsPerCore: 4 } };
+  const { classes, controller } = setup({ ...custom, spec });
+  await controller.reconcile();
+  t.same(condition(classes.get('custom'), 'ValidationSucceeded'), ['True', 'ValidationSucceeded']);
+  t.same(condition(classes.get('custom'), 'Ready'), ['True', 'Ready']);
+});
+
+void t.test('a class admitted before with a field the kubelet has not stays NotReady, ValidationSucceeded naming its path', async (t) => {
+  const misspelt = nodeClass('misspelt');
+  // The typed spec knows Karpenter's subset only; the API server hands over whatever the CRD kept.
+  const kubelet = { logging: { fromat: 'json' } } as unknown as NonNullable<EC2NodeClass['spec']['kubelet']>;
+  const { classes, controller } = setup({ ...misspelt, spec: { ...misspelt.spec, kubelet } });
+  await controller.reconcile();
+  t.same(condition(classes.get('misspelt'), 'ValidationSucceeded'), ['False', 'KubeletConfigurationRefused']);
+  t.match(classes.get('misspelt')?.status?.conditions?.find((c) => c.type === 'ValidationSucceeded')?.message, /^spec\.kubelet\.logging\.fromat: not a field of the kubelet's KubeletConfiguration/);
+  t.same(condition(classes.get('misspelt'), 'Ready'), ['False', 'UnhealthyDependents']);
+});

@@ -71,9 +71,9 @@ void t.test('every AMI family launches with its own image and user data, read ba
     const nodeClass = await resolver.resolve(nodeClassSpec(vpc));
     t.same(nodeClass.amis.map((a) => a.variant).sort(), ['neuron', 'nvidia', 'nvidia', 'standard', 'standard'], 'nvidia on both architectures');
     const templates = await launch(nodeClass, [
-      { ...offering('m5.large', zone, 0.1), maxPods: 29 },
-      { ...offering('g5.xlarge', zone, 1), gpuCount: 1, maxPods: 58 },
-      { ...offering('inf2.xlarge', zone, 0.8), acceleratorCount: 1, maxPods: 58 },
+      { ...offering('m5.large', zone, 0.1), kubelet: { maxPods: 29 } },
+      { ...offering('g5.xlarge', zone, 1), gpuCount: 1, kubelet: { maxPods: 58 } },
+      { ...offering('inf2.xlarge', zone, 0.8), acceleratorCount: 1, kubelet: { maxPods: 58 } },
     ]);
     t.same(templates.map((lt) => lt.imageId).sort(), [vpc.amis.amd64, images.al2023Neuron, images.al2023Nvidia].sort());
     for (const lt of templates) {
@@ -83,12 +83,10 @@ void t.test('every AMI family launches with its own image and user data, read ba
   });
 
   await t.test('al2023 with kubelet maxPods 20, reserved resources and RAID0 writes them into the NodeConfig', async (t) => {
-    const nodeClass = await resolver.resolve(nodeClassSpec(vpc, {
-      kubelet: { maxPods: 20, systemReserved: { cpu: '100m' }, kubeReserved: { memory: '300Mi' } },
-      instanceStorePolicy: 'RAID0',
-      associatePublicIPAddress: true,
-    }));
-    const [lt] = await launch(nodeClass, [{ ...offering('m5d.large', zone, 0.1), maxPods: 29 }]);
+    const nodeClass = await resolver.resolve(nodeClassSpec(vpc, { instanceStorePolicy: 'RAID0', associatePublicIPAddress: true }));
+    // The kubelet the simulation sized m5d.large with under the class's spec.kubelet (LaunchOffering.kubelet).
+    const kubelet = { maxPods: 20, systemReserved: { cpu: '100m' }, kubeReserved: { memory: '300Mi' } };
+    const [lt] = await launch(nodeClass, [{ ...offering('m5d.large', zone, 0.1), kubelet }]);
     const config = parseYaml(parseMime(lt?.userData ?? '').at(-1)?.content ?? '') as Record<string, Record<string, Record<string, unknown>>>;
     t.match(config['spec']?.['kubelet'], { config: { maxPods: 20, systemReserved: { cpu: '100m' }, kubeReserved: { memory: '300Mi' } } });
     t.same(config['spec']?.['instance'], { localStorage: { strategy: 'RAID0' } });
@@ -106,8 +104,8 @@ void t.test('every AMI family launches with its own image and user data, read ba
     t.equal(nodeClass.amiFamily, 'Bottlerocket');
     t.same(nodeClass.blockDeviceMappings.map((b) => [b.deviceName, b.ebs.volumeSize]), [['/dev/xvda', '6Gi'], ['/dev/xvdb', '20Gi']]);
     const templates = await launch(nodeClass, [
-      { ...offering('m6g.large', zone, 0.08), maxPods: 29 },
-      { ...offering('g5.xlarge', zone, 1), gpuCount: 1, maxPods: 58 },
+      { ...offering('m6g.large', zone, 0.08), kubelet: { maxPods: 29 } },
+      { ...offering('g5.xlarge', zone, 1), gpuCount: 1, kubelet: { maxPods: 58 } },
     ]);
     t.same(templates.map((lt) => lt.imageId).sort(), [images.brArm, images.brNvidia].sort());
     for (const lt of templates) {
@@ -120,7 +118,7 @@ void t.test('every AMI family launches with its own image and user data, read ba
   await t.test('windows launches its image with a PowerShell bootstrap and a 50Gi root volume', async (t) => {
     const nodeClass = await resolver.resolve(nodeClassSpec(vpc, { amiSelectorTerms: [{ alias: 'windows2022@latest' }] }));
     t.equal(nodeClass.amiFamily, 'Windows2022');
-    const [lt] = await launch(nodeClass, [{ ...offering('m5.large', zone, 0.1), maxPods: 110 }]);
+    const [lt] = await launch(nodeClass, [{ ...offering('m5.large', zone, 0.1), kubelet: { maxPods: 110 } }]);
     t.equal(lt?.imageId, images.windows);
     t.match(lt?.userData, /^<powershell>\n[\s\S]*-EKSClusterName 'moto-test'[\s\S]*--max-pods=110[\s\S]*<\/powershell>$/);
     t.match(lt?.data['BlockDeviceMappings'], [{ DeviceName: '/dev/sda1', Ebs: { VolumeSize: 50 } }]);

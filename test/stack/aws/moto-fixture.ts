@@ -93,7 +93,7 @@ export function offering(
   capacityType: CapacityType = 'spot',
 ): LaunchOffering {
   const architecture = /^[a-z]+\d+g/.test(instanceType) ? 'arm64' : 'amd64';
-  return { instanceType, zone, price, capacityType, architecture };
+  return { instanceType, zone, price, capacityType, architecture, kubelet: {} };
 }
 
 export function launchRequest(

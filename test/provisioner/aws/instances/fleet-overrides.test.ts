@@ -28,6 +28,7 @@ const offer = (
   price,
   capacityType: 'spot',
   architecture: 'amd64',
+  kubelet: {},
   ...extra,
 });
 
@@ -151,9 +152,9 @@ void t.test('each type launches with the image whose variant serves its devices,
   t.equal(amiFor(amis, offer('g5.xlarge', 'a', 1, { gpuCount: 1 }))?.id, 'ami-x86', 'an image chosen by id serves every type');
   const plan = planOverrides({
     offerings: [
-      offer('m5.large', 'a', 0.1, { maxPods: 29 }),
-      offer('g5.xlarge', 'a', 1, { gpuCount: 1, maxPods: 58 }),
-      offer('m5.xlarge', 'a', 0.2, { maxPods: 58 }),
+      offer('m5.large', 'a', 0.1, { kubelet: { maxPods: 29 } }),
+      offer('g5.xlarge', 'a', 1, { gpuCount: 1, kubelet: { maxPods: 58 } }),
+      offer('m5.xlarge', 'a', 0.2, { kubelet: { maxPods: 58 } }),
       offer('g5g.xlarge', 'a', 0.5, { architecture: 'arm64', gpuCount: 1 }),
     ],
     capacityType: 'spot',
@@ -161,7 +162,7 @@ void t.test('each type launches with the image whose variant serves its devices,
     amis: variants,
   });
   t.same(
-    plan.groups.map((g) => [g.ami.id, g.maxPods, g.overrides.map((o) => o.InstanceType)]),
+    plan.groups.map((g) => [g.ami.id, g.kubelet.maxPods, g.overrides.map((o) => o.InstanceType)]),
     [
       ['ami-std-new', 29, ['m5.large']],
       ['ami-std-new', 58, ['m5.xlarge']],

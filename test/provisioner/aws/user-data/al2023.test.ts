@@ -53,7 +53,7 @@ void t.test('al2023 writes a nodeadm NodeConfig with the cluster, labels as a fl
   t.end();
 });
 
-void t.test('al2023 passes every spec.kubelet field through, the user maxPods over the planned one', (t) => {
+void t.test("al2023 writes every field of the node's kubelet, any KubeletConfiguration field included", (t) => {
   const { config } = nodeConfigOf(userDataFor(input({ kubelet: { ...kubelet, serializeImagePulls: false } })));
   t.match(config.spec.kubelet.config, {
     ...kubelet,
@@ -68,7 +68,7 @@ void t.test('al2023 passes every spec.kubelet field through, the user maxPods ov
 void t.test('al2023 fills clusterDNS from the kube-dns address unless the class sets it', (t) => {
   const dns = { ...input(), cluster: { ...cluster, dnsClusterIp: '10.100.0.53' } };
   t.same(nodeConfigOf(userDataFor(dns)).config.spec.kubelet.config['clusterDNS'], ['10.100.0.53']);
-  const own = { ...dns, nodeClass: { ...dns.nodeClass, kubelet: { clusterDNS: ['169.254.20.10'] } } };
+  const own = { ...dns, kubelet: { ...dns.kubelet, clusterDNS: ['169.254.20.10'] } };
   t.same(nodeConfigOf(userDataFor(own)).config.spec.kubelet.config['clusterDNS'], ['169.254.20.10']);
   t.notOk('clusterDNS' in nodeConfigOf(userDataFor(input())).config.spec.kubelet.config, 'nodeadm derives it from the CIDR');
   t.end();

@@ -1,4 +1,4 @@
-import type { ResolvedAmi } from '../../../../domain/cloud/node-class.js';
+import type { KubeletSettings, ResolvedAmi } from '../../../../domain/cloud/node-class.js';
 import type { UserDataInput } from '../../../../provisioner/aws/user-data/user-data.js';
 
 export const cluster = {
@@ -10,11 +10,16 @@ export const cluster = {
 
 export const standardAmi: ResolvedAmi = { id: 'ami-1', name: 'image', architecture: 'amd64' };
 
-/** A launch of the `general` pool: one NodePool taint, one startup taint, spot. */
-export function input(nodeClass: Partial<UserDataInput['nodeClass']> = {}, overrides: Partial<UserDataInput> = {}): UserDataInput {
+/**
+ * A launch of the `general` pool: one NodePool taint, one startup taint, spot, on a type of 29 pods. `kubelet` is the
+ * node's kubelet fields beside those 29 pods (a maxPods of its own wins, as node-kubelet.ts keeps the class's).
+ */
+export function input(nodeClass: Partial<UserDataInput['nodeClass']> & { readonly kubelet?: KubeletSettings } = {}, overrides: Partial<UserDataInput> = {}): UserDataInput {
+  const { kubelet: fields = {}, ...rest } = nodeClass;
   return {
     cluster,
-    nodeClass: { amiFamily: 'AL2023', amis: [standardAmi], ...nodeClass },
+    nodeClass: { amiFamily: 'AL2023', amis: [standardAmi], ...rest },
+    kubelet: { maxPods: 29, ...fields },
     labels: {
       'karpenter.sh/nodepool': 'general',
       'team.example.com/owner': 'platform',
@@ -26,7 +31,6 @@ export function input(nodeClass: Partial<UserDataInput['nodeClass']> = {}, overr
       { key: 'example.com/starting', effect: 'NoSchedule' },
     ],
     capacityType: 'spot',
-    maxPods: 29,
     ...overrides,
   };
 }
