@@ -107,15 +107,34 @@ async function start(ctx: BootContext, name: string, args: readonly string[], re
   return component;
 }
 
+/**
+ * A port freePort found can be taken by another process (another test file's stack) before the component binds it:
+ * the component then exits with "address already in use" before it is ready. Such a start is tried again on new
+ * ports, a few times; any other failure is thrown at once.
+ */
+export async function onFreshPorts<T>(name: string, attempt: (tries: number) => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt(tries);
+    } catch (error) {
+      const taken = error instanceof Error && error.message.includes(`${name} exited`) && error.message.includes('address already in use');
+      if (!taken || tries >= 3) throw error;
+    }
+  }
+}
+
 async function startEtcd(ctx: BootContext): Promise<string> {
-  const [client, peer] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${client}`;
-  await start(ctx, 'etcd', [
-    '--data-dir', join(ctx.dir, 'etcd-data'), '--listen-client-urls', url, '--advertise-client-urls', url,
-    '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`,
-    '--initial-cluster', `default=http://127.0.0.1:${peer}`, '--unsafe-no-fsync', '--log-level', 'warn',
-  ], async () => (await fetch(`${url}/health`)).ok);
-  return url;
+  return onFreshPorts('etcd', async (tries) => {
+    const [client, peer] = [await freePort(), await freePort()];
+    const url = `http://127.0.0.1:${client}`;
+    // A data directory of its own each try: a start that failed to bind may have begun one for its first ports.
+    await start(ctx, 'etcd', [
+      '--data-dir', join(ctx.dir, tries === 1 ? 'etcd-data' : `etcd-data-${String(tries)}`), '--listen-client-urls', url, '--advertise-client-urls', url,
+      '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`,
+      '--initial-cluster', `default=http://127.0.0.1:${peer}`, '--unsafe-no-fsync', '--log-level', 'warn',
+    ], async () => (await fetch(`${url}/health`)).ok);
+    return url;
+  });
 }
 
 async function bootControlPlane(ctx: BootContext): Promise<Stack & { startControllerManager(): Promise<Component>; startKwok(): Promise<Component> }> {
