@@ -21,6 +21,8 @@ export interface ComponentSpec {
   args: readonly string[];
   logDir: string;
   env?: NodeJS.ProcessEnv;
+  /** How long stop() waits after SIGTERM before SIGKILL (default 5 s); short for a process known to ignore SIGTERM. */
+  graceMs?: number;
 }
 
 const liveComponents = new Set<Component>();
@@ -62,7 +64,7 @@ export function startComponent(spec: ComponentSpec): Component {
       liveComponents.delete(component);
       if (child.exitCode !== null || child.pid === undefined) return;
       signalGroup(child.pid, 'SIGTERM');
-      const timer = setTimeout(() => { signalGroup(child.pid ?? 0, 'SIGKILL'); }, 5_000);
+      const timer = setTimeout(() => { signalGroup(child.pid ?? 0, 'SIGKILL'); }, spec.graceMs ?? 5_000);
       await exited;
       clearTimeout(timer);
       log.end();

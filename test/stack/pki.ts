@@ -25,7 +25,7 @@ async function openssl(args: readonly string[], cwd: string): Promise<void> {
 export async function issueCertificate(
   dir: string,
   name: string,
-  options: { subject: string; caCert: string; caKey: string; altNames?: readonly string[] },
+  options: { subject: string; caCert: string; caKey: string; altNames?: readonly string[]; days?: number },
 ): Promise<{ cert: string; key: string }> {
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
@@ -34,7 +34,23 @@ export async function issueCertificate(
   const san = options.altNames?.length ? `subjectAltName=${options.altNames.join(',')}\n` : '';
   await writeFile(ext, `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\n${san}`);
   await openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', options.subject], dir);
-  await openssl(['x509', '-req', '-in', csr, '-CA', options.caCert, '-CAkey', options.caKey, '-CAcreateserial', '-out', cert, '-days', '30', '-extfile', ext], dir);
+  await openssl(['x509', '-req', '-in', csr, '-CA', options.caCert, '-CAkey', options.caKey, '-CAcreateserial', '-out', cert, '-days', String(options.days ?? 30), '-extfile', ext], dir);
+  return { cert, key };
+}
+
+/**
+ * A CA of its own beside the cluster's, for a component that checks the CA it is given by rules of its own: an RSA
+ * key in PKCS#1 ("RSA PRIVATE KEY", the only form cert-controller's rotator parses) and `altNames` on the CA itself.
+ */
+export async function createRsaAuthority(
+  dir: string,
+  name: string,
+  options: { subject: string; altNames: readonly string[]; days: number },
+): Promise<{ cert: string; key: string }> {
+  const key = join(dir, `${name}.key`);
+  const cert = join(dir, `${name}.crt`);
+  await openssl(['genrsa', '-traditional', '-out', key, '2048'], dir);
+  await openssl(['req', '-x509', '-new', '-key', key, '-out', cert, '-days', String(options.days), '-subj', options.subject, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature,keyEncipherment', '-addext', `subjectAltName=${options.altNames.join(',')}`], dir);
   return { cert, key };
 }
 
