@@ -49,7 +49,8 @@ function bookingFor(plan: SimulationResult, launched: readonly string[], request
  * any launch fails, every NodeClaim of the scale-up is deleted, launched or not, so nothing is left half-made.
  */
 export async function scaleUp(deps: ScaleUpDeps, plan: SimulationResult, record: (nodeClaims: readonly string[]) => Promise<void>): Promise<ScaleUp> {
-  const pods = plan.existing.reduce((n, e) => n + e.pods.length, 0) + plan.nodeClaims.reduce((n, c) => n + c.pods.length, 0) + plan.unschedulable.length;
+  const existing = plan.existing.reduce((n, e) => n + e.pods.length, 0);
+  const pods = existing + plan.nodeClaims.reduce((n, c) => n + c.pods.length, 0) + plan.unschedulable.length;
   const first = plan.unschedulable[0];
   if (first !== undefined) {
     const why = `${first.pod.metadata.name ?? ''}: ${first.reason}`.slice(0, 2_000);
@@ -66,6 +67,5 @@ export async function scaleUp(deps: ScaleUpDeps, plan: SimulationResult, record:
     return { outcome: { kind: 'rolled-back', pods, nodes: names.length, why }, nodeClaims: names };
   }
   const nodes = launches.map((l) => (l.status === 'fulfilled' ? l.value.nodeName : ''));
-  const existing = plan.existing.reduce((n, e) => n + e.pods.length, 0);
   return { outcome: { kind: 'provisioned', pods, nodes: names.length, existing }, booking: bookingFor(plan, nodes, deps.requestsFor), nodeClaims: names };
 }

@@ -64,7 +64,10 @@ export class CapacityBookings {
     const came = new Map<string, ResourceList[]>();
     for (const pod of this.#podsOn(node)) {
       const consumed = consumedRequestOf(pod);
-      if (consumed !== undefined && holders.has(consumed)) came.set(consumed, [...(came.get(consumed) ?? []), this.#requestsFor(pod)]);
+      if (consumed === undefined || !holders.has(consumed)) continue;
+      const list = came.get(consumed) ?? [];
+      list.push(this.#requestsFor(pod));
+      came.set(consumed, list);
     }
     for (const key of holders) {
       const left = stillBooked(this.#byRequest.get(key)?.get(node) ?? [], came.get(key) ?? []);
