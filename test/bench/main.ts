@@ -1,4 +1,4 @@
-// `npm run bench [-- --only simulation] [--max-pods 5000] [--extender-verbs filter,bind] [--fixed-pods 5000 --pass-pods 1800,3600,7200 --spot-to-spot off|on|both]` (e2e-burst caps at 1,000 pods on the real stack; e2e-consolidation takes `--burst-pods N --keep 0.3 --max-instance-cpu 4 --consolidate-minutes M --no-early-planning`): runs each benchmark module and prints its figures.
+// `npm run bench [-- --only simulation] [--max-pods 5000] [--extender-verbs filter,bind] [--fixed-pods 5000 --pass-pods 1800,3600,7200 --spot-to-spot off|on|both]` (e2e-burst caps at 1,000 pods on the real stack unless `--burst-pods N`; e2e-consolidation takes `--burst-pods N --keep 0.3 --max-instance-cpu 4 --consolidate-minutes M --no-early-planning`): runs each benchmark module and prints its figures.
 // Benchmarks print; they never assert wall-clock time.
 import type { Bench } from './bench.js';
 import { apiIdleBench } from './api-idle-bench.js';

@@ -20,23 +20,25 @@ const nodeClaimCount = async (product: ProductStack): Promise<number> => (await 
 export async function warmBurst(product: ProductStack, pool: string, deployments: readonly BurstDeployment[], write: (text: string) => void): Promise<void> {
   const patched = await product.stack.kubectl(['patch', 'nodepool', pool, '--type', 'merge', '-p', '{"spec":{"disruption":{"consolidateAfter":"Never"}}}']);
   if (patched.code !== 0) throw new Error(`kubectl patch nodepool ${pool} failed: ${patched.stderr}`);
+  const total = deployments.reduce((n, d) => n + d.replicas, 0);
+  // Five minutes for 1,000 pods; proportionally more for a 10,000-pod burst.
+  const timeoutMs = Math.max(300_000, total * 300);
   const apps = product.kc.makeApiClient(k8s.AppsV1Api);
   for (const d of deployments) await apps.deleteNamespacedDeployment({ name: d.name, namespace: 'default', propagationPolicy: 'Background' });
-  await waitFor('the first burst\'s pods to be gone', async () => ((await product.core.listNamespacedPod({ namespace: 'default' })).items.length === 0 ? true : undefined), { timeoutMs: 300_000, intervalMs: 1_000 });
+  await waitFor('the first burst\'s pods to be gone', async () => ((await product.core.listNamespacedPod({ namespace: 'default' })).items.length === 0 ? true : undefined), { timeoutMs, intervalMs: 1_000 });
   const claimsBefore = await nodeClaimCount(product);
-  const total = deployments.reduce((n, d) => n + d.replicas, 0);
   const started = Date.now();
   const binds = await watchStages(product.kc, 'default', started);
   try {
     for (const d of deployments) await createDeployment(product, { ...d, name: `${d.name}-again` });
-    const boundMs = await waitFor(`${String(total)} pods of the second burst bound`, () => Promise.resolve(binds.boundAtMs.size >= total ? Date.now() - started : undefined), { timeoutMs: 300_000, intervalMs: 250 });
+    const boundMs = await waitFor(`${String(total)} pods of the second burst bound`, () => Promise.resolve(binds.boundAtMs.size >= total ? Date.now() - started : undefined), { timeoutMs, intervalMs: 250 });
     const createdMs = Math.max(...binds.createdAtMs.values());
     write(`second burst onto the first one's ${String(claimsBefore)} nodes (no launch needed):\n`);
     write(`  created pods every 2 s: ${boundCurve([...binds.createdAtMs.values()])}\n  bound pods every 2 s: ${boundCurve([...binds.boundAtMs.values()])}\n`);
     write(`  all created after ${(createdMs / 1000).toFixed(1)}s, all bound after ${(boundMs / 1000).toFixed(1)}s; NodeClaims made meanwhile: ${String(await nodeClaimCount(product) - claimsBefore)}\n`);
     // Running too: with binds this quick, kwok's backlog (and so its rate) shows more plainly than in the first burst.
     const running = (): number => [...binds.pods.values()].filter((p) => p.runningMs !== undefined).length;
-    await waitFor(`${String(total)} pods of the second burst Running`, () => Promise.resolve(running() >= total ? true : undefined), { timeoutMs: 300_000, intervalMs: 250 });
+    await waitFor(`${String(total)} pods of the second burst Running`, () => Promise.resolve(running() >= total ? true : undefined), { timeoutMs, intervalMs: 250 });
     write(`${nodesmithStages(binds, join(product.stack.dir, 'nodesmith.log'), started).trimEnd().replace(/^/gm, '  ')}\n`);
   } finally {
     binds.stop();
