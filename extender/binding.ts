@@ -1,6 +1,7 @@
 import type { Amounts, ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
 import { noResources } from '../domain/resource-sums.js';
+import { roomAtBind } from './bind-room.js';
 import { shortfall } from './filter.js';
 
 /** kube-scheduler's extender/v1 ExtenderBindingArgs. */
@@ -63,7 +64,7 @@ export class Binding {
     try {
       const nodeName = typeof realNode === 'string' ? realNode : await realNode();
       this.#holdOnRealNode(key, nodeName, requests);
-      const error = await this.#bindTo(args, nodeName);
+      const error = await this.#bindTo(args, nodeName, args.Node);
       if (error !== '') view.release(key);
       return error;
     } catch (error) {
@@ -108,10 +109,12 @@ export class Binding {
     return error;
   }
 
-  async #bindTo(args: BindArgs, nodeName: string): Promise<string> {
+  async #bindTo(args: BindArgs, nodeName: string, viaVirtual?: string): Promise<string> {
     const key = podKey(args.PodNamespace, args.PodName);
     // A retried bind that already took effect is a success, not a conflict.
     if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
+    const full = roomAtBind(this.#deps.view, key, nodeName, viaVirtual);
+    if (full !== undefined) return full;
     try {
       await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName });
       this.#deps.view.notePlaced(key, nodeName);

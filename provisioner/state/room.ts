@@ -38,10 +38,12 @@ export class RoomCalculator {
   /**
    * What is left on a launched node for a pod its plan did not assign. kube-scheduler counts only the pods
    * already bound to it; the pods still binding through the virtual node, and the assigned ones not yet
-   * scheduled, are on their way there too, and placing another pod in their room would overcommit the node.
+   * scheduled, are on their way there too, and placing another pod in their room would overcommit the node. Before
+   * the model has seen the real Node, the virtual node's allocatable (the planned type's) stands for it: the plan's
+   * room was emptied at the launch.
    */
   roomLeftOnLaunched(realName: string, virtualName: string, entry: ModelPlan): ResourceSums {
-    const left: ResourceSums = { ...(this.#allocatableOf(realName) ?? entry.room) };
+    const left: ResourceSums = { ...(this.#allocatableOf(realName) ?? this.#allocatableOf(virtualName) ?? entry.room) };
     addInto(left, this.#pods.usage(realName), -1);
     addInto(left, this.#pods.reservedOn(realName), -1);
     return this.#withoutPromised(left, entry, virtualName);
