@@ -9,8 +9,9 @@ import { shortfall } from './filter.js';
  * The filter's verdict is older than the bind. A pod kube-scheduler placed on a virtual node before its launch
  * binds to the real node after it, and in between kube-scheduler may have filled that real node directly: each
  * check had passed against what it could see, and at 10,000 pods the two together put 172 pods of 512Mi on a node of
- * 87,943Mi. kube-scheduler binds every pod through this extender, and a JavaScript turn runs alone, so a check here
- * with the pod's own hold already counted cannot be raced: two binds never both take the last room.
+ * 87,943Mi. kube-scheduler binds every pod through the extender, and a JavaScript turn runs alone, so a check here
+ * with the pod's own hold already counted cannot be raced within this process: two binds never both take the last
+ * room. (With two replicas behind the Service, a bind through the other one is counted once the watch shows it.)
  *
  * `viaVirtual`: the virtual node the bind came through, whose plan speaks for a real node the model has not seen
  * yet. Returns why the pod does not fit, or undefined when it does (or when nothing is known of the node to judge).
