@@ -51,7 +51,7 @@ void t.test('a pod placed on a virtual node before its launch is refused its lat
   const planned = await h.app.inject({ method: 'POST', url: '/bind', payload: bindArgs('planned') });
   t.equal(planned.json<{ Error: string }>().Error, '', 'the planned pod still has its place');
   t.same(h.binder.calls.map((c) => `${c.name}→${c.nodeName}`), ['direct→real-a', 'planned→real-a'], 'nothing bound beyond what the node holds');
-  t.equal(h.view.reservedOn('launchable-a').cpu ?? 0, 0, 'the refused pod holds no room anywhere');
+  t.equal(h.view.reservedOn('launchable-a')['cpu'] ?? 0, 0, 'the refused pod holds no room anywhere');
 });
 
 void t.test("before the model sees the launched node, late binds are checked against the virtual node's allocatable", async (t) => {
