@@ -2,8 +2,8 @@ import t from 'tap';
 import { waitFor } from '../stack/wait-for.js';
 import { listInstances, overcommittedNodes, withProduct } from './e2e-support.js';
 import {
-  conditionOf, isTrue, jobPods, jobSuspended, jobYaml, nodeClaims, queueYaml, requestsOf, withKueue, workloadOf,
-  type Condition, type ProvisioningRequest, type Workload,
+  admissionCheck, conditionOf, isTrue, jobPods, jobSuspended, jobYaml, nodeClaims, queueYaml, requestCondition, requestFor, requestsOf,
+  withKueue, workloadOf, type Condition,
 } from './kueue-support.js';
 
 /**
@@ -28,33 +28,17 @@ const live = async (): Promise<number> => (await listInstances(product)).filter(
 const minutes = (n: number): number => n * 60_000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The Job's Workload and its first ProvisioningRequest, once Kueue has made both. */
-function requestFor(job: string): Promise<{ workload: Workload; request: ProvisioningRequest }> {
-  return waitFor(`Kueue's ProvisioningRequest for ${job}`, async () => {
-    const workload = await workloadOf(product, job);
-    const request = workload === undefined ? undefined : (await requestsOf(product, workload.metadata.name))[0];
-    return workload === undefined || request === undefined ? undefined : { workload, request };
-  }, { timeoutMs: minutes(1), intervalMs: 500 });
-}
-
-/** Waits until the Workload's request number `attempt` (from 1) has condition `type` at `status`. */
-function requestCondition(workload: string, type: string, status: string, attempt = 1): Promise<Condition> {
-  return waitFor(`request ${String(attempt)} of ${workload} to be ${type}=${status}`, async () => {
-    const condition = conditionOf((await requestsOf(product, workload))[attempt - 1]?.status?.conditions, type);
-    return condition?.status === status ? condition : undefined;
-  }, { timeoutMs: minutes(2), intervalMs: 500 });
-}
-
 /**
- * Waits for Provisioned=True, failing if the Job has a pod or is unsuspended before. The Job is read before the
- * request, so a pod seen while the request was not yet Provisioned is one Kueue let run before nodesmith said yes.
+ * Waits for Provisioned=True, or until the Job has a pod or is unsuspended before it; says which came first. The Job
+ * is read before the request, so a pod seen while the request was not yet Provisioned is one Kueue let run before
+ * nodesmith said yes. (Returned, not thrown: waitFor takes a throw for "not yet" and would poll on past it.)
  */
-function provisionedWhileSuspended(job: string, workload: string): Promise<Condition> {
+function provisionedWhileSuspended(job: string, workload: string): Promise<{ provisioned: Condition } | { ranEarly: string }> {
   return waitFor(`${job}'s request to be Provisioned`, async () => {
     const [pods, suspended] = [await jobPods(product, job), await jobSuspended(product, job)];
     const provisioned = conditionOf((await requestsOf(product, workload))[0]?.status?.conditions, 'Provisioned');
-    if (provisioned?.status === 'True') return provisioned;
-    if (pods.length > 0 || !suspended) throw new Error(`${job} ran before its request was Provisioned: ${String(pods.length)} pods, suspend=${String(suspended)}`);
+    if (provisioned?.status === 'True') return { provisioned };
+    if (pods.length > 0 || !suspended) return { ranEarly: `${String(pods.length)} pods, suspend=${String(suspended)}` };
     return undefined;
   }, { timeoutMs: minutes(4), intervalMs: 500 });
 }
@@ -65,27 +49,22 @@ async function workloadEvents(workload: string, reason: string): Promise<string[
   return (JSON.parse(r.stdout) as { items: { message?: string }[] }).items.map((e) => e.message ?? '');
 }
 
-async function admissionCheck(job: string, admitted: boolean): Promise<Workload['status'] & object> {
-  return waitFor(`${job}'s Workload to be ${admitted ? '' : 'not '}admitted`, async () => {
-    const status = (await workloadOf(product, job))?.status;
-    return status !== undefined && isTrue(status.conditions, 'Admitted') === admitted ? status : undefined;
-  }, { timeoutMs: minutes(1), intervalMs: 500 });
-}
-
 void t.test('a queued Job of 8 pods waits suspended until nodesmith provisions its request, then runs on those nodes alone, and the nodes go when it is done', async (t) => {
   await product.apply(jobYaml('train', 'gang', 8));
   t.ok(await jobSuspended(product, 'train'), "Kueue's webhook suspended the Job as it was created");
-  const { workload, request } = await requestFor('train');
+  const { workload, request } = await requestFor(product, 'train');
   t.equal(request.spec.provisioningClassName, atomic, 'Kueue asked for the best-effort-atomic class');
   t.same(request.spec.podSets.map((s) => s.count), [8], 'for the 8 pods of the Job, in one PodSet');
 
-  const provisioned = await provisionedWhileSuspended('train', workload.metadata.name);
+  const first = await provisionedWhileSuspended('train', workload.metadata.name);
+  if ('ranEarly' in first) throw new Error(`train ran before its request was Provisioned: ${first.ranEarly}`);
+  const { provisioned } = first;
   t.equal(provisioned.reason, 'CapacityIsProvisioned', `nodesmith launched nodes for it: ${provisioned.message ?? ''}`);
   const claims = await nodeClaims(product);
   t.ok(claims.length > 0 && claims.every((c) => c.node !== ''), `${String(claims.length)} NodeClaims launched, each with its Node`);
   t.equal(await live(), claims.length, 'one instance per NodeClaim');
 
-  const check = (await admissionCheck('train', true)).admissionChecks?.find((c) => c.name === 'gang');
+  const check = (await admissionCheck(product, 'train', true)).admissionChecks?.find((c) => c.name === 'gang');
   t.equal(check?.state, 'Ready', 'Kueue admitted the Workload, its admission check Ready');
   t.equal(check?.podSetUpdates?.[0]?.annotations?.[consumeKey], request.metadata.name, "and tells the Job's pods to consume the request");
 
@@ -98,7 +77,7 @@ void t.test('a queued Job of 8 pods waits suspended until nodesmith provisions i
   t.same(pods.filter((p) => !launched.has(p.node)).map((p) => `${p.name} on ${p.node}`), [], 'every pod runs on a node launched for the request');
   t.same((await nodeClaims(product)).map((c) => c.name).sort(), claims.map((c) => c.name).sort(), 'and no further NodeClaim was made');
   t.same(await overcommittedNodes(product), [], 'no node holds more than its allocatable');
-  const consumed = await requestCondition(workload.metadata.name, 'BookingExpired', 'True');
+  const consumed = await requestCondition(product, workload.metadata.name, 'BookingExpired', 'True');
   t.equal(consumed.reason, 'CapacityBookingConsumed', 'the booking ended because every pod came, not by time');
 
   await waitFor('the Job to complete and Kueue to finish its Workload', async () => {
@@ -111,8 +90,8 @@ void t.test('a queued Job of 8 pods waits suspended until nodesmith provisions i
 
 void t.test('a Job of 48 pods, more than the NodePool limit of 40 CPUs holds, gets no node, and Kueue keeps it waiting on the check', async (t) => {
   await product.apply(jobYaml('huge', 'gang', 48));
-  const { workload, request } = await requestFor('huge');
-  const refused = await requestCondition(workload.metadata.name, 'Provisioned', 'False');
+  const { workload, request } = await requestFor(product, 'huge');
+  const refused = await requestCondition(product, workload.metadata.name, 'Provisioned', 'False');
   t.equal(refused.reason, 'CapacityIsNotFound', `nodesmith: ${refused.message ?? ''}`);
   t.match(refused.message ?? '', /so no node is launched/, 'all or none');
   // Three passes of nodesmith's (10 s apart) and Kueue's own reconciles: still nothing.
@@ -121,7 +100,7 @@ void t.test('a Job of 48 pods, more than the NodePool limit of 40 CPUs holds, ge
   t.equal(await live(), 0, 'no instance was launched');
   t.ok(await jobSuspended(product, 'huge'), 'the Job is still suspended');
   t.equal((await jobPods(product, 'huge')).length, 0, 'and has no pod');
-  const check = (await admissionCheck('huge', false)).admissionChecks?.find((c) => c.name === 'gang');
+  const check = (await admissionCheck(product, 'huge', false)).admissionChecks?.find((c) => c.name === 'gang');
   t.equal(check?.state, 'Pending', 'the admission check stays Pending: Provisioned=False is a wait, not a failure');
   t.match(check?.message ?? '', /so no node is launched/, "with nodesmith's reason as its message");
   t.same((await requestsOf(product, workload.metadata.name)).map((r) => r.metadata.name), [request.metadata.name], 'and Kueue made no second attempt');
@@ -131,7 +110,7 @@ void t.test('a Job of 48 pods, more than the NodePool limit of 40 CPUs holds, ge
 void t.test('with noRetry, the same Job fails its request at once, and Kueue retries it once and then rejects the Workload', async (t) => {
   await product.apply(queueYaml('strict', atomic, { parameters: { noRetry: 'true' }, retryStrategy: '{ backoffLimitCount: 1, backoffBaseSeconds: 1, backoffMaxSeconds: 5 }' }));
   await product.apply(jobYaml('huge-strict', 'strict', 48));
-  const { workload } = await requestFor('huge-strict');
+  const { workload } = await requestFor(product, 'huge-strict');
   const name = workload.metadata.name;
   // The check is Rejected only for a moment: deactivating evicts the Workload, and eviction resets its checks to
   // Pending. The lasting outcome is the inactive Workload; the check's history is in its Events, as Kueue keeps only

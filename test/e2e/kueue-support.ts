@@ -1,5 +1,6 @@
 import type { Test } from 'tap';
 import { startKueue, type RunningKueue } from '../stack/kueue.js';
+import { waitFor } from '../stack/wait-for.js';
 import type { ProductStack } from './product-stack.js';
 
 /** The real Kueue manager beside nodesmith for one test file; its log's tail is printed when the test failed. */
@@ -127,4 +128,31 @@ export async function nodeClaims(product: ProductStack): Promise<{ name: string;
   const r = await product.stack.kubectl(['get', 'nodeclaims', '-o', 'json']);
   const claims = (JSON.parse(r.stdout) as { items: { metadata: { name: string }; status?: { nodeName?: string } }[] }).items;
   return claims.map((c) => ({ name: c.metadata.name, node: c.status?.nodeName ?? '' }));
+}
+
+const minutes = (n: number): number => n * 60_000;
+
+/** The Job's Workload and its first ProvisioningRequest, once Kueue has made both. */
+export function requestFor(product: ProductStack, job: string): Promise<{ workload: Workload; request: ProvisioningRequest }> {
+  return waitFor(`Kueue's ProvisioningRequest for ${job}`, async () => {
+    const workload = await workloadOf(product, job);
+    const request = workload === undefined ? undefined : (await requestsOf(product, workload.metadata.name))[0];
+    return workload === undefined || request === undefined ? undefined : { workload, request };
+  }, { timeoutMs: minutes(1), intervalMs: 500 });
+}
+
+/** Waits until the Workload's first request has condition `type` at `status`. */
+export function requestCondition(product: ProductStack, workload: string, type: string, status: string): Promise<Condition> {
+  return waitFor(`the request of ${workload} to be ${type}=${status}`, async () => {
+    const condition = conditionOf((await requestsOf(product, workload))[0]?.status?.conditions, type);
+    return condition?.status === status ? condition : undefined;
+  }, { timeoutMs: minutes(2), intervalMs: 500 });
+}
+
+/** Waits until the Job's Workload is (or is not) Admitted; returns its status then. */
+export async function admissionCheck(product: ProductStack, job: string, admitted: boolean): Promise<Workload['status'] & object> {
+  return waitFor(`${job}'s Workload to be ${admitted ? '' : 'not '}admitted`, async () => {
+    const status = (await workloadOf(product, job))?.status;
+    return status !== undefined && isTrue(status.conditions, 'Admitted') === admitted ? status : undefined;
+  }, { timeoutMs: minutes(1), intervalMs: 500 });
 }

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 import { startComponent, type Component } from './component.js';
 import { freePort } from './free-port.js';
+import { onFreshPorts } from './fresh-ports.js';
 import { createRsaAuthority, issueCertificate } from './pki.js';
 import type { Stack } from './stack.js';
 import { waitFor } from './wait-for.js';
@@ -152,28 +153,38 @@ export interface RunningKueue {
  * The real Kueue manager as an out-of-cluster process against the stack's API server, installed as its kustomize
  * install would be (CRDs, namespace, webhook Secret, webhook configurations), with the webhooks and conversion
  * webhooks called on loopback. Resolves once Kueue is ready: its certificates are in place, the CA is injected, and
- * the webhook server listens.
+ * the webhook server listens. A port taken by another process before Kueue binds it is a start on new ports, as
+ * etcd's is (fresh-ports.ts).
  */
 export async function startKueue(stack: Stack): Promise<RunningKueue> {
   const [binary, moduleDir] = [await kueueBinary(), await kueueModuleDir()];
-  const ports = { webhook: await freePort(), health: await freePort(), metrics: await freePort() };
-  const url = `https://127.0.0.1:${String(ports.webhook)}`;
   const dir = join(stack.dir, 'kueue');
   await mkdir(dir, { recursive: true });
-  await apply(stack, await crds(moduleDir, url), true);
-  const established = await stack.kubectl(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
-  if (established.code !== 0) throw new Error(`Kueue's CRDs were not established: ${established.stderr}`);
   await apply(stack, [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: kueueNamespace } }]);
   await servingCertificate(stack, dir);
-  await apply(stack, await webhookConfigurations(moduleDir, url));
-  const configPath = join(dir, 'configuration.yaml');
-  await writeFile(configPath, JSON.stringify(configuration(ports, join(dir, 'serving-certs')), null, 2));
+  const component = await onFreshPorts('kueue', async () => {
+    const ports = { webhook: await freePort(), health: await freePort(), metrics: await freePort() };
+    // The CRDs' conversion webhooks and the webhook configurations name the webhook's port: written again each try.
+    const url = `https://127.0.0.1:${String(ports.webhook)}`;
+    await apply(stack, await crds(moduleDir, url), true);
+    const established = await stack.kubectl(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+    if (established.code !== 0) throw new Error(`Kueue's CRDs were not established: ${established.stderr}`);
+    await apply(stack, await webhookConfigurations(moduleDir, url));
+    const configPath = join(dir, 'configuration.yaml');
+    await writeFile(configPath, JSON.stringify(configuration(ports, join(dir, 'serving-certs')), null, 2));
+    return startManager(stack, binary, configPath, ports.health);
+  });
+  return { component, stop: () => component.stop() };
+}
+
+/** Starts the manager and waits for its /readyz; a manager that exits first rejects with its log's tail. */
+async function startManager(stack: Stack, binary: string, configPath: string, healthPort: number): Promise<Component> {
   const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/tmp', KUBECONFIG: stack.kubeconfigPath };
   const component = startComponent({ name: 'kueue', command: binary, args: ['--config', configPath, '--zap-log-level=2'], logDir: stack.dir, env, graceMs: 1_000 });
   const crashed = component.exited.then((code) => { throw new Error(`kueue exited with ${String(code)} before it was ready\n${component.tail(60)}`); });
   try {
     await Promise.race([waitFor('kueue to be ready', async () => {
-      const ready = await fetch(`http://127.0.0.1:${String(ports.health)}/readyz`).then((r) => r.ok, () => false);
+      const ready = await fetch(`http://127.0.0.1:${String(healthPort)}/readyz`).then((r) => r.ok, () => false);
       return ready ? true : undefined;
     }, { timeoutMs: 120_000, intervalMs: 500 }), crashed]);
   } catch (error) {
@@ -181,5 +192,5 @@ export async function startKueue(stack: Stack): Promise<RunningKueue> {
     throw error;
   }
   crashed.catch(() => undefined);
-  return { component, stop: () => component.stop() };
+  return component;
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { stackBinaries } from './binaries.js';
 import { startComponent, type Component } from './component.js';
 import { freePort } from './free-port.js';
+import { onFreshPorts } from './fresh-ports.js';
 import { httpsStatus } from './https-probe.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { createPki, type Pki } from './pki.js';
@@ -105,22 +106,6 @@ async function start(ctx: BootContext, name: string, args: readonly string[], re
   await Promise.race([waitFor(`${name} to be ready`, async () => ((await ready()) ? true : undefined), { timeoutMs: 90_000 }), crashed]);
   crashed.catch(() => undefined);
   return component;
-}
-
-/**
- * A port freePort found can be taken by another process (another test file's stack) before the component binds it:
- * the component then exits with "address already in use" before it is ready. Such a start is tried again on new
- * ports, a few times; any other failure is thrown at once.
- */
-export async function onFreshPorts<T>(name: string, attempt: (tries: number) => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await attempt(tries);
-    } catch (error) {
-      const taken = error instanceof Error && error.message.includes(`${name} exited`) && error.message.includes('address already in use');
-      if (!taken || tries >= 3) throw error;
-    }
-  }
 }
 
 async function startEtcd(ctx: BootContext): Promise<string> {
