@@ -37,11 +37,15 @@ export function claimsOf(pod: Pod): readonly PodResourceClaim[] {
 
 type Resolved = { readonly spec: ResourceClaimSpec; readonly label: string } | { readonly refused: string } | undefined;
 
+/** The name of the ResourceClaim a pod claim stands for: named, or generated from its template for this pod. */
+export function claimNameOf(pod: Pod, ref: PodResourceClaim): string | undefined {
+  return ref.resourceClaimName ?? (pod as PodClaims).status?.resourceClaimStatuses?.find((s) => s.name === ref.name)?.resourceClaimName;
+}
+
 /** A pod claim's spec: the named claim, the claim generated from the template, or the template itself until then. */
 function resolveClaim(pod: Pod, ref: PodResourceClaim, lookup: DraLookup): Resolved {
   const namespace = pod.metadata.namespace ?? 'default';
-  const generated = (pod as PodClaims).status?.resourceClaimStatuses?.find((s) => s.name === ref.name)?.resourceClaimName;
-  const claimName = ref.resourceClaimName ?? generated;
+  const claimName = claimNameOf(pod, ref);
   if (claimName !== undefined) {
     const claim = lookup.claim(namespace, claimName);
     if (claim === undefined) return { refused: `ResourceClaim ${namespace}/${claimName} not found` };
@@ -55,25 +59,54 @@ function resolveClaim(pod: Pod, ref: PodResourceClaim, lookup: DraLookup): Resol
   return { spec: template.spec.spec, label: `ResourceClaimTemplate ${namespace}/${ref.resourceClaimTemplateName}` };
 }
 
+/** The part of an exact request nodesmith does not plan, or undefined. */
+function unsupportedForm(exactly: ExactDeviceRequest): string | undefined {
+  if ((exactly.allocationMode ?? 'ExactCount') !== 'ExactCount') return `allocationMode ${exactly.allocationMode ?? ''} is not supported (only ExactCount)`;
+  if (exactly.adminAccess === true) return 'adminAccess is not supported';
+  return exactly.capacity === undefined ? undefined : 'capacity requests (consumable capacity) are not supported';
+}
+
+/** The clauses of every selector, or the first clause nodesmith does not evaluate. */
+function clausesOf(selectors: readonly { readonly cel?: { readonly expression: string } }[]): Clause[] | string {
+  const clauses: Clause[] = [];
+  for (const selector of selectors) {
+    const parsed = parseSelector(selector.cel?.expression ?? '');
+    if ('unsupported' in parsed) return `selector clause "${parsed.unsupported}" is not one nodesmith evaluates (see docs/dra.md)`;
+    clauses.push(...parsed.clauses);
+  }
+  return clauses;
+}
+
 /** The clauses of a request's class and its own selectors, and the one driver they name; or what is not supported. */
 function needOf(label: string, name: string, exactly: ExactDeviceRequest, lookup: DraLookup): DeviceNeed | string {
   const where = `${label} request ${name}`;
-  if ((exactly.allocationMode ?? 'ExactCount') !== 'ExactCount') return `${where}: allocationMode ${exactly.allocationMode ?? ''} is not supported (only ExactCount)`;
-  if (exactly.adminAccess === true) return `${where}: adminAccess is not supported`;
-  if (exactly.capacity !== undefined) return `${where}: capacity requests (consumable capacity) are not supported`;
+  const unsupported = unsupportedForm(exactly);
+  if (unsupported !== undefined) return `${where}: ${unsupported}`;
   const deviceClass = lookup.deviceClass(exactly.deviceClassName);
   if (deviceClass === undefined) return `${where}: DeviceClass ${exactly.deviceClassName} not found`;
-  const clauses: Clause[] = [];
-  for (const selector of [...(deviceClass.spec.selectors ?? []), ...(exactly.selectors ?? [])]) {
-    const parsed = parseSelector(selector.cel?.expression ?? '');
-    if ('unsupported' in parsed) return `${where}: selector clause "${parsed.unsupported}" is not one nodesmith evaluates (see docs/dra.md)`;
-    clauses.push(...parsed.clauses);
-  }
+  const clauses = clausesOf([...(deviceClass.spec.selectors ?? []), ...(exactly.selectors ?? [])]);
+  if (typeof clauses === 'string') return `${where}: ${clauses}`;
   const drivers = new Set(clauses.flatMap((c) => (c.kind === 'driver' ? [c.value] : [])));
   const [driver] = drivers;
   if (drivers.size !== 1 || driver === undefined) return `${where}: DeviceClass ${exactly.deviceClassName} must select exactly one driver with device.driver == "…" (found ${String(drivers.size)})`;
   if (deviceResourceOf[driver] === undefined) return `${where}: driver ${driver} has no devices nodesmith can launch (known: ${Object.keys(deviceResourceOf).join(', ')})`;
   return { claim: label, request: name, count: exactly.count ?? 1, driver, clauses };
+}
+
+/** The needs of one pod claim, or why it is refused. */
+function needsOfClaim(pod: Pod, ref: PodResourceClaim, lookup: DraLookup): DeviceNeed[] | string {
+  const resolved = resolveClaim(pod, ref, lookup);
+  if (resolved === undefined) return [];
+  if ('refused' in resolved) return resolved.refused;
+  if ((resolved.spec.devices?.constraints ?? []).length > 0) return `${resolved.label}: device constraints (matchAttribute) are not supported`;
+  const needs: DeviceNeed[] = [];
+  for (const request of resolved.spec.devices?.requests ?? []) {
+    if (request.exactly === undefined) return `${resolved.label} request ${request.name}: firstAvailable is not supported`;
+    const need = needOf(resolved.label, request.name, request.exactly, lookup);
+    if (typeof need === 'string') return need;
+    needs.push(need);
+  }
+  return needs;
 }
 
 /**
@@ -82,20 +115,11 @@ function needOf(label: string, name: string, exactly: ExactDeviceRequest, lookup
  * that nothing is launched on a guess.
  */
 export function deviceDemand(pod: Pod, lookup: DraLookup): DeviceDemand {
-  const refs = claimsOf(pod);
-  if (refs.length === 0) return { kind: 'none' };
   const needs: DeviceNeed[] = [];
-  for (const ref of refs) {
-    const resolved = resolveClaim(pod, ref, lookup);
-    if (resolved === undefined) continue;
-    if ('refused' in resolved) return { kind: 'refused', reason: resolved.refused };
-    if ((resolved.spec.devices?.constraints ?? []).length > 0) return { kind: 'refused', reason: `${resolved.label}: device constraints (matchAttribute) are not supported` };
-    for (const request of resolved.spec.devices?.requests ?? []) {
-      if (request.exactly === undefined) return { kind: 'refused', reason: `${resolved.label} request ${request.name}: firstAvailable is not supported` };
-      const need = needOf(resolved.label, request.name, request.exactly, lookup);
-      if (typeof need === 'string') return { kind: 'refused', reason: need };
-      needs.push(need);
-    }
+  for (const ref of claimsOf(pod)) {
+    const claimed = needsOfClaim(pod, ref, lookup);
+    if (typeof claimed === 'string') return { kind: 'refused', reason: claimed };
+    needs.push(...claimed);
   }
   return needs.length === 0 ? { kind: 'none' } : { kind: 'devices', needs };
 }

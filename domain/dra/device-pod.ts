@@ -2,7 +2,8 @@ import type { Pod } from '../core/pod.js';
 import type { InstanceType } from '../instance-types/instance-type.js';
 import { withNodeRequirements } from '../pod-node-requirements.js';
 import { labels as wellKnown } from '../well-known-labels.js';
-import { claimsOf, deviceRequests, nodeHasDevices, type DeviceNeed, type DraLookup, type PodClaims } from './device-demand.js';
+import { claimNameOf, claimsOf, deviceRequests, nodeHasDevices, type DeviceNeed, type DraLookup } from './device-demand.js';
+import type { PodResourceClaim, ResourceClaim } from './resource-api.js';
 import { deviceResourceOf } from './instance-devices.js';
 
 /**
@@ -24,19 +25,26 @@ export function withDeviceOverhead(pod: Pod, devices: Readonly<Record<string, nu
  */
 export function allocatedDevices(pod: Pod, lookup: DraLookup): Record<string, number> {
   const out: Record<string, number> = {};
-  const namespace = pod.metadata.namespace ?? 'default';
   for (const ref of claimsOf(pod)) {
-    const generated = (pod as PodClaims).status?.resourceClaimStatuses?.find((s) => s.name === ref.name)?.resourceClaimName;
-    const name = ref.resourceClaimName ?? generated;
-    const claim = name === undefined ? undefined : lookup.claim(namespace, name);
-    const first = claim?.status?.reservedFor?.[0]?.uid;
-    if (claim?.status?.allocation === undefined || (first !== undefined && first !== pod.metadata.uid)) continue;
-    for (const result of claim.status.allocation.devices?.results ?? []) {
+    const claim = claimOf(pod, ref, lookup);
+    if (claim === undefined || !countsFor(pod, claim)) continue;
+    for (const result of claim.status?.allocation?.devices?.results ?? []) {
       const resource = deviceResourceOf[result.driver];
       if (resource !== undefined) out[resource] = (out[resource] ?? 0) + 1;
     }
   }
   return out;
+}
+
+function claimOf(pod: Pod, ref: PodResourceClaim, lookup: DraLookup): ResourceClaim | undefined {
+  const name = claimNameOf(pod, ref);
+  return name === undefined ? undefined : lookup.claim(pod.metadata.namespace ?? 'default', name);
+}
+
+/** Whether the claim's devices are counted on this pod: it is the first the claim is reserved for (or none is). */
+function countsFor(pod: Pod, claim: ResourceClaim): boolean {
+  const first = claim.status?.reservedFor?.[0]?.uid;
+  return first === undefined || first === pod.metadata.uid;
 }
 
 /** The instance types a node of which would have every device the needs ask for. */
@@ -45,14 +53,15 @@ export function typesWithDevices(needs: readonly DeviceNeed[], types: readonly I
 }
 
 /**
- * A pending pod as the planner must see it: its devices counted (withDeviceOverhead) and, when a request selects
- * devices by attribute or capacity, held to the instance types whose devices satisfy it. Undefined when no type
- * has them.
+ * A pending pod as the planner must see it: its devices counted (withDeviceOverhead) and, when the count alone would
+ * admit a type whose devices do not satisfy a request's selectors (a GPU model, its memory), held to the instance
+ * types whose devices do. Undefined when no type has them.
  */
 export function withDeviceNeeds(pod: Pod, needs: readonly DeviceNeed[], types: readonly InstanceType[]): Pod | undefined {
-  const counted = withDeviceOverhead(pod, deviceRequests(needs));
-  const selective = needs.some((need) => need.clauses.some((clause) => clause.kind !== 'driver'));
+  const requests = deviceRequests(needs);
+  const counted = withDeviceOverhead(pod, requests);
   const fitting = typesWithDevices(needs, types);
   if (fitting.length === 0) return undefined;
-  return selective ? withNodeRequirements(counted, [{ key: wellKnown.instanceType, operator: 'In', values: fitting }]) : counted;
+  const byCount = types.filter((type) => Object.entries(requests).every(([resource, n]) => (type.capacity[resource] ?? 0) >= n));
+  return byCount.length === fitting.length ? counted : withNodeRequirements(counted, [{ key: wellKnown.instanceType, operator: 'In', values: fitting }]);
 }

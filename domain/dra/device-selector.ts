@@ -61,20 +61,25 @@ function parseLiteral(text: string): string | number | boolean | undefined {
   return m[1] ?? m[2] ?? '';
 }
 
+const first = (...values: (string | undefined)[]): string => values.find((v) => v !== undefined) ?? '';
+
+function parseAttribute(text: string): Clause | undefined {
+  const m = attributeClause.exec(text);
+  const value = m === null ? undefined : parseLiteral(m[6] ?? '');
+  if (m === null || value === undefined) return undefined;
+  return { kind: 'attribute', domain: first(m[1], m[2]), name: first(m[3], m[4], m[5]), value };
+}
+
+function parseCapacity(text: string): Clause | undefined {
+  const m = capacityClause.exec(text);
+  if (m === null) return undefined;
+  return { kind: 'capacity', domain: first(m[1], m[2]), name: first(m[3], m[4], m[5]), op: first(m[8]), quantity: parseQuantity(first(m[6], m[7])) };
+}
+
 function parseClause(text: string): Clause | undefined {
   const driver = driverClause.exec(text);
-  if (driver !== null) return { kind: 'driver', value: driver[1] ?? driver[2] ?? '' };
-  const attribute = attributeClause.exec(text);
-  if (attribute !== null) {
-    const value = parseLiteral(attribute[6] ?? '');
-    if (value === undefined) return undefined;
-    return { kind: 'attribute', domain: attribute[1] ?? attribute[2] ?? '', name: attribute[3] ?? attribute[4] ?? attribute[5] ?? '', value };
-  }
-  const capacity = capacityClause.exec(text);
-  if (capacity !== null) {
-    return { kind: 'capacity', domain: capacity[1] ?? capacity[2] ?? '', name: capacity[3] ?? capacity[4] ?? capacity[5] ?? '', op: capacity[8] ?? '', quantity: parseQuantity(capacity[6] ?? capacity[7] ?? '') };
-  }
-  return undefined;
+  if (driver !== null) return { kind: 'driver', value: first(driver[1], driver[2]) };
+  return parseAttribute(text) ?? parseCapacity(text);
 }
 
 /** Parses one CEL selector into clauses, or says which part nodesmith does not evaluate. */
@@ -113,18 +118,21 @@ function compare(a: bigint, op: string, b: bigint): boolean {
   }
 }
 
+function attributeHolds(clause: Clause & { kind: 'attribute' }, driver: string, device: Device): boolean {
+  const attribute = attributeOf(device, driver, clause.domain, clause.name);
+  return attribute !== undefined && (attribute.string ?? attribute.int ?? attribute.bool ?? attribute.version) === clause.value;
+}
+
+function capacityHolds(clause: Clause & { kind: 'capacity' }, driver: string, device: Device): boolean {
+  const capacity = device.capacity?.[`${clause.domain}/${clause.name}`] ?? (clause.domain === driver ? device.capacity?.[clause.name] : undefined);
+  return capacity !== undefined && compare(parseQuantity(capacity.value), clause.op, clause.quantity);
+}
+
 function clauseHolds(clause: Clause, driver: string, device: Device): boolean {
   switch (clause.kind) {
     case 'driver': return driver === clause.value;
-    case 'attribute': {
-      const attribute = attributeOf(device, driver, clause.domain, clause.name);
-      if (attribute === undefined) return false;
-      return (attribute.string ?? attribute.int ?? attribute.bool ?? attribute.version) === clause.value;
-    }
-    case 'capacity': {
-      const capacity = device.capacity?.[`${clause.domain}/${clause.name}`] ?? (clause.domain === driver ? device.capacity?.[clause.name] : undefined);
-      return capacity !== undefined && compare(parseQuantity(capacity.value), clause.op, clause.quantity);
-    }
+    case 'attribute': return attributeHolds(clause, driver, device);
+    case 'capacity': return capacityHolds(clause, driver, device);
   }
 }
 

@@ -7,9 +7,9 @@ import type { ClusterState } from './cluster-state.js';
 /** The DRA objects of the model, as the domain's claim resolution reads them. */
 export function draLookup(state: ClusterState): DraLookup {
   return {
-    claim: (namespace, name) => state.resourceClaims.get(`${namespace}/${name}`),
-    template: (namespace, name) => state.resourceClaimTemplates.get(`${namespace}/${name}`),
-    deviceClass: (name) => state.deviceClasses.get(name),
+    claim: (namespace, name) => state.dra.claims.get(`${namespace}/${name}`),
+    template: (namespace, name) => state.dra.templates.get(`${namespace}/${name}`),
+    deviceClass: (name) => state.dra.deviceClasses.get(name),
   };
 }
 
