@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { builtBinDir } from './binaries.js';
 import { startComponent, type Component } from './component.js';
 import { kwokNodeSelector, type Stack } from './stack.js';
 import { waitFor } from './wait-for.js';
-
-const run = promisify(execFile);
 
 /** The sigs.k8s.io/karpenter release whose dra-kwok-driver/ the stack runs (build-dra-kwok-driver.sh builds it). */
 export const draKwokDriverVersion = 'v1.15.0';
@@ -15,12 +11,8 @@ export const draKwokDriverVersion = 'v1.15.0';
 const kwokNodeAnnotation = 'kwok.x-k8s.io/node';
 
 /** Where the driver's binary and the DRAConfig CRD beside it are, built once from the Go module proxy and cached. */
-export async function draKwokDriverBin(): Promise<string> {
-  const script = fileURLToPath(new URL('./build-dra-kwok-driver.sh', import.meta.url));
-  const { stdout } = await run('bash', [script], { env: { ...process.env, KARPENTER_CORE_VERSION: draKwokDriverVersion }, maxBuffer: 16 * 1024 * 1024 });
-  const bin = stdout.trim().split('\n').at(-1);
-  if (bin === undefined || bin === '') throw new Error('build-dra-kwok-driver.sh printed no bin directory');
-  return bin;
+export function draKwokDriverBin(): Promise<string> {
+  return builtBinDir('build-dra-kwok-driver.sh', [], { KARPENTER_CORE_VERSION: draKwokDriverVersion });
 }
 
 export interface RunningDraDriver {
