@@ -1,5 +1,6 @@
 import type { AllocationResult, ResourceClaim, ResourceSlice } from '../../domain/dra/resource-api.js';
 import type { ResourceClaimWriter } from '../ports/resource-claims.js';
+import { statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 
 const group = 'resource.k8s.io';
@@ -20,10 +21,22 @@ export class KubeResourceClaims implements ResourceClaimWriter {
   }
 
   async reallocate(claim: ResourceClaim, allocation: AllocationResult): Promise<void> {
-    const ref = { group, version, plural: 'resourceclaims', namespace: claim.metadata.namespace ?? 'default', name: claim.metadata.name ?? '', subresource: 'status' };
+    const claimRef = { group, version, plural: 'resourceclaims', namespace: claim.metadata.namespace ?? 'default', name: claim.metadata.name ?? '' };
+    const ref = { ...claimRef, subresource: 'status' };
     const reservedFor = claim.status?.reservedFor ?? [];
     // reservedFor needs an allocation, so both go in the first write and come back in the second.
-    const cleared = await this.#api.replace<ResourceClaim>(ref, { ...claim, status: { ...claim.status, allocation: undefined, reservedFor: [], devices: [] } });
-    await this.#api.replace(ref, { ...cleared, status: { ...cleared.status, allocation, reservedFor } });
+    let current = await this.#api.replace<ResourceClaim>(ref, { ...claim, status: { ...claim.status, allocation: undefined, reservedFor: [], devices: [] } });
+    // Between the two writes the claim controller may touch the claim (its finalizer): the second write is retried
+    // on the claim as it is then, so a running pod's claim is never left without its allocation.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#api.replace(ref, { ...current, status: { ...current.status, allocation, reservedFor } });
+        return;
+      } catch (error) {
+        if (statusCode(error) !== 409 || attempt >= 5) throw error;
+        current = await this.#api.get<ResourceClaim>(claimRef);
+        if (current.status?.allocation !== undefined) return;
+      }
+    }
   }
 }
