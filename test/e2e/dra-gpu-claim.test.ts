@@ -1,5 +1,5 @@
 import * as k8s from '@kubernetes/client-node';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startDraKwokDriver } from '../stack/dra-kwok-driver.js';
 import { waitFor } from '../stack/wait-for.js';
 import { listInstances, withProduct } from './e2e-support.js';
@@ -62,6 +62,13 @@ t.teardown(async () => {
   if (!t.passing()) t.comment(`dra-kwok-driver log (${driver.component.logPath}):\n${driver.component.tail(60)}`);
   await driver.stop();
 });
+/** What kube-scheduler, the claim controller and nodesmith made of the pod, for a failing run's report. */
+async function diagnose(t: Test): Promise<void> {
+  for (const args of [['get', 'pod', 'trainer', '-o', 'yaml'], ['get', 'events', '-A', '--sort-by=.lastTimestamp'], ['get', 'resourceclaims,resourceslices,deviceclasses', '-A', '-o', 'yaml'], ['get', 'nodes', '--show-labels']]) {
+    const r = await product.stack.kubectl(args);
+    t.comment(`kubectl ${args.join(' ')}:\n${r.stdout}${r.stderr}`);
+  }
+}
 const custom = product.kc.makeApiClient(k8s.CustomObjectsApi);
 const claimOf = async (name: string): Promise<Claim> => (await custom.getNamespacedCustomObject({ group: 'resource.k8s.io', version: 'v1', namespace: 'default', plural: 'resourceclaims', name })) as Claim;
 const slices = async (): Promise<Slice[]> => ((await custom.listClusterCustomObject({ group: 'resource.k8s.io', version: 'v1', plural: 'resourceslices' })) as { items: Slice[] }).items;
@@ -101,6 +108,7 @@ void t.test('a pod with a GPU ResourceClaim gets a launched node with the device
         - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
         - { key: node.kubernetes.io/instance-type, operator: In, values: ${JSON.stringify(gpuTypes)} }`, `  disruption: { consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 5s }`));
   await product.apply(claimObjects);
+  t.teardown(async () => { if (!t.passing()) await diagnose(t); });
   const virtualSlices = new Set<string>();
   t.teardown(watchVirtualSlices(virtualSlices));
   await product.core.createNamespacedPod({ namespace: 'default', body: gpuPod });
