@@ -82,7 +82,7 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
       ...(overlays === undefined ? {} : { overlays: overlays.controller }),
       ...(buffers === undefined ? {} : { buffers: buffers.controller }),
       provisioningRequests,
-      ...(config.dynamicResourceAllocation === true ? { claimHandover: new ClaimHandover({ state, claims: new KubeResourceClaims(api), log: log.child({ component: 'dra.claim_handover' }) }) } : {}),
+      ...(config.dynamicResourceAllocation !== false ? { claimHandover: new ClaimHandover({ state, claims: new KubeResourceClaims(api), log: log.child({ component: 'dra.claim_handover' }) }) } : {}),
       disruption: { consolidatable: disruption.consolidatable, controller: disruption.controller },
       ...(statics === undefined ? {} : { staticCapacity: statics.controller }),
       provisioner: p.provisioner,

@@ -84,7 +84,7 @@ export function provisioningParts(ctx: ProvisioningContext, guard: Pick<GuardPar
     state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
     reservedCapacity: reserved.source, ...bufferDeps(ctx.buffers),
-    ...(config.dynamicResourceAllocation === true ? { slices: new KubeVirtualNodeSlices(api) } : {}),
+    ...(config.dynamicResourceAllocation !== false ? { slices: new KubeVirtualNodeSlices(api) } : {}),
     launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
     onPlanned: (s) => {
       metrics.planned(s);
