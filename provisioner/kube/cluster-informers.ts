@@ -55,7 +55,7 @@ function provisionerSources(api: ApiConnection, state: ClusterState, sinks: { re
     onError: (e) => { onError(requests, e); }, optional: { onServed: (served) => { onServed(requests, served); } },
   }, stored(state, 'provisioningrequest'));
   return [
-    ...(sinks.dra === true ? draSources(api, state, sinks) : []),
+    ...(sinks.dra === false ? [] : draSources(api, state, sinks)),
     source<StoredObject>('daemonsets', '/apis/apps/v1/daemonsets', stored(state, 'daemonset'), projectDaemonSet),
     source<StoredObject>('nodepools', '/apis/karpenter.sh/v1/nodepools', stored(state, 'nodepool')),
     source<StoredObject>('ec2nodeclasses', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', stored(state, 'ec2nodeclass')),
@@ -82,8 +82,10 @@ export interface ClusterInformers {
  * needs nodes it already has). After that, nothing here LISTs again unless a watch falls too far behind (410).
  */
 export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly onServed?: ServedSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay>; readonly buffers?: ReflectorHandlers<CapacityBuffer>; readonly dra?: boolean }): ClusterInformers {
+  // `dra`: gate DynamicResourceAllocation, on unless false.
   // Watches hold their connections open, so they get a pool of their own, apart from binds and writes.
   const api = new ApiConnection(target, { timeoutMs: 60_000 });
+  state.dra.enabled = options.dra !== false;
   const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, { onError: options.onError, onServed: options.onServed ?? ((): void => undefined), ...(options.dra === undefined ? {} : { dra: options.dra }) }))];
   // NodeOverlays only with the NodeOverlay gate on (the caller passes their handlers then), as Karpenter watches them.
   if (options.overlays !== undefined) {

@@ -24,7 +24,7 @@ export interface RefusedDevicePod {
  * there (a planned pod whose claims kube-scheduler has not allocated yet). Pods without claims are returned as they are.
  */
 export function podWithHeldDevices(state: ClusterState, pod: Pod): Pod {
-  if (claimsOf(pod).length === 0) return pod;
+  if (!state.dra.enabled || claimsOf(pod).length === 0) return pod;
   const lookup = draLookup(state);
   const held = allocatedDevices(pod, lookup);
   const demand = deviceDemand(pod, lookup);
@@ -40,7 +40,7 @@ export function podWithHeldDevices(state: ClusterState, pod: Pod): Pod {
 export function podsWithDevices(state: ClusterState, pods: readonly Pod[], types: readonly InstanceType[], onRefused?: (refused: RefusedDevicePod) => void): Pod[] {
   const out: Pod[] = [];
   for (const pod of pods) {
-    if (claimsOf(pod).length === 0) {
+    if (!state.dra.enabled || claimsOf(pod).length === 0) {
       out.push(pod);
       continue;
     }

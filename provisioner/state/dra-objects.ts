@@ -2,6 +2,11 @@ import type { DeviceClass, ResourceClaim, ResourceClaimTemplate } from '../../do
 
 /** Dynamic Resource Allocation's objects in the model: claims and templates by "namespace/name", DeviceClasses by name. */
 export class DraObjects {
+  /**
+   * Whether pods' claims count (gate DynamicResourceAllocation, on by default as in Kubernetes). Off, nothing under
+   * resource.k8s.io is watched, and a pod with claims is planned as if it had none (Karpenter's IGNORE_DRA_REQUESTS).
+   */
+  enabled = true;
   readonly claims = new Map<string, ResourceClaim>();
   readonly templates = new Map<string, ResourceClaimTemplate>();
   readonly deviceClasses = new Map<string, DeviceClass>();

@@ -46,3 +46,10 @@ void t.test('without its GPU node, the pod is not moved onto the roomy CPU node:
   t.ok(result.nodeClaims.length === 1 && result.nodeClaims[0]?.instanceTypes.every((name) => name.startsWith('g5.')), `a GPU node is planned: ${result.nodeClaims.map((c) => c.instanceTypes.join(',')).join('; ')}`);
   t.end();
 });
+
+void t.test('with the DynamicResourceAllocation gate off, a pod\'s claims count for nothing, as if it had none', (t) => {
+  const state = cluster();
+  state.dra.enabled = false;
+  t.same(snapshotNodes(state).find((n) => n.name === 'gpu-node')?.pods.map((p) => podRequests(p)['nvidia.com/gpu']), [undefined]);
+  t.end();
+});
