@@ -25,7 +25,9 @@ export class KubeResourceClaims implements ResourceClaimWriter {
     const ref = { ...claimRef, subresource: 'status' };
     const reservedFor = claim.status?.reservedFor ?? [];
     // reservedFor needs an allocation, so both go in the first write and come back in the second.
-    let current = await this.#api.replace<ResourceClaim>(ref, { ...claim, status: { ...claim.status, allocation: undefined, reservedFor: [], devices: [] } });
+    // A listed claim (not a watched one) has no apiVersion and kind: they are set, as the API server wants them.
+    const typed = { ...claim, apiVersion: `${group}/${version}`, kind: 'ResourceClaim' };
+    let current = await this.#api.replace<ResourceClaim>(ref, { ...typed, status: { ...claim.status, allocation: undefined, reservedFor: [], devices: [] } });
     // Between the two writes the claim controller may touch the claim (its finalizer): the second write is retried
     // on the claim as it is then, so a running pod's claim is never left without its allocation.
     for (let attempt = 1; ; attempt++) {
