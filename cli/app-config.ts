@@ -59,6 +59,8 @@ export interface NodesmithConfig {
   readonly nodeOverlay?: boolean;
   /** Karpenter's CapacityBuffer gate (off by default): CapacityBuffers are admitted, resolved and their room kept. */
   readonly capacityBuffer?: boolean;
+  /** Gate DynamicResourceAllocation (on unless false, as in Kubernetes 1.34+): watch resource.k8s.io/v1, publish virtual nodes' ResourceSlices, plan claims. */
+  readonly dynamicResourceAllocation?: boolean;
   /**
    * Never two controllers at once: where Karpenter's leader-election Lease and Deployment may be, and
    * `--ignore-running-karpenter` to act even while they say Karpenter runs (docs/migration.md).

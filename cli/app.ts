@@ -75,7 +75,7 @@ async function startInformers(connections: Connections, state: ClusterState, sto
     if (served) informerLog.info({ resource }, 'resource is served now; watching it');
     else informerLog.info({ resource }, 'resource is not served (its CRD is not installed); looking for it every 30 s');
   };
-  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, onServed, ...(overlays === undefined ? {} : { overlays: overlays.handlers }), ...(buffers === undefined ? {} : { buffers: buffers.handlers }) });
+  const informers = startClusterInformers(connections.target, state, { onError: (resource, e) => { informerLog.warn({ resource, error: e instanceof Error ? e.message.split('\n')[0] : String(e) }, 'watch failed; restarting'); }, onServed, dra: connections.config.dynamicResourceAllocation !== false, ...(overlays === undefined ? {} : { overlays: overlays.handlers }), ...(buffers === undefined ? {} : { buffers: buffers.handlers }) });
   stops.push(() => informers.stop());
   await informers.synced;
   return { overlays, buffers };

@@ -30,6 +30,7 @@ import { heartbeatPeriodMs } from '../provisioner/provisioning/provisioner.js';
 import { staticReplicasPeriodMs } from '../provisioner/static/static-replicas-controller.js';
 import { karpenterGuardPeriodMs } from '../provisioner/takeover/karpenter-guard.js';
 import { claimLaunchPeriodMs } from '../provisioner/launch/claim-launcher.js';
+import { claimHandoverPeriodMs } from '../provisioner/lifecycle/claim-handover.js';
 import { provisioningRequestPeriodMs } from '../provisioner/provisioning-requests/provisioning-request-controller.js';
 import { webhookCertReloadMs } from '../webhooks/serve.js';
 import type { NodesmithConfig } from './app-config.js';
@@ -115,6 +116,8 @@ export interface LeaderParts {
   readonly buffers?: Controller;
   /** ProvisioningRequests (Cluster Autoscaler's API, for Kueue): the check-capacity class answered, the others' status. */
   readonly provisioningRequests: Controller;
+  /** With the DynamicResourceAllocation gate on: claims allocated on virtual nodes moved to their real nodes' devices. */
+  readonly claimHandover?: Controller;
   readonly disruption: { readonly consolidatable: Controller; readonly controller: Controller };
   /** With the StaticCapacity gate on. */
   readonly staticCapacity?: Controller;
@@ -196,6 +199,7 @@ function lifecycleRunner(l: LeaderParts, config: NodesmithConfig): Listed[] {
     ...optional(l.overlays, (overlays) => lifecycle('nodeoverlay.status', nodeOverlayStatusPeriodMs, overlays)),
     ...optional(l.buffers, (buffers) => lifecycle('capacitybuffer', bufferResyncMs, buffers)),
     lifecycle('provisioningrequest', provisioningRequestPeriodMs, l.provisioningRequests),
+    ...optional(l.claimHandover, (handover) => lifecycle('dra.claim_handover', claimHandoverPeriodMs, handover)),
   ];
 }
 

@@ -1,3 +1,5 @@
+import { ClaimHandover } from '../provisioner/lifecycle/claim-handover.js';
+import { KubeResourceClaims } from '../provisioner/kube/resource-claim-client.js';
 import type { AwsProvider } from '../provisioner/aws/aws-provider.js';
 import { ClaimLaunchController, type TemplateLauncher } from '../provisioner/launch/claim-launcher.js';
 import { systemClock } from '../domain/clock.js';
@@ -80,6 +82,7 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
       ...(overlays === undefined ? {} : { overlays: overlays.controller }),
       ...(buffers === undefined ? {} : { buffers: buffers.controller }),
       provisioningRequests,
+      ...(config.dynamicResourceAllocation !== false ? { claimHandover: new ClaimHandover({ state, claims: new KubeResourceClaims(api), log: log.child({ component: 'dra.claim_handover' }) }) } : {}),
       disruption: { consolidatable: disruption.consolidatable, controller: disruption.controller },
       ...(statics === undefined ? {} : { staticCapacity: statics.controller }),
       provisioner: p.provisioner,

@@ -7,6 +7,7 @@ import { offeringPrices } from '../provisioner/disruption/offering-prices.js';
 import type { Materializer } from '../provisioner/index.js';
 import { countedEventRecorder, type KubeEventRecorder } from '../provisioner/kube/events.js';
 import type { KubeRest } from '../provisioner/kube/kube-rest.js';
+import { KubeVirtualNodeSlices } from '../provisioner/kube/resource-slice-client.js';
 import { KubeNodeWriter } from '../provisioner/kube/node-client.js';
 import { KubeNodeClaimClient } from '../provisioner/kube/nodeclaim-client.js';
 import { LeaderRoutedMaterializer } from '../provisioner/launch/launch-request.js';
@@ -83,6 +84,7 @@ export function provisioningParts(ctx: ProvisioningContext, guard: Pick<GuardPar
     state, nodes, events, clock: systemClock, instanceTypes: () => priced.instanceTypes(), windows: config.batch, isLeader,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()),
     reservedCapacity: reserved.source, ...bufferDeps(ctx.buffers),
+    ...(config.dynamicResourceAllocation !== false ? { slices: new KubeVirtualNodeSlices(api) } : {}),
     launchNow: (name) => { materializer.materialize(name).catch((e: unknown) => { launchLog.warn({ virtualNode: name, err: e }, 'direct launch failed'); }); },
     onPlanned: (s) => {
       metrics.planned(s);

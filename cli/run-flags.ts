@@ -124,6 +124,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     staticCapacity: isGateOn(gates, 'StaticCapacity'),
     nodeOverlay: isGateOn(gates, 'NodeOverlay'),
     capacityBuffer: isGateOn(gates, 'CapacityBuffer'),
+    dynamicResourceAllocation: isGateOn(gates, 'DynamicResourceAllocation'),
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     ...earlyPlanning(v['early-planning-schedulers'], problems),
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),

@@ -1,5 +1,5 @@
 import type { Pod } from './core/pod.js';
-import type { NodeSelectorRequirement, NodeSelectorTerm } from './core/node-selector.js';
+import { withNodeRequirements } from './pod-node-requirements.js';
 import { labels as wellKnown } from './well-known-labels.js';
 
 /** A label value a refused placement rules out for the pod: "not on this node" or "not in this zone". */
@@ -24,21 +24,10 @@ export function exclusionsFor(pod: Pod, nodeName: string, nodeLabels: Readonly<R
   return out;
 }
 
-/**
- * The pod as the simulation must see it: its own constraints plus `NotIn` the excluded values, ANDed into each of
- * its required node affinity terms (terms are ORed, so each must carry them). The pod object itself is not
- * changed; the copy keeps its metadata, so the plan and the Events still name the pod.
- */
+/** The pod as the simulation must see it: `NotIn` the excluded values (see withNodeRequirements). */
 export function withExclusions(pod: Pod, exclusions: readonly Exclusion[]): Pod {
   if (exclusions.length === 0) return pod;
   const byKey = new Map<string, string[]>();
   for (const e of exclusions) byKey.set(e.key, [...(byKey.get(e.key) ?? []), e.value]);
-  const notIn: NodeSelectorRequirement[] = [...byKey].map(([key, values]) => ({ key, operator: 'NotIn', values }));
-  const affinity = pod.spec.affinity;
-  const required = affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  const terms: NodeSelectorTerm[] = (required?.nodeSelectorTerms ?? [{}]).map((term) => ({ ...term, matchExpressions: [...(term.matchExpressions ?? []), ...notIn] }));
-  return {
-    ...pod,
-    spec: { ...pod.spec, affinity: { ...affinity, nodeAffinity: { ...affinity?.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } },
-  };
+  return withNodeRequirements(pod, [...byKey].map(([key, values]) => ({ key, operator: 'NotIn', values })));
 }

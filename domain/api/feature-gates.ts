@@ -9,6 +9,12 @@ export const karpenterFeatureGates = {
   NodeOverlay: false,
   StaticCapacity: false,
   CapacityBuffer: false,
+  /**
+   * Kubernetes' own gate for Dynamic Resource Allocation (GA, on by default since 1.34, and resource.k8s.io/v1 served
+   * then): virtual nodes publish their devices' ResourceSlices and pods' ResourceClaims are planned (docs/dra.md).
+   * Not one of Karpenter's gates; nodesmith takes Kubernetes' name and default.
+   */
+  DynamicResourceAllocation: true,
 } as const;
 
 export type FeatureGateName = keyof typeof karpenterFeatureGates;

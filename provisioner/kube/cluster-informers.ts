@@ -32,7 +32,18 @@ function coreSources(api: ApiConnection, state: ClusterState, onError: ErrorSink
   ];
 }
 
-function provisionerSources(api: ApiConnection, state: ClusterState, sinks: { readonly onError: ErrorSink; readonly onServed: ServedSink }): InformerSource[] {
+/**
+ * Dynamic Resource Allocation's objects (resource.k8s.io/v1, GA in Kubernetes 1.34): the claims and templates pods
+ * name, and the DeviceClasses they select devices through. Optional: an older cluster, or one with the API off, has none.
+ */
+function draSources(api: ApiConnection, state: ClusterState, sinks: { readonly onError: ErrorSink; readonly onServed: ServedSink }): InformerSource[] {
+  return [['resourceclaims', 'resourceclaim'], ['resourceclaimtemplates', 'resourceclaimtemplate'], ['deviceclasses', 'deviceclass']].map(([resource = '', kind]) => startReflector(api, {
+    resource, path: `/apis/resource.k8s.io/v1/${resource}`, project: projectWhole as (raw: unknown) => StoredObject,
+    onError: (e) => { sinks.onError(resource, e); }, optional: { onServed: (served) => { sinks.onServed(resource, served); } },
+  }, stored(state, kind as StoredKind)));
+}
+
+function provisionerSources(api: ApiConnection, state: ClusterState, sinks: { readonly onError: ErrorSink; readonly onServed: ServedSink; readonly dra?: boolean }): InformerSource[] {
   const { onError, onServed } = sinks;
   // The API promises each resource's type; projectWhole only trims metadata.
   const source = <T>(resource: string, path: string, handlers: ReflectorHandlers<T>, project = projectWhole as (raw: unknown) => T): InformerSource =>
@@ -44,6 +55,7 @@ function provisionerSources(api: ApiConnection, state: ClusterState, sinks: { re
     onError: (e) => { onError(requests, e); }, optional: { onServed: (served) => { onServed(requests, served); } },
   }, stored(state, 'provisioningrequest'));
   return [
+    ...(sinks.dra === false ? [] : draSources(api, state, sinks)),
     source<StoredObject>('daemonsets', '/apis/apps/v1/daemonsets', stored(state, 'daemonset'), projectDaemonSet),
     source<StoredObject>('nodepools', '/apis/karpenter.sh/v1/nodepools', stored(state, 'nodepool')),
     source<StoredObject>('ec2nodeclasses', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', stored(state, 'ec2nodeclass')),
@@ -69,10 +81,12 @@ export interface ClusterInformers {
  * delivered: nothing plans or launches before the state is complete (a half-listed cluster would look like it
  * needs nodes it already has). After that, nothing here LISTs again unless a watch falls too far behind (410).
  */
-export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly onServed?: ServedSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay>; readonly buffers?: ReflectorHandlers<CapacityBuffer> }): ClusterInformers {
+export function startClusterInformers(target: KubeTarget, state: ClusterState, options: { readonly onError: ErrorSink; readonly onServed?: ServedSink; readonly kinds?: InformerSet; readonly overlays?: ReflectorHandlers<NodeOverlay>; readonly buffers?: ReflectorHandlers<CapacityBuffer>; readonly dra?: boolean }): ClusterInformers {
+  // `dra`: gate DynamicResourceAllocation, on unless false.
   // Watches hold their connections open, so they get a pool of their own, apart from binds and writes.
   const api = new ApiConnection(target, { timeoutMs: 60_000 });
-  const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, { onError: options.onError, onServed: options.onServed ?? ((): void => undefined) }))];
+  state.dra.enabled = options.dra !== false;
+  const sources = [...coreSources(api, state, options.onError), ...(options.kinds === 'extender' ? [] : provisionerSources(api, state, { onError: options.onError, onServed: options.onServed ?? ((): void => undefined), ...(options.dra === undefined ? {} : { dra: options.dra }) }))];
   // NodeOverlays only with the NodeOverlay gate on (the caller passes their handlers then), as Karpenter watches them.
   if (options.overlays !== undefined) {
     const onError = options.onError;

@@ -73,6 +73,11 @@ export class KubeRest {
     return this.#call<T>('GET', resourcePath(r));
   }
 
+  /** A GET with query parameters: a list narrowed by `fieldSelector` or `labelSelector`. */
+  list<T>(r: ResourceRef, query: Readonly<Record<string, string>>): Promise<T> {
+    return this.#call<T>('GET', resourcePath(r, query));
+  }
+
   /** A GET that answers undefined for 404. */
   async find<T>(r: ResourceRef): Promise<T | undefined> {
     try {

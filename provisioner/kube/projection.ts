@@ -46,12 +46,13 @@ const podSpec = {
   containers: [container], initContainers: [container], overhead: true, nodeName: true, nodeSelector: true, affinity: true,
   tolerations: true, topologySpreadConstraints: true, priority: true, priorityClassName: true, preemptionPolicy: true, schedulerName: true, schedulingGates: [{ name: true }],
   volumes: [{ name: true, persistentVolumeClaim: true, ephemeral: true }], hostNetwork: true, terminationGracePeriodSeconds: true,
+  resourceClaims: true,
 } as const;
 
 const podShape = {
   apiVersion: true, kind: true, metadata,
   spec: podSpec,
-  status: { phase: true, nominatedNodeName: true, startTime: true, conditions: [{ type: true, status: true, reason: true, lastTransitionTime: true }] },
+  status: { phase: true, nominatedNodeName: true, startTime: true, conditions: [{ type: true, status: true, reason: true, lastTransitionTime: true }], resourceClaimStatuses: true },
 } as const;
 
 const nodeShape = {

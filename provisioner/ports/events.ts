@@ -17,6 +17,7 @@ export type EventReason =
   | 'Nominated'
   | 'Replanning'
   | 'FailedProvisioning'
+  | 'UnsupportedResourceClaim'
   | 'Launched'
   | 'LaunchFailed'
   | 'InsufficientCapacityError'

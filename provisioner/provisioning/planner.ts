@@ -8,6 +8,8 @@ import { toleratesLaunchable } from '../../domain/taints.js';
 import type { PlannedNodeClaim, SimulationResult } from '../../domain/simulation/simulation-input.js';
 import type { EventRecorder } from '../ports/events.js';
 import type { NodeWriter } from '../ports/node-writer.js';
+import type { VirtualNodeSlices } from '../ports/virtual-node-slices.js';
+import type { RefusedDevicePod } from '../state/device-pods.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { awaitsRequestedLaunch } from '../state/requested-launch.js';
@@ -42,6 +44,8 @@ export interface PlannerDeps {
    * kube-scheduler binds them. Karpenter's nominationWindow: twice BATCH_MAX_DURATION, at least 10 s (the default).
    */
   readonly nominationMs?: number;
+  /** The virtual nodes' ResourceSlices (gate DynamicResourceAllocation); unset: virtual nodes publish no devices. */
+  readonly slices?: VirtualNodeSlices;
   /** The CapacityBuffers' room (gate CapacityBuffer): placed on every pass, launched for when it fits nowhere. */
   readonly buffers?: BufferRoom;
 }
@@ -107,7 +111,8 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
   const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers, deps.reservedCapacity?.offeringOf);
   const room = deps.buffers === undefined ? [] : roomPodsIn(deps.state, deps.buffers);
-  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), { roomPods: room, nowMs: deciding });
+  const onRefused = ({ pod, reason }: RefusedDevicePod): void => { deps.events.record(podTarget(pod), 'Warning', 'UnsupportedResourceClaim', `no node is launched for this pod: ${reason}`); };
+  const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), { roomPods: room, nowMs: deciding, onRefused });
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const simulated = simulate(input, standingFor(deps.state));
   // Reserved offerings are free, so the simulation fills them first; the counts are held here, claim by claim.
@@ -132,7 +137,10 @@ async function publish(deps: PlannerDeps, result: SimulationResult): Promise<voi
   await Promise.all(result.nodeClaims.map(async (claim) => {
     const plan = planFor(claim, `${claim.nodePool}-${(deps.randomSuffix ?? defaultSuffix)()}`);
     const pool = deps.state.nodePools.get(claim.nodePool);
-    await deps.nodes.create(virtualNodeFor(plan, claim, { taints: pool?.spec.template.spec.taints ?? [], now }));
+    const node = virtualNodeFor(plan, claim, { taints: pool?.spec.template.spec.taints ?? [], now });
+    await deps.nodes.create(node);
+    // Its devices, as the vendors' drivers would publish them, so kube-scheduler's DRA plugin can allocate claims here.
+    await deps.slices?.publish(node);
     deps.state.upsertPlan(plan);
     nominate(deps, claim, plan);
     // kube-scheduler never binds a pod that cannot use a virtual node, nor one still running on a node on its way

@@ -7,6 +7,7 @@ import type { PodDisruptionBudget } from '../../domain/core/pod-disruption-budge
 import type { DaemonSet } from '../../domain/core/workloads.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../domain/core/storage.js';
 import type { ProvisioningRequest } from '../../domain/provisioning-requests/provisioning-request.js';
+import { DraObjects, type DraKind, type DraObject } from './dra-objects.js';
 import { objectKey, podKey } from '../../domain/core/object-key.js';
 import { podRequests } from '../../domain/pod-requests.js';
 import { planNodeAnnotation } from '../../domain/product-keys.js';
@@ -28,12 +29,12 @@ import { RoomCalculator } from './room.js';
 import { TentativeBinds } from './tentative-binds.js';
 
 /** Kinds kept as objects only (no per-node accounting). */
-export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass' | 'provisioningrequest';
+export type StoredKind = 'nodepool' | 'ec2nodeclass' | 'daemonset' | 'pvc' | 'pv' | 'storageclass' | 'provisioningrequest' | DraKind;
 export type ObjectKind = 'pod' | 'node' | 'nodeclaim' | 'pdb' | StoredKind;
 type ChangeListener = (kind: ObjectKind | 'plan', key: string) => void;
 interface Meta { readonly metadata: { readonly namespace?: string; readonly name?: string } }
 /** The objects of the stored kinds. */
-export type StoredObject = NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass | ProvisioningRequest;
+export type StoredObject = NodePool | EC2NodeClass | DaemonSet | PersistentVolumeClaim | PersistentVolume | StorageClass | ProvisioningRequest | DraObject;
 
 /**
  * The one picture of the cluster that every component reads: planner, extender, lifecycle, GC and disruption.
@@ -53,9 +54,11 @@ export class ClusterState implements ClusterModel {
   readonly storageClasses = new Map<string, StorageClass>();
   /** ProvisioningRequests (`autoscaling.x-k8s.io/v1`) by "namespace/name"; none while their CRD is not installed. */
   readonly provisioningRequests = new Map<string, ProvisioningRequest>();
+  /** DRA's objects (`resource.k8s.io/v1`); none while the API is off or the gate is. */
+  readonly dra = new DraObjects();
   /** Each stored kind's map, for upsertObject and removeObject. */
   readonly #stored: Readonly<Record<StoredKind, Map<string, unknown>>> = {
-    nodepool: this.nodePools, ec2nodeclass: this.nodeClasses, daemonset: this.daemonSets, pvc: this.claims, pv: this.volumes, storageclass: this.storageClasses, provisioningrequest: this.provisioningRequests,
+    nodepool: this.nodePools, ec2nodeclass: this.nodeClasses, daemonset: this.daemonSets, pvc: this.claims, pv: this.volumes, storageclass: this.storageClasses, provisioningrequest: this.provisioningRequests, ...this.dra.byKind,
   };
   readonly marks = new NodeMarks((name) => { this.#refreshNode(name); });
   readonly pdbs = new PdbIndex();
@@ -85,13 +88,9 @@ export class ClusterState implements ClusterModel {
 
   get isSynced(): boolean { return this.#synced; }
 
-  get nodeCount(): number {
-    return this.nodes.size;
-  }
+  get nodeCount(): number { return this.nodes.size; }
 
-  get podCount(): number {
-    return this.#accounting.size;
-  }
+  get podCount(): number { return this.#accounting.size; }
 
   /** The plans behind the virtual nodes, by virtual node name. */
   get plans(): ReadonlyMap<string, VirtualNodePlan> {

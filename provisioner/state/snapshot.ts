@@ -14,6 +14,7 @@ import type { ClusterState } from './cluster-state.js';
 import type { VirtualNodePlan } from '../index.js';
 import { nodeClassCapacities } from './node-class-capacities.js';
 import { heldBeyondListed, waitingPods } from './plan-room.js';
+import { podsWithDevices, podWithHeldDevices, type RefusedDevicePod } from './device-pods.js';
 
 function realNode(node: Node, pods: readonly Pod[], reserved: ResourceList | undefined): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
@@ -115,10 +116,11 @@ function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Nod
   if (plan === undefined) {
     const coming = launched.get(name);
     // Room booked by ProvisioningRequests is held from every pod planned: their own pods are not planned (awaitsBooking).
-    return realNode(node, [...state.podsOn(name), ...(coming?.pods ?? [])], sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)));
+    const pods = [...state.podsOn(name), ...(coming?.pods ?? [])].map((pod) => podWithHeldDevices(state, pod));
+    return realNode(node, pods, sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)));
   }
   if (isLaunched(state, plan)) return undefined;
-  const pods = [...waitingPods(state, plan), ...state.podsOn(name)];
+  const pods = [...waitingPods(state, plan), ...state.podsOn(name)].map((pod) => podWithHeldDevices(state, pod));
   return virtualNode(node, plan, pods, { typeLabels: options.typeLabels, held: heldBeyondListed(state, plan, pods) });
   return undefined;
 }
@@ -258,17 +260,20 @@ export interface SimulationRequest {
   readonly instanceTypes: readonly InstanceType[];
   readonly unavailable: ReadonlySet<string>;
   readonly without?: ReadonlySet<string>;
+  /** Told of each pod left out because nodesmith cannot plan the devices its ResourceClaims ask for. */
+  readonly onRefused?: (refused: RefusedDevicePod) => void;
 }
 
 /** Everything the simulation needs for these pods, from memory. */
 export function simulationInputFor(state: ClusterState, request: SimulationRequest): SimulationInput {
   const byName = new Map(request.instanceTypes.map((type) => [type.name, type.labels]));
   const typeLabels: TypeLabels = (name) => byName.get(name);
+  const pods = podsWithDevices(state, request.pods, request.instanceTypes, request.onRefused);
   return {
     nodes: snapshotNodes(state, { typeLabels, ...(request.without === undefined ? {} : { without: request.without }) }),
     daemonSets: [...state.daemonSets.values()],
-    pendingPods: request.pods,
-    volumeRequirements: volumeRequirementsOf(state, request.pods),
+    pendingPods: pods,
+    volumeRequirements: volumeRequirementsOf(state, pods),
     nodePools: usableNodePools(state),
     nodeClasses: nodeClassCapacities(state),
     instanceTypes: request.instanceTypes,
@@ -281,11 +286,11 @@ export function simulationInputFor(state: ClusterState, request: SimulationReque
  * the CapacityBuffers' room, placed again on every pass (no node is charged for it, so it goes wherever room is
  * free now, and is planned anew once workloads took it).
  */
-export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>, pass: { readonly roomPods?: readonly Pod[]; readonly nowMs: number }): SimulationInput {
+export function buildSimulationInput(state: ClusterState, instanceTypes: readonly InstanceType[], unavailable: ReadonlySet<string>, pass: { readonly roomPods?: readonly Pod[]; readonly nowMs: number; readonly onRefused?: (refused: RefusedDevicePod) => void }): SimulationInput {
   const rescheduling = reschedulingPods(state);
   const roomPods = pass.roomPods ?? [];
   // A pod kube-scheduler refused a place to is planned elsewhere: the same place would be refused again.
   const pending = unplannedPendingPods(state, rescheduling).map((pod) => withExclusions(pod, state.refusals.exclusionsOf(podKeyOf(pod), pass.nowMs)));
   // The nodes on their way out take nothing, even before their cordon comes back through the watch.
-  return simulationInputFor(state, { pods: [...pending, ...roomPods], instanceTypes, unavailable, without: rescheduling.nodes });
+  return simulationInputFor(state, { pods: [...pending, ...roomPods], instanceTypes, unavailable, without: rescheduling.nodes, ...(pass.onRefused === undefined ? {} : { onRefused: pass.onRefused }) });
 }

@@ -94,7 +94,7 @@ void t.test('nodesmith run with every component and gate starts these, in this o
     'gc.virtual_nodes', 'gc.virtual_node_pods', 'gc.instances', 'gc.nodeclaims', 'nodepool.readiness', 'nodepool.usage',
     'nodeclass.instanceprofile', 'nodeclass.status', 'pricing.spot', 'providers.instancetype', 'providers.pricing.ondemand', 'nodeclass.catalogsource',
     'nodeclass.capacityreservation', 'capacityreservation.expiration', 'capacityreservation.capacitytype', 'interruption.instancestatus',
-    'nodeoverlay.status', 'capacitybuffer', 'provisioningrequest', 'nodeclaim.consolidatable', 'disruption', 'provisioner.plan', 'provisioner.heartbeat', 'static.replicas',
+    'nodeoverlay.status', 'capacitybuffer', 'provisioningrequest', 'dra.claim_handover', 'nodeclaim.consolidatable', 'disruption', 'provisioner.plan', 'provisioner.heartbeat', 'static.replicas',
     'extender', 'extender.tls', 'webhooks', 'webhooks.tls', 'health',
   ]);
   t.equal(new Set(list.map((e) => e.name)).size, list.length, 'no name twice');

@@ -34,3 +34,11 @@ void t.test('FEATURE_GATES in the environment sets the gates, as Karpenter reads
   t.ok(Array.isArray(bad) && bad.some((p) => p.includes('NoSuchGate')), 'a bad value in the environment is reported like the flag');
   t.end();
 });
+
+void t.test('DynamicResourceAllocation is on unless turned off, as Kubernetes gates DRA since 1.34', (t) => {
+  const byDefault = parseRunFlags(['--cluster-name=c'], {});
+  const off = parseRunFlags(['--cluster-name=c', '--feature-gates=DynamicResourceAllocation=false'], {});
+  t.equal(Array.isArray(byDefault) ? byDefault.join('; ') : byDefault.dynamicResourceAllocation, true);
+  t.equal(Array.isArray(off) ? off.join('; ') : off.dynamicResourceAllocation, false);
+  t.end();
+});

@@ -10,7 +10,7 @@ void t.test('node repair is off unless --feature-gates turns NodeRepair on, as i
   const off = parseRunFlags(['--cluster-name=c', '--feature-gates=NodeRepair=false'], {});
   t.equal(Array.isArray(off) ? 'problems' : off.nodeRepair, false);
   t.same(parseRunFlags(['--cluster-name=c', '--feature-gates=NodeRepair=yes'], {}), [
-    '--feature-gates: "NodeRepair=yes" is not Name=true|false for one of NodeRepair, ReservedCapacity, SpotToSpotConsolidation, NodeOverlay, StaticCapacity, CapacityBuffer',
+    '--feature-gates: "NodeRepair=yes" is not Name=true|false for one of NodeRepair, ReservedCapacity, SpotToSpotConsolidation, NodeOverlay, StaticCapacity, CapacityBuffer, DynamicResourceAllocation',
   ], 'a bad value is reported once');
   t.end();
 });

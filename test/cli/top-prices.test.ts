@@ -23,6 +23,6 @@ void t.test('top prices nodes from the catalog, and with overlays from the overl
 void t.test('top takes the NodeOverlay gate like the controller, off by default', (t) => {
   t.match(parseTopFlags([]), { nodeOverlay: false });
   t.match(parseTopFlags(['--feature-gates', 'NodeOverlay=true']), { nodeOverlay: true });
-  t.same(parseTopFlags(['--feature-gates', 'NodeOverlay=maybe']), ['--feature-gates: "NodeOverlay=maybe" is not Name=true|false for one of NodeRepair, ReservedCapacity, SpotToSpotConsolidation, NodeOverlay, StaticCapacity, CapacityBuffer']);
+  t.same(parseTopFlags(['--feature-gates', 'NodeOverlay=maybe']), ['--feature-gates: "NodeOverlay=maybe" is not Name=true|false for one of NodeRepair, ReservedCapacity, SpotToSpotConsolidation, NodeOverlay, StaticCapacity, CapacityBuffer, DynamicResourceAllocation']);
   t.end();
 });

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { startComponent, type Component } from './component.js';
 import { freePort } from './free-port.js';
 import type { Stack } from './stack.js';
 import { waitFor } from './wait-for.js';
+import { builtBinDir } from './binaries.js';
 
 const run = promisify(execFile);
 
@@ -16,11 +16,7 @@ export const karpenterNamespace = 'karpenter';
 
 /** The controller binary, built once from the Go module proxy and cached by version. */
 export async function karpenterBinary(): Promise<string> {
-  const script = fileURLToPath(new URL('./build-karpenter.sh', import.meta.url));
-  const { stdout } = await run('bash', [script, 'controller'], { env: { ...process.env, KARPENTER_VERSION: karpenterVersion }, maxBuffer: 16 * 1024 * 1024 });
-  const bin = stdout.trim().split('\n').at(-1);
-  if (bin === undefined || bin === '') throw new Error('build-karpenter.sh printed no bin directory');
-  return join(bin, 'karpenter-controller');
+  return join(await builtBinDir('build-karpenter.sh', ['controller'], { KARPENTER_VERSION: karpenterVersion }), 'karpenter-controller');
 }
 
 /**

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 import { startComponent, type Component } from './component.js';
@@ -10,6 +9,7 @@ import { onFreshPorts } from './fresh-ports.js';
 import { createRsaAuthority, issueCertificate } from './pki.js';
 import type { Stack } from './stack.js';
 import { waitFor } from './wait-for.js';
+import { builtBinDir } from './binaries.js';
 
 const run = promisify(execFile);
 
@@ -22,11 +22,7 @@ const webhookSecret = 'kueue-webhook-server-cert';
 
 /** The manager binary, built once from the Go module proxy and cached by version. */
 export async function kueueBinary(): Promise<string> {
-  const script = fileURLToPath(new URL('./build-kueue.sh', import.meta.url));
-  const { stdout } = await run('bash', [script], { env: { ...process.env, KUEUE_VERSION: kueueVersion }, maxBuffer: 16 * 1024 * 1024 });
-  const bin = stdout.trim().split('\n').at(-1);
-  if (bin === undefined || bin === '') throw new Error('build-kueue.sh printed no bin directory');
-  return join(bin, 'kueue');
+  return join(await builtBinDir('build-kueue.sh', [], { KUEUE_VERSION: kueueVersion }), 'kueue');
 }
 
 /** Kueue's own source at the pinned version (its CRDs and webhook manifests), from the Go module cache the build filled. */
