@@ -11,7 +11,7 @@
 // --save list, which also keeps it from clearing .tap/processinfo under the runs beside it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -20,22 +20,31 @@ import { TapMerge } from './tap-merge.mjs';
 
 const tapBin = fileURLToPath(new URL('../node_modules/tap/dist/esm/run.mjs', import.meta.url));
 const started = Date.now();
-const args = process.argv.slice(2);
+const stackJobsFlag = '--stack-jobs=';
+/** Our own flag; every other argument is tap's. */
+const args = process.argv.slice(2).filter((a) => !a.startsWith(stackJobsFlag));
 
 /**
- * How many real-stack files run at once (NODESMITH_STACK_JOBS). Each starts its own stack and mostly waits: three on
- * the 2-core machine beside the other files finished the suite sooner than two and stayed green (issue 36 notes).
+ * How many real-stack files run at once (`--stack-jobs=N`, default 3). Each starts its own stack and mostly waits:
+ * three on the 2-core machine beside the other files finished the suite sooner than two (issue 36 notes).
  */
 function stackJobs() {
-  const text = process.env['NODESMITH_STACK_JOBS'] ?? '3';
+  const text = process.argv.slice(2).findLast((a) => a.startsWith(stackJobsFlag))?.slice(stackJobsFlag.length) ?? '3';
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`NODESMITH_STACK_JOBS must be a whole number of 1 or more, not "${text}"`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${stackJobsFlag}N must be a whole number of 1 or more, not "${text}"`);
   return n;
 }
 
-/** Runs tap with these arguments; `onLine` gets each line of its stdout. Resolves to its exit code. */
-function tap(tapArgs, onLine) {
+/** The other files' CPU priority below the stacks' (see splitRuns). */
+const otherFilesNiceness = 5;
+
+/**
+ * Runs tap with these arguments; `onLine` gets each line of its stdout. Resolves to its exit code. `niceness` lowers
+ * its CPU priority, and that of every test process it starts after (they inherit it).
+ */
+function tap(tapArgs, onLine, niceness = 0) {
   const child = spawn(process.execPath, [tapBin, ...tapArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (niceness !== 0 && child.pid !== undefined) setPriority(child.pid, niceness);
   createInterface({ input: child.stdout }).on('line', onLine);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
 }
@@ -75,9 +84,9 @@ async function splitRuns(files, jobs) {
   // Coverage is `npm run coverage`'s (one run of the unit files); across runs its data would be partial anyway.
   const common = ['--reporter=tap', '--disable-coverage', ...options];
   const merge = new TapMerge((text) => process.stdout.write(text));
-  const runOf = (tapArgs) => {
+  const runOf = (tapArgs, niceness = 0) => {
     const reader = merge.run();
-    return tap(tapArgs, reader.line).finally(reader.close);
+    return tap(tapArgs, reader.line, niceness).finally(reader.close);
   };
   const queue = slowestFirst(files.filter(startsAStack));
   const others = files.filter((f) => !startsAStack(f));
@@ -92,7 +101,9 @@ async function splitRuns(files, jobs) {
     return codes;
   };
   const codes = await Promise.all([
-    others.length === 0 ? [] : runOf([...common, ...others]).then((c) => [c]),
+    // The other files keep the CPU busy (each is a node process starting); at a lower priority they take what the
+    // stacks leave, so a controller's pass on a stack is not late behind them: they finish long before the stacks.
+    others.length === 0 ? [] : runOf([...common, ...others], otherFilesNiceness).then((c) => [c]),
     ...Array.from({ length: jobs }, stackWorker),
   ]);
   rmSync(saves, { recursive: true, force: true });
@@ -102,6 +113,11 @@ async function splitRuns(files, jobs) {
   return codes.flat().find((c) => c !== 0) ?? 0;
 }
 
-const files = await listFiles();
-const code = files.some(startsAStack) ? await splitRuns(files, stackJobs()) : await oneRun();
-process.exit(code);
+try {
+  const jobs = stackJobs();
+  const files = await listFiles();
+  process.exit(files.some(startsAStack) ? await splitRuns(files, jobs) : await oneRun());
+} catch (error) {
+  process.stderr.write(`run-suite: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
