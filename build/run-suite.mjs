@@ -25,11 +25,12 @@ const stackJobsFlag = '--stack-jobs=';
 const args = process.argv.slice(2).filter((a) => !a.startsWith(stackJobsFlag));
 
 /**
- * How many real-stack files run at once (`--stack-jobs=N`, default 3). Each starts its own stack and mostly waits:
- * three on the 2-core machine beside the other files finished the suite sooner than two (issue 36 notes).
+ * How many real-stack files run at once (`--stack-jobs=N`, default 4). Each starts its own stack and mostly waits
+ * (one such file, sampled from ps: about a fifth of a core): four on the 2-core machine stayed green and finished sooner than
+ * three (DECISIONS.md, "The suite's order and jobs").
  */
 function stackJobs() {
-  const text = process.argv.slice(2).findLast((a) => a.startsWith(stackJobsFlag))?.slice(stackJobsFlag.length) ?? '3';
+  const text = process.argv.slice(2).findLast((a) => a.startsWith(stackJobsFlag))?.slice(stackJobsFlag.length) ?? '4';
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${stackJobsFlag}N must be a whole number of 1 or more, not "${text}"`);
   return n;

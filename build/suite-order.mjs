@@ -7,8 +7,9 @@ import { dirname } from 'node:path';
 /** A file that starts kube-apiserver, etcd, kwok and moto of its own (README: "Real-stack tests"). */
 export const startsAStack = (file) => file.startsWith('test/e2e/') || file.startsWith('test/stack/');
 
-// The committed times (seconds, a full run alone on the 2-core machine) order a fresh clone's first run; each run
-// then writes what it measured to .tap/, and the next run on that checkout orders by those.
+// The committed times (seconds, from one full `npm test` on the 2-core machine, shared with other work, so longer
+// than alone; only their order matters) order a fresh clone's first run; each run then writes what it measured to
+// .tap/, and the next run on that checkout orders by those.
 const committed = new URL('./suite-times.json', import.meta.url);
 const measured = new URL('../.tap/suite-times.json', import.meta.url);
 
