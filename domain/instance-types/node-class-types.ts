@@ -1,12 +1,12 @@
 import { resourceNames, type ResourceList } from '../resource-list.js';
 import { labels } from '../well-known-labels.js';
 import { allocatableFrom, type MachineFacts } from './allocatable.js';
-import type { KubeletSettings, KubeletSpec } from '../cloud/node-class.js';
+import type { KubeletSpec } from '../cloud/node-class.js';
 import { classKubelet, nodeKubelet } from './node-kubelet.js';
 import { resolvedAmiFamily } from '../api/ami-families.js';
 import { amiFamilyCapacity } from './ami-family-capacity.js';
 import { ephemeralStorageBytes, type CapacityBlockDevice } from './ephemeral-storage.js';
-import type { InstanceType, Overhead } from './instance-type.js';
+import type { InstanceType } from './instance-type.js';
 import { compatibleWithClass, servedByImages, type ClassLaunchability, type ClassPlacementGroup, type ImageRequirements, type ListedInterface } from './node-class-compatibility.js';
 
 /**
@@ -136,13 +136,14 @@ const coreResources = new Set<string>(Object.values(resourceNames));
 
 function forClass(type: InstanceType, settings: NodeClassCapacity): InstanceType {
   const extended = Object.fromEntries(Object.entries(type.capacity).filter(([name]) => !coreResources.has(name) && name !== privateIpv4Resource));
-  const { kubeletRefusal: _previous, ...unsized } = type;
   const sized = sizeMachine(type, type.capacity[resourceNames.memory] ?? 0, extended, settings);
   const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows, settings.placementGroup);
   // A type the class cannot launch stays in the table, same order, with no available offering: no plan picks it.
   const launchable = settings.kubeletRefusal === undefined && sized.kubeletRefusal === undefined && servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
   const offerings = launchable ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));
-  return { ...unsized, ...sized, labels: typeLabels, offerings };
+  // Field by field, so that a refusal of the type as given (sized for another class) does not outlive its class.
+  const { capacity, overhead, allocatable, kubelet, kubeletRefusal } = sized;
+  return { name: type.name, labels: typeLabels, capacity, overhead, allocatable, kubelet, ...(kubeletRefusal === undefined ? {} : { kubeletRefusal }), offerings, machine: type.machine };
 }
 
 const byCatalog = new WeakMap<readonly InstanceType[], Map<string, readonly InstanceType[]>>();
