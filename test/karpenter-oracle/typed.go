@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	nodeadmv1alpha1 "github.com/awslabs/amazon-eks-ami/nodeadm/api/v1alpha1"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily/bootstrap"
+	"github.com/pelletier/go-toml/v2"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+)
+
+// nodeadm decodes a NodeConfig document through a runtime.Scheme holding its v1alpha1 API
+// (internal/api/bridge.DecodeNodeConfig); the bridge and its internal types are internal to
+// nodeadm's module, so this builds the same scheme from the public API package and decodes into
+// the versioned type, strictly: a field NodeConfig has not, or one given twice, is an error.
+var nodeConfigCodecs = func() serializer.CodecFactory {
+	scheme := runtime.NewScheme()
+	if err := nodeadmv1alpha1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	return serializer.NewCodecFactory(scheme, serializer.EnableStrict)
+}()
+
+// decodeNodeConfig is one NodeConfig document as nodeadm's API types hold it, re-encoded as JSON
+// (so two renderings that mean the same NodeConfig compare equal), or why nodeadm's decoder refuses it.
+func decodeNodeConfig(doc []byte) (map[string]any, error) {
+	obj, gvk, err := nodeConfigCodecs.UniversalDeserializer().Decode(doc, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	config, ok := obj.(*nodeadmv1alpha1.NodeConfig)
+	if !ok {
+		return nil, fmt.Errorf("decoded %s, not a NodeConfig", gvk)
+	}
+	return viaJSON(config)
+}
+
+// bottlerocketUserData is Karpenter's Bottlerocket user data as its own settings type reads it
+// (pkg/providers/amifamily/bootstrap.BottlerocketSettings), with nothing else allowed.
+type bottlerocketUserData struct {
+	Settings bootstrap.BottlerocketSettings `toml:"settings"`
+}
+
+// decodeBottlerocket decodes TOML into Karpenter's settings struct with a decoder that refuses
+// unknown keys, and returns the struct as JSON, or the keys the struct has no field for.
+func decodeBottlerocket(text string) (map[string]any, error) {
+	var out bottlerocketUserData
+	decoder := toml.NewDecoder(bytes.NewReader([]byte(text))).DisallowUnknownFields()
+	if err := decoder.Decode(&out); err != nil {
+		if strict, ok := err.(*toml.StrictMissingError); ok {
+			keys := make([]string, 0, len(strict.Errors))
+			for _, e := range strict.Errors {
+				keys = append(keys, strings.Join(e.Key(), "."))
+			}
+			return nil, fmt.Errorf("Karpenter's BottlerocketSettings has no field for %s", strings.Join(keys, ", "))
+		}
+		return nil, err
+	}
+	return viaJSON(out.Settings)
+}
+
+func viaJSON(v any) (map[string]any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	return out, json.Unmarshal(raw, &out)
+}
