@@ -46,7 +46,7 @@ type bottlerocketUserData struct {
 }
 
 // decodeBottlerocket decodes TOML into Karpenter's settings struct with a decoder that refuses
-// unknown keys, and returns the struct as JSON, or the keys the struct has no field for.
+// unknown keys, and returns what the struct holds, or the keys it has no field for.
 func decodeBottlerocket(text string) (map[string]any, error) {
 	var out bottlerocketUserData
 	decoder := toml.NewDecoder(bytes.NewReader([]byte(text))).DisallowUnknownFields()
@@ -60,7 +60,14 @@ func decodeBottlerocket(text string) (map[string]any, error) {
 		}
 		return nil, err
 	}
-	return viaJSON(out.Settings)
+	// Written back through the same struct's TOML tags, so the result has the document's own key names: a value
+	// the struct reads differently (or not at all) is then a difference at that key.
+	written, err := toml.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	settings := map[string]any{}
+	return settings, toml.Unmarshal(written, &settings)
 }
 
 func viaJSON(v any) (map[string]any, error) {
