@@ -27,8 +27,8 @@ type Parsed struct {
 	// BottlerocketError says which keys it has no field for.
 	Bottlerocket      map[string]any `json:"bottlerocket,omitempty"`
 	BottlerocketError string         `json:"bottlerocketError,omitempty"`
-	Text     string         `json:"text,omitempty"`
-	Error    string         `json:"error,omitempty"`
+	Text              string         `json:"text,omitempty"`
+	Error             string         `json:"error,omitempty"`
 }
 
 type Part struct {
@@ -38,7 +38,7 @@ type Part struct {
 	// strict decoder refused, one entry per document ("" where it decoded).
 	Decoded      []map[string]any `json:"decoded,omitempty"`
 	DecodeErrors []string         `json:"decodeErrors,omitempty"`
-	Text        string           `json:"text,omitempty"`
+	Text         string           `json:"text,omitempty"`
 }
 
 const nodeConfigType = "application/node.eks.aws"
