@@ -1,5 +1,5 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
-import { quantityPattern } from './structural-schema.js';
+import { quantityPattern } from './schema-values.js';
 
 /**
  * What a kubelet expression sees of one instance type: Karpenter's InstanceTypeVars (aws provider #9326,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily/bootstrap"
@@ -50,24 +51,49 @@ type bottlerocketUserData struct {
 func decodeBottlerocket(text string) (map[string]any, error) {
 	var out bottlerocketUserData
 	decoder := toml.NewDecoder(bytes.NewReader([]byte(text))).DisallowUnknownFields()
-	if err := decoder.Decode(&out); err != nil {
-		if strict, ok := err.(*toml.StrictMissingError); ok {
-			keys := make([]string, 0, len(strict.Errors))
-			for _, e := range strict.Errors {
-				keys = append(keys, strings.Join(e.Key(), "."))
-			}
-			return nil, fmt.Errorf("Karpenter's BottlerocketSettings has no field for %s", strings.Join(keys, ", "))
-		}
+	err := decoder.Decode(&out)
+	if _, unknown := err.(*toml.StrictMissingError); err != nil && !unknown {
 		return nil, err
 	}
 	// Written back through the same struct's TOML tags, so the result has the document's own key names: a value
 	// the struct reads differently (or not at all) is then a difference at that key.
-	written, err := toml.Marshal(out)
-	if err != nil {
-		return nil, err
+	written, merr := toml.Marshal(out)
+	if merr != nil {
+		return nil, merr
 	}
 	settings := map[string]any{}
-	return settings, toml.Unmarshal(written, &settings)
+	if uerr := toml.Unmarshal(written, &settings); uerr != nil {
+		return nil, uerr
+	}
+	if err != nil {
+		// go-toml names a key by the table headers the document happens to write ([a.b] then [a.b.c], or only
+		// [a.b.c]); the outermost keys the struct kept nothing of name the same unknown keys whatever the spelling.
+		raw := map[string]any{}
+		if rerr := toml.Unmarshal([]byte(text), &raw); rerr != nil {
+			return nil, rerr
+		}
+		return nil, fmt.Errorf("Karpenter's BottlerocketSettings has no field for %s", strings.Join(missingKeys(raw, settings, ""), ", "))
+	}
+	return settings, nil
+}
+
+// missingKeys lists the outermost keys of raw that kept lacks, sorted.
+func missingKeys(raw, kept map[string]any, prefix string) []string {
+	var out []string
+	for key, value := range raw {
+		path := prefix + key
+		inner, isTable := value.(map[string]any)
+		keptValue, ok := kept[key]
+		keptInner, keptTable := keptValue.(map[string]any)
+		switch {
+		case !ok:
+			out = append(out, path)
+		case isTable && keptTable:
+			out = append(out, missingKeys(inner, keptInner, path+".")...)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func viaJSON(v any) (map[string]any, error) {
