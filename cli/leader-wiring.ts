@@ -50,7 +50,7 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
   const { config, api, state, registry, log, mayAct: isLeader } = w;
   const { aws, priced, nodeClaims, events, materializer } = p;
   const cloud = aws.cloudProviderFor('nodeclaim.lifecycle');
-  const nodeClasses = nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log, alsoReadyWhen: p.reserved.readyConditions });
+  const nodeClasses = nodeClassControllers({ api, state, profiles: aws.instanceProfiles, resolver: aws.nodeClassResolver, events, cluster: config.cluster.name, region: config.aws.region, log, alsoReadyWhen: p.reserved.readyConditions, instanceTypes: () => priced.instanceTypes() });
   const overlays = nodeOverlayStatus(api, w.overlays, priced);
   const buffers = capacityBufferController(api, w.buffers);
   const lifecycle = lifecycleParts({

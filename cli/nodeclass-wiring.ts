@@ -27,6 +27,7 @@ import { NodeOverlayStatusController, type NodeOverlays } from '../provisioner/p
 import { KubeNodeOverlayStatusWriter } from '../provisioner/kube/nodeoverlay-status-client.js';
 import type { DescribedInstanceTypes } from '../domain/instance-types/catalog-entry.js';
 import type { Watched } from './lifecycle-wiring.js';
+import type { InstanceType } from '../domain/instance-types/instance-type.js';
 
 export interface NodeClassWiring {
   readonly api: KubeRest;
@@ -39,6 +40,8 @@ export interface NodeClassWiring {
   readonly log: Logger;
   /** Conditions of other EC2NodeClass controllers that Ready also sums (reservedCapacity's readyConditions). */
   readonly alsoReadyWhen?: readonly string[];
+  /** The catalog the status evaluates kubelet expressions on. */
+  readonly instanceTypes?: () => readonly InstanceType[];
 }
 
 /** The EC2NodeClass controllers, for the leader's lifecycle runner; woken when an EC2NodeClass changes. */
@@ -47,7 +50,7 @@ export function nodeClassControllers(w: NodeClassWiring): { readonly instancePro
   const writer = new KubeNodeClassClient(w.api);
   return {
     instanceProfile: new InstanceProfileController({ view: w.state, writer, profiles: w.profiles, cluster: w.cluster, region: w.region, clock: systemClock, log }),
-    status: new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log, ...(w.alsoReadyWhen === undefined ? {} : { alsoReadyWhen: w.alsoReadyWhen }) }),
+    status: new NodeClassStatusController({ view: w.state, writer, resolver: w.resolver, events: w.events, clock: systemClock, log, ...(w.alsoReadyWhen === undefined ? {} : { alsoReadyWhen: w.alsoReadyWhen }), ...(w.instanceTypes === undefined ? {} : { instanceTypes: w.instanceTypes }) }),
   };
 }
 

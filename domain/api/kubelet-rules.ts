@@ -3,6 +3,7 @@ import { evictionSignals, evictionValuePattern, reservedResources } from './sche
 import { fieldPath, problem, type Problem } from './problem.js';
 import { clusterDnsLimitOf, kubeletFieldsOf } from './kubelet-families.js';
 import { checkKubeletFields } from './kubelet-field-schema.js';
+import { checkKubeletExpressions } from './kubelet-expression-rules.js';
 import { upstreamKubeletFields } from './kubelet-configuration.generated.js';
 
 const evictionValue = new RegExp(evictionValuePattern);
@@ -32,13 +33,15 @@ function checkSoftPairing(kubelet: KubeletConfiguration): Problem[] {
 
 /**
  * Karpenter's kubelet rules (eviction and reserved keys, GC thresholds, soft eviction pairs, no registerWithTaints),
- * and no field the upstream KubeletConfiguration lacks.
+ * no field the upstream KubeletConfiguration lacks, and every maxPods, kubeReserved and systemReserved expression
+ * compiled.
  */
 export function checkKubelet(kubelet: KubeletConfiguration | undefined): Problem[] {
   if (kubelet === undefined) return [];
   const base = 'spec.kubelet';
   const out: Problem[] = [
     ...checkKubeletFields(kubelet),
+    ...checkKubeletExpressions(kubelet),
     ...checkKeys(kubelet.evictionHard, signals, `${base}.evictionHard`),
     ...checkKeys(kubelet.evictionSoft, signals, `${base}.evictionSoft`),
     ...checkKeys(kubelet.evictionSoftGracePeriod, signals, `${base}.evictionSoftGracePeriod`),

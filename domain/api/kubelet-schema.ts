@@ -4,7 +4,6 @@ import { evictionSignals, evictionValuePattern, reservedResources } from './sche
 import { upstreamKubeletFields } from './kubelet-configuration.generated.js';
 import { keepingUnknownFields } from './kubelet-field-schema.js';
 
-const reservedValuePattern = '^(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 function keysIn(values: readonly string[]): string {
   return `self.all(x, x in [${values.map((v) => `'${v}'`).join(', ')}])`;
@@ -14,9 +13,21 @@ const evictionMap = stringMap({
   additionalProperties: { type: 'string', pattern: evictionValuePattern },
   ...cel({ rule: keysIn(evictionSignals), message: `valid keys are ${evictionSignals.join(', ')}` }),
 });
+// A reserved value is a quantity or an expression (aws provider #9326): no quantity pattern, which would refuse every
+// expression; the webhook tells them apart and compiles the expressions. A negative quantity is still refused.
 const reservedMap = stringMap({
-  additionalProperties: { type: 'string', pattern: reservedValuePattern },
-  ...cel({ rule: keysIn(reservedResources), message: `valid keys are ${reservedResources.join(', ')}` }),
+  additionalProperties: { type: 'string' },
+  ...cel(
+    { rule: keysIn(reservedResources), message: `valid keys are ${reservedResources.join(', ')}` },
+    { rule: "self.all(x, !self[x].startsWith('-'))", message: "a reservation can't be a negative resource quantity" },
+  ),
+});
+
+// maxPods: a number, or an expression evaluated per instance type (aws provider #9326); only the number has a bound.
+const maxPodsSchema = Type.Unsafe<number | string>({
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  'x-kubernetes-int-or-string': true,
+  ...cel({ rule: 'type(self) != int || self >= 0', message: 'maxPods must be a non-negative integer when set to an integer' }),
 });
 
 /**
@@ -30,7 +41,7 @@ function upstreamFields(managed: readonly string[]): Record<string, TOptional<TU
 
 const managedFields = {
   clusterDNS: Type.Optional(Type.Array(Type.String())),
-  maxPods: Type.Optional(Type.Integer({ minimum: 0, format: 'int32' })),
+  maxPods: Type.Optional(maxPodsSchema),
   podsPerCore: Type.Optional(Type.Integer({ minimum: 0, format: 'int32' })),
   systemReserved: Type.Optional(reservedMap),
   kubeReserved: Type.Optional(reservedMap),

@@ -48,3 +48,7 @@ export const placementGroupMessages = {
   none: "expected at least one, got none, ['name', 'id']",
   both: "'name' and 'id' are mutually exclusive",
 } as const;
+
+/** What resource.ParseQuantity accepts, sign included (kept here, apart from TypeBox, for code that only tests values). */
+export const quantityPattern =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';

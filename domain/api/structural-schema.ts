@@ -1,4 +1,5 @@
 import { Type, type TSchema, type TUnsafe, type SchemaOptions } from '@sinclair/typebox';
+import { quantityPattern } from './schema-values.js';
 
 /**
  * Builders for schema pieces the Kubernetes API server accepts as *structural*: TypeBox's own
@@ -45,10 +46,8 @@ export function mapOf<T extends TSchema>(
   });
 }
 
-/** Kubernetes resource.Quantity, serialised as int-or-string. */
-export const quantityPattern =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
+/** Kubernetes resource.Quantity, serialised as int-or-string. */
 export function quantity(options: SchemaOptions = {}): TUnsafe<string | number> {
   return Type.Unsafe<string | number>({
     anyOf: [{ type: 'integer' }, { type: 'string' }],

@@ -67,9 +67,21 @@ export type AmiVariant = 'standard' | 'nvidia' | 'neuron';
  * NodeClassSpec and ResolvedNodeClass do not carry it: a launch gets each type's kubelet from the simulation's
  * sizing of it (InstanceType.kubelet, LaunchOffering.kubelet), derived once in domain/instance-types/node-kubelet.ts.
  */
-export interface KubeletSettings {
-  readonly clusterDNS?: readonly string[];
+export interface KubeletSettings extends KubeletFields {
   readonly maxPods?: number;
+}
+
+/**
+ * spec.kubelet as the class gives it: maxPods may be an expression, and a kubeReserved or systemReserved value one
+ * (aws provider #9326), evaluated per instance type into the KubeletSettings its user data writes.
+ */
+export interface KubeletSpec extends KubeletFields {
+  readonly maxPods?: number | string;
+}
+
+/** The fields spec.kubelet and a node's resolved kubelet share. */
+interface KubeletFields {
+  readonly clusterDNS?: readonly string[];
   readonly podsPerCore?: number;
   readonly systemReserved?: Readonly<Record<string, string>>;
   readonly kubeReserved?: Readonly<Record<string, string>>;

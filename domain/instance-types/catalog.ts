@@ -106,7 +106,7 @@ function toInstanceType(entry: CatalogEntry, region: string, offerings: Offering
     ...networkFacts(entry),
   };
   // Sized as a class with no settings of its own; each EC2NodeClass re-sizes it (node-class-types.ts).
-  const sized = sizeMachine(machine, memoryCapacity(machine, options.vmMemoryOverheadPercent), entryExtendedResources(entry), defaultNodeClassCapacity);
+  const sized = sizeMachine({ name: entry.name, machine }, memoryCapacity(machine, options.vmMemoryOverheadPercent), entryExtendedResources(entry), defaultNodeClassCapacity);
   return { name: entry.name, labels: entryLabels(entry, region), ...sized, offerings, machine };
 }
 

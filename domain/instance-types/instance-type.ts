@@ -36,6 +36,11 @@ export interface InstanceType {
    * and overhead, so that what the node's kubelet is told and what the simulation counts on are one value.
    */
   readonly kubelet: KubeletSettings;
+  /**
+   * Why this type cannot run its EC2NodeClass's kubelet: an expression (aws provider #9326) that fails on it or yields
+   * a value the kubelet cannot take. Its offerings are then unavailable, and the class's status names it.
+   */
+  readonly kubeletRefusal?: string;
   readonly offerings: readonly Offering[];
   /** What capacity is derived from, so that each EC2NodeClass's kubelet and disk settings can size it (node-class-types.ts). */
   readonly machine: MachineFacts;

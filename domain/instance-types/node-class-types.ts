@@ -1,12 +1,12 @@
 import { resourceNames, type ResourceList } from '../resource-list.js';
 import { labels } from '../well-known-labels.js';
 import { allocatableFrom, type MachineFacts } from './allocatable.js';
-import type { KubeletSettings } from '../cloud/node-class.js';
+import type { KubeletSpec } from '../cloud/node-class.js';
 import { classKubelet, nodeKubelet } from './node-kubelet.js';
 import { resolvedAmiFamily } from '../api/ami-families.js';
 import { amiFamilyCapacity } from './ami-family-capacity.js';
 import { ephemeralStorageBytes, type CapacityBlockDevice } from './ephemeral-storage.js';
-import type { InstanceType, Overhead } from './instance-type.js';
+import type { InstanceType } from './instance-type.js';
 import { compatibleWithClass, servedByImages, type ClassLaunchability, type ClassPlacementGroup, type ImageRequirements, type ListedInterface } from './node-class-compatibility.js';
 
 /**
@@ -27,7 +27,7 @@ export interface NodeClassCapacity extends ClassLaunchability {
   readonly name: string;
   readonly amiFamily: string;
   /** spec.kubelet, whole: each type's NodeKubelet (node-kubelet.ts) is derived from it, for its sizing and its user data. */
-  readonly kubelet?: KubeletSettings;
+  readonly kubelet?: KubeletSpec;
   /**
    * Why the class's AMI family cannot write its kubelet (a field its user data has no place for): the admission rule's
    * first problem, for a class admitted before the rule or with the webhook off. Its types launch nothing, and its
@@ -51,7 +51,7 @@ export interface NodeClassLike {
     readonly amiFamily?: string;
     readonly amiSelectorTerms?: readonly { readonly alias?: string }[];
     /** The whole kubelet block: it sizes the nodes and is what their user data writes. */
-    readonly kubelet?: KubeletSettings;
+    readonly kubelet?: KubeletSpec;
     readonly blockDeviceMappings?: readonly CapacityBlockDevice[];
     readonly instanceStorePolicy?: string;
     readonly networkInterfaces?: readonly ListedInterface[];
@@ -96,14 +96,18 @@ function classPlacement(selects: boolean, group: ClassPlacementGroup | undefined
   return { placementGroup: resolved, placementGroupPending: selects && group === undefined ? true : undefined };
 }
 
+/** A type's sizing under one class; `kubeletRefusal` when the class's kubelet expressions cannot be resolved on it. */
+type SizedMachine = Pick<InstanceType, 'capacity' | 'overhead' | 'allocatable' | 'kubelet' | 'kubeletRefusal'>;
+
 /** What a node of this machine holds under these settings, as Karpenter's NewInstanceType computes it, and its kubelet. */
-export function sizeMachine(machine: MachineFacts, memory: number, extended: ResourceList, settings: NodeClassCapacity): { capacity: ResourceList; overhead: Overhead; allocatable: ResourceList; kubelet: KubeletSettings } {
+export function sizeMachine(type: { readonly name: string; readonly machine: MachineFacts }, memory: number, extended: ResourceList, settings: NodeClassCapacity): SizedMachine {
+  const { machine } = type;
   const family = amiFamilyCapacity(settings.amiFamily);
   const efaOnly = settings.networkInterfaces?.filter((n) => n.interfaceType === 'efa-only') ?? [];
   // Only EFA-only interfaces on the first card take an ENI from the VPC CNI.
   const efaOnlyEnis = efaOnly.filter((n) => n.networkCardIndex === 0).length;
   const storage = ephemeralStorageBytes(machine, family, settings);
-  const kubelet = nodeKubelet({ machine, memory, storage, family, kubelet: settings.kubelet ?? {}, efaOnlyEnis });
+  const kubelet = nodeKubelet({ instanceType: type.name, machine, memory, storage, family, kubelet: settings.kubelet ?? {}, efaOnlyEnis });
   // A class that lists its interfaces gets exactly the EFA devices it attaches.
   const listsInterfaces = settings.networkInterfaces !== undefined;
   const own: Record<string, number> = Object.fromEntries(Object.entries(extended).filter(([name]) => !listsInterfaces || name !== efaResource));
@@ -113,7 +117,8 @@ export function sizeMachine(machine: MachineFacts, memory: number, extended: Res
     [resourceNames.cpu]: machine.vcpu * 1000, [resourceNames.memory]: memory, [resourceNames.pods]: kubelet.pods,
     [resourceNames.ephemeralStorage]: storage, ...own,
   };
-  return { capacity, overhead: kubelet.overhead, allocatable: allocatableFrom(capacity, kubelet.overhead), kubelet: kubelet.config };
+  const sized = { capacity, overhead: kubelet.overhead, allocatable: allocatableFrom(capacity, kubelet.overhead), kubelet: kubelet.config };
+  return kubelet.refusal === undefined ? sized : { ...sized, kubeletRefusal: kubelet.refusal };
 }
 
 /**
@@ -131,12 +136,14 @@ const coreResources = new Set<string>(Object.values(resourceNames));
 
 function forClass(type: InstanceType, settings: NodeClassCapacity): InstanceType {
   const extended = Object.fromEntries(Object.entries(type.capacity).filter(([name]) => !coreResources.has(name) && name !== privateIpv4Resource));
-  const sized = sizeMachine(type.machine, type.capacity[resourceNames.memory] ?? 0, extended, settings);
+  const sized = sizeMachine(type, type.capacity[resourceNames.memory] ?? 0, extended, settings);
   const typeLabels = classLabels(type, amiFamilyCapacity(settings.amiFamily).windows, settings.placementGroup);
   // A type the class cannot launch stays in the table, same order, with no available offering: no plan picks it.
-  const launchable = settings.kubeletRefusal === undefined && servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
+  const launchable = settings.kubeletRefusal === undefined && sized.kubeletRefusal === undefined && servedByImages(typeLabels, settings.images) && compatibleWithClass(type, settings);
   const offerings = launchable ? type.offerings : type.offerings.map((o) => ({ ...o, available: false }));
-  return { ...type, ...sized, labels: typeLabels, offerings };
+  // Field by field, so that a refusal of the type as given (sized for another class) does not outlive its class.
+  const { capacity, overhead, allocatable, kubelet, kubeletRefusal } = sized;
+  return { name: type.name, labels: typeLabels, capacity, overhead, allocatable, kubelet, ...(kubeletRefusal === undefined ? {} : { kubeletRefusal }), offerings, machine: type.machine };
 }
 
 const byCatalog = new WeakMap<readonly InstanceType[], Map<string, readonly InstanceType[]>>();

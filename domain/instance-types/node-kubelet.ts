@@ -1,7 +1,9 @@
 import { checkKubeletForFamily } from '../api/kubelet-rules.js';
 import { checkKubeletFields } from '../api/kubelet-field-schema.js';
-import type { KubeletSettings } from '../cloud/node-class.js';
+import { checkKubeletExpressions } from '../api/kubelet-expression-rules.js';
+import type { KubeletSettings, KubeletSpec } from '../cloud/node-class.js';
 import { eniLimitedPods, evictionThreshold, kubeReserved, maxPods, systemReserved, type MachineFacts } from './allocatable.js';
+import { expressionVariables, resolveMaxPods, resolveReserved } from './kubelet-expressions.js';
 import type { AmiFamilyCapacity } from './ami-family-capacity.js';
 import type { Overhead } from './instance-type.js';
 
@@ -21,25 +23,60 @@ export interface NodeKubelet {
   /** The pods the node holds: the capacity the simulation counts. */
   readonly pods: number;
   readonly overhead: Overhead;
+  /**
+   * Why no node of this type can run the class's kubelet: an expression that fails, or yields a value the kubelet
+   * cannot take, on this type (the type then has no available offering). The values above are then sized without it.
+   */
+  readonly refusal?: string;
 }
 
 /** What a node's kubelet is derived from: the machine, its memory and ephemeral storage as the class sizes them. */
 export interface NodeKubeletInput {
+  /** The instance type's name: `instance_type` to an expression. */
+  readonly instanceType: string;
   readonly machine: MachineFacts;
   /** Memory capacity in bytes (after the VM overhead). */
   readonly memory: number;
   /** Ephemeral storage capacity in bytes. */
   readonly storage: number;
   readonly family: AmiFamilyCapacity;
-  /** The class's spec.kubelet, whole. */
-  readonly kubelet: KubeletSettings;
+  /** The class's spec.kubelet, whole, expressions unevaluated. */
+  readonly kubelet: KubeletSpec;
   /** EFA-only interfaces on the first network card: each takes an ENI from the VPC CNI. */
   readonly efaOnlyEnis: number;
 }
 
+/**
+ * spec.kubelet with its expressions evaluated for one type, as Karpenter's instance type resolver does before sizing
+ * it: maxPods against the pods the type would have without one, then kubeReserved and systemReserved against the pods
+ * that gives. The first failure is the type's refusal; the value that failed is left out.
+ */
+function resolvedKubelet(input: NodeKubeletInput): { kubelet: KubeletSettings; refusal?: string } {
+  const { machine, family, kubelet, efaOnlyEnis, instanceType } = input;
+  const { maxPods: given, kubeReserved: kube, systemReserved: system, ...rest } = kubelet;
+  let refusal: string | undefined;
+  let userPods = typeof given === 'number' ? given : undefined;
+  if (typeof given === 'string') {
+    const out = resolveMaxPods(given, expressionVariables(instanceType, machine, maxPods(machine, family, rest, efaOnlyEnis)));
+    userPods = out.value;
+    refusal = out.refusal;
+  }
+  const resolved: KubeletSettings = { ...rest, ...(userPods === undefined ? {} : { maxPods: userPods }) };
+  const variables = expressionVariables(instanceType, machine, maxPods(machine, family, resolved, efaOnlyEnis));
+  const reserved: Record<string, Record<string, string>> = {};
+  for (const [field, values] of [['kubeReserved', kube], ['systemReserved', system]] as const) {
+    if (values === undefined) continue;
+    const out = resolveReserved(field, values, variables);
+    refusal ??= out.refusal;
+    if (out.value !== undefined) reserved[field] = out.value;
+  }
+  return { kubelet: { ...resolved, ...reserved }, ...(refusal === undefined ? {} : { refusal }) };
+}
+
 /** Karpenter's NewInstanceType and launch template resolver, for the kubelet: max pods, then what it reserves. */
 export function nodeKubelet(input: NodeKubeletInput): NodeKubelet {
-  const { machine, family, kubelet, efaOnlyEnis } = input;
+  const { machine, family, efaOnlyEnis } = input;
+  const { kubelet, refusal } = resolvedKubelet(input);
   const pods = maxPods(machine, family, kubelet, efaOnlyEnis);
   // AL2, AL2023 and Custom reserve memory for the ENI-limited pod count (no reserved ENIs) whatever maxPods says.
   const reservedFor = family.eniLimitedMemoryOverhead ? eniLimitedPods(machine, 0, efaOnlyEnis) : pods;
@@ -49,20 +86,27 @@ export function nodeKubelet(input: NodeKubeletInput): NodeKubelet {
     evictionThreshold: evictionThreshold(input.memory, input.storage, kubelet.evictionHard),
   };
   // A user maxPods stays as written even where podsPerCore caps the pods lower: the kubelet applies podsPerCore
-  // itself. A type with no pod room (every ENI reserved) tells its kubelet nothing, as Karpenter sends no zero.
-  const config = kubelet.maxPods === undefined && pods > 0 ? { ...kubelet, maxPods: pods } : kubelet;
-  return { config, pods, overhead };
+  // itself. An expression is not the user's number: the type's pods stand in for it, as for no maxPods (Karpenter's
+  // resolver writes the resolved count whenever maxPods is not a literal). A type with no pod room tells its kubelet
+  // nothing, as Karpenter sends no zero.
+  const config = typeof input.kubelet.maxPods === 'number' ? kubelet : podsWritten(kubelet, pods);
+  return { config, pods, overhead, ...(refusal === undefined ? {} : { refusal }) };
 }
 
+/** The configuration with the type's pods as its maxPods, or none when it has no pod room. */
+function podsWritten(kubelet: KubeletSettings, pods: number): KubeletSettings {
+  if (pods > 0) return { ...kubelet, maxPods: pods };
+  return Object.fromEntries(Object.entries(kubelet).filter(([field]) => field !== 'maxPods'));
+}
 
 /**
  * A class's kubelet as every node of it starts from: spec.kubelet copied (the class's later generations cannot reach
  * into it; the types' cache key and every launch read it), and why no node can run it, if none can: a field the
- * upstream KubeletConfiguration lacks, or one its AMI family cannot write (the admission rules' first problem, for a
- * class admitted before the rules or with the webhook off).
+ * upstream KubeletConfiguration lacks, an expression that does not compile, or a field its AMI family cannot write
+ * (the admission rules' first problem, for a class admitted before the rules or with the webhook off).
  */
-export function classKubelet(kubelet: KubeletSettings | undefined, family: string): { kubelet: KubeletSettings | undefined; kubeletRefusal: string | undefined } {
-  const [refused] = [...checkKubeletFields(kubelet), ...checkKubeletForFamily(kubelet, family)];
+export function classKubelet(kubelet: KubeletSpec | undefined, family: string): { kubelet: KubeletSpec | undefined; kubeletRefusal: string | undefined } {
+  const [refused] = [...checkKubeletFields(kubelet), ...checkKubeletExpressions(kubelet), ...checkKubeletForFamily(kubelet, family)];
   return {
     kubelet: kubelet === undefined ? undefined : structuredClone(kubelet),
     kubeletRefusal: refused === undefined ? undefined : `${refused.path}: ${refused.message}`,

@@ -9,6 +9,8 @@ import { silentLogger, type Controller, type ControllerLogger, type ReconcileRes
 import type { EventRecorder } from '../ports/events.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { nodeClassCapacityOf } from '../../domain/instance-types/node-class-types.js';
+import type { InstanceType } from '../../domain/instance-types/instance-type.js';
+import { describeOutcome, kubeletExpressionOutcome } from '../../domain/instance-types/kubelet-expression-outcome.js';
 import { withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { instanceProfileReady } from './instance-profile-controller.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
@@ -46,7 +48,17 @@ export interface NodeClassStatusControllerOptions {
    * CapacityReservationsReady of reservation discovery while the ReservedCapacity gate is on, as in Karpenter.
    */
   readonly alsoReadyWhen?: readonly string[];
+  /** The catalog, to evaluate a class's kubelet expressions on every type (KubeletExpressionsResolved). */
+  readonly instanceTypes?: () => readonly InstanceType[];
 }
+
+/**
+ * Whether a class's kubelet expressions (aws provider #9326) resolve on every type: written only for a class with
+ * expressions, and not among the conditions Ready sums, since the types they resolve on still launch. Where they
+ * resolve on none, ValidationSucceeded is False instead (KubeletExpressionEvaluationFailed), as Karpenter marks a
+ * class whose expressions fail on any type.
+ */
+export const kubeletExpressionsCondition = 'KubeletExpressionsResolved';
 
 /**
  * Karpenter's EC2NodeClass status: the subnets, security groups and AMIs the selectors resolve to, a condition
@@ -80,7 +92,7 @@ export class NodeClassStatusController implements Controller {
   async #reconcileOne(nodeClass: EC2NodeClass): Promise<boolean> {
     const { resolved, failure } = await this.#resolve(nodeClass);
     this.#recordPlacementGroup(nodeClass.metadata.name ?? '', resolved, failure);
-    const updates = conditionUpdates(nodeClass, failure, this.#o.alsoReadyWhen ?? []);
+    const updates = [...conditionUpdates(nodeClass, failure, this.#o.alsoReadyWhen ?? []), ...this.#expressionCondition(nodeClass)];
     const conditions = updates.reduce<Condition[]>((list, update) => withCondition(list, update, this.#o.clock.now()), [...(nodeClass.status?.conditions ?? [])]);
     const status: Partial<EC2NodeClassStatus> = { ...(resolved === undefined ? {} : resolvedStatus(resolved)), conditions };
     if (changed(nodeClass.status, status)) {
@@ -96,6 +108,10 @@ export class NodeClassStatusController implements Controller {
     // class's sizing carries (its types launch nothing either), so status and planner cannot tell different stories.
     const refusal = nodeClassCapacityOf(nodeClass).kubeletRefusal;
     if (refusal !== undefined) return { failure: { part: 'validation', message: refusal, reason: 'KubeletConfigurationRefused' } };
+    const outcome = this.#expressionOutcome(nodeClass);
+    if (outcome !== undefined && outcome.types > 0 && outcome.refused.length === outcome.types) {
+      return { failure: { part: 'validation', message: describeOutcome(outcome), reason: 'KubeletExpressionEvaluationFailed' } };
+    }
     try {
       return { resolved: await this.#o.resolver.resolve(nodeClassSpecOf(nodeClass)) };
     } catch (e: unknown) {
@@ -103,6 +119,19 @@ export class NodeClassStatusController implements Controller {
       if (!isNodeClassNotReadyError(e)) throw e;
       return { failure: { part: e.part, message: e.message, ...(e.reason === undefined ? {} : { reason: e.reason }) } };
     }
+  }
+
+  #expressionOutcome(nodeClass: EC2NodeClass): ReturnType<typeof kubeletExpressionOutcome> {
+    const catalog = this.#o.instanceTypes?.();
+    return catalog === undefined ? undefined : kubeletExpressionOutcome(catalog, nodeClassCapacityOf(nodeClass));
+  }
+
+  /** KubeletExpressionsResolved for a class with expressions: False naming the types they fail on. */
+  #expressionCondition(nodeClass: EC2NodeClass): ConditionUpdate[] {
+    const outcome = this.#expressionOutcome(nodeClass);
+    if (outcome === undefined) return [];
+    if (outcome.refused.length === 0) return [{ type: kubeletExpressionsCondition, status: 'True', reason: kubeletExpressionsCondition }];
+    return [{ type: kubeletExpressionsCondition, status: 'False', reason: 'KubeletExpressionEvaluationFailed', message: describeOutcome(outcome) }];
   }
 
   /** The group the selector resolved to, for the planner; a selector that resolved to none leaves no group behind. */

@@ -23,14 +23,22 @@ type Parsed struct {
 	Format   string         `json:"format"` // mime | toml | text
 	Parts    []Part         `json:"parts,omitempty"`
 	Settings map[string]any `json:"settings,omitempty"`
-	Text     string         `json:"text,omitempty"`
-	Error    string         `json:"error,omitempty"`
+	// Bottlerocket is the TOML decoded into Karpenter's own settings struct (typed.go), strictly;
+	// BottlerocketError says which keys it has no field for.
+	Bottlerocket      map[string]any `json:"bottlerocket,omitempty"`
+	BottlerocketError string         `json:"bottlerocketError,omitempty"`
+	Text              string         `json:"text,omitempty"`
+	Error             string         `json:"error,omitempty"`
 }
 
 type Part struct {
 	ContentType string           `json:"contentType"`
 	NodeConfigs []map[string]any `json:"nodeConfigs,omitempty"`
-	Text        string           `json:"text,omitempty"`
+	// Decoded is each NodeConfig as nodeadm's API types read it (typed.go); DecodeErrors what its
+	// strict decoder refused, one entry per document ("" where it decoded).
+	Decoded      []map[string]any `json:"decoded,omitempty"`
+	DecodeErrors []string         `json:"decodeErrors,omitempty"`
+	Text         string           `json:"text,omitempty"`
 }
 
 const nodeConfigType = "application/node.eks.aws"
@@ -46,7 +54,13 @@ func parseUserData(s string) Parsed {
 	}
 	settings := map[string]any{}
 	if trimmed != "" && !strings.HasPrefix(trimmed, "<powershell>") && toml.Unmarshal([]byte(s), &settings) == nil {
-		return Parsed{Format: "toml", Settings: settings}
+		parsed := Parsed{Format: "toml", Settings: settings}
+		if typed, err := decodeBottlerocket(s); err != nil {
+			parsed.BottlerocketError = err.Error()
+		} else {
+			parsed.Bottlerocket = typed
+		}
+		return parsed
 	}
 	return Parsed{Format: "text", Text: trimmed}
 }
@@ -84,6 +98,17 @@ func mimeParts(s string) ([]Part, error) {
 					return nil, fmt.Errorf("NodeConfig part is not YAML: %w", err)
 				}
 				part.NodeConfigs = append(part.NodeConfigs, obj)
+				decoded, err := decodeNodeConfig([]byte(doc))
+				if err != nil {
+					part.DecodeErrors = append(part.DecodeErrors, err.Error())
+					decoded = map[string]any{}
+				} else {
+					part.DecodeErrors = append(part.DecodeErrors, "")
+				}
+				part.Decoded = append(part.Decoded, decoded)
+			}
+			if strings.Join(part.DecodeErrors, "") == "" {
+				part.DecodeErrors = nil
 			}
 		} else {
 			part.Text = strings.TrimSpace(string(body))

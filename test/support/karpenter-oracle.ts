@@ -124,11 +124,17 @@ export function runOracle(build: KarpenterBuild, cases: readonly OracleCase[]): 
   return runJson<OracleResult[]>(build.oracle, [], cases);
 }
 
-/** User data as both sides are compared: MIME parts with NodeConfigs as objects, TOML as settings. */
+/**
+ * User data as both sides are compared: MIME parts with NodeConfigs as objects, TOML as settings; each NodeConfig also
+ * as nodeadm's own API types decode it (`decoded`, or `decodeErrors`), and Bottlerocket TOML as Karpenter's settings
+ * struct reads it with unknown keys refused (`bottlerocket`, or `bottlerocketError`).
+ */
 export interface ParsedUserData {
   readonly format: 'mime' | 'toml' | 'text';
-  readonly parts?: { contentType: string; nodeConfigs?: Record<string, unknown>[]; text?: string }[];
+  readonly parts?: { contentType: string; nodeConfigs?: Record<string, unknown>[]; decoded?: Record<string, unknown>[]; decodeErrors?: string[]; text?: string }[];
   readonly settings?: Record<string, unknown>;
+  readonly bottlerocket?: Record<string, unknown>;
+  readonly bottlerocketError?: string;
   readonly text?: string;
   readonly error?: string;
   /** For MIME user data: nodeadm's own parser's verdict. */

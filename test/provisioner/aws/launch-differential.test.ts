@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { fileURLToPath } from 'node:url';
 import { karpenterBuild, parseUserData, runOracle, type OracleCase, type OracleResult, type ParsedUserData } from '../../support/karpenter-oracle.js';
 import { corpus } from './launch-differential/corpus.js';
@@ -30,6 +30,20 @@ function reservedTargets(cases: readonly OracleCase[], karpenter: readonly Oracl
     const market = c.reservation.type === 'capacity-block' ? 'capacity-block' : c.reservation.interruptible ? 'interruptible-capacity-reservation' : undefined;
     return [{ name: c.name, karpenterSent: [data?.CapacityReservationSpecification?.CapacityReservationTarget?.CapacityReservationId, data?.InstanceMarketOptions?.MarketType], expected: [c.reservation.id, market] }];
   });
+}
+
+/**
+ * The parsed structures compared are nodeadm's API types' and Karpenter's Bottlerocket settings struct's: every
+ * document of both sides went through them (a refusal on one side only is a difference like any other).
+ */
+function checkTypedParsing(t: Test, list: readonly string[], nodesmithTexts: ReadonlySet<string>, parse: (text: string) => ParsedUserData): void {
+  const nodeConfigParts = list.flatMap((text) => (parse(text).parts ?? []).filter((p) => p.nodeConfigs !== undefined).map((p) => ({ text, p })));
+  const decodedOnBoth = { karpenter: nodeConfigParts.filter(({ text }) => !nodesmithTexts.has(text)).length, nodesmith: nodeConfigParts.filter(({ text }) => nodesmithTexts.has(text)).length };
+  t.ok(decodedOnBoth.karpenter > 0 && decodedOnBoth.nodesmith > 0, `NodeConfig parts of both sides decoded by nodeadm's API types (${JSON.stringify(decodedOnBoth)})`);
+  t.same(nodeConfigParts.filter(({ p }) => p.decodeErrors !== undefined).map(({ p }) => p.decodeErrors), [], "nodeadm's strict decoder reads every NodeConfig of both sides");
+  const toml = list.filter((text) => parse(text).format === 'toml');
+  t.ok(toml.some((text) => nodesmithTexts.has(text)) && toml.some((text) => !nodesmithTexts.has(text)), `Bottlerocket documents of both sides (${String(toml.length)})`);
+  t.same(toml.filter((text) => parse(text).bottlerocket === undefined && parse(text).bottlerocketError === undefined), [], "each was decoded into Karpenter's BottlerocketSettings, or its unknown keys named");
 }
 
 void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs only as docs/launch-differences.md says', async (t) => {
@@ -94,4 +108,6 @@ void t.test('nodesmith launches every EC2NodeClass as Karpenter does, or differs
   t.ok(checkedByNodeadm.length > 0, `nodeadm parsed and accepted nodesmith user data (${String(checkedByNodeadm.length)} documents)`);
   const karpenterRejected = list.filter((text) => !nodesmithTexts.has(text) && withNodeConfig(text) && verdict(parse(text)) !== 'valid');
   t.same(karpenterRejected.map((text) => verdict(parse(text))), [], "nodeadm accepts every AL2023 user data of Karpenter's (it reads what nodes read)");
+
+  checkTypedParsing(t, list, nodesmithTexts, parse);
 });

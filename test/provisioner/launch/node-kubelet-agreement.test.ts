@@ -97,6 +97,10 @@ const classes: Record<string, Record<string, unknown>> = {
   'podsPerCore 2': { podsPerCore: 2 },
   'maxPods 50 with podsPerCore 4': { maxPods: 50, podsPerCore: 4 },
   'reserved and a hard memory threshold': { kubeReserved: { cpu: '250m', memory: '1Gi' }, systemReserved: { cpu: '100m', memory: '300Mi' }, evictionHard: { 'memory.available': '500Mi' } },
+  // Karpenter #9326's expressions, from its design's examples: evaluated per type, the results written as quantities.
+  'a prefix-delegation maxPods expression': { maxPods: 'min(250, ((default_enis - 1) * (ips_per_eni - 1)) * 16 + 2)' },
+  'reserved expressions': { kubeReserved: { cpu: 'max(60, vcpus * 30)', memory: '11 * max_pods + 255' }, systemReserved: { cpu: 'max(20, vcpus * 10)', memory: 'max(100, memory_mib / 64)', 'ephemeral-storage': '1Gi' } },
+  'a maxPods expression capped by podsPerCore, and a reservation that reads its pods': { maxPods: '((default_enis - 1) * (ips_per_eni - 1)) + 2', podsPerCore: 4, kubeReserved: { memory: '11 * max_pods + 255' } },
 };
 
 for (const family of ['AL2023', 'AL2', 'Bottlerocket', 'Windows2022'] as const) {
@@ -132,4 +136,45 @@ void t.test('a class whose family cannot write its kubelet sizes types that laun
   t.equal(admitted.kubeletRefusal, undefined);
   t.ok(instanceTypesForNodeClass(catalog, admitted).some((type) => type.offerings.some((o) => o.available)));
   t.end();
+});
+
+void t.test("a maxPods expression gives each type its own pods, the design's worked example among them", async (t) => {
+  for (const family of ['AL2023', 'Bottlerocket'] as const) {
+    const { told: byType, sized } = await launchTemplates(family, { maxPods: '((default_enis - 1) * (ips_per_eni - 1)) + 2' });
+    for (const typeName of typeNames) {
+      const machine = sized.get(typeName)?.machine;
+      if (machine === undefined) continue;
+      t.equal(byType.get(typeName)?.maxPods, (machine.enis - 1) * (machine.ipv4PerEni - 1) + 2, `${family} ${typeName}`);
+    }
+    t.equal(byType.get('m5.large')?.maxPods, 20, 'm5.large: ((3 - 1) * (10 - 1)) + 2, as Karpenter\'s design works it');
+  }
+});
+
+void t.test('reserved expressions are written in their keys\' units, rounded up as Karpenter rounds them', async (t) => {
+  const kubelet = { kubeReserved: { cpu: 'max(60, vcpus * 30)', memory: '11 * max_pods + 255' }, systemReserved: { memory: 'max(100, memory_mib / 64)', pid: 'vcpus * 100' } };
+  const { told: byType, sized } = await launchTemplates('AL2023', kubelet);
+  const big = sized.get('c5.4xlarge');
+  t.same(byType.get('c5.4xlarge')?.kubeReserved, { cpu: '480m', memory: `${String(Math.ceil((11 * (big?.capacity['pods'] ?? 0) + 255) / 16) * 16)}Mi` }, '16 vCPUs × 30 = 480m; memory in MiB, up to 16Mi');
+  t.same(byType.get('t3.micro')?.kubeReserved?.['cpu'], '60m', 'the floor of max() on a 2-vCPU type');
+  t.same(byType.get('c5.4xlarge')?.systemReserved, { memory: `${String(Math.ceil((big?.machine.memoryMiB ?? 0) / 64 / 16) * 16)}Mi`, pid: '1600' }, 'memory_mib is the memory EC2 lists; pid is a bare count');
+  t.equal(big?.overhead.kubeReserved['cpu'], 480, 'and the simulation reserves the same 480 millicores');
+});
+
+void t.test('a type where an expression fails cannot launch, and says why; the others launch', async (t) => {
+  const settings = nodeClassCapacityOf(nodeClass('shrinking', { kubelet: { maxPods: 'vcpus - 4', kubeReserved: { memory: 'memory_mib / (vcpus - 4)' } } }));
+  t.equal(settings.kubeletRefusal, undefined, 'the class itself is valid');
+  const types = new Map(instanceTypesForNodeClass(catalog, settings).map((type) => [type.name, type]));
+  const small = types.get('t3.micro');
+  t.equal(small?.kubeletRefusal, 'spec.kubelet.maxPods: "vcpus - 4" evaluated to -2 on t3.micro, outside 0–2147483647');
+  t.notOk(small?.offerings.some((o) => o.available), 'no offering of t3.micro is available');
+  t.match(types.get('c5.large')?.kubeletRefusal, /^spec\.kubelet\.maxPods: "vcpus - 4" evaluated to -2 on c5\.large/);
+  const four = types.get('c5.xlarge');
+  t.match(four?.kubeletRefusal, 'spec.kubelet.kubeReserved.memory: "memory_mib / (vcpus - 4)" failed on c5.xlarge: division by zero'.replace('vcpus - 2', 'vcpus - 2'), 'a 4-vCPU type has 0 pods and no failing maxPods, but its reservation divides by zero');
+  const big = types.get('c5.4xlarge');
+  t.equal(big?.kubeletRefusal, undefined);
+  t.equal(big?.capacity['pods'], 12, '16 vCPUs - 4');
+  t.ok(big?.offerings.some((o) => o.available));
+  const { told: byType } = await launchTemplates('AL2023', { maxPods: 'vcpus - 4', kubeReserved: { memory: 'memory_mib / (vcpus - 4)' } });
+  t.notOk(byType.has('t3.micro'), 'the launch leaves the refused type out of the fleet');
+  t.equal(byType.get('c5.4xlarge')?.maxPods, 12);
 });

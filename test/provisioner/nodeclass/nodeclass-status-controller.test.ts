@@ -9,6 +9,7 @@ import { usableNodePools } from '../../../provisioner/state/snapshot.js';
 import { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeClassWriter } from '../../fakes/fake-nodeclass-writer.js';
+import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 
 /** Resolves as EC2 would, or fails as told (for every class, or for one by name). */
 class FakeResolver implements NodeClassResolver {
@@ -39,12 +40,14 @@ function nodeClass(name: string, conditions = [profileReady]): EC2NodeClass {
   };
 }
 
+const catalog = loadInstanceTypes({ region: 'us-west-2', zones: ['us-west-2a'] });
+
 function setup(...classes: EC2NodeClass[]): { classes: Map<string, EC2NodeClass>; resolver: FakeResolver; writer: FakeNodeClassWriter; events: FakeEventRecorder; controller: NodeClassStatusController } {
   const map = new Map(classes.map((c) => [c.metadata.name ?? '', c]));
   const resolver = new FakeResolver();
   const writer = new FakeNodeClassWriter(map);
   const events = new FakeEventRecorder();
-  return { classes: map, resolver, writer, events, controller: new NodeClassStatusController({ view: { nodeClasses: map }, resolver, writer, events, clock: new FakeClock(0) }) };
+  return { classes: map, resolver, writer, events, controller: new NodeClassStatusController({ view: { nodeClasses: map }, resolver, writer, events, clock: new FakeClock(0), instanceTypes: () => catalog }) };
 }
 
 const condition = (nc: EC2NodeClass | undefined, type: string): [string | undefined, string | undefined] => {
@@ -218,4 +221,32 @@ void t.test('a class admitted before with a field the kubelet has not stays NotR
   t.same(condition(classes.get('misspelt'), 'ValidationSucceeded'), ['False', 'KubeletConfigurationRefused']);
   t.match(classes.get('misspelt')?.status?.conditions?.find((c) => c.type === 'ValidationSucceeded')?.message, /^spec\.kubelet\.logging\.fromat: not a field of the kubelet's KubeletConfiguration/);
   t.same(condition(classes.get('misspelt'), 'Ready'), ['False', 'UnhealthyDependents']);
+});
+
+function withKubelet(name: string, kubelet: NonNullable<EC2NodeClass['spec']['kubelet']>): EC2NodeClass {
+  const nc = nodeClass(name);
+  return { ...nc, spec: { ...nc.spec, kubelet } };
+}
+
+void t.test('a class whose expression fails on some types stays Ready, and KubeletExpressionsResolved names them', async (t) => {
+  const { classes, controller } = setup(withKubelet('shrinking', { maxPods: 'vcpus - 4' }), withKubelet('fine', { kubeReserved: { cpu: 'max(60, vcpus * 30)' } }), nodeClass('plain'));
+  await controller.reconcile();
+  const shrinking = classes.get('shrinking');
+  t.same(condition(shrinking, 'KubeletExpressionsResolved'), ['False', 'KubeletExpressionEvaluationFailed']);
+  const small = catalog.filter((type) => type.machine.vcpu < 4).length;
+  t.match(shrinking?.status?.conditions?.find((c) => c.type === 'KubeletExpressionsResolved')?.message, new RegExp(`^${String(small)} of ${String(catalog.length)} instance types cannot run this kubelet and have no offering: spec\\.kubelet\\.maxPods: "vcpus - 4" evaluated to -\\d on .*; and ${String(small - 3)} more$`));
+  t.same(condition(shrinking, 'Ready'), ['True', 'Ready'], 'the types it resolves on still launch');
+  t.same(condition(classes.get('fine'), 'KubeletExpressionsResolved'), ['True', 'KubeletExpressionsResolved']);
+  t.same(condition(classes.get('plain'), 'KubeletExpressionsResolved'), [undefined, undefined], 'no condition for a class without expressions');
+});
+
+void t.test('a class whose expression fails on every type is NotReady, as Karpenter refuses it', async (t) => {
+  const { classes, controller, events } = setup(withKubelet('never', { systemReserved: { memory: 'memory_mib - 1000000000' } }));
+  await controller.reconcile();
+  const never = classes.get('never');
+  t.same(condition(never, 'ValidationSucceeded'), ['False', 'KubeletExpressionEvaluationFailed']);
+  t.match(never?.status?.conditions?.find((c) => c.type === 'ValidationSucceeded')?.message, /^\d+ of \d+ instance types cannot run this kubelet.*spec\.kubelet\.systemReserved\.memory: "memory_mib - 1000000000" evaluated to -\d+ on .*, a reservation cannot be negative/);
+  t.same(condition(never, 'KubeletExpressionsResolved'), ['False', 'KubeletExpressionEvaluationFailed']);
+  t.same(condition(never, 'Ready'), ['False', 'UnhealthyDependents']);
+  t.match(events.events.map((e) => e.reason), ['NodeClassNotReady']);
 });

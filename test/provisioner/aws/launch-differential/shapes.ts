@@ -33,17 +33,33 @@ export function sortedFlagMaps(text: string): string {
   return text.replace(/(--[a-z-]+=")([^"]*[=<][^"]*)"/g, (_all, flag: string, entries: string) => `${flag}${entries.split(',').sort().join(',')}"`);
 }
 
+type Part = NonNullable<ParsedUserData['parts']>[number];
+
 /**
- * The parsed user data with nodeadm's verdict, and with empty NodeConfig sections dropped: Go
- * writes `metadata: {}` and `containerd: {}` for structs left unset, which nodeadm reads as absent.
+ * A MIME part as compared: its NodeConfigs as nodeadm's API types decoded them (a typed decode normalises what YAML
+ * spells many ways); where nodeadm's decoder refused one, the YAML objects and its errors instead.
+ */
+function comparablePart(part: Part): Part {
+  const { nodeConfigs, decoded, decodeErrors, ...rest } = part;
+  if (nodeConfigs === undefined) return rest;
+  const configs = decodeErrors === undefined && decoded !== undefined ? decoded : nodeConfigs;
+  return { ...rest, nodeConfigs: configs.map((c) => (stripUnset(c) ?? {}) as Record<string, unknown>), ...(decodeErrors === undefined ? {} : { decodeErrors }) };
+}
+
+/**
+ * The parsed user data with nodeadm's verdict, and with empty sections dropped: Go writes `metadata: {}` and
+ * `containerd: {}` for structs left unset, which nodeadm reads as absent. Bottlerocket TOML is compared as Karpenter's
+ * settings struct decoded it (its unset fields dropped), or as its settings and the keys the struct refused.
  */
 function comparable(p: ParsedUserData): TemplateShape['userData'] {
-  const rest: Omit<ParsedUserData, 'nodeadm' | 'parts'> = { format: p.format, ...(p.settings === undefined ? {} : { settings: p.settings }), ...(p.text === undefined ? {} : { text: sortedFlagMaps(p.text) }), ...(p.error === undefined ? {} : { error: p.error }) };
-  const parts = p.parts;
+  const settings = p.bottlerocket === undefined ? (p.settings === undefined ? {} : { settings: p.settings }) : { settings: (stripUnset(p.bottlerocket) ?? {}) as Record<string, unknown> };
+  const rest: Omit<ParsedUserData, 'nodeadm' | 'parts'> = {
+    format: p.format, ...settings, ...(p.bottlerocketError === undefined ? {} : { bottlerocketError: p.bottlerocketError }),
+    ...(p.text === undefined ? {} : { text: sortedFlagMaps(p.text) }), ...(p.error === undefined ? {} : { error: p.error }),
+  };
   const checked = verdict(p);
   const withVerdict = checked === undefined ? rest : { ...rest, nodeadm: checked };
-  if (parts === undefined) return withVerdict;
-  return { ...withVerdict, parts: parts.map((part) => (part.nodeConfigs === undefined ? part : { ...part, nodeConfigs: part.nodeConfigs.map((c) => (stripUnset(c) ?? {}) as Record<string, unknown>) })) };
+  return p.parts === undefined ? withVerdict : { ...withVerdict, parts: p.parts.map(comparablePart) };
 }
 
 export function karpenterShape(r: OracleResult, parse: Parse): LaunchShape {

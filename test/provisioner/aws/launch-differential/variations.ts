@@ -33,6 +33,7 @@ const kubelet: Record<string, Obj> = {
   'image-gc': { imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80 },
   'cpu-cfs-quota-off': { cpuCFSQuota: false },
   'cluster-dns': { clusterDNS: ['10.0.1.100'] },
+  'cluster-dns-two': { clusterDNS: ['10.0.1.100', '10.0.1.101'] },
   'all-mapped': { maxPods: 42, systemReserved: { cpu: '100m' }, kubeReserved: { memory: '300Mi' }, evictionHard: { 'memory.available': '200Mi' }, imageGCHighThresholdPercent: 90, imageGCLowThresholdPercent: 70, cpuCFSQuota: true },
 };
 
