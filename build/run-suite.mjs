@@ -117,6 +117,11 @@ async function splitRuns(files, jobs) {
 
 try {
   const jobs = stackJobs();
+  // tap builds its Test class with the configured plugins on its first run after an install (a fresh clone, CI):
+  // the runs started at once below raced on that build (ENOENT copying into @tapjs/test/test-built, then
+  // ERR_MODULE_NOT_FOUND in every file), and `tap list` needs it too, so it is built once here, alone, first.
+  const built = await tap(['build'], () => undefined);
+  if (built !== 0) throw new Error(`tap build exited ${String(built)}`);
   const files = await listFiles();
   process.exit(files.some(startsAStack) ? await splitRuns(files, jobs) : await oneRun());
 } catch (error) {
