@@ -21,9 +21,14 @@ export function roomAtBind(view: ClusterModel, key: string, nodeName: string, vi
   const room = requests === undefined ? undefined : roomOf(view, nodeName, viaVirtual);
   if (requests === undefined || room === undefined) return undefined;
   // The pod's own hold (on this node, or on the virtual node it came through) is in what is taken off: give it back.
+  // A resource the node does not list is kube-scheduler's to judge, as in the filter (extended resources, devices).
   const withOwn: ResourceSums = { ...room.left };
-  for (const resource in withOwn) withOwn[resource] = (withOwn[resource] ?? 0) + (requests[resource] ?? 0);
-  const short = shortfall(requests, withOwn, room.allocatable, 'room beside the pods bound and binding to it');
+  const asked: Record<string, number> = {};
+  for (const resource in withOwn) {
+    withOwn[resource] = (withOwn[resource] ?? 0) + (requests[resource] ?? 0);
+    if (requests[resource] !== undefined) asked[resource] = requests[resource];
+  }
+  const short = shortfall(asked, withOwn, room.allocatable, 'room beside the pods bound and binding to it');
   return short === undefined ? undefined : `node ${nodeName} has no room left for pod ${key} at its bind (${short}); kube-scheduler retries the pod`;
 }
 

@@ -69,3 +69,14 @@ void t.test("before the model sees the launched node, late binds are checked aga
   t.match(second.json<{ Error: string }>().Error, /node i-a has no room left for pod default\/extra-1 at its bind \(not enough room beside the pods bound and binding to it: cpu 500m wanted, 100m left\)/);
   t.same(h.binder.calls.map((c) => `${c.name}→${c.nodeName}`), ['extra-0→i-a']);
 });
+
+void t.test('a resource the real node does not list is left to kube-scheduler at the bind, as in the filter', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('real-a', { cpu: '1', memory: '4Gi', pods: '10' }) });
+  const plain = pod({ name: 'device', cpu: '100m', memory: '64Mi' });
+  const withDevice = { ...plain, spec: { ...plain.spec, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '64Mi', 'example.com/widget': '1' } } }] } };
+  h.view.apply({ kind: 'pod-upserted', pod: withDevice });
+  const bound = await h.app.inject({ method: 'POST', url: '/bind', payload: { PodName: 'device', PodNamespace: 'default', PodUID: 'uid-device', Node: 'real-a' } });
+  t.equal(bound.json<{ Error: string }>().Error, '', 'bound: kube-scheduler already judged the resource the model does not know');
+  t.same(h.binder.calls.map((c) => c.nodeName), ['real-a']);
+});
