@@ -39,12 +39,12 @@ export function podWithHeldDevices(state: ClusterState, pod: Pod): Pod {
  */
 export function podsWithDevices(state: ClusterState, pods: readonly Pod[], types: readonly InstanceType[], onRefused?: (refused: RefusedDevicePod) => void): Pod[] {
   const out: Pod[] = [];
+  const lookup = draLookup(state);
   for (const pod of pods) {
     if (!state.dra.enabled || claimsOf(pod).length === 0) {
       out.push(pod);
       continue;
     }
-    const lookup = draLookup(state);
     const demand = deviceDemand(pod, lookup);
     const holding = withDeviceOverhead(pod, allocatedDevices(pod, lookup));
     if (demand.kind === 'none') {

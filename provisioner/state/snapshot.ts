@@ -122,7 +122,6 @@ function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Nod
   if (isLaunched(state, plan)) return undefined;
   const pods = [...waitingPods(state, plan), ...state.podsOn(name)].map((pod) => podWithHeldDevices(state, pod));
   return virtualNode(node, plan, pods, { typeLabels: options.typeLabels, held: heldBeyondListed(state, plan, pods) });
-  return undefined;
 }
 
 /**
