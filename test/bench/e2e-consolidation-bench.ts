@@ -18,6 +18,7 @@ import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
 import type { Bench } from './bench.js';
 import { boundCurve, watchBinds } from './bound-curve.js';
+import { consolidationMoves, movesLines } from './consolidation-moves.js';
 import { burst, statusMiB, type BurstDeployment } from './e2e-burst-bench.js';
 import { loadLpSolver } from './lp-solver.js';
 import { PhaseMeter, phaseLines } from './phase-meter.js';
@@ -54,12 +55,12 @@ async function stage(product: ProductStack, name: string, startedMs: number, { b
   return { name, atS: (Date.now() - startedMs) / 1000, nodes: instances.length, price, bound: bound(pods), types: [...types].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t}×${String(n)}`).join(', ') };
 }
 
-async function runningPods(product: ProductStack): Promise<{ running: number; notRunning: k8s.V1Pod[] }> {
+async function runningPods(product: ProductStack): Promise<{ running: number; notRunning: k8s.V1Pod[]; names: string[] }> {
   // From the API server's watch cache (resourceVersion 0), not etcd: at 10,000 pods a quorum list every few seconds
   // is load the bench itself adds to what it measures.
   const pods = (await product.core.listNamespacedPod({ namespace: 'default', resourceVersion: '0' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
   const running = pods.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName);
-  return { running: running.length, notRunning: pods.filter((p) => !running.includes(p)) };
+  return { running: running.length, notRunning: pods.filter((p) => !running.includes(p)), names: pods.map((p) => p.metadata?.name ?? '') };
 }
 
 /** Waits for `count` pods Running and, after a scale-down, for the ReplicaSets to have deleted the rest. */
@@ -216,17 +217,20 @@ export const e2eConsolidationBench: Bench = {
       for (const d of kept) await scaleDeployment(product, d.name, d.replicas);
       const remaining = kept.reduce((s, d) => s + d.replicas, 0);
       await waitRunning(product, remaining, write);
+      const podsBefore = new Set((await runningPods(product)).names);
       stages.push(await priced(`scaled to ${String(Math.round(keep * 100))}%: ${String(remaining)} pods`));
       const minutes = Number(flag('--consolidate-minutes') ?? 20);
       const watch = await consolidate(product, write, scaledAt, minutes * 60_000);
       stages.push(await priced(watch.fixedPoint ? 'consolidated (dry run finds nothing more)' : `consolidating, stopped by the ${String(minutes)}-minute cap`));
       const consolidationFigures = await meter.figures(scaleMark);
-      const disrupted = (await product.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=Disrupted' })).items.reduce((n, e) => n + (e.count ?? 1), 0);
+      const events = (await product.core.listNamespacedEvent({ namespace: 'default' })).items;
+      const disrupted = events.filter((e) => e.reason === 'Disrupted').reduce((n, e) => n + (e.count ?? 1), 0);
       const launches = await unplannedLaunches(product, before);
       write(`\n${table(stages)}\n\n`);
       write(`last nodeclaim change ${((watch.lastChangeMs - scaledAt) / 1000).toFixed(0)} s after the scale-down; ${watch.fixedPoint ? 'fixed point seen' : 'no fixed point; stopped'} ${(((Date.now() - scaledAt) / 1000)).toFixed(0)} s after it\n`);
       write(`pods disrupted (Disrupted Events) ${String(disrupted)}; longest a pod was not Running during consolidation ${watch.longestPendingS.toFixed(0)} s; most overcommitted nodes at a sample ${String(watch.overcommitted.length)}${watch.overcommitted.length === 0 ? '' : ` (${watch.overcommitted.slice(0, 5).join('; ')})`}\n`);
       write(leftBehindLines(watch, { qualifier: ', most at a sample' }));
+      write(movesLines(consolidationMoves(events, podsBefore), scaledAt));
       const counted = sampleValue(await (await fetch(`${product.healthUrl}/metrics`)).text(), 'nodesmith_disruption_unplanned_launches_total', {});
       write(`nodeclaims launched after the scale-down ${String(launches.launched)}, of which no command's replacement ${String(launches.unplanned)}; nodesmith_disruption_unplanned_launches_total ${String(counted)}\n`);
       write(phaseLines('burst', burstFigures));

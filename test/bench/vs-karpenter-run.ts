@@ -10,6 +10,7 @@ import { startKarpenterWorld, type KarpenterWorld } from '../stack/karpenter-sta
 import { toWire } from '../support/wire.js';
 import { assignmentBound, nodeOffers, podClasses } from './assignment-bound.js';
 import { join } from 'node:path';
+import { consolidationMoves, movesLines } from './consolidation-moves.js';
 import { boundCurve } from './bound-curve.js';
 import { bootSeconds, claimStates, clusterInstances, livePods, watchPodArrivals } from './cluster-watch.js';
 import { statusMiB } from './e2e-burst-bench.js';
@@ -241,6 +242,8 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     };
     write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances (${String(consolidatedFleet.spot)} spot) $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
     write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
+    // nodesmith's Events say which command moved what (Karpenter's say less); the pods of the burst are the originals.
+    if (controller === 'nodesmith') write(movesLines(consolidationMoves((await world.core.listNamespacedEvent({ namespace: 'default' })).items, new Set(burstPods.map((p) => p.metadata?.name ?? ''))), scaledAt));
     write(invariants.line(controller));
     return figures;
   } catch (error) {
