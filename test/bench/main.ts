@@ -11,13 +11,14 @@ import { extenderBench } from './extender-bench.js';
 import { karpenterBench } from './karpenter-bench.js';
 import { provisioningRequestBench } from './provisioning-request-bench.js';
 import { schedulerThroughputBench } from './scheduler-throughput-bench.js';
+import { scaleDownChurnBench } from './scale-down-churn.js';
 import { simulationBench } from './simulation-bench.js';
 import { startupBench } from './startup-bench.js';
 import { vsKarpenterBench } from './vs-karpenter-bench.js';
 import { webhooksBench } from './webhooks-bench.js';
 
 /** Every benchmark module, in the order they run. Add new ones here. */
-const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, e2eConsolidationBench, apiIdleBench, disruptionBench, vsKarpenterBench, provisioningRequestBench];
+const benches: readonly Bench[] = [startupBench, controllerStartBench, simulationBench, karpenterBench, consolidationBench, scaleDownChurnBench, extenderBench, webhooksBench, schedulerThroughputBench, e2eBurstBench, e2eConsolidationBench, apiIdleBench, disruptionBench, vsKarpenterBench, provisioningRequestBench];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
