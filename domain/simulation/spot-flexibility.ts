@@ -20,6 +20,11 @@ interface Floor {
   readonly pods: number;
   /** Labels every added type must share with the cheapest option: the virtual node shows them. */
   readonly labels: readonly (readonly [string, string | undefined])[];
+  /**
+   * Per resource the NodePool limits, the most capacity an added type may have: the largest option's, which the
+   * limits already count the claim as (nodepool-limits.ts, Karpenter's reservation of a claim's largest option).
+   */
+  readonly limited: readonly (readonly [string, number])[];
 }
 
 /**
@@ -45,19 +50,23 @@ function floorOf(options: readonly Priced[], claim: ClaimBin, typeKeys: Readonly
   // A topology decision on a type label (a spread on instance-type, say) holds for every type the launch may pick.
   const decided = [...claim.decided].filter(([key]) => typeKeys.has(key) && key !== wellKnown.zone && key !== wellKnown.capacityType);
   const shown = [wellKnown.arch, wellKnown.os].map((key) => [key, first[key]] as const);
+  const limited = Object.keys(pool.limits ?? {}).filter((key) => key !== 'nodes')
+    .map((key) => [key, Math.max(...options.map((o) => pool.types[o.i]?.capacity[key] ?? 0))] as const);
   return {
+    limited,
     allocatable: guaranteedAllocatable(options, claim),
     cpu: least(pool.availCpu), memory: least(pool.availMemory), pods: least(pool.availPods),
     labels: [...decided, ...shown],
   };
 }
 
-/** Whether type j has at least the room after DaemonSets and the allocatable the options guarantee. */
+/** Whether type j has at least the room after DaemonSets and the allocatable the options guarantee, within the limits. */
 function roomAtLeast(claim: ClaimBin, j: number, floor: Floor): boolean {
   const { pool } = claim;
   if ((pool.availCpu[j] ?? 0) < floor.cpu || (pool.availMemory[j] ?? 0) < floor.memory || (pool.availPods[j] ?? 0) < floor.pods) return false;
-  const allocatable = pool.types[j]?.allocatable ?? {};
-  return Object.entries(floor.allocatable).every(([key, amount]) => (allocatable[key] ?? 0) >= amount);
+  const type = pool.types[j];
+  if (type === undefined || floor.limited.some(([key, most]) => (type.capacity[key] ?? 0) > most)) return false;
+  return Object.entries(floor.allocatable).every(([key, amount]) => (type.allocatable[key] ?? 0) >= amount);
 }
 
 /**

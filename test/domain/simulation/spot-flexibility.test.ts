@@ -8,11 +8,11 @@ import { spotLaunchTypes } from '../../../domain/simulation/spot-flexibility.js'
 import { checkPlan } from '../../support/validate-plan.js';
 import { input, nodePool, pods, smallCatalog } from './fixtures.js';
 
-const capacity = (values: string[]): SimulationInput['nodePools'][number] =>
-  nodePool('default', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values }] });
+const capacity = (values: string[], limits?: Record<string, string>): SimulationInput['nodePools'][number] =>
+  nodePool('default', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values }], ...(limits === undefined ? {} : { limits }) });
 
-function planned(t: Test, pending: SimulationInput['pendingPods'], values: string[], catalog: readonly InstanceType[] = smallCatalog): { plan: SimulationInput; claims: readonly PlannedNodeClaim[] } {
-  const plan = input(pending, { nodePools: [capacity(values)], instanceTypes: catalog });
+function planned(t: Test, pending: SimulationInput['pendingPods'], values: string[], options: { catalog?: readonly InstanceType[]; limits?: Record<string, string> } = {}): { plan: SimulationInput; claims: readonly PlannedNodeClaim[] } {
+  const plan = input(pending, { nodePools: [capacity(values, options.limits)], instanceTypes: options.catalog ?? smallCatalog });
   const result = simulate(plan);
   t.same(checkPlan(plan, result), [], 'every option of every claim holds its pods (the independent validator)');
   t.same(result.unschedulable, []);
@@ -84,7 +84,17 @@ void t.test('a spread over instance types decides each claim its one type, and t
 
 void t.test('over the whole catalog a spot claim offers as many types as one CreateFleet takes, and no more', (t) => {
   const catalog = loadInstanceTypes();
-  const [claim] = planned(t, pods('web', 2, { cpu: '500m', memory: '512Mi' }), ['spot'], catalog).claims;
+  const [claim] = planned(t, pods('web', 2, { cpu: '500m', memory: '512Mi' }), ['spot'], { catalog }).claims;
   t.equal(claim?.instanceTypes.length, spotLaunchTypes);
+  t.end();
+});
+
+void t.test("in a NodePool with limits, no added type has more capacity than the claim's largest option, which the limits count", (t) => {
+  const pending = pods('web', 3, { cpu: '500m', memory: '512Mi' });
+  const sized = planned(t, pending, ['on-demand']).claims[0]?.instanceTypes ?? [];
+  const most = Math.max(...sized.map((name) => typeOf(name).capacity['cpu'] ?? 0));
+  const [claim] = planned(t, pending, ['spot'], { limits: { cpu: '1000' } }).claims;
+  t.ok((claim?.instanceTypes.length ?? 0) > 1, `several types: ${claim?.instanceTypes.join(', ') ?? ''}`);
+  for (const name of claim?.instanceTypes ?? []) t.ok((typeOf(name).capacity['cpu'] ?? 0) <= most, `${name} counts no more CPU against the limit`);
   t.end();
 });
