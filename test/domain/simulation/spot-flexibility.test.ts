@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import type { Pod } from '../../../domain/core/pod.js';
 import { loadInstanceTypes } from '../../../domain/instance-types/catalog.js';
 import type { InstanceType } from '../../../domain/instance-types/instance-type.js';
 import { podAnnotations } from '../../../domain/product-keys.js';
@@ -11,7 +12,7 @@ import { input, nodePool, pods, smallCatalog } from './fixtures.js';
 const capacity = (values: string[], limits?: Record<string, string>): SimulationInput['nodePools'][number] =>
   nodePool('default', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values }], ...(limits === undefined ? {} : { limits }) });
 
-function planned(t: Test, pending: SimulationInput['pendingPods'], values: string[], options: { catalog?: readonly InstanceType[]; limits?: Record<string, string> } = {}): { plan: SimulationInput; claims: readonly PlannedNodeClaim[] } {
+function planned(t: Test, pending: Pod[], values: string[], options: { catalog?: readonly InstanceType[]; limits?: Record<string, string> } = {}): { plan: SimulationInput; claims: readonly PlannedNodeClaim[] } {
   const plan = input(pending, { nodePools: [capacity(values, options.limits)], instanceTypes: options.catalog ?? smallCatalog });
   const result = simulate(plan);
   t.same(checkPlan(plan, result), [], 'every option of every claim holds its pods (the independent validator)');
