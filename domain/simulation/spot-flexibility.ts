@@ -120,11 +120,12 @@ function typesHoldingAsMuch(claim: ClaimBin, options: readonly Priced[], search:
  * A spot claim's options widened for EC2's choice. A claim sized for its pods (claim-sizer.ts) ends on the types
  * at or below its budget that hold them, often one; CreateFleet with one spot type has no deep pool to choose and
  * no fallback when that pool is out of capacity, where Karpenter offers up to 60 types to
- * `price-capacity-optimized`. So a claim that launches spot also offers, dearest last and up to 60 types in all,
+ * `price-capacity-optimized`. So a claim that launches spot also offers, cheapest first and up to 60 types in all,
  * every type that holds at least what its options guarantee (so the virtual node's room stays true whichever EC2
  * launches), passes every pod's requirements, its topology decisions and the pods' price caps, and whose spot price
  * is no more than the cheapest on-demand offering when on-demand is allowed too (Karpenter's spot offering filter).
- * The options stay first, so the plan's price, labels and room are the cheapest option's as before.
+ * No added type is cheaper than the cheapest option, which stays first (ties go to the options), so the plan's
+ * price, labels and room are the cheapest option's as before.
  */
 export function widenSpotOptions(claim: ClaimBin, options: readonly Priced[], ctx: { readonly table: TypeTable; readonly typeKeys: ReadonlySet<string> }): readonly Priced[] {
   const { table } = ctx;
