@@ -49,6 +49,8 @@ export class ClaimBin implements Bin {
   private price = 0;
   private unitFloor = Infinity;
   private readonly hostPorts = new Set<string>();
+  /** The type filters of the pods committed here: what any other type the claim may launch as must pass. */
+  readonly filters = new Set<TypeFilter>();
   private readonly minValues: Requirement[];
   private state: Trial;
 
@@ -176,6 +178,7 @@ export class ClaimBin implements Bin {
     this.usedPods += 1;
     for (const [name, amount] of shape.extended) this.usedExtended.set(name, (this.usedExtended.get(name) ?? 0) + amount);
     for (const p of shape.hostPorts) this.hostPorts.add(p);
+    this.filters.add(filter);
     this.maxPrice = Math.min(this.maxPrice, filter.maxPrice);
     if (this.maxPrice < Infinity) this.state.types = trial.types.filter((i) => ctx.table.cheapest(i, trial.offerMask) <= this.maxPrice);
     this.updateRoom();

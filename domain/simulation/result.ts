@@ -1,10 +1,8 @@
 import { labels as wellKnown } from '../well-known-labels.js';
-import type { ResourceList } from '../resource-list.js';
 import type { ClaimBin } from './claim-bin.js';
 import type { PlannedNodeClaim } from './simulation-input.js';
 import type { TypeTable } from './type-table.js';
-
-interface Priced { readonly i: number; readonly price: number }
+import { guaranteedAllocatable, widenSpotOptions, type Priced } from './spot-flexibility.js';
 
 function pricedOptions(claim: ClaimBin, table: TypeTable, maxInstanceTypes: number): Priced[] {
   const mask = claim.offerMask;
@@ -48,22 +46,6 @@ export function fixedOffering(options: readonly { readonly i: number }[], offerM
 }
 
 /**
- * What every option is sure to offer: per resource, the least any option's allocatable has. The launch may pick
- * any option (a cheaper one is out of capacity; moto launches the first override), and the extender admits pods
- * the plan did not assign up to this room, so the cheapest option's allocatable alone would overcommit a node
- * launched as an option with less CPU or memory (the 1,000-pod burst found nodes at 137% of their CPU that way).
- */
-function guaranteedAllocatable(options: readonly { readonly i: number }[], claim: ClaimBin): ResourceList {
-  const out: Record<string, number> = {};
-  for (const [n, { i }] of options.entries()) {
-    const allocatable = claim.pool.types[i]?.allocatable ?? {};
-    if (n === 0) Object.assign(out, allocatable);
-    else for (const key of Object.keys(out)) out[key] = Math.min(out[key] ?? 0, allocatable[key] ?? 0);
-  }
-  return out;
-}
-
-/**
  * The partitions of its class's placement group the claim's pods narrowed it to (a selector, or a topology spread on
  * the key), sorted; undefined when they did not, and the launch leaves the choice to EC2, as Karpenter's does for a
  * NodeClaim without a partition requirement.
@@ -76,18 +58,31 @@ function chosenPartitions(claim: ClaimBin): string[] | undefined {
   return [...own.values].sort();
 }
 
-/** Turns a claim into its plan entry: options cheapest first, fixed zone and capacity type, price, labels. */
-export function planClaim(claim: ClaimBin, table: TypeTable, maxInstanceTypes: number): PlannedNodeClaim {
-  const options = pricedOptions(claim, table, maxInstanceTypes);
+/** What turning claims into plan entries needs of the simulation. */
+export interface PlanContext {
+  readonly table: TypeTable;
+  readonly typeKeys: ReadonlySet<string>;
+  readonly maxInstanceTypes: number;
+}
+
+/**
+ * Turns a claim into its plan entry: options cheapest first (a spot claim's widened for EC2's choice,
+ * spot-flexibility.ts), fixed zone and capacity type, price, labels. The zone, capacity type, price, labels and
+ * room are the claim's own options', which the widening keeps first and never undercuts.
+ */
+export function planClaim(claim: ClaimBin, ctx: PlanContext): PlannedNodeClaim {
+  const { table } = ctx;
+  const options = pricedOptions(claim, table, ctx.maxInstanceTypes);
   const fallback = claim.types[0] ?? 0;
   const first = options[0] ?? { i: fallback, price: table.cheapest(fallback, claim.offerMask) };
   // The NodePool's own types: its EC2NodeClass decides their allocatable and labels.
   const type = claim.pool.types[first.i];
   const fixed = fixedOffering(options, claim.offerMask, table);
   const partitions = chosenPartitions(claim);
+  const launchable = widenSpotOptions(claim, options, ctx);
   return {
     ...(partitions === undefined ? {} : { placementPartitions: partitions }),
-    name: claim.name, nodePool: claim.pool.name, instanceTypes: options.map((o) => table.types[o.i]?.name ?? ''), ...fixed,
+    name: claim.name, nodePool: claim.pool.name, instanceTypes: launchable.map((o) => table.types[o.i]?.name ?? ''), ...fixed,
     pods: claim.pods, pricePerHour: first.price, requests: claimRequests(claim, first.i),
     allocatable: options.length === 0 ? (type?.allocatable ?? {}) : guaranteedAllocatable(options, claim), labels: claimLabels(claim, type?.labels ?? {}, fixed),
   };

@@ -115,7 +115,7 @@ export function simulate(input: SimulationInput, standing?: StandingCluster): Si
   const staticNote = staticPoolsNote(input.nodePools);
   return {
     existing: solver.existing.filter((b) => b.pods.length > 0).map((b) => ({ node: b.name, pods: b.pods })),
-    nodeClaims: solver.claims.filter((c): c is ClaimBin => c.pods.length > 0).map((c) => planClaim(c, table, options.maxInstanceTypes ?? 600)),
+    nodeClaims: solver.claims.filter((c): c is ClaimBin => c.pods.length > 0).map((c) => planClaim(c, { table, typeKeys, maxInstanceTypes: options.maxInstanceTypes ?? 600 })),
     unschedulable: staticNote === '' ? unschedulable : unschedulable.map((u) => (u.ignored === true ? u : { ...u, reason: `${u.reason}${staticNote}` })),
   };
 }

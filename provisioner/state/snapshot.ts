@@ -15,6 +15,7 @@ import type { VirtualNodePlan } from '../index.js';
 import { nodeClassCapacities } from './node-class-capacities.js';
 import { heldBeyondListed, waitingPods } from './plan-room.js';
 import { podsWithDevices, podWithHeldDevices, type RefusedDevicePod } from './device-pods.js';
+import { launchLabelsOf, type TypeLabels } from './launch-labels.js';
 
 function realNode(node: Node, pods: readonly Pod[], reserved: ResourceList | undefined): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
@@ -31,13 +32,10 @@ function realNode(node: Node, pods: readonly Pod[], reserved: ResourceList | und
   };
 }
 
-type TypeLabels = (instanceType: string) => Readonly<Record<string, string>> | undefined;
-
 function virtualNode(node: Node, plan: VirtualNodePlan, pods: readonly Pod[], { typeLabels, held }: { typeLabels: TypeLabels | undefined; held: ResourceList | undefined }): SnapshotNode {
   const labels = node.metadata.labels ?? {};
   // The virtual node shows the cheapest type's labels, but the launch may pick any planned type.
-  const launchLabels = typeLabels === undefined || plan.instanceTypes.length < 2 ? undefined
-    : plan.instanceTypes.flatMap((name) => { const own = typeLabels(name); return own === undefined ? [] : [{ ...labels, ...own }]; });
+  const launchLabels = launchLabelsOf(plan, labels, typeLabels);
   return {
     name: plan.nodeName,
     labels,
