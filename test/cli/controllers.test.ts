@@ -18,6 +18,7 @@ import { KubeRest } from '../../provisioner/kube/kube-rest.js';
 import { NodeOverlays } from '../../provisioner/pricing/node-overlays.js';
 import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import type { NodesmithConfig } from '../../cli/app-config.js';
+import { defaultPeriodsMs, type PeriodicController } from '../../cli/controller-periods.js';
 import { leaderStopOrder, runList, type Listed, type ListedController, type Loop, type RunnerName } from '../../cli/controllers.js';
 import { leaderParts } from '../../cli/leader-wiring.js';
 import { catalogControllers, pricedInstanceTypes, reservedCapacity } from '../../cli/nodeclass-wiring.js';
@@ -121,6 +122,29 @@ void t.test('a replica without the provisioner lists no controller of the leader
   const extenderOnly = wiredList(configOf('--components=extender'));
   t.same(extenderOnly.list.map((e) => e.name), ['provisioner.state', 'provisioner.leader', 'takeover.karpenter', 'extender', 'health']);
   await extenderOnly.close();
+});
+
+void t.test('each controller on a runner is listed with its default period, the one its controller waits when idle', async (t) => {
+  const { list, close } = wiredList(configOf('--interruption-queue=q', everyGate));
+  const ownFlags = ['nodeclaim.disruption.drift', 'pricing.spot'];
+  const listed = controllersIn(list).filter((e) => !ownFlags.includes(e.name));
+  t.same(listed.map((e) => e.name).sort(), Object.keys(defaultPeriodsMs).sort(), 'controller-periods.ts has a default for every one, and for no other name');
+  t.same(listed.filter((e) => e.period !== defaultPeriodsMs[e.name as PeriodicController]).map((e) => e.name), [], 'and the list runs each at it');
+  const idle = listed.find((e) => e.name === 'gc.nodeclaims');
+  t.equal((await idle?.controller.reconcile())?.requeueAfterMs, 120_000, 'the lost-NodeClaim GC, with nothing to do, waits its own 2 minutes');
+  await close();
+});
+
+void t.test('--controller-periods shortens the named controllers\' periods in the list, and each waits at most that long', async (t) => {
+  const { list, close } = wiredList(configOf('--controller-periods=gc.nodeclaims=10s,nodepool.usage=2s'));
+  const entry = (name: string): ListedController | undefined => controllersIn(list).find((e) => e.name === name);
+  t.equal(entry('gc.nodeclaims')?.period, 10_000, 'the list gives the lost-NodeClaim GC the period set');
+  t.equal(entry('nodepool.usage')?.period, 2_000);
+  t.equal(entry('gc.instances')?.period, 120_000, 'and leaves the others at their default');
+  t.equal(entry('gc.nodeclaims')?.controller.name, 'gc.nodeclaims', 'the controller still runs under its name');
+  t.equal((await entry('gc.nodeclaims')?.controller.reconcile())?.requeueAfterMs, 10_000, 'with nothing to do it comes back after the period set, not its 2 minutes');
+  t.equal((await entry('nodepool.usage')?.controller.reconcile())?.requeueAfterMs, 2_000);
+  await close();
 });
 
 /** Each listed controller swapped for one of the same name that counts its passes. */
