@@ -45,7 +45,7 @@ function recordingLoop(name: string, record: string[]): Loop {
 }
 
 /** The list `nodesmith run` builds for this configuration, from the parts the wiring files build over fakes. */
-function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: Loop } = { provisioner: recordingLoop('provisioner', []) }): { list: Listed[]; hooks: Partial<Record<RunnerName, RunnerHooks>>; built: Controller[]; close: () => Promise<void> } {
+function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: Loop } = { provisioner: recordingLoop('provisioner', []) }): { list: Listed[]; hooks: Partial<Record<RunnerName, RunnerHooks>>; built: Controller[]; registry: Registry; close: () => Promise<void> } {
   const clock = new FakeClock(1_000_000);
   const api = new KubeRest(new ApiConnection(staticTarget('https://127.0.0.1:1', 'token')));
   const ctx = {
@@ -54,7 +54,7 @@ function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: 
   };
   const guard = karpenterGuard(ctx);
   const close = (): Promise<void> => api.close();
-  if (!config.components.provisioner) return { list: runList({ config, ...(config.components.extender ? { guard: guard.guard } : {}) }), hooks: { takeover: guard.runner }, built: [guard.guard], close };
+  if (!config.components.provisioner) return { list: runList({ config, ...(config.components.extender ? { guard: guard.guard } : {}) }), hooks: { takeover: guard.runner }, built: [guard.guard], registry: ctx.registry, close };
   const cloud = new FakeCloudProvider(clock);
   const aws = {
     cloudProviderFor: () => cloud, nodeClassResolver: { resolve: () => Promise.reject(new Error('not resolved here')) },
@@ -73,7 +73,7 @@ function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: 
     materializer: { materialize: () => Promise.reject(new Error('no launches here')) },
   });
   const parts = loops.queue === undefined ? leader.parts : { ...leader.parts, interruption: { ...leader.parts.interruption, queue: loops.queue } };
-  return { list: runList({ config, guard: guard.guard, leader: parts }), hooks: { takeover: guard.runner, ...leader.hooks }, built: [guard.guard, ...controllersBuilt(leader.parts)], close };
+  return { list: runList({ config, guard: guard.guard, leader: parts }), hooks: { takeover: guard.runner, ...leader.hooks }, built: [guard.guard, ...controllersBuilt(leader.parts)], registry: ctx.registry, close };
 }
 
 /** Every controller among the parts the wiring built, however deep. */
@@ -160,6 +160,19 @@ async function tick(clock: FakeClock): Promise<void> {
   clock.step(1_000);
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+void t.test('every leader runner\'s passes are counted in controller-runtime\'s reconcile metrics, as Karpenter counts each controller\'s', async (t) => {
+  const { list, hooks, registry, close } = wiredList(configOf(everyGate));
+  const clock = new FakeClock(1_000_000);
+  const running = startList(list, { clock, gates: { leader: () => true, 'leader, Karpenter stopped': () => true }, hooks });
+  await tick(clock);
+  await running.stop(['takeover', ...leaderStopOrder]);
+  const text = await registry.metrics();
+  for (const name of ['nodeclaim.registration', 'disruption', 'nodeclaim.consolidatable', 'static.replicas']) {
+    t.match(text, new RegExp(`^controller_runtime_reconcile_total\\{controller="${name}",result="(success|error)"\\} [1-9]`, 'm'), `${name}'s pass is counted`);
+  }
+  await close();
+});
 
 void t.test('a standby runs none of the listed controllers; the leader runs exactly the listed ones, the guard alone while Karpenter runs', async (t) => {
   const record: string[] = [];
