@@ -31,15 +31,21 @@ const poolYaml = (held: boolean): string => nodePoolYaml('default', world.vpc, {
   extraSpec: held ? '  disruption:\n    budgets: [{ nodes: "0", reasons: [Underutilized] }]' : '',
 });
 
-/** Every pod Running and the cluster unchanged over two looks 20 s apart: the controller has nothing left to do. */
+/**
+ * Every pod Running and the cluster unchanged for 20 s, looked at every 5 s: the controller has nothing left to do.
+ * (Two looks 20 s apart, as before, but the 20 s start from the first look that found it so, not from a 20 s tick.)
+ */
 async function settled(what: string, timeoutMs = 900_000): Promise<ClusterSnapshot> {
-  let last: ClusterSnapshot | undefined;
+  let since: { readonly at: number; readonly look: ClusterSnapshot } | undefined;
   return waitFor(what, async () => {
     const now = await snapshot(world);
-    const same = last !== undefined && losses(last, now).length === 0 && losses(now, last).length === 0;
-    last = now;
-    return same && (await notRunning(world)) === 0 && now.disrupted.length === 0 ? now : undefined;
-  }, { timeoutMs, intervalMs: 20_000 });
+    const same = since !== undefined && losses(since.look, now).length === 0 && losses(now, since.look).length === 0;
+    if (!same || (await notRunning(world)) !== 0 || now.disrupted.length > 0) {
+      since = { at: Date.now(), look: now };
+      return undefined;
+    }
+    return Date.now() - (since?.at ?? Date.now()) >= 20_000 ? now : undefined;
+  }, { timeoutMs, intervalMs: 5_000 });
 }
 
 // Every nodesmith controller that could delete, disrupt or collect one of Karpenter's objects runs at a 3 s period,
