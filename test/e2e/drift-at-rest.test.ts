@@ -49,6 +49,6 @@ void t.test('no launched NodeClaim drifts while nothing changed: AMI, subnet, se
     for (const line of drifted(claims)) seen.add(line);
     if (!over) await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  t.same([...seen], [], `no NodeClaim was marked Drifted over the ${String((Date.now() - started) / 1000)} s after its launch (${String(rechecks)} full rechecks and more)`);
+  t.same([...seen], [], `no NodeClaim was marked Drifted over the ${((Date.now() - started) / 1000).toFixed(1)} s after its launch (${String(rechecks)} full rechecks and more)`);
   t.same(claims.map((c) => c.metadata.name ?? '').sort(), [...launched].sort(), 'the same NodeClaims are there at the end: none was replaced');
 });
