@@ -1,4 +1,5 @@
 import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
+import type { PeriodicController } from './controller-periods.js';
 
 /** Everything `nodesmith run` needs, parsed once from flags (see run-flags.ts) and passed down frozen. */
 export interface NodesmithConfig {
@@ -40,6 +41,11 @@ export interface NodesmithConfig {
   readonly earlyPlanningSchedulers?: readonly string[];
   /** How often every NodeClaim's drift is checked again besides on changes, and the resolved AMIs, subnets and security groups are read again (Karpenter: 5 min). */
   readonly driftRecheckMs?: number;
+  /**
+   * `--controller-periods`: shorter periods for controllers named as in cli/controllers.ts (controller-periods.ts);
+   * each caps its controller's wait between passes. Unset: every controller's default.
+   */
+  readonly controllerPeriods?: Readonly<Partial<Record<PeriodicController, number>>>;
   /**
    * `--consolidation-min-savings` (the default for NodePools without the annotation) and the SpotToSpotConsolidation
    * gate. `nodesmith run` always sets it; left out (test stacks that do not opt in), the disruption controller runs

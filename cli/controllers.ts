@@ -1,39 +1,12 @@
 import type { Controller } from '../provisioner/controller-runner.js';
-import { consolidatablePeriodMs } from '../provisioner/disruption/consolidatable-writer.js';
-import { disruptionPeriodMs } from '../provisioner/disruption/controller.js';
-import { lostNodeClaimGcPeriodMs } from '../provisioner/gc/lost-nodeclaims.js';
-import { orphanInstanceGcPeriodMs } from '../provisioner/gc/orphan-instances.js';
-import { virtualNodePodGcPeriodMs } from '../provisioner/gc/virtual-node-pods.js';
-import { virtualNodeGcPeriodMs } from '../provisioner/gc/virtual-nodes.js';
-import { instanceStatusPeriodMs } from '../provisioner/interruption/instance-status-controller.js';
 import { leaseRetryPeriodMs } from '../provisioner/kube/leader-election.js';
 import type { LifecycleControllers } from '../provisioner/lifecycle/controllers.js';
 import { driftRecheckMs } from '../provisioner/lifecycle/drift.js';
-import { expirationPeriodMs } from '../provisioner/lifecycle/expiration.js';
-import { livenessPeriodMs } from '../provisioner/lifecycle/liveness.js';
-import { nodeHealthPeriodMs } from '../provisioner/lifecycle/node-health.js';
-import { registrationPeriodMs } from '../provisioner/lifecycle/registration.js';
-import { terminationPeriodMs } from '../provisioner/lifecycle/termination.js';
-import { bufferResyncMs } from '../provisioner/buffers/buffer-controller.js';
-import { capacityBlockPeriodMs } from '../provisioner/nodeclass/capacity-block-expiration.js';
-import { capacityReservationPeriodMs } from '../provisioner/nodeclass/capacity-reservation-controller.js';
-import { catalogSourcePeriodMs } from '../provisioner/nodeclass/catalog-source-events.js';
-import { instanceProfilePeriodMs } from '../provisioner/nodeclass/instance-profile-controller.js';
-import { nodeClassStatusPeriodMs } from '../provisioner/nodeclass/nodeclass-status-controller.js';
-import { reservedDemotionPeriodMs } from '../provisioner/nodeclass/reserved-capacity-demotion.js';
-import { catalogRefreshMs } from '../provisioner/pricing/catalog-refresh.js';
-import { nodeOverlayStatusPeriodMs } from '../provisioner/pricing/node-overlays.js';
 import { spotPricePeriodMs } from '../provisioner/pricing/priced-instance-types.js';
-import { nodePoolReadinessPeriodMs } from '../provisioner/provisioning/nodepool-readiness.js';
-import { nodePoolUsagePeriodMs } from '../provisioner/provisioning/nodepool-usage.js';
 import { heartbeatPeriodMs } from '../provisioner/provisioning/provisioner.js';
-import { staticReplicasPeriodMs } from '../provisioner/static/static-replicas-controller.js';
-import { karpenterGuardPeriodMs } from '../provisioner/takeover/karpenter-guard.js';
-import { claimLaunchPeriodMs } from '../provisioner/launch/claim-launcher.js';
-import { claimHandoverPeriodMs } from '../provisioner/lifecycle/claim-handover.js';
-import { provisioningRequestPeriodMs } from '../provisioner/provisioning-requests/provisioning-request-controller.js';
 import { webhookCertReloadMs } from '../webhooks/serve.js';
 import type { NodesmithConfig } from './app-config.js';
+import { periodic, type PeriodicController } from './controller-periods.js';
 import { extenderCertReloadMs } from './extender-tls.js';
 
 // What `nodesmith run` starts, in the order it starts it, in one list (Karpenter's pkg/controllers/controllers.go).
@@ -130,7 +103,7 @@ export function runList(p: RunParts): Listed[] {
   return [
     ...beforeTheLeader(p.config),
     // The leader's, even while Karpenter runs: only the guard notices that Karpenter stopped.
-    ...optional(p.guard, (guard) => takeover('takeover.karpenter', karpenterGuardPeriodMs, guard)),
+    ...optional(p.guard, (guard) => takeover('takeover.karpenter', guard, p.config)),
     ...(p.leader === undefined ? [] : leaderList(p.leader, p.config)),
     ...servers(p.config),
   ];
@@ -158,12 +131,12 @@ function leaderList(l: LeaderParts, config: NodesmithConfig): Listed[] {
     ...optional(l.interruption.queue, (loop) => ({ name: 'interruption', period: 'long poll', lease: acting, runner: 'interruption queue', loop, stopsWith: 'lifecycle' })),
     ...lifecycleRunner(l, config),
     // Their own runner: a command waiting on a launch must not hold up registration or termination.
-    disruption('nodeclaim.consolidatable', consolidatablePeriodMs, l.disruption.consolidatable),
-    disruption('disruption', disruptionPeriodMs, l.disruption.controller),
+    disruption('nodeclaim.consolidatable', l.disruption.consolidatable, config),
+    disruption('disruption', l.disruption.controller, config),
     { name: 'provisioner.plan', period: 'pending pods', lease: acting, runner: 'provisioner', loop: l.provisioner },
     { name: 'provisioner.heartbeat', period: heartbeatPeriodMs, lease: acting, runner: 'provisioner', loop: l.provisioner },
     // Its own runner: its launches run in the background, and its deletes must not queue behind termination.
-    ...optional(l.staticCapacity, (c) => onStatic('static.replicas', staticReplicasPeriodMs, c)),
+    ...optional(l.staticCapacity, (c) => onStatic('static.replicas', c, config)),
   ];
 }
 
@@ -171,35 +144,35 @@ function leaderList(l: LeaderParts, config: NodesmithConfig): Listed[] {
 function lifecycleRunner(l: LeaderParts, config: NodesmithConfig): Listed[] {
   const c = l.lifecycle;
   return [
-    lifecycle('nodeclaim.launch', claimLaunchPeriodMs, l.claimLaunch),
-    lifecycle('nodeclaim.registration', registrationPeriodMs, c.registration),
-    lifecycle('nodeclaim.liveness', livenessPeriodMs, c.liveness),
-    lifecycle('nodeclaim.termination', terminationPeriodMs, c.termination),
-    lifecycle('nodeclaim.expiration', expirationPeriodMs, c.expiration),
-    ...optional(c.drift, (drift) => lifecycle('nodeclaim.disruption.drift', config.driftRecheckMs ?? driftRecheckMs, drift)),
-    ...optional(c.health, (health) => lifecycle('node.health', nodeHealthPeriodMs, health)),
-    lifecycle('gc.virtual_nodes', virtualNodeGcPeriodMs, c.virtualNodes),
-    lifecycle('gc.virtual_node_pods', virtualNodePodGcPeriodMs, c.virtualNodePods),
-    lifecycle('gc.instances', orphanInstanceGcPeriodMs, c.orphanInstances),
-    lifecycle('gc.nodeclaims', lostNodeClaimGcPeriodMs, c.lostNodeClaims),
-    lifecycle('nodepool.readiness', nodePoolReadinessPeriodMs, l.nodePools.readiness),
-    lifecycle('nodepool.usage', nodePoolUsagePeriodMs, l.nodePools.usage),
-    lifecycle('nodeclass.instanceprofile', instanceProfilePeriodMs, l.nodeClasses.instanceProfile),
-    lifecycle('nodeclass.status', nodeClassStatusPeriodMs, l.nodeClasses.status),
-    lifecycle('pricing.spot', config.aws.spotPriceRefreshMs ?? spotPricePeriodMs, l.catalog.spotPrices),
-    lifecycle('providers.instancetype', catalogRefreshMs, l.catalog.instanceTypes),
-    lifecycle('providers.pricing.ondemand', catalogRefreshMs, l.catalog.onDemandPrices),
-    lifecycle('nodeclass.catalogsource', catalogSourcePeriodMs, l.catalog.sourceEvents),
+    lifecycle('nodeclaim.launch', l.claimLaunch, config),
+    lifecycle('nodeclaim.registration', c.registration, config),
+    lifecycle('nodeclaim.liveness', c.liveness, config),
+    lifecycle('nodeclaim.termination', c.termination, config),
+    lifecycle('nodeclaim.expiration', c.expiration, config),
+    ...optional(c.drift, (drift) => ownFlag('nodeclaim.disruption.drift', config.driftRecheckMs ?? driftRecheckMs, drift)),
+    ...optional(c.health, (health) => lifecycle('node.health', health, config)),
+    lifecycle('gc.virtual_nodes', c.virtualNodes, config),
+    lifecycle('gc.virtual_node_pods', c.virtualNodePods, config),
+    lifecycle('gc.instances', c.orphanInstances, config),
+    lifecycle('gc.nodeclaims', c.lostNodeClaims, config),
+    lifecycle('nodepool.readiness', l.nodePools.readiness, config),
+    lifecycle('nodepool.usage', l.nodePools.usage, config),
+    lifecycle('nodeclass.instanceprofile', l.nodeClasses.instanceProfile, config),
+    lifecycle('nodeclass.status', l.nodeClasses.status, config),
+    ownFlag('pricing.spot', config.aws.spotPriceRefreshMs ?? spotPricePeriodMs, l.catalog.spotPrices),
+    lifecycle('providers.instancetype', l.catalog.instanceTypes, config),
+    lifecycle('providers.pricing.ondemand', l.catalog.onDemandPrices, config),
+    lifecycle('nodeclass.catalogsource', l.catalog.sourceEvents, config),
     ...(l.reservations === undefined ? [] : [
-      lifecycle('nodeclass.capacityreservation', capacityReservationPeriodMs, l.reservations.discovery),
-      lifecycle('capacityreservation.expiration', capacityBlockPeriodMs, l.reservations.expiration),
-      lifecycle('capacityreservation.capacitytype', reservedDemotionPeriodMs, l.reservations.demotion),
+      lifecycle('nodeclass.capacityreservation', l.reservations.discovery, config),
+      lifecycle('capacityreservation.expiration', l.reservations.expiration, config),
+      lifecycle('capacityreservation.capacitytype', l.reservations.demotion, config),
     ]),
-    lifecycle('interruption.instancestatus', instanceStatusPeriodMs, l.interruption.instanceStatus),
-    ...optional(l.overlays, (overlays) => lifecycle('nodeoverlay.status', nodeOverlayStatusPeriodMs, overlays)),
-    ...optional(l.buffers, (buffers) => lifecycle('capacitybuffer', bufferResyncMs, buffers)),
-    lifecycle('provisioningrequest', provisioningRequestPeriodMs, l.provisioningRequests),
-    ...optional(l.claimHandover, (handover) => lifecycle('dra.claim_handover', claimHandoverPeriodMs, handover)),
+    lifecycle('interruption.instancestatus', l.interruption.instanceStatus, config),
+    ...optional(l.overlays, (overlays) => lifecycle('nodeoverlay.status', overlays, config)),
+    ...optional(l.buffers, (buffers) => lifecycle('capacitybuffer', buffers, config)),
+    lifecycle('provisioningrequest', l.provisioningRequests, config),
+    ...optional(l.claimHandover, (handover) => lifecycle('dra.claim_handover', handover, config)),
   ];
 }
 
@@ -214,11 +187,15 @@ function servers(config: NodesmithConfig): ListedLoop[] {
   ];
 }
 
-const onRunner = (runner: RunnerName, lease: Lease) => (name: string, period: number, controller: Controller): ListedController => ({ name, period, lease, runner, controller });
+/** An entry for a runner: its period the configuration's (`--controller-periods`) or the default, controllers.ts's. */
+const onRunner = (runner: RunnerName, lease: Lease) => (name: PeriodicController, controller: Controller, config: NodesmithConfig): ListedController =>
+  ({ name, lease, runner, ...periodic(name, controller, config.controllerPeriods) });
 const takeover = onRunner('takeover', 'leader');
 const lifecycle = onRunner('lifecycle', acting);
 const disruption = onRunner('disruption', acting);
 const onStatic = onRunner('static', acting);
+/** Drift and spot prices: their periods have flags of their own, which their controllers are built with. */
+const ownFlag = (name: string, period: number, controller: Controller): ListedController => ({ name, period, lease: acting, runner: 'lifecycle', controller });
 
 function everyReplica(name: string, period: Period, runner: LoopName): ListedLoop {
   return { name, period, lease: 'every replica', runner };

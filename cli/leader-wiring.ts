@@ -72,6 +72,9 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
     metrics: new ProvisioningRequestMetrics(registry), log: log.child({ component: 'provisioningrequest' }),
   });
   const claimLaunch = new ClaimLaunchController({ state, launcher: materializer, store: nodeClaims, events, clock: systemClock, log, ...offerings });
+  // controller-runtime's reconcile metrics for every runner's controllers, as Karpenter counts each of its own (one
+  // set of counters: the lifecycle runner's).
+  const counted = (hooks: RunnerHooks): RunnerHooks => (lifecycle.runner.onReconciled === undefined ? hooks : { ...hooks, onReconciled: lifecycle.runner.onReconciled });
   const statics = config.staticCapacity === true ? staticCapacity({ state, nodeClaims, materializer, launches: staticLaunches, ...offerings, log }) : undefined;
   return {
     parts: {
@@ -87,7 +90,7 @@ export function leaderParts(w: LeaderWiring, p: PlannerParts): LeaderWired {
       ...(statics === undefined ? {} : { staticCapacity: statics.controller }),
       provisioner: p.provisioner,
     },
-    hooks: { lifecycle: lifecycle.runner, disruption: disruption.runner, ...(statics === undefined ? {} : { static: statics.runner }) },
+    hooks: { lifecycle: lifecycle.runner, disruption: counted(disruption.runner), ...(statics === undefined ? {} : { static: counted(statics.runner) }) },
     ...(disruption.explain === undefined ? {} : { explainConsolidation: disruption.explain }),
   };
 }

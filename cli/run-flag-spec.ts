@@ -44,6 +44,7 @@ export const runFlagSpec = {
   'batch-max-duration': { type: 'string', default: '10s' },
   'early-planning-schedulers': { type: 'string', default: 'default-scheduler' },
   'drift-recheck-interval': { type: 'string', default: '5m' },
+  'controller-periods': { type: 'string', default: '' },
   'consolidation-min-savings': { type: 'string', default: '' },
   'feature-gates': { type: 'string', default: '' },
   'leader-elect': { type: 'boolean', default: true },

@@ -3,14 +3,10 @@ import { parseArgs } from 'node:util';
 import type { NodesmithConfig } from './app-config.js';
 import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
+import { controllerPeriods } from './controller-periods.js';
+import { durationMs } from './duration-flag.js';
 import { featureGatesText, isGateOn } from './feature-gates.js';
 import { karpenterGuardDefaults, runFlagSpec } from './run-flag-spec.js';
-
-function durationMs(text: string, flag: string, problems: string[]): number {
-  const m = /^(\d+)(ms|s|m)$/.exec(text);
-  if (m === null) { problems.push(`--${flag} must be a duration like 500ms, 1s or 2m; got "${text}"`); return 0; }
-  return Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000);
-}
 
 function port(text: string, flag: string, problems: string[]): number {
   const n = Number(text);
@@ -128,6 +124,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
     ...earlyPlanning(v['early-planning-schedulers'], problems),
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
+    ...optional('controllerPeriods', controllerPeriods(v['controller-periods'], problems)),
     karpenterGuard: {
       leases: objectKeys(v['karpenter-leases'], 'karpenter-leases', problems),
       deployments: objectKeys(v['karpenter-deployments'], 'karpenter-deployments', problems),

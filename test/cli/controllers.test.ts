@@ -18,6 +18,7 @@ import { KubeRest } from '../../provisioner/kube/kube-rest.js';
 import { NodeOverlays } from '../../provisioner/pricing/node-overlays.js';
 import { ClusterState } from '../../provisioner/state/cluster-state.js';
 import type { NodesmithConfig } from '../../cli/app-config.js';
+import { defaultPeriodsMs, type PeriodicController } from '../../cli/controller-periods.js';
 import { leaderStopOrder, runList, type Listed, type ListedController, type Loop, type RunnerName } from '../../cli/controllers.js';
 import { leaderParts } from '../../cli/leader-wiring.js';
 import { catalogControllers, pricedInstanceTypes, reservedCapacity } from '../../cli/nodeclass-wiring.js';
@@ -44,7 +45,7 @@ function recordingLoop(name: string, record: string[]): Loop {
 }
 
 /** The list `nodesmith run` builds for this configuration, from the parts the wiring files build over fakes. */
-function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: Loop } = { provisioner: recordingLoop('provisioner', []) }): { list: Listed[]; hooks: Partial<Record<RunnerName, RunnerHooks>>; built: Controller[]; close: () => Promise<void> } {
+function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: Loop } = { provisioner: recordingLoop('provisioner', []) }): { list: Listed[]; hooks: Partial<Record<RunnerName, RunnerHooks>>; built: Controller[]; registry: Registry; close: () => Promise<void> } {
   const clock = new FakeClock(1_000_000);
   const api = new KubeRest(new ApiConnection(staticTarget('https://127.0.0.1:1', 'token')));
   const ctx = {
@@ -53,7 +54,7 @@ function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: 
   };
   const guard = karpenterGuard(ctx);
   const close = (): Promise<void> => api.close();
-  if (!config.components.provisioner) return { list: runList({ config, ...(config.components.extender ? { guard: guard.guard } : {}) }), hooks: { takeover: guard.runner }, built: [guard.guard], close };
+  if (!config.components.provisioner) return { list: runList({ config, ...(config.components.extender ? { guard: guard.guard } : {}) }), hooks: { takeover: guard.runner }, built: [guard.guard], registry: ctx.registry, close };
   const cloud = new FakeCloudProvider(clock);
   const aws = {
     cloudProviderFor: () => cloud, nodeClassResolver: { resolve: () => Promise.reject(new Error('not resolved here')) },
@@ -72,7 +73,7 @@ function wiredList(config: NodesmithConfig, loops: { provisioner: Loop; queue?: 
     materializer: { materialize: () => Promise.reject(new Error('no launches here')) },
   });
   const parts = loops.queue === undefined ? leader.parts : { ...leader.parts, interruption: { ...leader.parts.interruption, queue: loops.queue } };
-  return { list: runList({ config, guard: guard.guard, leader: parts }), hooks: { takeover: guard.runner, ...leader.hooks }, built: [guard.guard, ...controllersBuilt(leader.parts)], close };
+  return { list: runList({ config, guard: guard.guard, leader: parts }), hooks: { takeover: guard.runner, ...leader.hooks }, built: [guard.guard, ...controllersBuilt(leader.parts)], registry: ctx.registry, close };
 }
 
 /** Every controller among the parts the wiring built, however deep. */
@@ -123,6 +124,29 @@ void t.test('a replica without the provisioner lists no controller of the leader
   await extenderOnly.close();
 });
 
+void t.test('each controller on a runner is listed with its default period, the one its controller waits when idle', async (t) => {
+  const { list, close } = wiredList(configOf('--interruption-queue=q', everyGate));
+  const ownFlags = ['nodeclaim.disruption.drift', 'pricing.spot'];
+  const listed = controllersIn(list).filter((e) => !ownFlags.includes(e.name));
+  t.same(listed.map((e) => e.name).sort(), Object.keys(defaultPeriodsMs).sort(), 'controller-periods.ts has a default for every one, and for no other name');
+  t.same(listed.filter((e) => e.period !== defaultPeriodsMs[e.name as PeriodicController]).map((e) => e.name), [], 'and the list runs each at it');
+  const idle = listed.find((e) => e.name === 'gc.nodeclaims');
+  t.equal((await idle?.controller.reconcile())?.requeueAfterMs, 120_000, 'the lost-NodeClaim GC, with nothing to do, waits its own 2 minutes');
+  await close();
+});
+
+void t.test('--controller-periods shortens the named controllers\' periods in the list, and each waits at most that long', async (t) => {
+  const { list, close } = wiredList(configOf('--controller-periods=gc.nodeclaims=10s,nodepool.usage=2s'));
+  const entry = (name: string): ListedController | undefined => controllersIn(list).find((e) => e.name === name);
+  t.equal(entry('gc.nodeclaims')?.period, 10_000, 'the list gives the lost-NodeClaim GC the period set');
+  t.equal(entry('nodepool.usage')?.period, 2_000);
+  t.equal(entry('gc.instances')?.period, 120_000, 'and leaves the others at their default');
+  t.equal(entry('gc.nodeclaims')?.controller.name, 'gc.nodeclaims', 'the controller still runs under its name');
+  t.equal((await entry('gc.nodeclaims')?.controller.reconcile())?.requeueAfterMs, 10_000, 'with nothing to do it comes back after the period set, not its 2 minutes');
+  t.equal((await entry('nodepool.usage')?.controller.reconcile())?.requeueAfterMs, 2_000);
+  await close();
+});
+
 /** Each listed controller swapped for one of the same name that counts its passes. */
 function counted(list: readonly Listed[]): { list: Listed[]; passes: Map<string, number> } {
   const passes = new Map<string, number>();
@@ -136,6 +160,19 @@ async function tick(clock: FakeClock): Promise<void> {
   clock.step(1_000);
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+void t.test('every leader runner\'s passes are counted in controller-runtime\'s reconcile metrics, as Karpenter counts each controller\'s', async (t) => {
+  const { list, hooks, registry, close } = wiredList(configOf(everyGate));
+  const clock = new FakeClock(1_000_000);
+  const running = startList(list, { clock, gates: { leader: () => true, 'leader, Karpenter stopped': () => true }, hooks });
+  await tick(clock);
+  await running.stop(['takeover', ...leaderStopOrder]);
+  const text = await registry.metrics();
+  for (const name of ['nodeclaim.registration', 'disruption', 'nodeclaim.consolidatable', 'static.replicas']) {
+    t.match(text, new RegExp(`^controller_runtime_reconcile_total\\{controller="${name}",result="(success|error)"\\} [1-9]`, 'm'), `${name}'s pass is counted`);
+  }
+  await close();
+});
 
 void t.test('a standby runs none of the listed controllers; the leader runs exactly the listed ones, the guard alone while Karpenter runs', async (t) => {
   const record: string[] = [];

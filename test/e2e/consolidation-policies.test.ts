@@ -9,7 +9,9 @@ import { createDeployment, overcommittedNodes, waitForRunning, withProduct } fro
 
 // The consolidation scenarios beside consolidation.test.ts: the WhenEmpty policy, spot pinning of a replacement, and
 // the recreated pods of a consolidation landing where its simulation put them.
-const product = await withProduct(t, { consolidation: { spotToSpot: false } });
+// Disruption and the Consolidatable writer every 2 s instead of 10: the scenarios poll for what consolidation does,
+// and a change that wakes neither (a pod's deletion cost, a pool's wider requirements) is then seen sooner.
+const product = await withProduct(t, { consolidation: { spotToSpot: false }, controllerPeriods: { disruption: 2_000, 'nodeclaim.consolidatable': 2_000 } });
 const apps = product.kc.makeApiClient(k8s.AppsV1Api);
 const custom = product.kc.makeApiClient(k8s.CustomObjectsApi);
 const minutes = (n: number): number => n * 60_000;

@@ -7,7 +7,9 @@ import {
 } from './disruption-support.js';
 import { createDeployment, listInstances, waitForRunning, withProduct } from './e2e-support.js';
 
-const product = await withProduct(t);
+// Disruption and the Consolidatable writer every 2 s instead of 10: the scenarios poll for what they do. The held
+// pools' watch below is sized on the 15 s validation delay (a fixed time, as Karpenter's), not on a period, and stays.
+const product = await withProduct(t, { controllerPeriods: { disruption: 2_000, 'nodeclaim.consolidatable': 2_000 } });
 
 async function claimsOf(pool: string): Promise<string[]> {
   return (await listClaims(product)).filter((c) => c.nodePool === pool).map((c) => c.name);
@@ -60,7 +62,8 @@ void t.test('emptiness: scaled to 0, nodes go after consolidateAfter; Never keep
   }, { timeoutMs: 120_000, intervalMs: 1000 });
   t.pass('every instance of the deleted nodeclaims is terminated');
 
-  // Give the held pools the same time again: a controller that would delete them has had every chance.
+  // Give the held pools 20 s more: longer than the 15 s validation a delete waits, and 10 passes of disruption and of
+  // the Consolidatable writer (2 s): a controller that would delete them has had every chance.
   await new Promise((resolve) => setTimeout(resolve, 20_000));
   t.same(await claimsOf('never'), before.get('never'), 'consolidateAfter Never: the empty nodes stay');
   t.same(await claimsOf('openwindow'), before.get('openwindow'), 'a budget of nodes "0" inside its window: the empty nodes stay');

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { waitFor } from '../stack/wait-for.js';
+import { passesFromNow } from './controller-passes.js';
 import { listInstances, overcommittedNodes, withProduct } from './e2e-support.js';
 import {
   admissionCheck, conditionOf, isTrue, jobPods, jobSuspended, jobYaml, nodeClaims, queueYaml, requestCondition, requestFor, requestsOf,
@@ -13,7 +14,9 @@ import {
  * limit cannot hold whole gets no node at all: its Workload waits on the check with nodesmith's reason, or, when the
  * config asks for `noRetry`, Kueue retries and then rejects it.
  */
-const product = await withProduct(t);
+// The ProvisioningRequest controller every 2 s, so "nothing for three of its passes" takes 6 s, not 30; disruption and
+// the Consolidatable writer every 2 s, so the Job's empty nodes go sooner after it is done (a poll waits for that).
+const product = await withProduct(t, { controllerPeriods: { provisioningrequest: 2_000, disruption: 2_000, 'nodeclaim.consolidatable': 2_000 } });
 await withKueue(t, product);
 const atomic = 'best-effort-atomic-scale-up.autoscaling.x-k8s.io';
 const consumeKey = 'autoscaling.x-k8s.io/consume-provisioning-request';
@@ -26,7 +29,6 @@ await product.apply(queueYaml('gang', atomic));
 
 const live = async (): Promise<number> => (await listInstances(product)).filter((i) => i.state === 'pending' || i.state === 'running').length;
 const minutes = (n: number): number => n * 60_000;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Waits for Provisioned=True, or until the Job has a pod or is unsuspended before it; says which came first. The Job
@@ -94,8 +96,9 @@ void t.test('a Job of 48 pods, more than the NodePool limit of 40 CPUs holds, ge
   const refused = await requestCondition(product, workload.metadata.name, 'Provisioned', 'False');
   t.equal(refused.reason, 'CapacityIsNotFound', `nodesmith: ${refused.message ?? ''}`);
   t.match(refused.message ?? '', /so no node is launched/, 'all or none');
-  // Three passes of nodesmith's (10 s apart) and Kueue's own reconciles: still nothing.
-  await sleep(30_000);
+  // Three passes of nodesmith's, counted on its /metrics (Kueue reconciles on what each writes): still nothing.
+  const passes = await passesFromNow(product.healthUrl, { provisioningrequest: 4 });
+  await waitFor('three more passes of the ProvisioningRequest controller', async () => ((await passes()).done ? true : undefined), { timeoutMs: minutes(2), intervalMs: 500 });
   t.equal((await nodeClaims(product)).length, 0, 'no NodeClaim was made for part of the Job');
   t.equal(await live(), 0, 'no instance was launched');
   t.ok(await jobSuspended(product, 'huge'), 'the Job is still suspended');

@@ -18,6 +18,7 @@ const config: NodesmithConfig = {
   batch: { idleMs: 1_000, maxMs: 5_000 },
   earlyPlanningSchedulers: ['default-scheduler'],
   driftRecheckMs: 20_000,
+  controllerPeriods: { 'gc.instances': 10_000, provisioningrequest: 2_000 },
   nodeRepair: true,
   staticCapacity: true,
   nodeOverlay: true,

@@ -46,6 +46,7 @@ export function runFlags(c: NodesmithConfig): string[] {
     // Unset in the config is off; the flag's own default is on.
     `--early-planning-schedulers=${c.earlyPlanningSchedulers === undefined ? 'none' : c.earlyPlanningSchedulers.join(',')}`,
     ...(c.driftRecheckMs === undefined ? [] : [`--drift-recheck-interval=${String(c.driftRecheckMs)}ms`]),
+    ...(c.controllerPeriods === undefined ? [] : [`--controller-periods=${Object.entries(c.controllerPeriods).map(([name, ms]) => `${name}=${String(ms)}ms`).join(',')}`]),
     ...(c.consolidation?.minSavings === undefined ? [] : [`--consolidation-min-savings=${c.consolidation.minSavings.text}`]),
     ...featureGates(c),
     ...karpenterGuardFlags(c),

@@ -83,6 +83,8 @@ export interface ProductStackOptions {
   readonly liveSpotPricesEveryMs?: number;
   /** How often drift is checked again and the EC2NodeClass re-resolved besides on changes (nodesmith's default: 5 min). */
   readonly driftRecheckMs?: number;
+  /** `--controller-periods`: shorter periods for the controllers named, so a test watches a few passes, not minutes. */
+  readonly controllerPeriods?: NodesmithConfig['controllerPeriods'];
   /** Where to look for a running Karpenter and whether to act anyway (default: `nodesmith run`'s). */
   readonly karpenterGuard?: NodesmithConfig['karpenterGuard'];
   /** `--metrics-namespace` (default nodesmith); `karpenter` for Karpenter's dashboards. */
@@ -144,9 +146,10 @@ export async function startProductStack(options: ProductStackOptions = {}): Prom
 }
 
 /** The controllers' optional settings a test turns on. */
-function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'nodeRepair' | 'staticCapacity' | 'nodeOverlay' | 'capacityBuffer' | 'consolidation'> {
+function controllerSwitches(options: ProductStackOptions): Pick<NodesmithConfig, 'driftRecheckMs' | 'controllerPeriods' | 'nodeRepair' | 'staticCapacity' | 'nodeOverlay' | 'capacityBuffer' | 'consolidation'> {
   return {
     ...(options.driftRecheckMs === undefined ? {} : { driftRecheckMs: options.driftRecheckMs }),
+    ...(options.controllerPeriods === undefined ? {} : { controllerPeriods: options.controllerPeriods }),
     ...(options.nodeRepair === true ? { nodeRepair: true } : {}),
     ...(options.staticCapacity === true ? { staticCapacity: true } : {}),
     ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),

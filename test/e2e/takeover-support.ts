@@ -80,17 +80,26 @@ export function losses(before: ClusterSnapshot, after: ClusterSnapshot): string[
 }
 
 /**
- * Watches the cluster for `ms` after a handover and returns every loss seen at any moment (a NodeClaim deleted and a
- * pod evicted in between count, even if the cluster looks whole again at the end).
+ * Watches the cluster after a handover until `done` says the watch is over, and returns every loss seen at any
+ * moment (a NodeClaim deleted and a pod evicted in between count, even if the cluster looks whole again at the end).
+ * The last look is taken after `done` said so.
  */
-export async function lossesDuring(world: KarpenterWorld, before: ClusterSnapshot, ms: number): Promise<string[]> {
+export async function lossesUntil(world: KarpenterWorld, before: ClusterSnapshot, done: () => Promise<boolean>, timeoutMs: number): Promise<string[]> {
   const seen = new Set<string>();
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const over = await done();
     for (const l of losses(before, await snapshot(world))) seen.add(l);
-    await new Promise((r) => setTimeout(r, 5_000));
+    if (over) return [...seen];
+    if (Date.now() > deadline) throw new Error(`the watch did not end within ${String(timeoutMs / 1000)} s`);
+    await new Promise((r) => setTimeout(r, 3_000));
   }
-  return [...seen];
+}
+
+/** The same for `ms`. */
+export function lossesDuring(world: KarpenterWorld, before: ClusterSnapshot, ms: number): Promise<string[]> {
+  const end = Date.now() + ms;
+  return lossesUntil(world, before, () => Promise.resolve(Date.now() >= end), ms + 60_000);
 }
 
 /** One of Karpenter's examples/workloads at the pinned version, applied as shipped (0 or 1 replica), then scaled. */

@@ -38,6 +38,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.batchMaxDuration': '20s',
     'settings.earlyPlanningSchedulers': 'none',
     'settings.driftRecheckInterval': '10m',
+    'settings.controllerPeriods': 'gc.instances=30s\\,gc.nodeclaims=30s',
     'settings.consolidationMinSavings': '10%',
     'settings.featureGates': 'SpotToSpotConsolidation=true',
     'settings.karpenterLeases': 'autoscaling/karpenter-leader-election',

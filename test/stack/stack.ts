@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stackBinaries } from './binaries.js';
@@ -11,6 +10,7 @@ import { httpsStatus } from './https-probe.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { createPki, type Pki } from './pki.js';
 import { schedulerConfiguration, type ExtenderEntry } from './scheduler-config.js';
+import { makeStackDir, stackStopped } from './stack-dir.js';
 import { waitFor } from './wait-for.js';
 
 
@@ -21,7 +21,10 @@ export interface StackOptions {
   scheduler?: boolean | { extenders: readonly ExtenderEntry[] };
   /** Start kwok for nodes without the launchable label (default true). */
   kwok?: boolean;
-  /** Where to keep certificates, configs and logs (default: a fresh temp dir). */
+  /**
+   * Where to keep certificates, configs and logs (default: a fresh temp dir, removed at exit once the stack stopped
+   * and the process succeeded; see stack-dir.ts).
+   */
   dir?: string;
   /**
    * Have the API server write an audit log (`<dir>/audit.log`, JSON, metadata level): who made which request,
@@ -61,7 +64,7 @@ export const kwokNodeSelector = '!nodesmith.io/launchable';
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const bin = await stackBinaries();
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'nodesmith-stack-')));
+  const dir = options.dir ?? (await makeStackDir());
   const components = new Map<string, Component>();
   const stack = await bootControlPlane({ bin, dir, components, audit: options.audit === true });
   try {
@@ -176,6 +179,7 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     stop: async () => {
       // Reverse start order: clients first, etcd last, so nothing logs a storm of connection errors.
       for (const c of [...ctx.components.values()].reverse()) await c.stop();
+      stackStopped(ctx.dir);
     },
   };
 }
