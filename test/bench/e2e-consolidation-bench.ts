@@ -5,8 +5,6 @@
 import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { disruptionCommand } from '../../cli/disruption-command.js';
-import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
-import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { ConsolidationDryRun } from '../../provisioner/disruption/consolidation-dry-run.js';
 import { projectPod } from '../../provisioner/kube/projection.js';
 import { sampleValue } from '../e2e/consolidation-support.js';
@@ -21,6 +19,7 @@ import { boundCurve, watchBinds } from './bound-curve.js';
 import { consolidationMoves, movesLines } from './consolidation-moves.js';
 import { burst, statusMiB, type BurstDeployment } from './e2e-burst-bench.js';
 import { loadLpSolver } from './lp-solver.js';
+import { poolTypes } from './scale-down-churn.js';
 import { PhaseMeter, phaseLines } from './phase-meter.js';
 
 const categories = ['c', 'm', 'r'];
@@ -34,14 +33,6 @@ function poolRequirements(maxCpu: number | undefined): string {
 const disruption = '  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 15s';
 
 interface Stage { readonly name: string; readonly atS: number; readonly nodes: number; readonly price: number; readonly bound: number; readonly types: string }
-
-/** The types the pool may launch, on-demand offerings only: what the bound may buy. */
-function poolTypes(maxCpu = Number.POSITIVE_INFINITY): InstanceType[] {
-  return loadInstanceTypes({ region: 'us-east-1' })
-    .filter((t) => categories.includes(t.labels['karpenter.k8s.aws/instance-category'] ?? ''))
-    .filter((t) => Number(t.labels['karpenter.k8s.aws/instance-cpu'] ?? 0) <= maxCpu)
-    .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.capacityType === 'on-demand') }));
-}
 
 interface Pricing { readonly bound: (pods: k8s.V1Pod[]) => number; readonly maxCpu: number | undefined }
 

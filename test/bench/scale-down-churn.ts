@@ -33,9 +33,11 @@ export const scaleDownPool: SimulationNodePool = {
   ] } } },
 };
 
-export function poolTypes(): InstanceType[] {
+/** The types the e2e benches' pool may launch, on-demand offerings only (what their bound may buy); `maxCpu` caps the size. */
+export function poolTypes(maxCpu = Number.POSITIVE_INFINITY): InstanceType[] {
   return loadInstanceTypes({ region: 'us-east-1' })
     .filter((t) => ['c', 'm', 'r'].includes(t.labels['karpenter.k8s.aws/instance-category'] ?? ''))
+    .filter((t) => Number(t.labels['karpenter.k8s.aws/instance-cpu'] ?? 0) <= maxCpu)
     .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.capacityType === 'on-demand') }));
 }
 
