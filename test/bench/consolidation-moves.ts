@@ -64,7 +64,17 @@ export function consolidationMoves(events: readonly k8s.CoreV1Event[], podsBefor
   };
 }
 
-type Counting = Omit<CommandMoves, 'replacementsRemoved' | 'nodes' | 'pods' | 'movedAgain' | 'atMs'> & { atMs: number; nodes: string[]; pods: number; movedAgain: number };
+/** A command while its Events are counted: its fields as CommandMoves has them, before the replacements are matched. */
+interface Counting {
+  readonly id: string;
+  readonly reason: string;
+  readonly replacements: readonly string[];
+  readonly explanation: string;
+  atMs: number;
+  nodes: string[];
+  pods: number;
+  movedAgain: number;
+}
 
 /** One entry per command id, from its Nodes' `DisruptionTerminating` Events. */
 function commandsOf(events: readonly k8s.CoreV1Event[]): Map<string, Counting> {
