@@ -51,6 +51,8 @@ void t.test('a loop that sleeps 20,000 times against one stop signal keeps nothi
   const before = await heapAfter(1_000);
   const after = await heapAfter(20_000);
   // Each sleep raced against a promise that lives as long as the loop left hundreds of bytes on it: 14 MB here.
-  t.ok(after - before < 1024 * 1024, `heap grew ${((after - before) / 1024).toFixed(0)} KiB over 20,000 sleeps`);
+  // Under tap without coverage the heap also grows by about 1 MB per 20,000 sleeps that plain node does not show
+  // (tap's own bookkeeping of the promises); 4 MB is under a third of what the leak kept.
+  t.ok(after - before < 4 * 1024 * 1024, `heap grew ${((after - before) / 1024).toFixed(0)} KiB over 20,000 sleeps`);
   t.equal(getEventListeners(stop.signal, 'abort').length, 0);
 });
