@@ -125,7 +125,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [sdkOnlyInAdapters.patterns[0], sdkOnlyInAdapters.patterns[1]] }] },
   },
   {
-    files: ['**/main.ts', 'test/**/*.ts'],
+    files: ['**/main.ts', 'test/**/*.ts', 'test/**/*.mjs'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -82,7 +82,9 @@ async function oneRun() {
 /** The other files in one run and the real-stack files slowest first, `jobs` at a time, merged into one stream. */
 async function splitRuns(files, jobs) {
   const options = args.filter((a) => a.startsWith('-'));
-  const common = ['--reporter=tap', ...options];
+  // No coverage in the whole suite: it is `npm run coverage`'s (the unit files alone, one run). Taken here it cost
+  // a fifth of the unit files' CPU, and the suite is CPU-bound on the 2-core machine (DECISIONS.md).
+  const common = ['--reporter=tap', '--disable-coverage', ...options];
   const merge = new TapMerge((text) => process.stdout.write(text));
   const runOf = (tapArgs, niceness = 0, tail = 'keep') => {
     const reader = merge.run(tail);
@@ -96,9 +98,8 @@ async function splitRuns(files, jobs) {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const save = join(saves, `${String(codes.length)}-${file.replaceAll('/', '_')}`);
       writeFileSync(save, `${file}\n`);
-      // Coverage is the other files' run's, as before (`npm run coverage` reads that of the unit files alone). tap
-      // still reports what it finds in .tap/coverage after the file (their partial data): that tail is dropped.
-      codes.push(await runOf([...common, '--disable-coverage', '--jobs=1', `--save=${save}`, file], 0, 'drop'));
+      // tap still reports what it finds in .tap/coverage after the file (another run's data): that tail is dropped.
+      codes.push(await runOf([...common, '--jobs=1', `--save=${save}`, file], 0, 'drop'));
     }
     return codes;
   };
