@@ -1,4 +1,4 @@
-import type { Controller } from '../provisioner/controller-runner.js';
+import type { Controller } from '../provisioner/runtime/controller-runner.js';
 import { bufferResyncMs } from '../provisioner/buffers/buffer-controller.js';
 import { consolidatablePeriodMs } from '../provisioner/disruption/consolidatable-writer.js';
 import { disruptionPeriodMs } from '../provisioner/disruption/controller.js';

@@ -1,4 +1,4 @@
-import type { Controller } from '../provisioner/controller-runner.js';
+import type { Controller } from '../provisioner/runtime/controller-runner.js';
 import { leaseRetryPeriodMs } from '../provisioner/kube/leader-election.js';
 import type { LifecycleControllers } from '../provisioner/lifecycle/controllers.js';
 import { driftRecheckMs } from '../provisioner/lifecycle/drift.js';

@@ -5,7 +5,7 @@ import { systemClock } from '../domain/clock.js';
 import type { CloudProvider } from '../domain/cloud/cloud-provider.js';
 import type { InstanceType } from '../domain/instance-types/instance-type.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
-import type { Controller } from '../provisioner/controller-runner.js';
+import type { Controller } from '../provisioner/runtime/controller-runner.js';
 import { controllerRuntimeMetrics } from '../provisioner/controller-metrics.js';
 import type { EventRecorder } from '../provisioner/ports/events.js';
 import { KubeLifecycleClient } from '../provisioner/kube/lifecycle-client.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../domain/clock.js';
-import { ControllerRunner, type Controller, type ControllerLogger, type ControllerRunnerOptions } from '../provisioner/controller-runner.js';
+import { ControllerRunner, type Controller, type ControllerLogger, type ControllerRunnerOptions } from '../provisioner/runtime/controller-runner.js';
 import type { Lease, Listed, ListedController, Loop, LoopName, RunnerName } from './controllers.js';
 
 /** What the wiring that built a runner's controllers says about running them. */

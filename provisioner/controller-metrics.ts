@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { durationBuckets } from './metric-shapes.js';
+import { durationBuckets } from './runtime/metric-shapes.js';
 
 /**
  * controller-runtime's reconcile metrics, under its own names (no namespace, as in every controller-runtime

@@ -2,7 +2,7 @@ import { Counter, Histogram, type Registry, type Summary } from 'prom-client';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { parseGoDuration } from '../domain/duration.js';
 import { labels } from '../domain/well-known-labels.js';
-import { karpenterSummary } from './metric-shapes.js';
+import { karpenterSummary } from './runtime/metric-shapes.js';
 
 /** Metric names of the lifecycle and GC controllers (Karpenter's names, `nodesmith_` prefix). */
 export const lifecycleMetricNames = {

@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import { labels as wellKnown } from '../domain/well-known-labels.js';
-import type { PriceOf } from './disruption/candidates.js';
+import type { PriceOf } from '../domain/instance-types/price-of.js';
 
 /** What the cost gauge reads: the cluster model's NodeClaims (ClusterState satisfies it). */
 export interface CostSource {

@@ -1,7 +1,7 @@
 import { Gauge, Histogram, type Registry, type Summary } from 'prom-client';
 import type { Clock } from '../domain/clock.js';
 import type { Pod } from '../domain/core/pod.js';
-import { durationBuckets, karpenterSummary } from './metric-shapes.js';
+import { durationBuckets, karpenterSummary } from './runtime/metric-shapes.js';
 
 /** What the pod metrics watch: the cluster model's pods and its change feed (ClusterState satisfies it). */
 export interface PodMetricsSource {

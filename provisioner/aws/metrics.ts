@@ -2,7 +2,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { errorLabel } from '../../domain/cloud/errors.js';
-import { durationBuckets, sharedMetric } from '../metric-shapes.js';
+import { durationBuckets, sharedMetric } from '../runtime/metric-shapes.js';
 
 export const cloudProviderDurationMetric = 'nodesmith_cloudprovider_duration_seconds';
 export const cloudProviderErrorsMetric = 'nodesmith_cloudprovider_errors_total';

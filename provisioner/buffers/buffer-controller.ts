@@ -2,7 +2,7 @@ import type { CapacityBuffer, CapacityBufferStatus } from '../../domain/api/capa
 import { bufferKey } from '../../domain/buffers/buffer-keys.js';
 import { provisioningCondition, resolveBuffer } from '../../domain/buffers/buffer-status.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
 import type { BufferSourceReader } from '../ports/api-reads.js';
 import type { BufferStatusWriter } from '../ports/status-writers.js';
 import { sameConditions, withCondition, type Condition } from '../../domain/api/status-conditions.js';

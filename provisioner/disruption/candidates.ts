@@ -4,6 +4,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import { candidacy, type CandidateNodeFacts, type DisruptionClass, type IgnoredAnnotation } from '../../domain/disruption/candidate.js';
 import { disruptionCost, lifetimeRemaining, rescheduleDisruptionCost } from '../../domain/disruption/eviction-cost.js';
 import { candidatePodFacts, isDrainedPod, isReschedulablePod } from '../../domain/disruption/pod-facts.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { findCondition, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import { driftedCondition } from '../lifecycle/drift.js';
@@ -11,8 +12,6 @@ import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import { isDeleting, isDisrupting, isInstanceTerminating, nodeOfClaim } from './node-status.js';
 
-/** Hourly price of an offering; 0 when the catalog does not know it. */
-export type PriceOf = (instanceType: string, zone: string | undefined, capacityType: string | undefined) => number;
 
 export interface CandidateScanOptions {
   readonly disruptionClass: DisruptionClass;

@@ -1,6 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
 import { disruptedTaint } from '../../domain/karpenter-keys.js';
-import type { ControllerLogger } from '../controller-runner.js';
+import type { ControllerLogger } from '../runtime/controller-runner.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Command, StartedCommand } from './command.js';
 import { clearCondition, writeCondition } from './condition-writer.js';

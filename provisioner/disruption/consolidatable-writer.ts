@@ -1,8 +1,8 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import { consolidatability } from '../../domain/disruption/consolidatable.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import { conditionTypes, findCondition, isConditionTrue, nodePoolOf, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { ClusterState } from '../state/cluster-state.js';

@@ -1,7 +1,8 @@
 import type { Command } from './command.js';
 import type { Candidate } from './candidate.js';
 import { budgetsFor } from './budget-map.js';
-import { scanCandidates, type PriceOf } from './candidates.js';
+import { scanCandidates } from './candidates.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 import { ConsolidationMethod, type ConsolidationFindings } from './consolidation-method.js';
 import type { ConsolidationOptions } from './consolidation-settings.js';
 import { methodContext, type ContextDeps } from './method-context.js';

@@ -11,7 +11,7 @@ import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
-import type { PriceOf } from './candidates.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 import { consolidatableNow, decisionSettings, type ConsolidationOptions } from './consolidation-settings.js';
 import type { DisruptionEvents } from './disruption-events.js';
 import type { DisruptionMethod, MethodContext } from './method.js';

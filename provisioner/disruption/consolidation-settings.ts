@@ -12,7 +12,7 @@ import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import { conditionTypes, findCondition, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Candidate } from './candidate.js';
-import type { PriceOf } from './candidates.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 
 
 /** Cluster-wide consolidation switches (flags of `nodesmith run` and of the dry run). */

@@ -1,8 +1,9 @@
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { budgetsFor, holdsBudget } from './budget-map.js';
-import { scanCandidates, type CandidateScan, type PriceOf } from './candidates.js';
+import { scanCandidates, type CandidateScan } from './candidates.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 import type { Command } from './command.js';
 import { CommandQueue } from './command-queue.js';
 import { DisruptionEvents } from './disruption-events.js';

@@ -1,7 +1,7 @@
 import { reservedPrice } from '../../domain/cloud/capacity-reservation.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { capacityTypes } from '../../domain/well-known-labels.js';
-import type { PriceOf } from './candidates.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 
 /**
  * A node's hourly price from the catalog the planner prices with: the offering of its type, zone and capacity type,

@@ -1,5 +1,6 @@
 import { budgetsFor } from './budget-map.js';
-import { scanCandidates, type PriceOf } from './candidates.js';
+import { scanCandidates } from './candidates.js';
+import type { PriceOf } from '../../domain/instance-types/price-of.js';
 import type { Candidate } from './candidate.js';
 import type { Command } from './command.js';
 import { methodContext, paceOf, type ContextDeps } from './method-context.js';

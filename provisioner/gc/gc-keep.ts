@@ -1,5 +1,5 @@
-import type { Controller, ControllerLogger } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import type { LifecycleMetrics } from '../metrics.js';
 

@@ -1,7 +1,7 @@
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder, PodApi } from '../ports/cluster-ports.js';
 import type { LifecycleMetrics } from '../metrics.js';
 

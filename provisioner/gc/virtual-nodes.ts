@@ -1,6 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import { timestampMs } from '../../domain/api/status-conditions.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { isVirtualNode } from '../state/node-readiness.js';

@@ -1,5 +1,5 @@
 import type { InstanceHealthSource } from '../../domain/cloud/instance-health.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { InterruptionHandler } from './interruption-handler.js';
 import type { InterruptionMetrics } from './metrics.js';
 

@@ -1,7 +1,7 @@
 import { sleepUnlessAborted, type Clock } from '../../domain/clock.js';
 import { isQueueUnavailableError, isThrottledError } from '../../domain/cloud/errors.js';
 import type { InterruptionQueue, QueueMessage } from '../../domain/cloud/interruption-queue.js';
-import { silentLogger, type ControllerLogger } from '../controller-runner.js';
+import { silentLogger, type ControllerLogger } from '../runtime/controller-runner.js';
 import type { InterruptionHandler } from './interruption-handler.js';
 import type { InterruptionMetrics, QueueErrorLabel } from './metrics.js';
 import { parseMessage } from './parse-message.js';

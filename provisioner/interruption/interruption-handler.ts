@@ -3,7 +3,7 @@ import type { OfferingKey } from '../../domain/cloud/offering.js';
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
 import type { Node } from '../../domain/core/node.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { silentLogger, type ControllerLogger } from '../controller-runner.js';
+import { silentLogger, type ControllerLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
 import { disruptedTaint, terminationTimestampKey } from '../../domain/karpenter-keys.js';

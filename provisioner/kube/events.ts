@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../../domain/clock.js';
-import type { ControllerLogger } from '../controller-runner.js';
-import { sharedMetric } from '../metric-shapes.js';
+import type { ControllerLogger } from '../runtime/controller-runner.js';
+import { sharedMetric } from '../runtime/metric-shapes.js';
 import type { EventReason, EventRecorder, EventTarget } from '../ports/events.js';
 import type { ResourceRef } from './kube-rest.js';
 

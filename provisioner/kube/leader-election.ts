@@ -1,7 +1,7 @@
 import type { Clock } from '../../domain/clock.js';
 import type { Lease } from '../../domain/core/lease.js';
-import type { ControllerLogger } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { ControllerLogger } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import { isNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
 

@@ -7,8 +7,8 @@ import type { InstanceType } from '../../domain/instance-types/instance-type.js'
 import { parseResourceList } from '../../domain/resource-list.js';
 import { planStaticClaim } from '../../domain/simulation/static-claim.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { VirtualNodePlan } from '../index.js';
 import type { EventRecorder } from '../ports/events.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';

@@ -1,7 +1,7 @@
 import { allocatedDeviceIds, allocatedNode, deviceId, handedOverAllocation } from '../../domain/dra/claim-handover.js';
 import type { ResourceClaim } from '../../domain/dra/resource-api.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { ResourceClaimWriter } from '../ports/resource-claims.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { isVirtualNode } from '../state/node-readiness.js';

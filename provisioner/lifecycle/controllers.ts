@@ -1,6 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
-import type { ControllerLogger } from '../controller-runner.js';
+import type { ControllerLogger } from '../runtime/controller-runner.js';
 import { LostNodeClaimGc } from '../gc/lost-nodeclaims.js';
 import { OrphanInstanceGc } from '../gc/orphan-instances.js';
 import { VirtualNodePodGc } from '../gc/virtual-node-pods.js';

@@ -1,8 +1,8 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
 import { expiresAtMs } from '../../domain/disruption/node-deadlines.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';

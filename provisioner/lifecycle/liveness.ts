@@ -1,7 +1,7 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import { disruptedLabels, type DisruptionReason, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import {

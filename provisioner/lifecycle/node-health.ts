@@ -6,8 +6,8 @@ import { terminationTimestampValue } from '../../domain/disruption/node-deadline
 import { conditionLabel, isRepairBlocked, isUnhealthy, unhealthyCondition, unhealthyThresholdPercent, type UnhealthyCondition } from '../../domain/disruption/node-repair.js';
 import { terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import { labels } from '../../domain/well-known-labels.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';

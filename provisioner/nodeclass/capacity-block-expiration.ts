@@ -2,7 +2,7 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import { reservationState, type CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
 import type { Clock } from '../../domain/clock.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 
 export interface CapacityBlockExpirationOptions {

@@ -4,7 +4,7 @@ import { capacityBlockExpiryMs, reservationState, type CapacityReservation, type
 import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
 import type { Clock } from '../../domain/clock.js';
 import { compareStrings } from '../../domain/compare.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import { withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 

@@ -1,5 +1,5 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
-import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { describeCatalogSources, usesFallback, type CatalogSources } from '../pricing/catalog-sources.js';
 

@@ -8,7 +8,7 @@ import {
   instanceProfileTags,
   type InstanceProfileProvider,
 } from '../../domain/cloud/instance-profiles.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { nodeClassFinalizer } from '../../domain/karpenter-keys.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';

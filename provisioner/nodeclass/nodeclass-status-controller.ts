@@ -5,7 +5,7 @@ import { isNodeClassNotReadyError, type NodeClassPart } from '../../domain/cloud
 import type { AmiVariant, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
 import type { Clock } from '../../domain/clock.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { nodeClassCapacityOf } from '../../domain/instance-types/node-class-types.js';

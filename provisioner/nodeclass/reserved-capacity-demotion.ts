@@ -2,7 +2,7 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import { nodesByProviderId } from '../state/node-readiness.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../domain/clock.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 
 /** Where one part of the catalog comes from now, and why, for the EC2NodeClass Event, the metric and the logs. */
 export interface CatalogPartStatus {

@@ -3,7 +3,7 @@ import { validateNodeOverlay } from '../../domain/api/nodeoverlay-validation.js'
 import { formatProblem } from '../../domain/api/problem.js';
 import { compareStrings } from '../../domain/compare.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
 import type { NodeOverlayStatusWriter } from '../ports/status-writers.js';
 import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 

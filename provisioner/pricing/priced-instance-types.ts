@@ -3,7 +3,7 @@ import type { DescribedInstanceTypes } from '../../domain/instance-types/catalog
 import type { InstanceType, Offering } from '../../domain/instance-types/instance-type.js';
 import { applyNodeOverlays, overlaidOffering, type NodeOverlayLike, type OverlayVerdict } from '../../domain/instance-types/node-overlay.js';
 import { plainReservedOffering } from '../../domain/simulation/reserved-capacity.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 
 /** What the cloud has answered so far; each part left out falls back to the embedded catalog. */
 export interface CatalogInputs {

@@ -4,7 +4,7 @@ import type { Pod } from '../../domain/core/pod.js';
 import { bookingConsumedCondition, scaleUpConditions, type ScaleUpOutcome } from '../../domain/provisioning-requests/atomic-status.js';
 import { bookingDetails, bookingText } from '../../domain/provisioning-requests/booking.js';
 import { requestKey, requestReasons, type ProvisioningRequest } from '../../domain/provisioning-requests/provisioning-request.js';
-import type { ControllerLogger } from '../controller-runner.js';
+import type { ControllerLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { ReplacementLauncher } from '../ports/replacement-launcher.js';

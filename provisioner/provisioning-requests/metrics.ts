@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import { sharedMetric } from '../metric-shapes.js';
+import { sharedMetric } from '../runtime/metric-shapes.js';
 
 /** The ProvisioningRequest controller's metrics (ours: neither Karpenter nor Cluster Autoscaler has them). */
 export const provisioningRequestMetricNames = {

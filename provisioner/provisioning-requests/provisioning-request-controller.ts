@@ -10,7 +10,7 @@ import {
   bookingExpiredCondition, checkedConditions, expiredCondition, invalidConditions, nextConditions, requestStep,
   type CheckOutcome, type RequestStep,
 } from '../../domain/provisioning-requests/request-status.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../controller-runner.js';
+import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { PodTemplateReader } from '../ports/api-reads.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { durationBuckets } from '../metric-shapes.js';
+import { durationBuckets } from '../runtime/metric-shapes.js';
 import type { PlanSummary } from './planner.js';
 
 /** Karpenter's `controller` label value for the provisioning simulation. */

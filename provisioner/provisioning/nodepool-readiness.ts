@@ -1,5 +1,5 @@
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
 import { sameConditions } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { nodePoolConditions } from '../state/nodepool-conditions.js';

@@ -1,7 +1,7 @@
 import { launchableLabel } from '../../domain/product-keys.js';
 import { addResources, parseResourceList, toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { Controller, ReconcileResult } from '../controller-runner.js';
+import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
 import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 import type { ClusterState } from '../state/cluster-state.js';
 

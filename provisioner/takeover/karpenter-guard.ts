@@ -1,7 +1,7 @@
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../controller-runner.js';
-import { silentLogger } from '../controller-runner.js';
+import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
+import { silentLogger } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import type { KarpenterReads, ObjectKey } from '../ports/api-reads.js';

@@ -12,7 +12,7 @@ import { FakeCloudProvider } from '../../domain/cloud/fake-cloud-provider.js';
 import { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
 import { UnavailableOfferings } from '../../domain/cloud/unavailable-offerings.js';
 import { BufferRoom } from '../../provisioner/buffers/buffer-room.js';
-import { silentLogger, type Controller } from '../../provisioner/controller-runner.js';
+import { silentLogger, type Controller } from '../../provisioner/runtime/controller-runner.js';
 import { ApiConnection } from '../../provisioner/kube/api-connection.js';
 import { KubeRest } from '../../provisioner/kube/kube-rest.js';
 import { NodeOverlays } from '../../provisioner/pricing/node-overlays.js';

@@ -1,5 +1,5 @@
 import { Histogram, type Registry } from 'prom-client';
-import { durationBuckets, sharedMetric } from '../../metric-shapes.js';
+import { durationBuckets, sharedMetric } from '../../runtime/metric-shapes.js';
 import type { BatchRecord } from './ec2-call-batcher.js';
 
 /** Karpenter's `batcher` label values (aws provider, pkg/batcher). */

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Registry } from 'prom-client';
-import { silentLogger } from '../../../provisioner/controller-runner.js';
+import { silentLogger } from '../../../provisioner/runtime/controller-runner.js';
 import { countedEventRecorder, KubeEventRecorder } from '../../../provisioner/kube/events.js';
 import type { ResourceRef } from '../../../provisioner/kube/kube-rest.js';
 

@@ -2,7 +2,7 @@
 // reconcile has nothing left to write, and must not log a warning with a stack trace for it.
 import t, { type Test } from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
-import { ControllerRunner, type ControllerLogger } from '../../../provisioner/controller-runner.js';
+import { ControllerRunner, type ControllerLogger } from '../../../provisioner/runtime/controller-runner.js';
 import { writeCondition } from '../../../provisioner/disruption/condition-writer.js';
 import { ApiConnection } from '../../../provisioner/kube/api-connection.js';
 import { KubeNodeClassClient } from '../../../provisioner/kube/ec2nodeclass-client.js';

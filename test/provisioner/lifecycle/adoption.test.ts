@@ -1,7 +1,7 @@
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import { FakeCloudProvider } from '../../../domain/cloud/fake-cloud-provider.js';
-import { ControllerRunner, type Controller } from '../../../provisioner/controller-runner.js';
+import { ControllerRunner, type Controller } from '../../../provisioner/runtime/controller-runner.js';
 import { lifecycleControllers, type LifecycleControllers } from '../../../provisioner/lifecycle/controllers.js';
 import { condition, instance, node, nodeClaim } from '../../fakes/builders.js';
 import { FakeCluster, FakeEventRecorder } from '../../fakes/fake-cluster.js';

@@ -4,7 +4,7 @@ import { conditionTypes, findCondition } from '../../../domain/api/status-condit
 import { FakeClock } from '../../../domain/clock.js';
 import type { Node } from '../../../domain/core/node.js';
 import { terminationFinalizer } from '../../../domain/karpenter-keys.js';
-import { ControllerRunner, type Controller } from '../../../provisioner/controller-runner.js';
+import { ControllerRunner, type Controller } from '../../../provisioner/runtime/controller-runner.js';
 import { RegistrationController } from '../../../provisioner/lifecycle/registration.js';
 import { wakeRegistrationOnProgress } from '../../../provisioner/lifecycle/registration-wake.js';
 import { ModelNodeClaimStore, modelNodeApi } from '../../../provisioner/ports/model-ports.js';

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { Registry } from 'prom-client';
-import { FakeClock } from '../../domain/clock.js';
-import { controllerRuntimeMetrics } from '../../provisioner/controller-metrics.js';
-import { ControllerRunner, type Controller, type ReconcileResult } from '../../provisioner/controller-runner.js';
+import { FakeClock } from '../../../domain/clock.js';
+import { controllerRuntimeMetrics } from '../../../provisioner/controller-metrics.js';
+import { ControllerRunner, type Controller, type ReconcileResult } from '../../../provisioner/runtime/controller-runner.js';
 
 class CountingController implements Controller {
   runs: number[] = [];

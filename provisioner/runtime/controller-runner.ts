@@ -1,4 +1,4 @@
-import { sleepUnlessAborted, type Clock } from '../domain/clock.js';
+import { sleepUnlessAborted, type Clock } from '../../domain/clock.js';
 
 /** What one pass of a controller asks for: when to run it again. */
 export interface ReconcileResult {
