@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -13,6 +12,7 @@ import {
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { seedAl2023Images, type EksImage } from './eks-images.js';
+import { freePort } from './free-port.js';
 
 /** A running moto server on loopback; `stop()` kills its whole process group. */
 export interface Moto {
@@ -50,20 +50,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        done(port);
-      });
-    });
-  });
 }
 
 async function waitUntilAnswering(
