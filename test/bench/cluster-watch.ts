@@ -4,14 +4,34 @@ import * as k8s from '@kubernetes/client-node';
 import { EC2Client, paginateDescribeInstances, type Instance } from '@aws-sdk/client-ec2';
 import type { Moto } from '../stack/moto.js';
 
-/** Running (or pending) instances tagged as the cluster's: both controllers tag kubernetes.io/cluster/<name>=owned. */
+/** How many times a listing starts again from its first page before the bench gives up and reports the errors. */
+const listingAttempts = 5;
+
+/**
+ * Running (or pending) instances tagged as the cluster's: both controllers tag kubernetes.io/cluster/<name>=owned.
+ * moto pages DescribeInstances by reservation id and answers HTTP 500 when the reservation a NextToken names went
+ * away between two pages (docs/moto-differences.md): under a scale-down that happens, so the listing starts again
+ * from its first page, a few times, before the error is the bench's.
+ */
 export async function clusterInstances(moto: Moto, clusterName: string): Promise<Instance[]> {
   const ec2 = new EC2Client({ region: moto.region, endpoint: moto.endpoint, credentials: moto.credentials });
-  try {
+  const Filters = [{ Name: `tag:kubernetes.io/cluster/${clusterName}`, Values: ['owned'] }, { Name: 'instance-state-name', Values: ['running', 'pending'] }];
+  const listOnce = async (): Promise<Instance[]> => {
     const out: Instance[] = [];
-    const Filters = [{ Name: `tag:kubernetes.io/cluster/${clusterName}`, Values: ['owned'] }, { Name: 'instance-state-name', Values: ['running', 'pending'] }];
     for await (const page of paginateDescribeInstances({ client: ec2 }, { Filters })) out.push(...(page.Reservations ?? []).flatMap((r) => r.Instances ?? []));
     return out;
+  };
+  const errors: string[] = [];
+  try {
+    for (let attempt = 1; attempt <= listingAttempts; attempt++) {
+      const listed = await listOnce().catch((error: unknown) => {
+        errors.push(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+        return undefined;
+      });
+      if (listed !== undefined) return listed;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+    throw new Error(`listing the cluster's instances failed ${String(listingAttempts)} times: ${errors.join('; ')}`);
   } finally {
     ec2.destroy();
   }
