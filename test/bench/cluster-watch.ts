@@ -29,7 +29,7 @@ export async function clusterInstances(moto: Moto, clusterName: string): Promise
         return undefined;
       });
       if (listed !== undefined) return listed;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      if (attempt < listingAttempts) await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }
     throw new Error(`listing the cluster's instances failed ${String(listingAttempts)} times: ${errors.join('; ')}`);
   } finally {

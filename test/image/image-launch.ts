@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { chmod, copyFile, mkdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
+import { nodesmithCacheRoot } from '../stack/cache-root.js';
 
 const run = promisify(execFile);
 
@@ -11,7 +11,7 @@ export const configMount = '/nodesmith-config';
 
 /** The storage test/image/build-image.sh builds into: vfs, no daemon, under the nodesmith cache. */
 function buildahArgs(): string[] {
-  const cache = process.env['NODESMITH_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'nodesmith');
+  const cache = nodesmithCacheRoot();
   return ['--root', join(cache, 'image', 'storage'), '--runroot', join(cache, 'image', 'run'), '--storage-driver', 'vfs'];
 }
 

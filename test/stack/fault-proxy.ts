@@ -8,7 +8,7 @@ import type { Ec2Prices, FleetChoice } from './ec2-allocation.js';
 import { getProductsReply } from './price-list.js';
 import { TemplateGroups } from './template-groups.js';
 import { describePlacementGroups, type ProxyPlacementGroup } from './placement-groups.js';
-import { keepAnswer, keptAnswer } from './static-answers.js';
+import { staticAnswerSlot } from './static-answers.js';
 
 /** Which CreateFleet overrides fail; unset fields match anything. */
 export interface CapacityFault {
@@ -187,8 +187,8 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     send(res, reply.status, 'application/x-amz-json-1.1', reply.text);
     return;
   }
-  const body = raw.toString('utf8');
-  const kept = keptAnswer(action, req.headers.authorization, body);
+  const slot = staticAnswerSlot(action, req.headers.authorization, raw.toString('utf8'));
+  const kept = slot?.kept();
   if (kept !== undefined) {
     send(res, kept.status, kept.type, kept.text);
     return;
@@ -196,7 +196,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const out = action === 'CreateFleet'
     ? await createFleet({ ...state, forward: (fleetBody) => forward(state, req, fleetBody) }, req.headers, params, raw)
     : await forward(state, req, raw);
-  keepAnswer(action, req.headers.authorization, body, out);
+  slot?.keep(out);
   send(res, out.status, out.type, rewritten(state, action, out));
 }
 

@@ -36,7 +36,8 @@ export interface StartMotoOptions {
   readonly readyTimeoutMs?: number;
 }
 
-const repoRoot = resolve(import.meta.dirname, '../..');
+/** The virtualenv test/stack/install-moto.sh makes, where moto runs from unless a test names another. */
+export const motoVenv = resolve(import.meta.dirname, '../../.cache/venv');
 const live = new Set<ChildProcess>();
 
 // A test that crashes before its teardown must not leave moto running.
@@ -99,7 +100,7 @@ async function startOnce(options: StartMotoOptions, logDir: string): Promise<Mot
   const port = await freePort();
   const logPath = join(logDir, 'moto.log');
   const log = createWriteStream(logPath, { flags: 'a' });
-  const bin = join(options.venv ?? join(repoRoot, '.cache/venv'), 'bin/moto_server');
+  const bin = join(options.venv ?? motoVenv, 'bin/moto_server');
   // detached: moto leads its own process group, so stop() also reaches its werkzeug children.
   const child = spawn(bin, ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
