@@ -106,7 +106,7 @@ export function lifecycleParts(w: LifecycleWiring): LifecycleParts {
   });
   return {
     controllers,
-    nodePools: { readiness: new NodePoolReadinessController(w.state, new KubeNodePoolStatusWriter(w.api), systemClock), usage: new NodePoolUsageController(w.state, new KubeNodePoolStatusWriter(w.api)) },
+    nodePools: { readiness: new NodePoolReadinessController({ state: w.state, writer: new KubeNodePoolStatusWriter(w.api), clock: systemClock }), usage: new NodePoolUsageController({ state: w.state, writer: new KubeNodePoolStatusWriter(w.api) }) },
     interruption: handling,
     countDisrupted: (claim, reason) => {
       const labels = disruptedLabels(claim, reason);

@@ -1,26 +1,23 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import { consolidatability } from '../../domain/disruption/consolidatable.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import { conditionTypes, findCondition, isConditionTrue, nodePoolOf, timestampMs, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import { isStaticNodePool } from '../../domain/static-nodepool.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { clearCondition, writeCondition, type ConditionStore } from './condition-writer.js';
 import type { PodEventTracker } from './pod-events.js';
+import { NextPass, OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 export const consolidatableCondition = 'Consolidatable';
 
 /** Karpenter dedupes `lastPodEventTime` writes over 10 s (`podevents`). */
 const podEventDedupeMs = 10_000;
 
-export interface ConsolidatableWriterOptions {
+export interface ConsolidatableWriterOptions extends ControllerOptions {
   readonly state: ClusterState;
   /** Reads and writes against the API server (a conflict re-reads there, not from the model). */
   readonly store: ConditionStore;
   readonly podEvents: PodEventTracker;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
   /** Longest wait between passes (default 10 s). */
   readonly maxIntervalMs?: number;
 }
@@ -33,24 +30,19 @@ export const consolidatablePeriodMs = 10_000;
  * persists `status.lastPodEventTime`, so that a restart still knows when a node last saw a pod. Requeues for the
  * earliest instant a NodeClaim becomes consolidatable.
  */
-export class ConsolidatableWriter implements Controller {
+export class ConsolidatableWriter extends OptionsController<ConsolidatableWriterOptions> {
   readonly name = 'nodeclaim.consolidatable';
-  readonly #o: ConsolidatableWriterOptions;
-
-  constructor(options: ConsolidatableWriterOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    const now = this.#o.clock.now();
-    let next = now + (this.#o.maxIntervalMs ?? consolidatablePeriodMs);
-    this.#o.podEvents.prune();
-    for (const claim of [...this.#o.state.nodeClaims.values()]) {
+    const now = this.options.clock.now();
+    const next = new NextPass(now, this.options.maxIntervalMs ?? consolidatablePeriodMs);
+    this.options.podEvents.prune();
+    for (const claim of [...this.options.state.nodeClaims.values()]) {
       if (!this.#judged(claim)) continue;
       const recheck = await this.#reconcileClaim(claim, now);
-      if (recheck !== undefined) next = Math.min(next, recheck);
+      if (recheck !== undefined) next.before(recheck);
     }
-    return { requeueAfterMs: Math.max(0, next - now) };
+    return next.result;
   }
 
   /**
@@ -59,14 +51,14 @@ export class ConsolidatableWriter implements Controller {
    */
   #judged(claim: NodeClaim): boolean {
     if (claim.metadata.deletionTimestamp !== undefined || !isConditionTrue(claim, conditionTypes.initialized)) return false;
-    return !isStaticNodePool(this.#o.state.nodePools.get(nodePoolOf(claim)));
+    return !isStaticNodePool(this.options.state.nodePools.get(nodePoolOf(claim)));
   }
 
   /** Returns when to look at the NodeClaim again, if it is waiting to become consolidatable. */
   async #reconcileClaim(claim: NodeClaim, now: number): Promise<number | undefined> {
     const name = claim.metadata.name ?? '';
     const lastPodEventMs = await this.#persistPodEvent(claim);
-    const pool = this.#o.state.nodePools.get(nodePoolOf(claim));
+    const pool = this.options.state.nodePools.get(nodePoolOf(claim));
     const initializedAtMs = transitionTimeMs(findCondition(claim, conditionTypes.initialized));
     const verdict = consolidatability({
       consolidateAfter: pool?.spec.disruption?.consolidateAfter,
@@ -75,20 +67,20 @@ export class ConsolidatableWriter implements Controller {
     }, now);
     const current = isConditionTrue(claim, consolidatableCondition);
     if (verdict.consolidatable && !current) {
-      await writeCondition(this.#o.store, name, { type: consolidatableCondition, status: 'True', reason: 'Consolidatable' }, now);
-      (this.#o.log ?? silentLogger).debug({ component: this.name, nodeClaim: name }, 'nodeclaim became consolidatable');
+      await writeCondition(this.options.store, name, { type: consolidatableCondition, status: 'True', reason: 'Consolidatable' }, now);
+      this.log.debug({ component: this.name, nodeClaim: name }, 'nodeclaim became consolidatable');
     }
-    if (!verdict.consolidatable && findCondition(claim, consolidatableCondition) !== undefined) await clearCondition(this.#o.store, name, consolidatableCondition);
+    if (!verdict.consolidatable && findCondition(claim, consolidatableCondition) !== undefined) await clearCondition(this.options.store, name, consolidatableCondition);
     return verdict.consolidatable ? undefined : verdict.recheckAtMs;
   }
 
   /** The later of the stored `lastPodEventTime` and what this process saw; stored when it moved by 10 s or more. */
   async #persistPodEvent(claim: NodeClaim): Promise<number | undefined> {
     const stored = timestampMs(claim.status?.lastPodEventTime);
-    const seen = this.#o.podEvents.lastPodEventMs(claim.status?.nodeName ?? '');
+    const seen = this.options.podEvents.lastPodEventMs(claim.status?.nodeName ?? '');
     if (seen === undefined) return stored;
     if (stored === undefined || seen - stored >= podEventDedupeMs) {
-      await this.#o.store.patchStatus(claim.metadata.name ?? '', { lastPodEventTime: new Date(seen).toISOString() });
+      await this.options.store.patchStatus(claim.metadata.name ?? '', { lastPodEventTime: new Date(seen).toISOString() });
     }
     return Math.max(seen, stored ?? seen);
   }

@@ -1,11 +1,9 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import type { Node } from '../../domain/core/node.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { isNodeClaimNotFoundError } from '../../domain/cloud/errors.js';
 import { parseProviderId } from '../../domain/cloud/provider-id.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import { conditionTypes, findCondition, transitionTimeMs } from '../../domain/api/status-conditions.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
@@ -13,13 +11,13 @@ import { isNodeReady, nodesByProviderId } from '../state/node-readiness.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { reportKept, type GcKeepReason } from './gc-keep.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface LostNodeClaimGcOptions {
+export interface LostNodeClaimGcOptions extends ControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'delete'>;
   readonly cloud: Pick<CloudProvider, 'list' | 'get'>;
   /** The Nodes, for Karpenter's guard: a claim whose Node is still Ready is kept. */
   readonly nodes: Pick<NodeApi, 'listNodes'>;
-  readonly clock: Clock;
   /** Where the Event saying why a claim was kept goes. */
   readonly recorder?: EventRecorder;
   /**
@@ -28,7 +26,6 @@ export interface LostNodeClaimGcOptions {
    */
   readonly minLaunchedAgeMs?: number;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   /** Karpenter core runs this every 2 min. */
   readonly intervalMs?: number;
 }
@@ -51,38 +48,33 @@ export const lostNodeClaimGcPeriodMs = 120_000;
  * behind a Node that is not Ready, counts as a lost launch. Every other claim is kept, with an
  * Event on it and a counter saying why.
  */
-export class LostNodeClaimGc implements Controller {
+export class LostNodeClaimGc extends OptionsController<LostNodeClaimGcOptions> {
   readonly name = 'gc.nodeclaims';
-  readonly #o: LostNodeClaimGcOptions;
-
-  constructor(options: LostNodeClaimGcOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
     // Claims first, then instances: an instance launched between the two reads is then still seen.
-    const claims = (await this.#o.store.list()).filter((c) => this.#isOldLaunched(c));
+    const claims = (await this.options.store.list()).filter((c) => this.#isOldLaunched(c));
     if (claims.length > 0) {
       const live = await this.#listed();
       const missing = claims.filter((c) => !live.has(c.status?.providerID ?? ''));
       if (missing.length > 0) await this.#collect(missing);
     }
-    return { requeueAfterMs: this.#o.intervalMs ?? lostNodeClaimGcPeriodMs };
+    return { requeueAfterMs: this.options.intervalMs ?? lostNodeClaimGcPeriodMs };
   }
 
   /** The listed provider IDs; empty when listing failed, so that every claim is checked by its own id. */
   async #listed(): Promise<ReadonlySet<string>> {
     try {
-      return new Set((await this.#o.cloud.list()).map((i) => i.providerID));
+      return new Set((await this.options.cloud.list()).map((i) => i.providerID));
     } catch (e: unknown) {
-      (this.#o.log ?? silentLogger).warn({ component: this.name, err: e }, 'listing instances failed; checking each nodeclaim\'s instance instead');
+      this.log.warn({ component: this.name, err: e }, 'listing instances failed; checking each nodeclaim\'s instance instead');
       return new Set();
     }
   }
 
   async #collect(missing: readonly NodeClaim[]): Promise<void> {
     const verdicts = await Promise.all(missing.map((c) => this.#verdict(c.status?.providerID ?? '')));
-    const nodes: ReadonlyMap<string, Node> = verdicts.some((v) => v.lost) ? nodesByProviderId(await this.#o.nodes.listNodes()) : new Map();
+    const nodes: ReadonlyMap<string, Node> = verdicts.some((v) => v.lost) ? nodesByProviderId(await this.options.nodes.listNodes()) : new Map();
     for (const [index, claim] of missing.entries()) {
       const verdict = verdicts[index] ?? { lost: false, reason: 'instance_check_failed', message: 'no verdict' };
       const final = verdict.lost ? readyGuard(verdict, nodes.get(claim.status?.providerID ?? ''), claim) : verdict;
@@ -96,7 +88,7 @@ export class LostNodeClaimGc implements Controller {
       return { lost: false, reason: 'foreign_provider_id', message: `provider ID ${providerID} is not an EC2 instance; garbage collection leaves this NodeClaim alone` };
     }
     try {
-      const instance = await this.#o.cloud.get(providerID);
+      const instance = await this.options.cloud.get(providerID);
       return { lost: false, reason: 'instance_not_listed', message: `instance ${providerID} is ${instance.state} but was not listed (a filtered or partial listing); kept` };
     } catch (e: unknown) {
       if (isNodeClaimNotFoundError(e)) return { lost: true };
@@ -111,18 +103,18 @@ export class LostNodeClaimGc implements Controller {
     const launched = findCondition(claim, conditionTypes.launched);
     if (launched?.status !== 'True') return false;
     const at = transitionTimeMs(launched) ?? 0;
-    return this.#o.clock.now() - at >= (this.#o.minLaunchedAgeMs ?? 30_000);
+    return this.options.clock.now() - at >= (this.options.minLaunchedAgeMs ?? 30_000);
   }
 
   #keep(claim: NodeClaim, reason: GcKeepReason, message: string): void {
-    reportKept({ ...this.#o, controller: this.name }, targetOf(claim), reason, message);
+    reportKept({ ...this.options, controller: this.name }, targetOf(claim), reason, message);
   }
 
   async #delete(claim: NodeClaim): Promise<void> {
-    await this.#o.store.delete(claim.metadata.name ?? '');
-    this.#o.metrics?.garbageCollected.inc({ kind: 'nodeclaim' });
-    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, 'instance_gone', 'forceful'));
-    (this.#o.log ?? silentLogger).info(
+    await this.options.store.delete(claim.metadata.name ?? '');
+    this.options.metrics?.garbageCollected.inc({ kind: 'nodeclaim' });
+    this.options.metrics?.disrupted.inc(disruptedLabels(claim, 'instance_gone', 'forceful'));
+    this.log.info(
       { component: this.name, nodeClaim: claim.metadata.name, providerId: claim.status?.providerID },
       'deleted nodeclaim whose instance is gone',
     );

@@ -1,28 +1,25 @@
-import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider, LaunchedInstance } from '../../domain/cloud/cloud-provider.js';
 import { ignoreNotFound } from '../../domain/cloud/errors.js';
 import type { Node } from '../../domain/core/node.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { nodesByProviderId } from '../state/node-readiness.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { reportKept } from './gc-keep.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface OrphanInstanceGcOptions {
+export interface OrphanInstanceGcOptions extends ControllerOptions {
   readonly cloud: Pick<CloudProvider, 'list' | 'delete'>;
   readonly store: Pick<NodeClaimStore, 'list'>;
   /** The Nodes: an instance that registered one is kept and reported, not terminated. */
   readonly nodes: Pick<NodeApi, 'listNodes'>;
-  readonly clock: Clock;
   /** Where the Event saying why an instance was kept goes (on its Node). */
   readonly recorder?: EventRecorder;
   /** Instances younger than this are kept (Karpenter: 30 s), see below. */
   readonly minAgeMs?: number;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   /** Karpenter requeues every 10 s for the first 20 passes, then every 2 min. */
   readonly fastIntervalMs?: number;
   readonly slowIntervalMs?: number;
@@ -46,30 +43,25 @@ export const orphanInstanceGcPeriodMs = 120_000;
  * NodeClaim holds but that registered a Node is kept, with an Event on the Node and a counter: its
  * NodeClaim was removed by hand, and terminating the instance under running pods is a person's call.
  */
-export class OrphanInstanceGc implements Controller {
+export class OrphanInstanceGc extends OptionsController<OrphanInstanceGcOptions> {
   readonly name = 'gc.instances';
-  readonly #o: OrphanInstanceGcOptions;
   #passes = 0;
 
-  constructor(options: OrphanInstanceGcOptions) {
-    this.#o = options;
-  }
-
   async reconcile(): Promise<ReconcileResult> {
-    const instances = await this.#o.cloud.list();
-    const claims = await this.#o.store.list();
+    const instances = await this.options.cloud.list();
+    const claims = await this.options.store.list();
     const heldIds = new Set(claims.map((c) => c.status?.providerID ?? '').filter((id) => id !== ''));
     // The name tag holds an instance only while its NodeClaim has recorded none: once the status names one, a second
     // instance with the same tag is a launch whose result was lost (a crash after CreateFleet, then a relaunch).
     const heldNames = new Set(claims.filter((c) => (c.status?.providerID ?? '') === '').map((c) => c.metadata.name ?? ''));
-    const now = this.#o.clock.now();
-    const minAge = this.#o.minAgeMs ?? 30_000;
+    const now = this.options.clock.now();
+    const minAge = this.options.minAgeMs ?? 30_000;
     const orphans = instances.filter((instance) => {
       if (heldIds.has(instance.providerID)) return false;
       if (instance.nodeClaimName !== undefined && heldNames.has(instance.nodeClaimName)) return false;
       return isLive(instance) && now - instance.launchTime >= minAge;
     });
-    const nodes = orphans.length === 0 ? new Map<string, Node>() : nodesByProviderId(await this.#o.nodes.listNodes());
+    const nodes = orphans.length === 0 ? new Map<string, Node>() : nodesByProviderId(await this.options.nodes.listNodes());
     for (const instance of orphans) {
       const node = nodes.get(instance.providerID);
       if (node === undefined) await this.#terminate(instance);
@@ -77,14 +69,14 @@ export class OrphanInstanceGc implements Controller {
     }
     this.#passes += 1;
     const fast = this.#passes <= fastPasses;
-    return { requeueAfterMs: fast ? (this.#o.fastIntervalMs ?? 10_000) : (this.#o.slowIntervalMs ?? orphanInstanceGcPeriodMs) };
+    return { requeueAfterMs: fast ? (this.options.fastIntervalMs ?? 10_000) : (this.options.slowIntervalMs ?? orphanInstanceGcPeriodMs) };
   }
 
   #keep(instance: LaunchedInstance, node: Node): void {
     const name = node.metadata.name ?? '';
     const uid = node.metadata.uid;
     reportKept(
-      { ...this.#o, controller: this.name },
+      { ...this.options, controller: this.name },
       { kind: 'Node', apiVersion: 'v1', name, ...(uid === undefined ? {} : { uid }) },
       'node_exists',
       `no NodeClaim holds instance ${instance.providerID}, but it registered this Node; not terminated (delete the Node to let it go)`,
@@ -93,12 +85,12 @@ export class OrphanInstanceGc implements Controller {
 
   async #terminate(instance: LaunchedInstance): Promise<void> {
     try {
-      await this.#o.cloud.delete(instance.providerID);
+      await this.options.cloud.delete(instance.providerID);
     } catch (e: unknown) {
       ignoreNotFound(e);
     }
-    this.#o.metrics?.garbageCollected.inc({ kind: 'instance' });
-    (this.#o.log ?? silentLogger).info(
+    this.options.metrics?.garbageCollected.inc({ kind: 'instance' });
+    this.log.info(
       { component: this.name, providerId: instance.providerID, nodeClaim: instance.nodeClaimName },
       'terminated instance no nodeclaim holds',
     );

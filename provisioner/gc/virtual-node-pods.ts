@@ -1,9 +1,9 @@
 import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder, PodApi } from '../ports/cluster-ports.js';
 import type { LifecycleMetrics } from '../metrics.js';
+import { OptionsController } from '../runtime/options-controller.js';
 
 export interface VirtualNodePodGcOptions {
   readonly pods: Pick<PodApi, 'listBoundPods' | 'deletePod'>;
@@ -24,40 +24,35 @@ export const virtualNodePodGcPeriodMs = 5000;
  * ignorable extender that failed) and the binding guard was bypassed. Deleting it lets its owner
  * create a replacement that schedules normally; the Event tells the user why it vanished.
  */
-export class VirtualNodePodGc implements Controller {
+export class VirtualNodePodGc extends OptionsController<VirtualNodePodGcOptions> {
   readonly name = 'gc.virtual_node_pods';
-  readonly #o: VirtualNodePodGcOptions;
-
-  constructor(options: VirtualNodePodGcOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    const stranded = (await this.#o.pods.listBoundPods()).filter(
+    const stranded = (await this.options.pods.listBoundPods()).filter(
       (p) => isVirtualNodeName(p.spec.nodeName ?? '') && p.metadata.deletionTimestamp === undefined,
     );
     for (const pod of stranded) await this.#delete(pod);
-    return { requeueAfterMs: this.#o.intervalMs ?? virtualNodePodGcPeriodMs };
+    return { requeueAfterMs: this.options.intervalMs ?? virtualNodePodGcPeriodMs };
   }
 
   async #delete(pod: Pod): Promise<void> {
     const namespace = pod.metadata.namespace ?? '';
     const name = pod.metadata.name ?? '';
     const nodeName = pod.spec.nodeName ?? '';
-    this.#o.recorder.record(
+    this.options.recorder.record(
       { apiVersion: 'v1', kind: 'Pod', name, namespace, ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }) },
       'Warning',
       deletedFromVirtualNodeReason,
       `deleting pod bound to virtual node ${nodeName}, which will never run it; its owner recreates it`,
     );
     // No kubelet serves a virtual node, so nothing would ever finish a graceful deletion.
-    await this.#o.pods.deletePod({
+    await this.options.pods.deletePod({
       namespace,
       name,
       gracePeriodSeconds: 0,
       ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }),
     });
-    this.#o.metrics?.garbageCollected.inc({ kind: 'pod' });
-    (this.#o.log ?? silentLogger).info({ component: this.name, pod: `${namespace}/${name}`, node: nodeName }, 'deleted pod bound to virtual node');
+    this.options.metrics?.garbageCollected.inc({ kind: 'pod' });
+    this.log.info({ component: this.name, pod: `${namespace}/${name}`, node: nodeName }, 'deleted pod bound to virtual node');
   }
 }

@@ -1,7 +1,8 @@
 import type { InstanceHealthSource } from '../../domain/cloud/instance-health.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { InterruptionHandler } from './interruption-handler.js';
 import type { InterruptionMetrics } from './metrics.js';
+import { OptionsController } from '../runtime/options-controller.js';
 
 export interface InstanceStatusControllerOptions {
   readonly source: InstanceHealthSource;
@@ -21,29 +22,24 @@ export const instanceStatusPeriodMs = 60_000;
  * through the same handler as queue messages. Each unhealthy (instance, category) is counted once
  * while it lasts, and again if it recurs after recovering.
  */
-export class InstanceStatusController implements Controller {
+export class InstanceStatusController extends OptionsController<InstanceStatusControllerOptions> {
   readonly name = 'interruption.instancestatus';
-  readonly #o: InstanceStatusControllerOptions;
   #seen = new Set<string>();
-
-  constructor(options: InstanceStatusControllerOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
     const current = new Set<string>();
-    for (const health of await this.#o.source.unhealthy()) {
+    for (const health of await this.options.source.unhealthy()) {
       for (const kind of health.categories) {
-        const found = await this.#o.handler.handle({ kind, id: '', instanceIds: [health.instanceId], startTimeMs: health.impairedSinceMs });
+        const found = await this.options.handler.handle({ kind, id: '', instanceIds: [health.instanceId], startTimeMs: health.impairedSinceMs });
         if (!found) continue;
         const key = `${health.instanceId}/${kind}`;
         current.add(key);
         if (this.#seen.has(key)) continue;
-        this.#o.metrics.unhealthy.inc({ category: kind });
-        (this.#o.log ?? silentLogger).info({ component: this.name, instanceId: health.instanceId, category: kind }, 'detected unhealthy instance owned by cluster');
+        this.options.metrics.unhealthy.inc({ category: kind });
+        this.log.info({ component: this.name, instanceId: health.instanceId, category: kind }, 'detected unhealthy instance owned by cluster');
       }
     }
     this.#seen = current;
-    return { requeueAfterMs: this.#o.intervalMs ?? instanceStatusPeriodMs };
+    return { requeueAfterMs: this.options.intervalMs ?? instanceStatusPeriodMs };
   }
 }

@@ -2,19 +2,18 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import { conditionTypes, isConditionTrue, timestampMs } from '../../domain/api/status-conditions.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
-import type { Clock } from '../../domain/clock.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { parseResourceList } from '../../domain/resource-list.js';
 import { planStaticClaim } from '../../domain/simulation/static-claim.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { VirtualNodePlan } from '../index.js';
 import type { EventRecorder } from '../ports/events.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { planFor } from '../state/claim-plan.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { typesForNodeClass } from '../state/node-class-capacities.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 /** How often the launch controller looks for NodeClaims nobody launches (Karpenter's launch reconciles on every change). */
 export const claimLaunchPeriodMs = 5_000;
@@ -24,15 +23,13 @@ export interface TemplateLauncher {
   materialize(virtualNodeName: string, plan?: VirtualNodePlan, template?: NodePool): Promise<{ readonly nodeName: string }>;
 }
 
-export interface ClaimLaunchControllerOptions {
+export interface ClaimLaunchControllerOptions extends ControllerOptions {
   readonly state: ClusterState;
   readonly launcher: TemplateLauncher;
   readonly store: Pick<NodeClaimStore, 'delete'>;
   readonly instanceTypes: () => readonly InstanceType[];
   readonly unavailableOfferings: () => ReadonlySet<string>;
   readonly events: EventRecorder;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
   /** How old an unlaunched NodeClaim must be before it is taken as one nobody else is launching (default 5 s). */
   readonly graceMs?: number;
   /** Time between passes (default 5 s). */
@@ -47,19 +44,14 @@ export interface ClaimLaunchControllerOptions {
  * the same launch path. A NodeClaim some plan or launch owns is left to it (the materializer launches each one once,
  * so a race ends in one launch); the liveness controller deletes one that never launches, as Karpenter's does.
  */
-export class ClaimLaunchController implements Controller {
+export class ClaimLaunchController extends OptionsController<ClaimLaunchControllerOptions> {
   readonly name = 'nodeclaim.launch';
-  readonly #o: ClaimLaunchControllerOptions;
   readonly #launching = new Set<string>();
 
-  constructor(options: ClaimLaunchControllerOptions) {
-    this.#o = options;
-  }
-
   reconcile(): Promise<ReconcileResult> {
-    const now = this.#o.clock.now();
-    for (const claim of this.#o.state.nodeClaims.values()) if (this.#awaitsLaunch(claim, now)) this.#launch(claim);
-    return Promise.resolve({ requeueAfterMs: this.#o.periodMs ?? claimLaunchPeriodMs });
+    const now = this.options.clock.now();
+    for (const claim of this.options.state.nodeClaims.values()) if (this.#awaitsLaunch(claim, now)) this.#launch(claim);
+    return Promise.resolve({ requeueAfterMs: this.options.periodMs ?? claimLaunchPeriodMs });
   }
 
   /** Launches in flight from here (each runs in the background: a launch takes seconds to minutes). */
@@ -69,27 +61,27 @@ export class ClaimLaunchController implements Controller {
 
   #awaitsLaunch(claim: NodeClaim, now: number): boolean {
     const name = claim.metadata.name ?? '';
-    if (!isUnlaunched(claim) || this.#launching.has(name) || this.#o.state.plans.has(virtualNodeName(name))) return false;
+    if (!isUnlaunched(claim) || this.#launching.has(name) || this.options.state.plans.has(virtualNodeName(name))) return false;
     // A static NodePool's controller launches its own NodeClaims, and counts them.
-    if (this.#o.state.nodePools.get(claim.metadata.labels?.[wellKnown.nodePool] ?? '')?.spec.replicas !== undefined) return false;
+    if (this.options.state.nodePools.get(claim.metadata.labels?.[wellKnown.nodePool] ?? '')?.spec.replicas !== undefined) return false;
     const created = timestampMs(claim.metadata.creationTimestamp);
-    return created !== undefined && now - created >= (this.#o.graceMs ?? 5_000);
+    return created !== undefined && now - created >= (this.options.graceMs ?? 5_000);
   }
 
   #launch(claim: NodeClaim): void {
     const name = claim.metadata.name ?? '';
-    const log = this.#o.log ?? silentLogger;
+    const log = this.log;
     const template = templateOf(claim);
-    const catalog = this.#o.instanceTypes();
+    const catalog = this.options.instanceTypes();
     const planned = planStaticClaim({
-      pool: template, name, catalog, unavailable: this.#o.unavailableOfferings(),
-      sized: typesForNodeClass(this.#o.state, claim.spec.nodeClassRef.name, catalog),
+      pool: template, name, catalog, unavailable: this.options.unavailableOfferings(),
+      sized: typesForNodeClass(this.options.state, claim.spec.nodeClassRef.name, catalog),
       requests: parseResourceList(claim.spec.resources?.requests),
     });
     this.#launching.add(name);
     const run = planned === undefined
       ? this.#refuse(claim)
-      : this.#o.launcher.materialize(virtualNodeName(name), planFor(planned, name), template).then(
+      : this.options.launcher.materialize(virtualNodeName(name), planFor(planned, name), template).then(
         ({ nodeName }) => { log.info({ component: this.name, nodeClaim: name, node: nodeName }, 'launched nodeclaim made outside nodesmith\'s plans'); },
         (error: unknown) => { log.warn({ component: this.name, nodeClaim: name, err: error }, 'nodeclaim launch failed; tried again on a later pass'); },
       );
@@ -99,12 +91,12 @@ export class ClaimLaunchController implements Controller {
   /** No type can be the node (Karpenter: every requested type unavailable): said on the claim, and the claim goes. */
   async #refuse(claim: NodeClaim): Promise<void> {
     const name = claim.metadata.name ?? '';
-    this.#o.events.record({ kind: 'NodeClaim', name, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Warning', 'InsufficientCapacityError',
+    this.options.events.record({ kind: 'NodeClaim', name, apiVersion: 'karpenter.sh/v1', ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) }, 'Warning', 'InsufficientCapacityError',
       'no instance type with an available offering satisfies the NodeClaim\'s requirements and holds its resource requests; the NodeClaim is deleted');
     try {
-      await this.#o.store.delete(name);
+      await this.options.store.delete(name);
     } catch (error) {
-      (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClaim: name, err: error }, 'could not delete a nodeclaim no instance type can launch');
+      this.log.warn({ component: this.name, nodeClaim: name, err: error }, 'could not delete a nodeclaim no instance type can launch');
     }
   }
 }

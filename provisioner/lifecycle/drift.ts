@@ -1,20 +1,19 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import { driftOf, staleHashStamps, type DriftVerdict } from '../../domain/disruption/drift.js';
 import { ec2NodeClassHash, nodePoolHash } from '../../domain/disruption/drift-hashes.js';
 import { resolvedDrift } from '../../domain/disruption/resolved-drift.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { RequirementError } from '../../domain/requirements/requirement.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { conditionTypes, findCondition, type Condition, isConditionTrue, nodePoolOf, timestampMs, withCondition } from '../../domain/api/status-conditions.js';
 import { imageForLabels, type ResolvedDriftFacts } from './drift-facts.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 /** Karpenter's NodeClaim condition the disruption controller's drift method reads. */
 export const driftedCondition = 'Drifted';
@@ -27,14 +26,12 @@ export interface DriftReads {
   catalog(): ReadonlyMap<string, InstanceType>;
 }
 
-export interface DriftControllerOptions {
+export interface DriftControllerOptions extends ControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'patchStatus' | 'addAnnotations'>;
   readonly reads: DriftReads;
   readonly facts: ResolvedDriftFacts;
-  readonly clock: Clock;
   readonly recorder: EventRecorder;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   /** Karpenter rechecks every NodeClaim every 5 minutes besides on changes (default 300 000). */
   readonly recheckMs?: number;
 }
@@ -71,17 +68,12 @@ export const driftRecheckMs = 300_000;
  * NodeClaim when a NodePool or EC2NodeClass changes (`noteChange`; the wiring wakes it), and every NodeClaim every
  * `recheckMs`: during a launch burst the NodeClaims change thousands of times, and only those are looked at.
  */
-export class DriftController implements Controller {
+export class DriftController extends OptionsController<DriftControllerOptions> {
   readonly name = 'nodeclaim.disruption.drift';
-  readonly #o: DriftControllerOptions;
   /** NodeClaims changed since the last pass, checked on the next one. */
   readonly #dirty = new Set<string>();
   /** When every NodeClaim is checked again; 0 means at the next pass. */
   #fullDueMs = 0;
-
-  constructor(options: DriftControllerOptions) {
-    this.#o = options;
-  }
 
   /**
    * What changed in the model since the last pass: a NodeClaim is checked again on its own; a NodePool or EC2NodeClass
@@ -94,15 +86,15 @@ export class DriftController implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    const now = this.#o.clock.now();
-    const recheckMs = this.#o.recheckMs ?? driftRecheckMs;
+    const now = this.options.clock.now();
+    const recheckMs = this.options.recheckMs ?? driftRecheckMs;
     const full = now >= this.#fullDueMs;
     const dirty = new Set(this.#dirty);
     this.#dirty.clear();
     if (full) this.#fullDueMs = now + recheckMs;
     const hashes = new PassHashes();
     let conflicts = 0;
-    for (const claim of await this.#o.store.list()) {
+    for (const claim of await this.options.store.list()) {
       const name = claim.metadata.name ?? '';
       if (claim.metadata.deletionTimestamp !== undefined || (!full && !dirty.has(name))) continue;
       if ((await this.#check(claim, hashes)) === 'conflict') {
@@ -115,21 +107,21 @@ export class DriftController implements Controller {
   }
 
   async #check(claim: NodeClaim, hashes: PassHashes): Promise<Outcome> {
-    const pool = this.#o.reads.nodePool(nodePoolOf(claim));
+    const pool = this.options.reads.nodePool(nodePoolOf(claim));
     if (pool === undefined) return 'settled';
     // Karpenter asks only about launched NodeClaims: before launch the instance's labels are not there yet.
     if (!isConditionTrue(claim, conditionTypes.launched)) return this.#write(claim, undefined);
-    const nodeClass = this.#o.reads.nodeClass(pool.spec.template.spec.nodeClassRef.name);
+    const nodeClass = this.options.reads.nodeClass(pool.spec.template.spec.nodeClassRef.name);
     const current = { nodePool: hashes.pool(pool), ...optional('nodeClass', hashes.nodeClass(nodeClass)) };
     const annotations = await this.#restamp(claim, current);
     let verdict: DriftVerdict | undefined;
     try {
       verdict = driftOf({
-        nodeClaim: { labels: claim.metadata.labels ?? {}, annotations, createdMs: timestampMs(claim.metadata.creationTimestamp) ?? this.#o.clock.now() },
+        nodeClaim: { labels: claim.metadata.labels ?? {}, annotations, createdMs: timestampMs(claim.metadata.creationTimestamp) ?? this.options.clock.now() },
         nodePool: { hash: current.nodePool, requirements: pool.spec.template.spec.requirements },
         ...optional('nodeClassHash', current.nodeClass),
         instanceTypeOffered: this.#offered(claim),
-        nowMs: this.#o.clock.now(),
+        nowMs: this.options.clock.now(),
       });
     } catch (e: unknown) {
       if (!(e instanceof RequirementError)) throw e;
@@ -144,13 +136,13 @@ export class DriftController implements Controller {
     const annotations = claim.metadata.annotations ?? {};
     const stale = staleHashStamps(annotations, current);
     if (Object.keys(stale).length === 0) return annotations;
-    await this.#o.store.addAnnotations(claim.metadata.name ?? '', stale);
-    (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name, stamps: Object.keys(stale) }, 're-stamped nodeclaim hashes');
+    await this.options.store.addAnnotations(claim.metadata.name ?? '', stale);
+    this.log.info({ component: this.name, nodeClaim: claim.metadata.name, stamps: Object.keys(stale) }, 're-stamped nodeclaim hashes');
     return { ...annotations, ...stale };
   }
 
   #offered(claim: NodeClaim): boolean {
-    const catalog = this.#o.reads.catalog();
+    const catalog = this.options.reads.catalog();
     if (catalog.size === 0) return true;
     const label = (key: string): string | undefined => claim.metadata.labels?.[key];
     const type = catalog.get(label(wellKnown.instanceType) ?? '');
@@ -160,12 +152,12 @@ export class DriftController implements Controller {
   }
 
   async #resolvedDrift(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<DriftVerdict | undefined> {
-    const resolved = await this.#o.facts.resolved(nodeClass);
+    const resolved = await this.options.facts.resolved(nodeClass);
     if (resolved === undefined) return undefined;
     const expected = imageForLabels(nodeClass, claim.metadata.labels ?? {});
     const forType = expected === undefined ? resolved : { ...resolved, amiIds: new Set([expected]) };
     const verdict = async (fresh: boolean): Promise<DriftVerdict | undefined> => {
-      const launched = (await this.#o.facts.launchedWith(claim.status?.providerID ?? '', { fresh })) ?? {};
+      const launched = (await this.options.facts.launchedWith(claim.status?.providerID ?? '', { fresh })) ?? {};
       const imageId = claim.status?.imageID ?? launched.imageId;
       // Karpenter compares the NodeClaim's label, not the instance: a node launched outside any group has none.
       const placementGroupId = claim.metadata.labels?.[wellKnown.placementGroupId] ?? '';
@@ -184,10 +176,10 @@ export class DriftController implements Controller {
     const conditions = claim.status?.conditions ?? [];
     const next = verdict === undefined
       ? conditions.filter((c) => c.type !== driftedCondition)
-      : withCondition(conditions, { type: driftedCondition, status: 'True', reason: verdict.reason, message: verdict.message }, this.#o.clock.now());
+      : withCondition(conditions, { type: driftedCondition, status: 'True', reason: verdict.reason, message: verdict.message }, this.options.clock.now());
     let written: NodeClaim | undefined;
     try {
-      written = await this.#o.store.patchStatus(claim.metadata.name ?? '', { conditions: next }, optional('resourceVersion', claim.metadata.resourceVersion));
+      written = await this.options.store.patchStatus(claim.metadata.name ?? '', { conditions: next }, optional('resourceVersion', claim.metadata.resourceVersion));
     } catch (e: unknown) {
       if (isStoreConflictError(e)) return 'conflict';
       throw e;
@@ -198,18 +190,18 @@ export class DriftController implements Controller {
   }
 
   #report(claim: NodeClaim, verdict: DriftVerdict | undefined, wasDrifted: boolean): void {
-    const log = this.#o.log ?? silentLogger;
+    const log = this.log;
     if (verdict === undefined) {
       log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'nodeclaim no longer drifted');
       return;
     }
-    if (!wasDrifted) this.#o.metrics?.drifted.inc({ type: verdict.reason, nodepool: nodePoolOf(claim) });
+    if (!wasDrifted) this.options.metrics?.drifted.inc({ type: verdict.reason, nodepool: nodePoolOf(claim) });
     this.#record(claim, 'Normal', 'Drifted', `${verdict.reason}: ${verdict.message}`);
     log.info({ component: this.name, nodeClaim: claim.metadata.name, reason: verdict.reason }, 'marked nodeclaim drifted');
   }
 
   #record(claim: NodeClaim, type: 'Normal' | 'Warning', reason: 'Drifted' | 'DriftCheckFailed', message: string): void {
-    this.#o.recorder.record(
+    this.options.recorder.record(
       { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name: claim.metadata.name ?? '', ...optional('uid', claim.metadata.uid) },
       type, reason, message,
     );

@@ -1,7 +1,5 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import { disruptedLabels, type DisruptionReason, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import {
@@ -11,16 +9,15 @@ import {
   timestampMs,
   transitionTimeMs,
 } from '../../domain/api/status-conditions.js';
+import { NextPass, OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 /** Karpenter's liveness timeouts. */
 export const launchTimeoutMs = 5 * 60_000;
 export const registrationTimeoutMs = 15 * 60_000;
 
-export interface LivenessControllerOptions {
+export interface LivenessControllerOptions extends ControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'delete'>;
-  readonly clock: Clock;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   readonly launchTimeoutMs?: number;
   readonly registrationTimeoutMs?: number;
   /** Longest wait between passes (default 30 s). */
@@ -40,27 +37,18 @@ export const livenessPeriodMs = 30_000;
  * not Registered 15 minutes after launch, will never become a node; deleting it lets termination
  * release whatever was started and lets the plan try again.
  */
-export class LivenessController implements Controller {
+export class LivenessController extends OptionsController<LivenessControllerOptions> {
   readonly name = 'nodeclaim.liveness';
-  readonly #o: LivenessControllerOptions;
-
-  constructor(options: LivenessControllerOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    const now = this.#o.clock.now();
-    let next = now + (this.#o.maxIntervalMs ?? livenessPeriodMs);
-    for (const claim of await this.#o.store.list()) {
+    const now = this.options.clock.now();
+    const next = new NextPass(now, this.options.maxIntervalMs ?? livenessPeriodMs);
+    for (const claim of await this.options.store.list()) {
       const deadline = this.#deadline(claim);
       if (deadline === undefined) continue;
-      if (deadline.atMs > now) {
-        next = Math.min(next, deadline.atMs);
-        continue;
-      }
-      await this.#expire(claim, deadline.reason);
+      if (next.due(deadline.atMs)) await this.#expire(claim, deadline.reason);
     }
-    return { requeueAfterMs: Math.max(0, next - now) };
+    return next.result;
   }
 
   #deadline(claim: NodeClaim): Deadline | undefined {
@@ -69,17 +57,17 @@ export class LivenessController implements Controller {
     if (!isConditionTrue(claim, conditionTypes.launched)) {
       const created = timestampMs(claim.metadata.creationTimestamp);
       if (created === undefined) return undefined;
-      return { atMs: created + (this.#o.launchTimeoutMs ?? launchTimeoutMs), reason: 'launch_timeout' };
+      return { atMs: created + (this.options.launchTimeoutMs ?? launchTimeoutMs), reason: 'launch_timeout' };
     }
     const launched = transitionTimeMs(findCondition(claim, conditionTypes.launched));
     if (launched === undefined) return undefined;
-    return { atMs: launched + (this.#o.registrationTimeoutMs ?? registrationTimeoutMs), reason: 'registration_timeout' };
+    return { atMs: launched + (this.options.registrationTimeoutMs ?? registrationTimeoutMs), reason: 'registration_timeout' };
   }
 
   async #expire(claim: NodeClaim, reason: DisruptionReason): Promise<void> {
-    await this.#o.store.delete(claim.metadata.name ?? '');
-    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, reason));
-    (this.#o.log ?? silentLogger).info(
+    await this.options.store.delete(claim.metadata.name ?? '');
+    this.options.metrics?.disrupted.inc(disruptedLabels(claim, reason));
+    this.log.info(
       { component: this.name, nodeClaim: claim.metadata.name, reason },
       'deleted nodeclaim that did not become a node in time',
     );

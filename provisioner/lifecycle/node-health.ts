@@ -1,31 +1,28 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import type { RepairPolicy } from '../../domain/cloud/repair-policy.js';
 import type { Node } from '../../domain/core/node.js';
 import { terminationTimestampValue } from '../../domain/disruption/node-deadlines.js';
 import { conditionLabel, isRepairBlocked, isUnhealthy, unhealthyCondition, unhealthyThresholdPercent, type UnhealthyCondition } from '../../domain/disruption/node-repair.js';
 import { terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import { labels } from '../../domain/well-known-labels.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder, EventTarget } from '../ports/events.js';
 import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
 import { timestampMs } from '../../domain/api/status-conditions.js';
 import { isVirtualNode } from '../state/node-readiness.js';
+import { NextPass, OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface NodeHealthControllerOptions {
+export interface NodeHealthControllerOptions extends ControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'delete' | 'addAnnotations'>;
   readonly nodes: Pick<NodeApi, 'listNodes'>;
   /** The cloud provider's repair policies. */
   readonly policies: readonly RepairPolicy[];
-  readonly clock: Clock;
   readonly recorder: EventRecorder;
   /** The NodePool's uid, so its NodeRepairBlocked Event shows in `kubectl describe nodepool`. */
   readonly nodePoolUid?: (name: string) => string | undefined;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   /** After a repair's deletion, so termination drains the node now rather than at its next pass. */
   readonly onRepaired?: () => void;
   /** The longest wait between passes (default 10 s): a pass reads only memory. */
@@ -51,14 +48,9 @@ export const nodeHealthPeriodMs = 10_000;
  * broken node) and terminates the instance; the pods' controllers recreate them and the planner launches the
  * replacement. Repair waits while more than 20% of the node's NodePool is unhealthy (`NodeRepairBlocked`).
  */
-export class NodeHealthController implements Controller {
+export class NodeHealthController extends OptionsController<NodeHealthControllerOptions> {
   readonly name = 'node.health';
-  readonly #o: NodeHealthControllerOptions;
   readonly #blockedReported = new Map<string, number>();
-
-  constructor(options: NodeHealthControllerOptions) {
-    this.#o = options;
-  }
 
   /** How many nodes the `NodeRepairBlocked` dedupe remembers. */
   get remembered(): number {
@@ -66,18 +58,15 @@ export class NodeHealthController implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    const now = this.#o.clock.now();
-    const managed = pairNodes(await this.#o.store.list(), await this.#o.nodes.listNodes());
+    const now = this.options.clock.now();
+    const managed = pairNodes(await this.options.store.list(), await this.options.nodes.listNodes());
     const blocked = this.#blockedPools(managed);
-    let next = now + (this.#o.idleIntervalMs ?? nodeHealthPeriodMs);
+    const next = new NextPass(now, this.options.idleIntervalMs ?? nodeHealthPeriodMs);
     const stillBlocked = new Set<string>();
     for (const entry of managed) {
-      const unhealthy = unhealthyCondition(entry.node, this.#o.policies);
+      const unhealthy = unhealthyCondition(entry.node, this.options.policies);
       if (unhealthy === undefined) continue;
-      if (unhealthy.repairAtMs > now) {
-        next = Math.min(next, unhealthy.repairAtMs);
-        continue;
-      }
+      if (!next.due(unhealthy.repairAtMs)) continue;
       const pool = nodePoolOf(entry.claim);
       if (blocked.has(pool)) {
         stillBlocked.add(entry.node.metadata.name ?? '');
@@ -87,7 +76,7 @@ export class NodeHealthController implements Controller {
     // A node that recovered, was repaired or is gone is no longer waiting: forget it, so the memory is bounded by
     // the nodes blocked now and a node blocked again later is news.
     for (const name of this.#blockedReported.keys()) if (!stillBlocked.has(name)) this.#blockedReported.delete(name);
-    return { requeueAfterMs: Math.max(0, next - now) };
+    return next.result;
   }
 
   /**
@@ -101,7 +90,7 @@ export class NodeHealthController implements Controller {
       counts.set(pool, { total: c.total + 1, unhealthy: c.unhealthy + (unhealthy ? 1 : 0) });
     };
     for (const { node, claim } of managed) {
-      const unhealthy = isUnhealthy(node, this.#o.policies);
+      const unhealthy = isUnhealthy(node, this.options.policies);
       count(nodePoolOf(claim), unhealthy);
       if (nodePoolOf(claim) !== '') count('', unhealthy);
     }
@@ -120,33 +109,33 @@ export class NodeHealthController implements Controller {
     if (last !== undefined && now - last < blockedReportMs) return;
     this.#blockedReported.set(nodeName, now);
     const pool = nodePoolOf(claim);
-    const poolUid = pool === '' ? undefined : this.#o.nodePoolUid?.(pool);
+    const poolUid = pool === '' ? undefined : this.options.nodePoolUid?.(pool);
     const poolTarget: EventTarget[] = pool === '' ? [] : [{ kind: 'NodePool', apiVersion: 'karpenter.sh/v1', name: pool, ...(poolUid === undefined ? {} : { uid: poolUid }) }];
-    for (const target of [...targets(claim, node), ...poolTarget]) this.#o.recorder.record(target, 'Warning', 'NodeRepairBlocked', message);
-    (this.#o.log ?? silentLogger).info({ component: this.name, node: nodeName, nodePool: pool }, message);
+    for (const target of [...targets(claim, node), ...poolTarget]) this.options.recorder.record(target, 'Warning', 'NodeRepairBlocked', message);
+    this.log.info({ component: this.name, node: nodeName, nodePool: pool }, message);
   }
 
   async #repair({ node, claim }: Managed, unhealthy: UnhealthyCondition, now: number): Promise<void> {
     const name = claim.metadata.name ?? '';
     // The deadline first: the deletion then reaches termination already carrying it. An earlier deadline stays.
     const stamped = timestampMs(claim.metadata.annotations?.[terminationTimestampKey]);
-    if (stamped === undefined || stamped > now) await this.#o.store.addAnnotations(name, { [terminationTimestampKey]: terminationTimestampValue(now) });
+    if (stamped === undefined || stamped > now) await this.options.store.addAnnotations(name, { [terminationTimestampKey]: terminationTimestampValue(now) });
     if (claim.metadata.deletionTimestamp !== undefined) return;
-    await this.#o.store.delete(name);
+    await this.options.store.delete(name);
     this.#recordRepair(claim, node, unhealthy);
-    this.#o.onRepaired?.();
+    this.options.onRepaired?.();
   }
 
   #recordRepair(claim: NodeClaim, node: Node, { condition, policy }: UnhealthyCondition): void {
     const since = condition.lastTransitionTime ?? '';
     const message = `${condition.type}=${condition.status} since ${since}, beyond its ${String(policy.tolerationMs / 60_000)}m toleration: deleting the NodeClaim forcefully (its pods are deleted without waiting for PodDisruptionBudgets)`;
-    for (const target of targets(claim, node)) this.#o.recorder.record(target, 'Warning', 'NodeRepair', message);
-    this.#o.metrics?.disrupted.inc(disruptedLabels(claim, 'unhealthy', 'forceful'));
-    this.#o.metrics?.unhealthyDisrupted.inc({
+    for (const target of targets(claim, node)) this.options.recorder.record(target, 'Warning', 'NodeRepair', message);
+    this.options.metrics?.disrupted.inc(disruptedLabels(claim, 'unhealthy', 'forceful'));
+    this.options.metrics?.unhealthyDisrupted.inc({
       condition: conditionLabel(condition.type), nodepool: nodePoolOf(claim),
       capacity_type: claim.metadata.labels?.[labels.capacityType] ?? '', image_id: claim.status?.imageID ?? '',
     });
-    (this.#o.log ?? silentLogger).info(
+    this.log.info(
       { component: this.name, nodeClaim: claim.metadata.name, node: node.metadata.name, condition: condition.type, status: condition.status, since },
       'deleting unhealthy node',
     );

@@ -1,10 +1,8 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import type { Node } from '../../domain/core/node.js';
 import { terminationFinalizer, unregisteredTaintKey } from '../../domain/karpenter-keys.js';
 import { labels } from '../../domain/well-known-labels.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import { isStoreConflictError, type NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { NodeApi } from '../ports/cluster-ports.js';
@@ -12,15 +10,14 @@ import { conditionTypes, isConditionTrue, nodePoolOf, sameConditions, withCondit
 import { initializationBlocker, isNodeReady, nodesByProviderId } from '../state/node-readiness.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { placementPartitionHook, placementPartitionHookName } from './placement-partition-hook.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface RegistrationControllerOptions {
+export interface RegistrationControllerOptions extends ControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'get' | 'patchStatus' | 'addFinalizer' | 'addLabels'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'label' | 'removeTaint'>;
-  readonly clock: Clock;
   /** Reads a partition placement group's partition from EC2 (placement-partition-hook.ts); absent: no such hook. */
   readonly cloud?: Pick<CloudProvider, 'get'>;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   /** Requeue while some NodeClaim waits for its node (default 2 s). */
   readonly pendingIntervalMs?: number;
   /** Requeue when nothing waits (default 10 s). */
@@ -39,29 +36,24 @@ export const registrationPeriodMs = 10_000;
  * reports Ready=True, which only the kubelet (kwok in tests) writes. It is Initialized once,
  * additionally, the startup taints and the ephemeral taints are gone.
  */
-export class RegistrationController implements Controller {
+export class RegistrationController extends OptionsController<RegistrationControllerOptions> {
   readonly name = 'nodeclaim.registration';
-  readonly #o: RegistrationControllerOptions;
-
-  constructor(options: RegistrationControllerOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    let all = await this.#o.store.list();
+    let all = await this.options.store.list();
     // Adding a finalizer moves the resourceVersion the status write below is pinned to. A store read from the
     // model may not show the new version yet; that write then conflicts and the claim waits for its next pass.
-    if (await this.#ensureFinalizers(all)) all = await this.#o.store.list();
+    if (await this.#ensureFinalizers(all)) all = await this.options.store.list();
     const claims = all.filter(awaitsRegistration);
-    if (claims.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? registrationPeriodMs };
-    const nodes = nodesByProviderId(await this.#o.nodes.listNodes());
+    if (claims.length === 0) return { requeueAfterMs: this.options.idleIntervalMs ?? registrationPeriodMs };
+    const nodes = nodesByProviderId(await this.options.nodes.listNodes());
     let pending = false;
     for (const claim of claims) {
       const node = nodes.get(claim.status?.providerID ?? '');
       const done = node !== undefined && (await this.#reconcileClaim(claim, node));
       pending ||= !done;
     }
-    return { requeueAfterMs: pending ? (this.#o.pendingIntervalMs ?? 2000) : (this.#o.idleIntervalMs ?? registrationPeriodMs) };
+    return { requeueAfterMs: pending ? (this.options.pendingIntervalMs ?? 2000) : (this.options.idleIntervalMs ?? registrationPeriodMs) };
   }
 
   /** Returns true once the NodeClaim is Initialized (or gone). */
@@ -72,8 +64,8 @@ export class RegistrationController implements Controller {
     const nodeName = node.metadata.name ?? '';
     await this.#registerNode(claim, node);
     const blocker = initializationBlocker(claim, withoutUnregisteredTaint(node));
-    if (blocker === undefined) await this.#o.nodes.label(nodeName, { [labels.initialized]: 'true' });
-    const conditions = nextConditions(claim, blocker, this.#o.clock.now());
+    if (blocker === undefined) await this.options.nodes.label(nodeName, { [labels.initialized]: 'true' });
+    const conditions = nextConditions(claim, blocker, this.options.clock.now());
     // By type, not by position: withCondition moves each condition it sets to the end, so a list that also holds
     // another writer's condition (Drifted, Consolidatable) would never compare equal and be written on every pass.
     const unchanged = claim.status?.nodeName === nodeName && sameConditions(claim.status.conditions ?? [], conditions);
@@ -95,7 +87,7 @@ export class RegistrationController implements Controller {
   async #writeStatus(claim: NodeClaim, status: { nodeName?: string; conditions: Condition[] }): Promise<NodeClaim | 'conflict' | undefined> {
     const version = claim.metadata.resourceVersion;
     try {
-      return await this.#o.store.patchStatus(claim.metadata.name ?? '', status, version === undefined ? {} : { resourceVersion: version });
+      return await this.options.store.patchStatus(claim.metadata.name ?? '', status, version === undefined ? {} : { resourceVersion: version });
     } catch (e: unknown) {
       if (isStoreConflictError(e)) return 'conflict';
       throw e;
@@ -107,21 +99,21 @@ export class RegistrationController implements Controller {
    * or undefined while one is pending (Registered=Unknown, RegistrationHookPending, as Karpenter's registration).
    */
   async #runHooks(claim: NodeClaim): Promise<NodeClaim | undefined> {
-    if (this.#o.cloud === undefined) return claim;
-    const cloud = this.#o.cloud;
+    if (this.options.cloud === undefined) return claim;
+    const cloud = this.options.cloud;
     // A failed read is a pending hook, as Karpenter requeues on a hook's error: the other NodeClaims go on.
     const result = await placementPartitionHook(claim, cloud).catch((e: unknown) => {
-      (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClaim: claim.metadata.name, err: e }, 'reading the placement group partition failed');
+      this.log.warn({ component: this.name, nodeClaim: claim.metadata.name, err: e }, 'reading the placement group partition failed');
       return 'pending' as const;
     });
     if (result !== 'pending') {
       if (Object.keys(result.ready).length === 0) return claim;
-      await this.#o.store.addLabels(claim.metadata.name ?? '', result.ready);
+      await this.options.store.addLabels(claim.metadata.name ?? '', result.ready);
       // Read back: the status write below is pinned to the version the labels just moved.
-      return this.#o.store.get(claim.metadata.name ?? '');
+      return this.options.store.get(claim.metadata.name ?? '');
     }
     const pending = { type: conditionTypes.registered, status: 'Unknown' as const, reason: 'RegistrationHookPending', message: placementPartitionHookName };
-    const conditions = withCondition([...(claim.status?.conditions ?? [])], pending, this.#o.clock.now());
+    const conditions = withCondition([...(claim.status?.conditions ?? [])], pending, this.options.clock.now());
     if (!sameConditions(claim.status?.conditions ?? [], conditions)) await this.#writeStatus(claim, { conditions });
     return undefined;
   }
@@ -135,7 +127,7 @@ export class RegistrationController implements Controller {
     for (const claim of claims) {
       if (claim.metadata.deletionTimestamp !== undefined) continue;
       if ((claim.metadata.finalizers ?? []).includes(terminationFinalizer)) continue;
-      await this.#o.store.addFinalizer(claim.metadata.name ?? '', terminationFinalizer);
+      await this.options.store.addFinalizer(claim.metadata.name ?? '', terminationFinalizer);
       added = true;
     }
     return added;
@@ -144,21 +136,21 @@ export class RegistrationController implements Controller {
   async #registerNode(claim: NodeClaim, node: Node): Promise<void> {
     const nodeName = node.metadata.name ?? '';
     // Karpenter copies the NodeClaim's labels onto the Node at registration.
-    await this.#o.nodes.label(nodeName, { ...(claim.metadata.labels ?? {}), [labels.registered]: 'true' });
+    await this.options.nodes.label(nodeName, { ...(claim.metadata.labels ?? {}), [labels.registered]: 'true' });
     if ((node.spec?.taints ?? []).some((t) => t.key === unregisteredTaintKey)) {
-      await this.#o.nodes.removeTaint(nodeName, unregisteredTaintKey);
+      await this.options.nodes.removeTaint(nodeName, unregisteredTaintKey);
     }
   }
 
   #count(claim: NodeClaim, initialized: boolean): void {
     const nodepool = nodePoolOf(claim);
-    const log = this.#o.log ?? silentLogger;
+    const log = this.log;
     if (!isConditionTrue(claim, conditionTypes.registered)) {
-      this.#o.metrics?.registered.inc({ nodepool });
+      this.options.metrics?.registered.inc({ nodepool });
       log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'registered nodeclaim');
     }
     if (initialized) {
-      this.#o.metrics?.initialized.inc({ nodepool });
+      this.options.metrics?.initialized.inc({ nodepool });
       log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'initialized nodeclaim');
     }
   }

@@ -1,11 +1,9 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import { isNodeClaimNotFoundError } from '../../domain/cloud/errors.js';
 import type { Node } from '../../domain/core/node.js';
 import type { Pod } from '../../domain/core/pod.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { LifecycleMetrics } from '../metrics.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { NodeApi, PodApi, VolumeAttachmentApi } from '../ports/cluster-ports.js';
@@ -17,8 +15,9 @@ import { defaultPodGraceSeconds, terminationDeadlineMs, terminationTimestampValu
 import { isVirtualNode } from '../state/node-readiness.js';
 import { disruptedTaint, terminationFinalizer, terminationTimestampKey } from '../../domain/karpenter-keys.js';
 import { labels } from '../../domain/well-known-labels.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface TerminationControllerOptions {
+export interface TerminationControllerOptions extends ControllerOptions {
   readonly store: Pick<NodeClaimStore, 'list' | 'removeFinalizer' | 'addAnnotations' | 'patchStatus'>;
   readonly nodes: Pick<NodeApi, 'listNodes' | 'cordonAndTaint' | 'delete' | 'removeFinalizer'>;
   readonly pods: Pick<PodApi, 'listPodsOnNode' | 'evictPod' | 'deletePod'>;
@@ -26,11 +25,9 @@ export interface TerminationControllerOptions {
   readonly cloud: Pick<CloudProvider, 'delete' | 'list'>;
   /** Without it, VolumesDetached is not written (nothing here knows the node's volume attachments). */
   readonly volumes?: VolumeAttachmentApi;
-  readonly clock: Clock;
   /** Events on pods deleted at the termination deadline; none without it. */
   readonly recorder?: EventRecorder;
   readonly metrics?: LifecycleMetrics;
-  readonly log?: ControllerLogger;
   /** Requeue while a termination is in progress (default 1 s, Karpenter's drain requeue): its budget share waits on it. */
   readonly busyIntervalMs?: number;
   /** Requeue when nothing is terminating (default 5 s). */
@@ -50,41 +47,36 @@ export const terminationPeriodMs = 5000;
  * is written to `karpenter.sh/nodeclaim-termination-timestamp` on the first pass and read back on every later one
  * (so a restart keeps it), pods are deleted as it nears, and at the deadline the node goes whatever is left on it.
  */
-export class TerminationController implements Controller {
+export class TerminationController extends OptionsController<TerminationControllerOptions> {
   readonly name = 'nodeclaim.termination';
-  readonly #o: TerminationControllerOptions;
-
-  constructor(options: TerminationControllerOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    const terminating = (await this.#o.store.list()).filter(isTerminating);
-    if (terminating.length === 0) return { requeueAfterMs: this.#o.idleIntervalMs ?? terminationPeriodMs };
-    const nodes = (await this.#o.nodes.listNodes()).filter((n) => !isVirtualNode(n));
+    const terminating = (await this.options.store.list()).filter(isTerminating);
+    if (terminating.length === 0) return { requeueAfterMs: this.options.idleIntervalMs ?? terminationPeriodMs };
+    const nodes = (await this.options.nodes.listNodes()).filter((n) => !isVirtualNode(n));
     let busy = false;
     for (const claim of terminating) {
       busy = (await this.#terminate(claim, findNode(claim, nodes))) === 'waiting' || busy;
     }
-    return { requeueAfterMs: busy ? (this.#o.busyIntervalMs ?? 1000) : (this.#o.idleIntervalMs ?? terminationPeriodMs) };
+    return { requeueAfterMs: busy ? (this.options.busyIntervalMs ?? 1000) : (this.options.idleIntervalMs ?? terminationPeriodMs) };
   }
 
   async #terminate(claim: NodeClaim, node: Node | undefined): Promise<Step> {
     const deadline = await this.#deadline(claim);
-    if (node !== undefined && deadline !== undefined) terminationEvents.terminationGracePeriodExpiring(this.#o.recorder, node, claim, terminationTimestampValue(deadline));
-    const draft = new ConditionDraft(claim, this.#o.clock.now());
+    if (node !== undefined && deadline !== undefined) terminationEvents.terminationGracePeriodExpiring(this.options.recorder, node, claim, terminationTimestampValue(deadline));
+    const draft = new ConditionDraft(claim, this.options.clock.now());
     let step: Step;
     try {
       step = node === undefined ? 'done' : await this.#removeNode(claim, node, { deadline, draft });
       if (step === 'done') step = await this.#terminateInstance(claim, draft);
     } finally {
-      await draft.persist(this.#o.store, claim);
+      await draft.persist(this.options.store, claim);
     }
     if (step === 'waiting') return 'waiting';
     // A Node Karpenter registered carries Karpenter's own finalizer (nodesmith's Nodes carry none): Karpenter releases
     // it once the instance is gone, so after a takeover nodesmith must, or the Node stays Terminating for ever.
-    if (node?.metadata.finalizers?.includes(terminationFinalizer) === true) await this.#o.nodes.removeFinalizer(node.metadata.name ?? '', terminationFinalizer);
-    await this.#o.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
+    if (node?.metadata.finalizers?.includes(terminationFinalizer) === true) await this.options.nodes.removeFinalizer(node.metadata.name ?? '', terminationFinalizer);
+    await this.options.store.removeFinalizer(claim.metadata.name ?? '', terminationFinalizer);
     this.#recordDone(claim);
     return 'done';
   }
@@ -98,23 +90,23 @@ export class TerminationController implements Controller {
     const { deadline, draft } = pass;
     const nodeName = node.metadata.name ?? '';
     draft.setIfAbsent({ type: types.drained, status: 'Unknown', reason: 'Draining', message: 'Draining' });
-    await this.#o.nodes.cordonAndTaint(nodeName, disruptedTaint);
-    const nowMs = this.#o.clock.now();
+    await this.options.nodes.cordonAndTaint(nodeName, disruptedTaint);
+    const nowMs = this.options.clock.now();
     const expired = deadline !== undefined && nowMs >= deadline;
     const remaining = await drainStep(nodeName, {
-      pods: this.#o.pods, nowMs, ...this.#metrics(),
+      pods: this.options.pods, nowMs, ...this.#metrics(),
       ...(deadline === undefined ? {} : { deadlineMs: deadline, onForcedDeletion: (d: ForcedDeletion) => { this.#reportForced(d, deadline); } }),
       onHeld: (pods) => { this.#reportHeld(claim, pods, deadline); },
-      onEvicted: (pod) => { terminationEvents.evicted(this.#o.recorder, pod, claim); },
+      onEvicted: (pod) => { terminationEvents.evicted(this.options.recorder, pod, claim); },
     });
     if (remaining > 0 && !expired) {
-      terminationEvents.failedDraining(this.#o.recorder, node, remaining);
+      terminationEvents.failedDraining(this.options.recorder, node, remaining);
       return 'waiting';
     }
     draft.set({ type: types.drained, status: 'True', reason: types.drained });
-    const attachments = await this.#o.volumes?.attachmentsOf(nodeName);
+    const attachments = await this.options.volumes?.attachmentsOf(nodeName);
     if (attachments !== undefined && attachments.length > 0 && !expired) {
-      terminationEvents.awaitingVolumeDetachment(this.#o.recorder, node, attachments);
+      terminationEvents.awaitingVolumeDetachment(this.options.recorder, node, attachments);
       draft.set({ type: types.volumesDetached, status: 'Unknown', reason: 'AwaitingVolumeDetachment', message: 'AwaitingVolumeDetachment' });
       return 'waiting';
     }
@@ -123,7 +115,7 @@ export class TerminationController implements Controller {
         ? { type: types.volumesDetached, status: 'True', reason: types.volumesDetached }
         : { type: types.volumesDetached, status: 'False', reason: 'TerminationGracePeriodElapsed', message: 'TerminationGracePeriodElapsed' });
     }
-    await this.#o.nodes.delete(nodeName);
+    await this.options.nodes.delete(nodeName);
     this.#recordNodeGone(claim, node);
     return 'done';
   }
@@ -137,7 +129,7 @@ export class TerminationController implements Controller {
     draft.set({ type: types.instanceTerminating, status: 'True', reason: types.instanceTerminating });
     if (!gone) return 'waiting';
     const since = transitionTimeMs(draft.get(types.instanceTerminating));
-    if (since !== undefined) this.#o.metrics?.instanceTerminationDuration.observe({ nodepool: nodePoolOf(claim) }, Math.max(0, this.#o.clock.now() - since) / 1000);
+    if (since !== undefined) this.options.metrics?.instanceTerminationDuration.observe({ nodepool: nodePoolOf(claim) }, Math.max(0, this.options.clock.now() - since) / 1000);
     return 'done';
   }
 
@@ -152,7 +144,7 @@ export class TerminationController implements Controller {
     const at = deleted === undefined ? undefined : terminationDeadlineMs(deleted, claim.spec.terminationGracePeriod);
     if (at === undefined) return undefined;
     const value = terminationTimestampValue(at);
-    await this.#o.store.addAnnotations(claim.metadata.name ?? '', { [terminationTimestampKey]: value });
+    await this.options.store.addAnnotations(claim.metadata.name ?? '', { [terminationTimestampKey]: value });
     return Date.parse(value);
   }
 
@@ -163,7 +155,7 @@ export class TerminationController implements Controller {
       ? 'no terminationGracePeriod bounds the wait'
       : `the terminationGracePeriod deletes them by ${terminationTimestampValue(deadline)}`;
     const { name = '', uid } = claim.metadata;
-    this.#o.recorder?.record(
+    this.options.recorder?.record(
       { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'FailedDraining',
       `drain waits for ${names}: karpenter.sh/do-not-disrupt; ${until}`,
     );
@@ -171,18 +163,18 @@ export class TerminationController implements Controller {
 
   #reportForced({ pod, gracePeriodSeconds }: ForcedDeletion, deadline: number): void {
     const { namespace = '', name = '' } = pod.metadata;
-    terminationEvents.disrupted(this.#o.recorder, pod, { deadline: terminationTimestampValue(deadline), gracePeriodSeconds, ownSeconds: pod.spec.terminationGracePeriodSeconds ?? defaultPodGraceSeconds });
-    (this.#o.log ?? silentLogger).info({ component: this.name, pod: `${namespace}/${name}`, gracePeriodSeconds }, 'deleted pod at the termination deadline');
+    terminationEvents.disrupted(this.options.recorder, pod, { deadline: terminationTimestampValue(deadline), gracePeriodSeconds, ownSeconds: pod.spec.terminationGracePeriodSeconds ?? defaultPodGraceSeconds });
+    this.log.info({ component: this.name, pod: `${namespace}/${name}`, gracePeriodSeconds }, 'deleted pod at the termination deadline');
   }
 
   /** Cloud delete is repeated until the provider reports NodeClaimNotFoundError (Karpenter's contract). */
   async #instanceGone(claim: NodeClaim, providerID: string): Promise<boolean> {
     try {
-      await this.#o.cloud.delete(providerID);
+      await this.options.cloud.delete(providerID);
       return false;
     } catch (e: unknown) {
       if (isNodeClaimNotFoundError(e)) return true;
-      terminationEvents.failedTermination(this.#o.recorder, claim, e);
+      terminationEvents.failedTermination(this.options.recorder, claim, e);
       throw e;
     }
   }
@@ -195,14 +187,14 @@ export class TerminationController implements Controller {
    */
   async #lostLaunchGone(claim: NodeClaim): Promise<boolean> {
     const name = claim.metadata.name ?? '';
-    const live = (await this.#o.cloud.list({ nodeClaimName: name }))
+    const live = (await this.options.cloud.list({ nodeClaimName: name }))
       .filter((i) => i.nodeClaimName === name && i.state !== 'shutting-down' && i.state !== 'terminated');
     for (const instance of live) {
       try {
-        await this.#o.cloud.delete(instance.providerID);
+        await this.options.cloud.delete(instance.providerID);
       } catch (e: unknown) {
         if (isNodeClaimNotFoundError(e)) continue;
-        terminationEvents.failedTermination(this.#o.recorder, claim, e);
+        terminationEvents.failedTermination(this.options.recorder, claim, e);
         throw e;
       }
     }
@@ -212,27 +204,27 @@ export class TerminationController implements Controller {
   /** Karpenter's node metrics: drained, terminated, and the time since the node's own deletion request. */
   #recordNodeGone(claim: NodeClaim, node: Node): void {
     const nodepool = nodePoolOf(claim);
-    this.#o.metrics?.nodesDrained.inc({ nodepool });
-    this.#o.metrics?.nodesTerminated.inc({ nodepool, zone: node.metadata.labels?.[labels.zone] ?? '' });
+    this.options.metrics?.nodesDrained.inc({ nodepool });
+    this.options.metrics?.nodesTerminated.inc({ nodepool, zone: node.metadata.labels?.[labels.zone] ?? '' });
     const deleted = timestampMs(node.metadata.deletionTimestamp ?? claim.metadata.deletionTimestamp);
-    if (deleted !== undefined) this.#o.metrics?.nodesTerminationDuration.observe({ nodepool }, Math.max(0, this.#o.clock.now() - deleted) / 1000);
+    if (deleted !== undefined) this.options.metrics?.nodesTerminationDuration.observe({ nodepool }, Math.max(0, this.options.clock.now() - deleted) / 1000);
     const created = timestampMs(node.metadata.creationTimestamp);
-    if (created !== undefined) this.#o.metrics?.nodesLifetime.observe({ nodepool }, Math.max(0, this.#o.clock.now() - created) / 1000);
+    if (created !== undefined) this.options.metrics?.nodesLifetime.observe({ nodepool }, Math.max(0, this.options.clock.now() - created) / 1000);
   }
 
   #recordDone(claim: NodeClaim): void {
     const nodepool = nodePoolOf(claim);
     const claimLabels = claim.metadata.labels ?? {};
-    this.#o.metrics?.terminated.inc({ nodepool, capacity_type: claimLabels[labels.capacityType] ?? '', zone: claimLabels[labels.zone] ?? '' });
+    this.options.metrics?.terminated.inc({ nodepool, capacity_type: claimLabels[labels.capacityType] ?? '', zone: claimLabels[labels.zone] ?? '' });
     const deleted = timestampMs(claim.metadata.deletionTimestamp);
     if (deleted !== undefined) {
-      this.#o.metrics?.terminationDuration.observe({ nodepool }, Math.max(0, this.#o.clock.now() - deleted) / 1000);
+      this.options.metrics?.terminationDuration.observe({ nodepool }, Math.max(0, this.options.clock.now() - deleted) / 1000);
     }
-    (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name }, 'terminated nodeclaim');
+    this.log.info({ component: this.name, nodeClaim: claim.metadata.name }, 'terminated nodeclaim');
   }
 
   #metrics(): { metrics?: LifecycleMetrics } {
-    return this.#o.metrics === undefined ? {} : { metrics: this.#o.metrics };
+    return this.options.metrics === undefined ? {} : { metrics: this.options.metrics };
   }
 }
 

@@ -1,16 +1,14 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import { reservationState, type CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
-import type { Clock } from '../../domain/clock.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ReconcileResult } from '../runtime/controller-runner.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface CapacityBlockExpirationOptions {
+export interface CapacityBlockExpirationOptions extends ControllerOptions {
   readonly view: { readonly nodeClaims: ReadonlyMap<string, NodeClaim> };
   readonly source: CapacityReservationSource;
   readonly nodeClaims: Pick<NodeClaimStore, 'delete'>;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
 }
 
 /** How often the capacity blocks in use are checked for their end. */
@@ -22,25 +20,20 @@ export const capacityBlockPeriodMs = 60_000;
  * planned again elsewhere). The reservations are described by the ids the NodeClaims carry, whatever the
  * EC2NodeClass selects now.
  */
-export class CapacityBlockExpiration implements Controller {
+export class CapacityBlockExpiration extends OptionsController<CapacityBlockExpirationOptions> {
   readonly name = 'capacityreservation.expiration';
-  readonly #o: CapacityBlockExpirationOptions;
-
-  constructor(options: CapacityBlockExpirationOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    const held = [...this.#o.view.nodeClaims.values()].filter((c) => c.metadata.deletionTimestamp === undefined && c.metadata.labels?.[wellKnown.capacityReservationId] !== undefined);
+    const held = [...this.options.view.nodeClaims.values()].filter((c) => c.metadata.deletionTimestamp === undefined && c.metadata.labels?.[wellKnown.capacityReservationId] !== undefined);
     const ids = [...new Set(held.map((c) => c.metadata.labels?.[wellKnown.capacityReservationId] ?? ''))];
     if (ids.length === 0) return { requeueAfterMs: capacityBlockPeriodMs };
-    const now = this.#o.clock.now();
-    const expiring = new Set((await this.#o.source.list(ids.map((id) => ({ id })))).filter((r) => reservationState(r, now) === 'expiring').map((r) => r.id));
+    const now = this.options.clock.now();
+    const expiring = new Set((await this.options.source.list(ids.map((id) => ({ id })))).filter((r) => reservationState(r, now) === 'expiring').map((r) => r.id));
     for (const claim of held) {
       const id = claim.metadata.labels?.[wellKnown.capacityReservationId] ?? '';
       if (!expiring.has(id)) continue;
-      await this.#o.nodeClaims.delete(claim.metadata.name ?? '');
-      (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaim: claim.metadata.name, capacityReservationId: id }, 'deleted nodeclaim for capacity block expiration');
+      await this.options.nodeClaims.delete(claim.metadata.name ?? '');
+      this.log.info({ component: this.name, nodeClaim: claim.metadata.name, capacityReservationId: id }, 'deleted nodeclaim for capacity block expiration');
     }
     return { requeueAfterMs: capacityBlockPeriodMs };
   }

@@ -2,11 +2,11 @@ import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { EC2NodeClassStatus } from '../../domain/api/ec2nodeclass-status-schema.js';
 import { capacityBlockExpiryMs, reservationState, type CapacityReservation, type CapacityReservationSource } from '../../domain/cloud/capacity-reservation.js';
 import type { ReservationAvailability } from '../../domain/cloud/reservation-availability.js';
-import type { Clock } from '../../domain/clock.js';
 import { compareStrings } from '../../domain/compare.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ReconcileResult } from '../runtime/controller-runner.js';
 import { withCondition, type Condition } from '../../domain/api/status-conditions.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 /** Karpenter's condition for this step of EC2NodeClass readiness (counted in Ready while ReservedCapacity is on). */
 export const capacityReservationsReady = 'CapacityReservationsReady';
@@ -16,13 +16,11 @@ export const capacityReservationPeriodMs = 60_000;
 
 type StatusReservation = NonNullable<EC2NodeClassStatus['capacityReservations']>[number];
 
-export interface CapacityReservationControllerOptions {
+export interface CapacityReservationControllerOptions extends ControllerOptions {
   readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass> };
   readonly source: CapacityReservationSource;
   readonly availability: ReservationAvailability;
   readonly writer: NodeClassWriter;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
 }
 
 /**
@@ -30,14 +28,9 @@ export interface CapacityReservationControllerOptions {
  * as Karpenter's nodeclass capacityreservation reconciler does; keeps their free counts (ReservationAvailability)
  * and the list itself in memory for the planner and the launch, which must not wait for the status round trip.
  */
-export class CapacityReservationController implements Controller {
+export class CapacityReservationController extends OptionsController<CapacityReservationControllerOptions> {
   readonly name = 'nodeclass.capacityreservation';
-  readonly #o: CapacityReservationControllerOptions;
   readonly #byClass = new Map<string, readonly CapacityReservation[]>();
-
-  constructor(options: CapacityReservationControllerOptions) {
-    this.#o = options;
-  }
 
   /** The reservations a class selected at the last discovery, by id. */
   reservationsOf(nodeClassName: string): readonly CapacityReservation[] {
@@ -46,12 +39,12 @@ export class CapacityReservationController implements Controller {
 
   async reconcile(): Promise<ReconcileResult> {
     let next = capacityReservationPeriodMs;
-    for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
+    for (const nodeClass of [...this.options.view.nodeClasses.values()]) {
       if (nodeClass.metadata.deletionTimestamp !== undefined) continue;
       try {
         next = Math.min(next, await this.#reconcileOne(nodeClass));
       } catch (e: unknown) {
-        (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'discovering capacity reservations failed');
+        this.log.warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'discovering capacity reservations failed');
       }
     }
     return { requeueAfterMs: next };
@@ -60,17 +53,17 @@ export class CapacityReservationController implements Controller {
   async #reconcileOne(nodeClass: EC2NodeClass): Promise<number> {
     const name = nodeClass.metadata.name ?? '';
     const terms = nodeClass.spec.capacityReservationSelectorTerms ?? [];
-    const found = terms.length === 0 ? [] : await this.#o.source.list(terms);
+    const found = terms.length === 0 ? [] : await this.options.source.list(terms);
     const sorted = [...found].sort((a, b) => compareStrings(a.id, b.id));
-    this.#o.availability.sync(new Map(sorted.map((r) => [r.id, r.availableInstanceCount])));
+    this.options.availability.sync(new Map(sorted.map((r) => [r.id, r.availableInstanceCount])));
     this.#byClass.set(name, sorted);
-    const now = this.#o.clock.now();
+    const now = this.options.clock.now();
     const status = sorted.map((r) => statusOf(r, now));
     const current = nodeClass.status?.capacityReservations ?? [];
     const listChanged = JSON.stringify(current) !== JSON.stringify(status);
     const conditions = readyConditions(nodeClass, now);
-    if (listChanged || conditions !== undefined) await this.#o.writer.patchStatus(name, { capacityReservations: status, ...(conditions === undefined ? {} : { conditions }) });
-    if (listChanged) (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: name, ids: sorted.map((r) => r.id) }, 'discovered capacity reservations');
+    if (listChanged || conditions !== undefined) await this.options.writer.patchStatus(name, { capacityReservations: status, ...(conditions === undefined ? {} : { conditions }) });
+    if (listChanged) this.log.info({ component: this.name, nodeClass: name, ids: sorted.map((r) => r.id) }, 'discovered capacity reservations');
     return requeueAfter(sorted, now);
   }
 }

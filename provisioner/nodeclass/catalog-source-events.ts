@@ -1,7 +1,8 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
-import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { describeCatalogSources, usesFallback, type CatalogSources } from '../pricing/catalog-sources.js';
+import { OptionsController } from '../runtime/options-controller.js';
 
 export interface CatalogSourceEventsOptions {
   readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass> };
@@ -21,33 +22,28 @@ export const catalogSourcePeriodMs = 60_000;
  * status has no field or condition for this (it cannot fall back), so an Event it is: no invented status field.
  * Each class hears once per change of sources (a new class hears the current ones).
  */
-export class CatalogSourceEvents implements Controller {
+export class CatalogSourceEvents extends OptionsController<CatalogSourceEventsOptions> {
   readonly name = 'nodeclass.catalogsource';
-  readonly #o: CatalogSourceEventsOptions;
   /** What each class (by uid, else name) was last told. */
   readonly #told = new Map<string, string>();
 
-  constructor(options: CatalogSourceEventsOptions) {
-    this.#o = options;
-  }
-
   reconcile(): Promise<ReconcileResult> {
-    const sources = this.#o.sources();
-    const intervalMs = this.#o.intervalMs ?? catalogSourcePeriodMs;
+    const sources = this.options.sources();
+    const intervalMs = this.options.intervalMs ?? catalogSourcePeriodMs;
     // Before the first answer (or failure) there is nothing to say yet; saying "embedded" would be a false alarm.
     if ([sources.instanceTypes, sources.onDemandPrices].some((s) => s.source === 'embedded' && s.reason === undefined)) return Promise.resolve({ requeueAfterMs: Math.min(intervalMs, 5_000) });
     const message = describeCatalogSources(sources);
     const fallback = usesFallback(sources);
     const seen = new Set<string>();
-    for (const nodeClass of this.#o.view.nodeClasses.values()) {
+    for (const nodeClass of this.options.view.nodeClasses.values()) {
       const { name = '', uid } = nodeClass.metadata;
       const key = uid ?? name;
       seen.add(key);
       if (nodeClass.metadata.deletionTimestamp !== undefined || this.#told.get(key) === message) continue;
       this.#told.set(key, message);
       const target = { kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1', name, ...(uid === undefined ? {} : { uid }) };
-      if (fallback) this.#o.events.record(target, 'Warning', 'InstanceTypeCatalogFallback', message);
-      else this.#o.events.record(target, 'Normal', 'InstanceTypeCatalog', message);
+      if (fallback) this.options.events.record(target, 'Warning', 'InstanceTypeCatalogFallback', message);
+      else this.options.events.record(target, 'Normal', 'InstanceTypeCatalog', message);
     }
     for (const key of this.#told.keys()) if (!seen.has(key)) this.#told.delete(key);
     return Promise.resolve({ requeueAfterMs: intervalMs });

@@ -1,6 +1,5 @@
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import { isNodeClassNotReadyError } from '../../domain/cloud/errors.js';
 import {
   instanceProfileName,
@@ -8,10 +7,11 @@ import {
   instanceProfileTags,
   type InstanceProfileProvider,
 } from '../../domain/cloud/instance-profiles.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ReconcileResult } from '../runtime/controller-runner.js';
 import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import { nodeClassFinalizer } from '../../domain/karpenter-keys.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 /** Karpenter's condition type for this step of EC2NodeClass readiness. */
 export const instanceProfileReady = 'InstanceProfileReady';
@@ -22,14 +22,12 @@ export interface NodeClassView {
   readonly nodeClaims: ReadonlyMap<string, NodeClaim>;
 }
 
-export interface InstanceProfileControllerOptions {
+export interface InstanceProfileControllerOptions extends ControllerOptions {
   readonly view: NodeClassView;
   readonly writer: NodeClassWriter;
   readonly profiles: InstanceProfileProvider;
   readonly cluster: string;
   readonly region: string;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
 }
 
 type Spec = EC2NodeClass['spec'] & { readonly role?: string; readonly instanceProfile?: string };
@@ -47,24 +45,19 @@ export const instanceProfilePeriodMs = 60_000;
  * checked to exist. A deleted EC2NodeClass keeps its finalizer until no NodeClaim refers to it;
  * then the profile it created is deleted and the finalizer released.
  */
-export class InstanceProfileController implements Controller {
+export class InstanceProfileController extends OptionsController<InstanceProfileControllerOptions> {
   readonly name = 'nodeclass.instanceprofile';
-  readonly #o: InstanceProfileControllerOptions;
-
-  constructor(options: InstanceProfileControllerOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
     let retry = false;
-    for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
+    for (const nodeClass of [...this.options.view.nodeClasses.values()]) {
       const name = nodeClass.metadata.name ?? '';
       try {
         const outcome = nodeClass.metadata.deletionTimestamp === undefined ? await this.#ensure(nodeClass) : await this.#finalize(nodeClass);
         retry ||= outcome === 'retry';
       } catch (e: unknown) {
         retry = true;
-        (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: name, err: e }, 'reconciling instance profile failed');
+        this.log.warn({ component: this.name, nodeClass: name, err: e }, 'reconciling instance profile failed');
       }
     }
     // The profile check itself is cached for 15 minutes by the provider, so a minute costs nothing.
@@ -73,7 +66,7 @@ export class InstanceProfileController implements Controller {
 
   async #ensure(nodeClass: EC2NodeClass): Promise<Outcome> {
     const name = nodeClass.metadata.name ?? '';
-    if (!(nodeClass.metadata.finalizers ?? []).includes(nodeClassFinalizer)) await this.#o.writer.addFinalizer(name, nodeClassFinalizer);
+    if (!(nodeClass.metadata.finalizers ?? []).includes(nodeClassFinalizer)) await this.options.writer.addFinalizer(name, nodeClassFinalizer);
     const spec = nodeClass.spec as Spec;
     const result = spec.role !== undefined ? await this.#ensureManaged(nodeClass, spec.role) : await this.#checkGiven(spec.instanceProfile ?? '');
     await this.#writeStatus(nodeClass, result);
@@ -83,24 +76,24 @@ export class InstanceProfileController implements Controller {
   /** Writes only a change, so a steady NodeClass costs no API call per pass. */
   async #writeStatus(nodeClass: EC2NodeClass, { profile, condition }: { profile?: string; condition: ConditionUpdate }): Promise<void> {
     if ((profile === undefined || nodeClass.status?.instanceProfile === profile) && sameCondition(nodeClass, condition)) return;
-    const conditions = withCondition(nodeClass.status?.conditions ?? [], condition, this.#o.clock.now());
-    await this.#o.writer.patchStatus(nodeClass.metadata.name ?? '', { ...(profile === undefined ? {} : { instanceProfile: profile }), conditions });
+    const conditions = withCondition(nodeClass.status?.conditions ?? [], condition, this.options.clock.now());
+    await this.options.writer.patchStatus(nodeClass.metadata.name ?? '', { ...(profile === undefined ? {} : { instanceProfile: profile }), conditions });
   }
 
   async #ensureManaged(nodeClass: EC2NodeClass, role: string): Promise<{ profile?: string; condition: ConditionUpdate }> {
-    const { cluster, region } = this.#o;
+    const { cluster, region } = this.options;
     const nodeClassName = nodeClass.metadata.name ?? '';
     const profile = instanceProfileName(cluster, region, { name: nodeClassName, uid: nodeClass.metadata.uid ?? '' });
     const roleName = role.split('/').at(-1) ?? role;
-    const current = await this.#o.profiles.get(profile);
+    const current = await this.options.profiles.get(profile);
     try {
       if (current?.roles.length !== 1 || current.roles[0] !== roleName) {
-        await this.#o.profiles.ensure({
+        await this.options.profiles.ensure({
           name: profile, role,
           tags: instanceProfileTags(cluster, region, { name: nodeClassName, ...(nodeClass.spec.tags === undefined ? {} : { tags: nodeClass.spec.tags }) }),
           path: instanceProfilePath(cluster, region, nodeClass.metadata.uid ?? ''),
         });
-        (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: nodeClassName, instanceProfile: profile, role }, 'created instance profile');
+        this.log.info({ component: this.name, nodeClass: nodeClassName, instanceProfile: profile, role }, 'created instance profile');
       }
       return { profile, condition: { type: instanceProfileReady, status: 'True', reason: instanceProfileReady } };
     } catch (e: unknown) {
@@ -110,7 +103,7 @@ export class InstanceProfileController implements Controller {
   }
 
   async #checkGiven(profile: string): Promise<{ profile?: string; condition: ConditionUpdate }> {
-    if ((await this.#o.profiles.get(profile)) !== undefined) {
+    if ((await this.options.profiles.get(profile)) !== undefined) {
       return { profile, condition: { type: instanceProfileReady, status: 'True', reason: instanceProfileReady } };
     }
     return { condition: { type: instanceProfileReady, status: 'False', reason: 'InstanceProfileNotFound', message: `instance profile ${profile} does not exist` } };
@@ -119,18 +112,18 @@ export class InstanceProfileController implements Controller {
   async #finalize(nodeClass: EC2NodeClass): Promise<Outcome> {
     const name = nodeClass.metadata.name ?? '';
     if (!(nodeClass.metadata.finalizers ?? []).includes(nodeClassFinalizer)) return 'done';
-    const claims = [...this.#o.view.nodeClaims.values()].filter((c) => c.spec.nodeClassRef.name === name);
+    const claims = [...this.options.view.nodeClaims.values()].filter((c) => c.spec.nodeClassRef.name === name);
     if (claims.length > 0) {
-      (this.#o.log ?? silentLogger).debug({ component: this.name, nodeClass: name, nodeClaims: claims.length }, 'waiting for nodeclaims before deleting ec2nodeclass');
+      this.log.debug({ component: this.name, nodeClass: name, nodeClaims: claims.length }, 'waiting for nodeclaims before deleting ec2nodeclass');
       return 'retry';
     }
     // Only the profile we would have created: a profile given by the user is never ours to delete.
     if ((nodeClass.spec as Spec).role !== undefined) {
-      const profile = instanceProfileName(this.#o.cluster, this.#o.region, { name, uid: nodeClass.metadata.uid ?? '' });
-      await this.#o.profiles.delete(profile);
-      (this.#o.log ?? silentLogger).info({ component: this.name, nodeClass: name, instanceProfile: profile }, 'deleted instance profile');
+      const profile = instanceProfileName(this.options.cluster, this.options.region, { name, uid: nodeClass.metadata.uid ?? '' });
+      await this.options.profiles.delete(profile);
+      this.log.info({ component: this.name, nodeClass: name, instanceProfile: profile }, 'deleted instance profile');
     }
-    await this.#o.writer.removeFinalizer(name, nodeClassFinalizer);
+    await this.options.writer.removeFinalizer(name, nodeClassFinalizer);
     return 'done';
   }
 }

@@ -4,8 +4,7 @@ import type { NodeClassResolver } from '../../domain/cloud/cloud-provider.js';
 import { isNodeClassNotReadyError, type NodeClassPart } from '../../domain/cloud/errors.js';
 import type { AmiVariant, ResolvedNodeClass } from '../../domain/cloud/node-class.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { Clock } from '../../domain/clock.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { nodeClassSpecOf } from '../state/node-class-spec.js';
 import { nodeClassCapacityOf } from '../../domain/instance-types/node-class-types.js';
@@ -15,6 +14,7 @@ import { withCondition, type Condition, type ConditionUpdate } from '../../domai
 import { instanceProfileReady } from './instance-profile-controller.js';
 import type { NodeClassWriter } from '../ports/nodeclass-writer.js';
 import type { ResolvedPlacementGroups } from '../state/placement-groups.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
 /** Karpenter's EC2NodeClass condition types, one per dependency, and the root that sums them. */
 export const nodeClassConditions = {
@@ -35,14 +35,12 @@ const resolvedParts = ['validation', 'subnets', 'securityGroups', 'amis', 'place
 export const nodeClassStatusPeriodMs = 5 * 60_000;
 const retryMs = 30_000;
 
-export interface NodeClassStatusControllerOptions {
+export interface NodeClassStatusControllerOptions extends ControllerOptions {
   /** The classes, and where the placement group each selector resolved to is kept for the planner (state/placement-groups.ts). */
   readonly view: { readonly nodeClasses: ReadonlyMap<string, EC2NodeClass>; readonly placementGroups?: Pick<ResolvedPlacementGroups, 'record'> };
   readonly resolver: NodeClassResolver;
   readonly writer: NodeClassWriter;
   readonly events: EventRecorder;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
   /**
    * Conditions other controllers write that Ready also waits for, beside the instance profile's: the
    * CapacityReservationsReady of reservation discovery while the ReservedCapacity gate is on, as in Karpenter.
@@ -66,23 +64,18 @@ export const kubeletExpressionsCondition = 'KubeletExpressionsResolved';
  * whose EC2NodeClass is not `Ready=False` (state/snapshot.ts), so a selector that matches nothing is an
  * error on the EC2NodeClass and an Event, not a stream of failed launches.
  */
-export class NodeClassStatusController implements Controller {
+export class NodeClassStatusController extends OptionsController<NodeClassStatusControllerOptions> {
   readonly name = 'nodeclass.status';
-  readonly #o: NodeClassStatusControllerOptions;
-
-  constructor(options: NodeClassStatusControllerOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
     let failing = false;
-    for (const nodeClass of [...this.#o.view.nodeClasses.values()]) {
+    for (const nodeClass of [...this.options.view.nodeClasses.values()]) {
       if (nodeClass.metadata.deletionTimestamp !== undefined) continue;
       try {
         failing = !(await this.#reconcileOne(nodeClass)) || failing;
       } catch (e: unknown) {
         failing = true;
-        (this.#o.log ?? silentLogger).warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'resolving ec2nodeclass status failed');
+        this.log.warn({ component: this.name, nodeClass: nodeClass.metadata.name, err: e }, 'resolving ec2nodeclass status failed');
       }
     }
     return { requeueAfterMs: failing ? retryMs : nodeClassStatusPeriodMs };
@@ -92,11 +85,11 @@ export class NodeClassStatusController implements Controller {
   async #reconcileOne(nodeClass: EC2NodeClass): Promise<boolean> {
     const { resolved, failure } = await this.#resolve(nodeClass);
     this.#recordPlacementGroup(nodeClass.metadata.name ?? '', resolved, failure);
-    const updates = [...conditionUpdates(nodeClass, failure, this.#o.alsoReadyWhen ?? []), ...this.#expressionCondition(nodeClass)];
-    const conditions = updates.reduce<Condition[]>((list, update) => withCondition(list, update, this.#o.clock.now()), [...(nodeClass.status?.conditions ?? [])]);
+    const updates = [...conditionUpdates(nodeClass, failure, this.options.alsoReadyWhen ?? []), ...this.#expressionCondition(nodeClass)];
+    const conditions = updates.reduce<Condition[]>((list, update) => withCondition(list, update, this.options.clock.now()), [...(nodeClass.status?.conditions ?? [])]);
     const status: Partial<EC2NodeClassStatus> = { ...(resolved === undefined ? {} : resolvedStatus(resolved)), conditions };
     if (changed(nodeClass.status, status)) {
-      await this.#o.writer.patchStatus(nodeClass.metadata.name ?? '', status);
+      await this.options.writer.patchStatus(nodeClass.metadata.name ?? '', status);
       this.#reportNotReady(nodeClass, updates.find((u) => u.type === nodeClassConditions.ready));
     }
     return failure === undefined;
@@ -113,7 +106,7 @@ export class NodeClassStatusController implements Controller {
       return { failure: { part: 'validation', message: describeOutcome(outcome), reason: 'KubeletExpressionEvaluationFailed' } };
     }
     try {
-      return { resolved: await this.#o.resolver.resolve(nodeClassSpecOf(nodeClass)) };
+      return { resolved: await this.options.resolver.resolve(nodeClassSpecOf(nodeClass)) };
     } catch (e: unknown) {
       // Anything but "not ready" (throttling, a network error) says nothing about the selectors: try again later.
       if (!isNodeClassNotReadyError(e)) throw e;
@@ -122,7 +115,7 @@ export class NodeClassStatusController implements Controller {
   }
 
   #expressionOutcome(nodeClass: EC2NodeClass): ReturnType<typeof kubeletExpressionOutcome> {
-    const catalog = this.#o.instanceTypes?.();
+    const catalog = this.options.instanceTypes?.();
     return catalog === undefined ? undefined : kubeletExpressionOutcome(catalog, nodeClassCapacityOf(nodeClass));
   }
 
@@ -136,8 +129,8 @@ export class NodeClassStatusController implements Controller {
 
   /** The group the selector resolved to, for the planner; a selector that resolved to none leaves no group behind. */
   #recordPlacementGroup(name: string, resolved: ResolvedNodeClass | undefined, failure: Failure | undefined): void {
-    if (resolved !== undefined) this.#o.view.placementGroups?.record(name, resolved.placementGroup);
-    else if (failure?.part === 'placementGroup') this.#o.view.placementGroups?.record(name, undefined);
+    if (resolved !== undefined) this.options.view.placementGroups?.record(name, resolved.placementGroup);
+    else if (failure?.part === 'placementGroup') this.options.view.placementGroups?.record(name, undefined);
   }
 
   /** One Warning Event when the class turns not ready, with the reason the condition gives. */
@@ -145,7 +138,7 @@ export class NodeClassStatusController implements Controller {
     const was = nodeClass.status?.conditions?.find((c) => c.type === nodeClassConditions.ready)?.status;
     if (ready?.status !== 'False' || was === 'False') return;
     const { name = '', uid } = nodeClass.metadata;
-    this.#o.events.record({ kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1', name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'NodeClassNotReady', ready.message ?? '');
+    this.options.events.record({ kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1', name, ...(uid === undefined ? {} : { uid }) }, 'Warning', 'NodeClassNotReady', ready.message ?? '');
   }
 }
 

@@ -2,10 +2,11 @@ import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { CloudProvider } from '../../domain/cloud/cloud-provider.js';
 import type { Node } from '../../domain/core/node.js';
 import { capacityTypes, labels as wellKnown } from '../../domain/well-known-labels.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import { nodesByProviderId } from '../state/node-readiness.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
+import { OptionsController } from '../runtime/options-controller.js';
 
 /** How often nodes whose capacity reservation may have ended are looked for. */
 export const reservedDemotionPeriodMs = 60_000;
@@ -34,27 +35,22 @@ export interface ReservedCapacityDemotionOptions {
  * Only that way round: an on-demand instance never becomes reserved. EC2 is asked only while some NodeClaim is
  * labelled reserved.
  */
-export class ReservedCapacityDemotion implements Controller {
+export class ReservedCapacityDemotion extends OptionsController<ReservedCapacityDemotionOptions> {
   readonly name = 'capacityreservation.capacitytype';
-  readonly #o: ReservedCapacityDemotionOptions;
-
-  constructor(options: ReservedCapacityDemotionOptions) {
-    this.#o = options;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    const reserved = [...this.#o.view.nodeClaims.values()].filter(isReservedAndLaunched);
+    const reserved = [...this.options.view.nodeClaims.values()].filter(isReservedAndLaunched);
     if (reserved.length === 0) return { requeueAfterMs: reservedDemotionPeriodMs };
-    const onDemand = new Set((await this.#o.cloud.list()).filter((i) => i.capacityType === capacityTypes.onDemand).map((i) => i.providerID));
-    const nodes = nodesByProviderId([...this.#o.view.nodes.values()]);
+    const onDemand = new Set((await this.options.cloud.list()).filter((i) => i.capacityType === capacityTypes.onDemand).map((i) => i.providerID));
+    const nodes = nodesByProviderId([...this.options.view.nodes.values()]);
     const demoted: string[] = [];
     for (const claim of reserved.filter((c) => onDemand.has(c.status?.providerID ?? ''))) {
-      await this.#o.nodeClaims.addLabels(claim.metadata.name ?? '', demotedLabels);
+      await this.options.nodeClaims.addLabels(claim.metadata.name ?? '', demotedLabels);
       const node = nodes.get(claim.status?.providerID ?? '');
-      if (node !== undefined && stillLabelledReserved(node)) await this.#o.nodes.label(node.metadata.name ?? '', demotedLabels);
+      if (node !== undefined && stillLabelledReserved(node)) await this.options.nodes.label(node.metadata.name ?? '', demotedLabels);
       demoted.push(claim.metadata.name ?? '');
     }
-    if (demoted.length > 0) (this.#o.log ?? silentLogger).info({ component: this.name, nodeClaims: demoted }, 'updated capacity type for nodeclaims');
+    if (demoted.length > 0) this.log.info({ component: this.name, nodeClaims: demoted }, 'updated capacity type for nodeclaims');
     return { requeueAfterMs: reservedDemotionPeriodMs };
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { OptionsController } from '../runtime/options-controller.js';
 
 /** Where one part of the catalog comes from now, and why, for the EC2NodeClass Event, the metric and the logs. */
 export interface CatalogPartStatus {
@@ -36,15 +37,14 @@ export interface CatalogRefreshOptions<T> {
  * pass is retried with a doubling wait and the reason is kept for {@link status}. Nothing throws to the runner,
  * so a cloud that cannot answer never stops the controller or the planner.
  */
-export class CatalogRefresh<T> implements Controller {
+export class CatalogRefresh<T> extends OptionsController<CatalogRefreshOptions<T>> {
   readonly name: string;
-  readonly #o: CatalogRefreshOptions<T>;
   #status: CatalogPartStatus = { source: 'embedded' };
   #failures = 0;
 
   constructor(options: CatalogRefreshOptions<T>) {
+    super(options);
     this.name = options.name;
-    this.#o = options;
   }
 
   status(): CatalogPartStatus {
@@ -52,15 +52,15 @@ export class CatalogRefresh<T> implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    const log = this.#o.log ?? silentLogger;
+    const log = this.log;
     try {
-      const answer = await this.#o.fetch();
-      const count = this.#o.apply(answer);
+      const answer = await this.options.fetch();
+      const count = this.options.apply(answer);
       const first = this.#status.source === 'embedded' || this.#failures > 0;
-      this.#status = { source: 'live', count, answeredAtMs: this.#o.clock.now() };
+      this.#status = { source: 'live', count, answeredAtMs: this.options.clock.now() };
       this.#failures = 0;
       if (first) log.info({ component: this.name, types: count }, 'refreshed instance-type catalog');
-      return { requeueAfterMs: this.#o.intervalMs ?? catalogRefreshMs };
+      return { requeueAfterMs: this.options.intervalMs ?? catalogRefreshMs };
     } catch (e: unknown) {
       this.#failures++;
       const reason = e instanceof Error ? e.message : String(e);

@@ -3,7 +3,8 @@ import { validateNodeOverlay } from '../../domain/api/nodeoverlay-validation.js'
 import { formatProblem } from '../../domain/api/problem.js';
 import { compareStrings } from '../../domain/compare.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
+import { OptionsController } from '../runtime/options-controller.js';
 import type { NodeOverlayStatusWriter } from '../ports/status-writers.js';
 import { sameConditions, withCondition, type Condition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 
@@ -86,25 +87,15 @@ export const nodeOverlayStatusPeriodMs = 60_000;
  * is invalid, Conflict when a same-weight overlay sets the same price or resource (Karpenter's rules, in
  * domain/instance-types/node-overlay.ts), True otherwise. Writes only what changed.
  */
-export class NodeOverlayStatusController implements Controller {
+export class NodeOverlayStatusController extends OptionsController<{ readonly overlays: NodeOverlays; readonly target: OverlayTarget; readonly writer: NodeOverlayStatusWriter; readonly clock: Clock }> {
   readonly name = 'nodeoverlay.status';
-  readonly #overlays: NodeOverlays;
-  readonly #target: OverlayTarget;
-  readonly #writer: NodeOverlayStatusWriter;
-  readonly #clock: Clock;
-
-  constructor(deps: { overlays: NodeOverlays; target: OverlayTarget; writer: NodeOverlayStatusWriter; clock: Clock }) {
-    this.#overlays = deps.overlays;
-    this.#target = deps.target;
-    this.#writer = deps.writer;
-    this.#clock = deps.clock;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    for (const overlay of this.#overlays.all()) {
-      const conditions = nodeOverlayConditions(overlay, this.#target, this.#clock.now());
+    const { overlays, target, writer, clock } = this.options;
+    for (const overlay of overlays.all()) {
+      const conditions = nodeOverlayConditions(overlay, target, clock.now());
       if (sameConditions(conditions, overlay.status?.conditions ?? [])) continue;
-      await this.#writer.patchConditions(overlay.metadata.name ?? '', conditions);
+      await writer.patchConditions(overlay.metadata.name ?? '', conditions);
     }
     return { requeueAfterMs: nodeOverlayStatusPeriodMs };
   }

@@ -3,7 +3,8 @@ import type { DescribedInstanceTypes } from '../../domain/instance-types/catalog
 import type { InstanceType, Offering } from '../../domain/instance-types/instance-type.js';
 import { applyNodeOverlays, overlaidOffering, type NodeOverlayLike, type OverlayVerdict } from '../../domain/instance-types/node-overlay.js';
 import { plainReservedOffering } from '../../domain/simulation/reserved-capacity.js';
-import { silentLogger, type Controller, type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { type ControllerLogger, type ReconcileResult } from '../runtime/controller-runner.js';
+import { OptionsController } from '../runtime/options-controller.js';
 
 /** What the cloud has answered so far; each part left out falls back to the embedded catalog. */
 export interface CatalogInputs {
@@ -33,9 +34,8 @@ export const spotPricePeriodMs = 5 * 60_000;
  * The described types and on-demand prices arrive through {@link useDescribed} and
  * {@link useOnDemandPrices} (their own refresh controllers); each rebuilds the catalog once, never per plan.
  */
-export class PricedInstanceTypes implements Controller {
+export class PricedInstanceTypes extends OptionsController<PricedInstanceTypesOptions> {
   readonly name = 'pricing.spot';
-  readonly #o: PricedInstanceTypesOptions;
   #prices: SpotPriceTable | undefined;
   #described: DescribedInstanceTypes | undefined;
   #onDemand: ReadonlyMap<string, number> | undefined;
@@ -47,7 +47,7 @@ export class PricedInstanceTypes implements Controller {
   #byName: ReadonlyMap<string, InstanceType>;
 
   constructor(options: PricedInstanceTypesOptions) {
-    this.#o = options;
+    super(options);
     this.#built = options.build({});
     this.#types = this.#built;
     this.#byName = byName(this.#types);
@@ -88,7 +88,7 @@ export class PricedInstanceTypes implements Controller {
   }
 
   #rebuild(): void {
-    this.#built = this.#o.build({
+    this.#built = this.options.build({
       ...(this.#prices === undefined ? {} : { spotPrices: this.#prices }),
       ...(this.#described === undefined ? {} : { described: this.#described }),
       ...(this.#onDemand === undefined ? {} : { onDemandPrices: this.#onDemand }),
@@ -121,14 +121,14 @@ export class PricedInstanceTypes implements Controller {
   }
 
   async reconcile(): Promise<ReconcileResult> {
-    const intervalMs = this.#o.intervalMs ?? spotPricePeriodMs;
-    if (this.#o.source === undefined) return { requeueAfterMs: intervalMs };
-    const table = await this.#o.source.current();
+    const intervalMs = this.options.intervalMs ?? spotPricePeriodMs;
+    if (this.options.source === undefined) return { requeueAfterMs: intervalMs };
+    const table = await this.options.source.current();
     const next = table.size === 0 ? undefined : table;
     if (!sameSpotPrices(next, this.#prices)) {
       this.#prices = next;
       this.#rebuild();
-      (this.#o.log ?? silentLogger).info({ component: this.name, origin: this.origin(), types: next?.size ?? 0 }, 'updated spot prices');
+      this.log.info({ component: this.name, origin: this.origin(), types: next?.size ?? 0 }, 'updated spot prices');
     }
     return { requeueAfterMs: intervalMs };
   }

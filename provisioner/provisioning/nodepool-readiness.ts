@@ -1,5 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
-import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
+import { OptionsController } from '../runtime/options-controller.js';
 import { sameConditions } from '../../domain/api/status-conditions.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { nodePoolConditions } from '../state/nodepool-conditions.js';
@@ -12,23 +13,15 @@ export const nodePoolReadinessPeriodMs = 10_000;
  * Keeps Karpenter's NodePool conditions current (`kubectl get nodepools` shows READY from them): ValidationSucceeded,
  * NodeClassReady and Ready. Writes only when a condition changes.
  */
-export class NodePoolReadinessController implements Controller {
+export class NodePoolReadinessController extends OptionsController<{ readonly state: ClusterState; readonly writer: NodePoolStatusWriter; readonly clock: Clock }> {
   readonly name = 'nodepool.readiness';
-  readonly #state: ClusterState;
-  readonly #writer: NodePoolStatusWriter;
-  readonly #clock: Clock;
-
-  constructor(state: ClusterState, writer: NodePoolStatusWriter, clock: Clock) {
-    this.#state = state;
-    this.#writer = writer;
-    this.#clock = clock;
-  }
 
   async reconcile(): Promise<ReconcileResult> {
-    for (const [name, pool] of this.#state.nodePools) {
-      const conditions = nodePoolConditions(this.#state, pool, this.#clock.now());
+    const { state, writer, clock } = this.options;
+    for (const [name, pool] of state.nodePools) {
+      const conditions = nodePoolConditions(state, pool, clock.now());
       if (sameConditions(conditions, pool.status?.conditions ?? [])) continue;
-      await this.#writer.patchStatus(name, { conditions });
+      await writer.patchStatus(name, { conditions });
     }
     return { requeueAfterMs: nodePoolReadinessPeriodMs };
   }

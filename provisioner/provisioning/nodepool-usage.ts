@@ -1,7 +1,8 @@
 import { launchableLabel } from '../../domain/product-keys.js';
 import { addResources, parseResourceList, toQuantities, type ResourceList } from '../../domain/resource-list.js';
 import { labels as wellKnown } from '../../domain/well-known-labels.js';
-import type { Controller, ReconcileResult } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
+import { OptionsController } from '../runtime/options-controller.js';
 import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
@@ -26,24 +27,18 @@ export const nodePoolUsagePeriodMs = 10_000;
  * NodePool `status.resources` and `status.nodes`, as Karpenter reports them (`kubectl get nodepools` shows
  * them, and limits are judged against the same numbers). Writes only what changed.
  */
-export class NodePoolUsageController implements Controller {
+export class NodePoolUsageController extends OptionsController<{ readonly state: ClusterState; readonly writer: NodePoolStatusWriter }> {
   readonly name = 'nodepool.usage';
-  readonly #state: ClusterState;
-  readonly #writer: NodePoolStatusWriter;
   readonly #written = new Map<string, string>();
 
-  constructor(state: ClusterState, writer: NodePoolStatusWriter) {
-    this.#state = state;
-    this.#writer = writer;
-  }
-
   async reconcile(): Promise<ReconcileResult> {
-    for (const [name, use] of nodePoolUsage(this.#state)) {
+    const { state, writer } = this.options;
+    for (const [name, use] of nodePoolUsage(state)) {
       const status = { resources: toQuantities(use.resources), nodes: use.nodes };
       const text = JSON.stringify(status);
-      const stored = this.#state.nodePools.get(name)?.status;
+      const stored = state.nodePools.get(name)?.status;
       if (this.#written.get(name) === text || JSON.stringify({ resources: stored?.resources ?? {}, nodes: stored?.nodes ?? 0 }) === text) continue;
-      await this.#writer.patchStatus(name, status);
+      await writer.patchStatus(name, status);
       this.#written.set(name, text);
     }
     return { requeueAfterMs: nodePoolUsagePeriodMs };

@@ -1,17 +1,16 @@
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
-import type { Clock } from '../../domain/clock.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { staticReplicaDecision, type StaticClaimFacts } from '../../domain/static-replicas.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { ReplacementLauncher } from '../ports/replacement-launcher.js';
 import { launchFailureReason } from '../launch/materializer.js';
 import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { plannedStaticClaim, staticClaimFacts, staticNodePools, staticPoolFacts } from './static-claims.js';
 import type { StaticLaunches } from './static-launches.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface StaticReplicasOptions {
+export interface StaticReplicasOptions extends ControllerOptions {
   readonly state: ClusterState;
   /** Deletes go straight to the API server; termination then drains each node gracefully. */
   readonly store: Pick<NodeClaimStore, 'delete'>;
@@ -20,8 +19,6 @@ export interface StaticReplicasOptions {
   readonly launches: StaticLaunches;
   readonly instanceTypes: () => readonly InstanceType[];
   readonly unavailableOfferings: () => ReadonlySet<string>;
-  readonly clock: Clock;
-  readonly log?: ControllerLogger;
   /** Longest wait between passes (default 10 s); NodePool and NodeClaim changes wake it sooner. */
   readonly intervalMs?: number;
 }
@@ -36,26 +33,21 @@ export const staticReplicasPeriodMs = 10_000;
  * unlaunched and empty ones first, and termination drains them through the Eviction API so no pod is lost.
  * Launches run in the background, so a slow CreateFleet never holds up a pass.
  */
-export class StaticReplicasController implements Controller {
+export class StaticReplicasController extends OptionsController<StaticReplicasOptions> {
   readonly name = 'static.replicas';
-  readonly #o: StaticReplicasOptions;
   /** NodeClaims this process deleted, until the watch shows them deleting or gone. */
   readonly #deleted = new Set<string>();
   readonly #running = new Set<Promise<void>>();
 
-  constructor(options: StaticReplicasOptions) {
-    this.#o = options;
-  }
-
   async reconcile(): Promise<ReconcileResult> {
-    const { state, clock } = this.#o;
+    const { state, clock } = this.options;
     if (!state.isSynced) return { requeueAfterMs: 1000 };
     for (const name of this.#deleted) {
       const claim = state.nodeClaims.get(name);
       if (claim === undefined || claim.metadata.deletionTimestamp != null) this.#deleted.delete(name);
     }
     for (const pool of staticNodePools(state)) await this.#reconcilePool(pool, clock.now());
-    return { requeueAfterMs: this.#o.intervalMs ?? staticReplicasPeriodMs };
+    return { requeueAfterMs: this.options.intervalMs ?? staticReplicasPeriodMs };
   }
 
   /** Resolves when every launch started so far has settled (tests, and a clean stop). */
@@ -65,9 +57,9 @@ export class StaticReplicasController implements Controller {
 
   async #reconcilePool(pool: NodePool, nowMs: number): Promise<void> {
     const name = pool.metadata.name ?? '';
-    const claims = staticClaimFacts(this.#o.state, name, { launches: this.#o.launches, deleted: this.#deleted, nowMs });
+    const claims = staticClaimFacts(this.options.state, name, { launches: this.options.launches, deleted: this.#deleted, nowMs });
     const decision = staticReplicaDecision(staticPoolFacts(pool), claims, nowMs);
-    const log = this.#o.log ?? silentLogger;
+    const log = this.log;
     if (decision.heldBack !== undefined) log.debug({ component: this.name, nodePool: name, active: decision.active, replicas: pool.spec.replicas }, `static nodepool held back: ${decision.heldBack}`);
     if (decision.remove.length > 0) {
       log.info({ component: this.name, nodePool: name, active: decision.active, replicas: pool.spec.replicas, nodeClaims: decision.remove }, 'deleting nodeclaims beyond the replicas');
@@ -84,23 +76,23 @@ export class StaticReplicasController implements Controller {
 
   #shouldRelaunch(claim: StaticClaimFacts, removed: readonly string[], nowMs: number): boolean {
     return claim.phase === 'active' && !claim.launched && claim.launching !== true && !removed.includes(claim.name)
-      && this.#o.state.nodeClaims.has(claim.name) && !this.#o.launches.inBackoff(claim.name, nowMs);
+      && this.options.state.nodeClaims.has(claim.name) && !this.options.launches.inBackoff(claim.name, nowMs);
   }
 
   async #delete(claimName: string): Promise<void> {
-    const nodeName = this.#o.state.nodeClaims.get(claimName)?.status?.nodeName;
+    const nodeName = this.options.state.nodeClaims.get(claimName)?.status?.nodeName;
     // Closed to new pods at once (the extender's next filter), before the deletion comes back through the watch.
-    if (nodeName !== undefined && nodeName !== '') this.#o.state.marks.markDeleting(nodeName);
+    if (nodeName !== undefined && nodeName !== '') this.options.state.marks.markDeleting(nodeName);
     this.#deleted.add(claimName);
-    await this.#o.store.delete(claimName);
+    await this.options.store.delete(claimName);
   }
 
   /** Starts one launch in the background; `existing` launches a NodeClaim that exists but has no instance. */
   #launch(pool: NodePool, existing: string | undefined, nowMs: number): void {
-    const { launches, launcher, clock } = this.#o;
-    const catalog = { instanceTypes: this.#o.instanceTypes(), unavailable: this.#o.unavailableOfferings() };
-    const planned = plannedStaticClaim(this.#o.state, pool, existing ?? `${pool.metadata.name ?? ''}-pending`, catalog);
-    const log = this.#o.log ?? silentLogger;
+    const { launches, launcher, clock } = this.options;
+    const catalog = { instanceTypes: this.options.instanceTypes(), unavailable: this.options.unavailableOfferings() };
+    const planned = plannedStaticClaim(this.options.state, pool, existing ?? `${pool.metadata.name ?? ''}-pending`, catalog);
+    const log = this.log;
     if (planned === undefined) {
       log.warn({ component: this.name, nodePool: pool.metadata.name }, 'no instance type offered satisfies the static nodepool\'s requirements');
       return;

@@ -1,26 +1,23 @@
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
-import type { Clock } from '../../domain/clock.js';
-import type { Controller, ControllerLogger, ReconcileResult } from '../runtime/controller-runner.js';
-import { silentLogger } from '../runtime/controller-runner.js';
+import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
 import { withCondition, type ConditionUpdate } from '../../domain/api/status-conditions.js';
 import type { KarpenterReads, ObjectKey } from '../ports/api-reads.js';
 import type { NodePoolStatusWriter } from '../ports/status-writers.js';
 import { deploymentEvidence, keyText, leaseEvidence, LeaseSightings, type KarpenterActivity } from './karpenter-activity.js';
 import type { TakeoverMetrics } from './metrics.js';
+import { OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
 
-export interface KarpenterGuardOptions {
+export interface KarpenterGuardOptions extends ControllerOptions {
   readonly reads: KarpenterReads;
   readonly leases: readonly ObjectKey[];
   readonly deployments: readonly ObjectKey[];
   readonly nodePools: () => Iterable<NodePool>;
   readonly writer: NodePoolStatusWriter;
   readonly recorder: EventRecorder;
-  readonly clock: Clock;
   /** `--ignore-running-karpenter`: observe and report, never block. */
   readonly override?: boolean;
   readonly metrics?: TakeoverMetrics;
-  readonly log?: ControllerLogger;
   /** While Karpenter runs and for a minute after (default 5 s), so nodesmith resumes soon after its Lease expires. */
   readonly activeIntervalMs?: number;
   /** Otherwise (default 15 s). */
@@ -42,21 +39,16 @@ export const karpenterGuardPeriodMs = 15_000;
  * expires or is released. Each pass is a few single-object GETs, no LIST. Until the first pass has read the API,
  * nothing is known, and nodesmith waits.
  */
-export class KarpenterGuard implements Controller {
+export class KarpenterGuard extends OptionsController<KarpenterGuardOptions> {
   readonly name = 'takeover.karpenter';
-  readonly #o: KarpenterGuardOptions;
   readonly #sightings = new LeaseSightings();
   #activity: KarpenterActivity = { running: true, evidence: 'Karpenter\'s Lease has not been read yet' };
   /** When Karpenter was last seen running; polling stays fast for a while after, in case it was only restarting. */
   #lastRunningMs = Number.NEGATIVE_INFINITY;
 
-  constructor(options: KarpenterGuardOptions) {
-    this.#o = options;
-  }
-
   /** True while nodesmith must not act on NodePools. */
   isBlocking(): boolean {
-    return this.#activity.running && this.#o.override !== true;
+    return this.#activity.running && this.options.override !== true;
   }
 
   /** Why nodesmith stands back, for Events, errors and logs. */
@@ -70,41 +62,41 @@ export class KarpenterGuard implements Controller {
       this.#activity = await this.#observe();
     } catch (e: unknown) {
       // Keep the last verdict: an API hiccup must neither start nor stop nodesmith. Before any verdict, it waits.
-      (this.#o.log ?? silentLogger).warn({ component: this.name, err: e }, 'reading karpenter\'s lease failed; keeping the last verdict');
-      return { requeueAfterMs: this.#o.activeIntervalMs ?? 5_000 };
+      this.log.warn({ component: this.name, err: e }, 'reading karpenter\'s lease failed; keeping the last verdict');
+      return { requeueAfterMs: this.options.activeIntervalMs ?? 5_000 };
     }
-    const now = this.#o.clock.now();
+    const now = this.options.clock.now();
     if (this.#activity.running) this.#lastRunningMs = now;
-    this.#o.metrics?.running.set(this.#activity.running ? 1 : 0);
+    this.options.metrics?.running.set(this.#activity.running ? 1 : 0);
     if (was !== this.isBlocking() || this.#activity.running) this.#logVerdict();
     await this.#markNodePools();
     // A released Lease object stays after Karpenter is scaled to 0: it alone does not keep the fast pace.
     const active = now - this.#lastRunningMs < recentlyRunningMs;
-    return { requeueAfterMs: active ? (this.#o.activeIntervalMs ?? 5_000) : (this.#o.idleIntervalMs ?? karpenterGuardPeriodMs) };
+    return { requeueAfterMs: active ? (this.options.activeIntervalMs ?? 5_000) : (this.options.idleIntervalMs ?? karpenterGuardPeriodMs) };
   }
 
   async #observe(): Promise<KarpenterActivity> {
-    const now = this.#o.clock.now();
-    for (const key of this.#o.leases) {
-      const lease = await this.#o.reads.lease(key);
+    const now = this.options.clock.now();
+    for (const key of this.options.leases) {
+      const lease = await this.options.reads.lease(key);
       if (lease === undefined) { this.#sightings.forget(key); continue; }
       const holder = this.#sightings.holderOf(key, lease, now);
       if (holder !== undefined) return { running: true, evidence: leaseEvidence(key, holder) };
     }
-    for (const key of this.#o.deployments) {
-      const deployment = await this.#o.reads.deployment(key);
+    for (const key of this.options.deployments) {
+      const deployment = await this.options.reads.deployment(key);
       if (deployment === undefined) continue;
       const evidence = deploymentEvidence(key, deployment);
       if (evidence !== undefined) return { running: true, evidence };
     }
-    const looked = [...this.#o.leases.map((k) => `Lease ${keyText(k)}`), ...this.#o.deployments.map((k) => `Deployment ${keyText(k)}`)];
+    const looked = [...this.options.leases.map((k) => `Lease ${keyText(k)}`), ...this.options.deployments.map((k) => `Deployment ${keyText(k)}`)];
     return { running: false, evidence: `no held ${looked.join(', ')}` };
   }
 
   #logVerdict(): void {
-    const log = this.#o.log ?? silentLogger;
+    const log = this.log;
     if (!this.#activity.running) log.info({ component: this.name }, 'karpenter is not running; acting on nodepools');
-    else if (this.#o.override === true) log.warn({ component: this.name, evidence: this.#activity.evidence }, 'karpenter is running but --ignore-running-karpenter is set; acting anyway');
+    else if (this.options.override === true) log.warn({ component: this.name, evidence: this.#activity.evidence }, 'karpenter is running but --ignore-running-karpenter is set; acting anyway');
     else log.warn({ component: this.name, evidence: this.#activity.evidence }, 'karpenter is running; not acting on nodepools');
   }
 
@@ -114,7 +106,7 @@ export class KarpenterGuard implements Controller {
     const update: ConditionUpdate = blocking
       ? { type: karpenterRunningCondition, status: 'True', reason: 'KarpenterRunning', message: this.blockingReason() }
       : { type: karpenterRunningCondition, status: 'False', reason: 'KarpenterNotRunning', message: 'Karpenter is not running; nodesmith acts on this NodePool' };
-    for (const pool of this.#o.nodePools()) {
+    for (const pool of this.options.nodePools()) {
       const current = pool.status?.conditions?.find((c) => c.type === karpenterRunningCondition);
       const unchanged = current === undefined ? !blocking : current.status === update.status && current.message === update.message;
       if (!unchanged) await this.#mark(pool, update, current?.status === 'True');
@@ -123,10 +115,10 @@ export class KarpenterGuard implements Controller {
 
   async #mark(pool: NodePool, update: ConditionUpdate, wasBlocked: boolean): Promise<void> {
     const name = pool.metadata.name ?? '';
-    await this.#o.writer.patchStatus(name, { conditions: withCondition(pool.status?.conditions ?? [], update, this.#o.clock.now()) });
+    await this.options.writer.patchStatus(name, { conditions: withCondition(pool.status?.conditions ?? [], update, this.options.clock.now()) });
     const uid = pool.metadata.uid;
     const target = { kind: 'NodePool', apiVersion: 'karpenter.sh/v1', name, ...(uid === undefined ? {} : { uid }) };
-    if (update.status === 'True') this.#o.recorder.record(target, 'Warning', 'KarpenterRunning', update.message ?? '');
-    else if (wasBlocked) this.#o.recorder.record(target, 'Normal', 'KarpenterStopped', 'Karpenter stopped; nodesmith acts on this NodePool again');
+    if (update.status === 'True') this.options.recorder.record(target, 'Warning', 'KarpenterRunning', update.message ?? '');
+    else if (wasBlocked) this.options.recorder.record(target, 'Normal', 'KarpenterStopped', 'Karpenter stopped; nodesmith acts on this NodePool again');
   }
 }

@@ -48,7 +48,7 @@ void t.test('reconciling a NodePool deleted since the informer read it ends quie
   const results: string[] = [];
   const runner = new ControllerRunner({
     clock, log,
-    controllers: [new NodePoolReadinessController(state, writer, clock), new NodePoolUsageController(state, writer)],
+    controllers: [new NodePoolReadinessController({ state, writer, clock }), new NodePoolUsageController({ state, writer })],
     onReconciled: (controller, _seconds, result) => results.push(`${controller} ${result}`),
   });
   await runner.runDue();

@@ -25,14 +25,14 @@ const resolved = (name: string): EC2NodeClass => {
 void t.test('a NodePool whose EC2NodeClass is Ready is Ready, with the conditions Karpenter reports', async (t) => {
   const writer = new RecordingWriter();
   const state = stateWith({ nodePools: [nodePool('default')], nodeClasses: [resolved('default')] });
-  await new NodePoolReadinessController(state, writer, new FakeClock(0)).reconcile();
+  await new NodePoolReadinessController({ state, writer, clock: new FakeClock(0) }).reconcile();
   t.same(summary(writer.patches[0]?.status), ['NodeClassReady=True', 'Ready=True', 'ValidationSucceeded=True']);
 });
 
 void t.test('a NodePool whose EC2NodeClass has no status yet is not Ready (Karpenter: NodeClassReadinessUnknown)', async (t) => {
   const writer = new RecordingWriter();
   const state = stateWith({ nodePools: [nodePool('default')], nodeClasses: [nodeClass('default')] });
-  await new NodePoolReadinessController(state, writer, new FakeClock(0)).reconcile();
+  await new NodePoolReadinessController({ state, writer, clock: new FakeClock(0) }).reconcile();
   t.same(summary(writer.patches[0]?.status), ['NodeClassReady=False (NodeClassReadinessUnknown)', 'Ready=False (NodeClassReadyFalse)', 'ValidationSucceeded=True']);
   t.match(writer.patches[0]?.status.conditions?.find((c) => c.type === 'Ready')?.message, /EC2NodeClass default is not resolved yet/);
 });
@@ -40,7 +40,7 @@ void t.test('a NodePool whose EC2NodeClass has no status yet is not Ready (Karpe
 void t.test('a NodePool whose EC2NodeClass is missing is not Ready, and says why', async (t) => {
   const writer = new RecordingWriter();
   const state = stateWith({ nodePools: [nodePool('default')] });
-  await new NodePoolReadinessController(state, writer, new FakeClock(0)).reconcile();
+  await new NodePoolReadinessController({ state, writer, clock: new FakeClock(0) }).reconcile();
   t.same(summary(writer.patches[0]?.status), ['NodeClassReady=False (NodeClassNotFound)', 'Ready=False (NodeClassReadyFalse)', 'ValidationSucceeded=True']);
   t.match(writer.patches[0]?.status.conditions?.find((c) => c.type === 'Ready')?.message, /EC2NodeClass default not found/);
 });
@@ -48,7 +48,7 @@ void t.test('a NodePool whose EC2NodeClass is missing is not Ready, and says why
 void t.test('conditions already current are not written again', async (t) => {
   const writer = new RecordingWriter();
   const state = stateWith({ nodePools: [nodePool('default')], nodeClasses: [nodeClass('default')] });
-  const controller = new NodePoolReadinessController(state, writer, new FakeClock(0));
+  const controller = new NodePoolReadinessController({ state, writer, clock: new FakeClock(0) });
   await controller.reconcile();
   const pool = state.nodePools.get('default');
   if (pool !== undefined) state.upsertObject('nodepool', { ...pool, status: { ...pool.status, ...writer.patches[0]?.status } });
