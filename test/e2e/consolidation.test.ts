@@ -24,13 +24,16 @@ const eligible = 'nodesmith_voluntary_disruption_eligible_nodes';
 
 const dryRun = (): Promise<ConsolidationDryRun> => dryRunOf(product);
 
-void t.test('multi-node: three underutilised nodes become one by two deletes, held while a PDB allows no eviction, never below it after', async (t) => {
+void t.test('multi-node: underutilised nodes are merged by deletes onto as few as hold their pods, held while a PDB allows no eviction, never below it after', async (t) => {
   const app = 'merge';
   await product.apply(consolidationPoolYaml(product, app, { types: ['c6g.xlarge'], budgetNodes: '100%' }));
   await createDeployment(product, { name: app, replicas: 9, cpu: '1', memory: '1Gi', ...scenarioPods(app) });
   await waitForRunning(product, app, 9);
   const nodes = await keepOnePodPerNode(product, app);
   t.ok(nodes.length >= 3, `9 pods of 1 CPU need at least 3 c6g.xlarge (got ${String(nodes.length)})`);
+  // A burst that arrives in several batches under load may take a fourth node; three 1-CPU pods is all a c6g.xlarge
+  // holds beside its DaemonSets, so that is how few nodes the survivors can be merged onto.
+  const fewest = Math.ceil(nodes.length / 3);
   await scaleDeployment(product, app, nodes.length);
   const { pods } = await waitForRunning(product, app, nodes.length);
   t.same(new Set(pods.map((p) => p.spec?.nodeName)), new Set(nodes), 'one pod left on each node: underutilised, none empty');
@@ -48,17 +51,17 @@ void t.test('multi-node: three underutilised nodes become one by two deletes, he
   let fewestAvailable = Number.POSITIVE_INFINITY;
   let mostEligible = 0;
   const started = Date.now();
-  await waitFor('the pool to be down to one node', async () => {
+  await waitFor(`the pool to be down to ${String(fewest)} node(s)`, async () => {
     fewestAvailable = Math.min(fewestAvailable, await availablePods(product, app));
     mostEligible = Math.max(mostEligible, sampleValue(await metrics(), eligible, { reason: 'underutilized' }));
     const { claims } = await liveClaims(product, app);
     const all = (await listClaims(product)).filter((c) => c.nodePool === app);
-    return claims.length === 1 && all.length === 1 ? true : undefined;
+    return claims.length === fewest && all.length === fewest ? true : undefined;
   }, { timeoutMs: minutes(5), intervalMs: 500 });
-  t.comment(`figure: ${String(nodes.length)} nodes consolidated to 1 in ${((Date.now() - started) / 1000).toFixed(1)} s after the PDB allowed it (consolidateAfter 15 s, validation 15 s)`);
+  t.comment(`figure: ${String(nodes.length)} nodes consolidated to ${String(fewest)} in ${((Date.now() - started) / 1000).toFixed(1)} s after the PDB allowed it (consolidateAfter 15 s, validation 15 s)`);
 
   const after = await waitForRunning(product, app, nodes.length);
-  t.equal(new Set(after.pods.map((p) => p.spec?.nodeName)).size, 1, 'every pod is Running again, all on the one node left');
+  t.equal(new Set(after.pods.map((p) => p.spec?.nodeName)).size, fewest, `every pod is Running again, on the ${String(fewest)} node(s) left`);
   t.ok(fewestAvailable >= nodes.length - 1, `the PDB (minAvailable ${String(nodes.length - 1)}) held at every sample: fewest available ${String(fewestAvailable)}`);
   t.ok(mostEligible >= 1, `eligible_nodes{reason="underutilized"} showed the candidates (${String(mostEligible)})`);
   const text = await metrics();
