@@ -278,3 +278,55 @@ void t.test('a forceful termination stamped now deletes every pod at once and te
   t.same(cluster.deletedNodes, ['ip-10-0-0-1']);
   t.equal(cloud.deleted.length, 1);
 });
+
+/** A second NodeClaim with its instance and node, beside the fixture's nc-1. */
+async function addSecondClaim({ store, cluster, cloud }: Fixture): Promise<string> {
+  const i = instance({ id: 2, launchTime: 0, nodeClaimName: 'nc-2' });
+  cloud.instances.set(i.instanceId, i);
+  await store.create(nodeClaim({ name: 'nc-2', providerID: i.providerID, nodeName: 'ip-10-0-0-2', finalizers: [terminationFinalizer] }));
+  cluster.addNode(node({ name: 'ip-10-0-0-2', providerID: i.providerID, ready: true }));
+  return i.providerID;
+}
+
+void t.test("one NodeClaim's slow cloud delete does not hold up the others' termination in the same pass", async (t) => {
+  const fixture = await setup();
+  const { store, cluster, cloud } = fixture;
+  const second = await addSecondClaim(fixture);
+  const first = (await store.get('nc-1'))?.status?.providerID ?? '';
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const slowFirst = {
+    delete: async (providerID: string): Promise<void> => { if (providerID === first) await gate; await cloud.delete(providerID); },
+    list: cloud.list.bind(cloud),
+  };
+  const controller = new TerminationController({ store, nodes: cluster, pods: cluster, cloud: slowFirst, clock: fixture.clock });
+  await store.delete('nc-1');
+  await store.delete('nc-2');
+
+  const pass = controller.reconcile();
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(cloud.deleted, [second], "nc-2's instance is terminated while nc-1's delete still waits");
+  t.same([...cluster.deletedNodes].sort(), ['ip-10-0-0-1', 'ip-10-0-0-2'], 'both drained nodes are deleted');
+  release();
+  await pass;
+  t.same([...cloud.deleted].sort(), [first, second].sort(), 'then nc-1 goes too');
+});
+
+void t.test('a cloud that refuses one delete fails the pass, after every other NodeClaim has had its turn', async (t) => {
+  const fixture = await setup();
+  const { store, cluster, cloud } = fixture;
+  const second = await addSecondClaim(fixture);
+  const first = (await store.get('nc-1'))?.status?.providerID ?? '';
+  const refusing = {
+    delete: (providerID: string): Promise<void> => (providerID === first ? Promise.reject(new Error('UnauthorizedOperation')) : cloud.delete(providerID)),
+    list: cloud.list.bind(cloud),
+  };
+  const controller = new TerminationController({ store, nodes: cluster, pods: cluster, cloud: refusing, clock: fixture.clock, concurrency: 1 });
+  await store.delete('nc-1');
+  await store.delete('nc-2');
+  await t.rejects(controller.reconcile(), /UnauthorizedOperation/, 'the pass reports the refusal, so the runner backs off');
+  t.same(cloud.deleted, [second], 'nc-2, after nc-1 in the list, still had its instance terminated');
+  await controller.reconcile().catch(() => undefined);
+  t.equal(await store.get('nc-2'), undefined, 'and its NodeClaim released on the next pass');
+  t.ok(await store.get('nc-1'), 'nc-1 waits for the cloud, its finalizer held');
+});
