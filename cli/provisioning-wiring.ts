@@ -89,7 +89,7 @@ export function provisioningParts(ctx: ProvisioningContext, guard: Pick<GuardPar
     onPlanned: (s) => {
       metrics.planned(s);
       ctx.podMetrics.schedulable(s.placed, s.decidedAtMs);
-      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, decideSeconds: s.decideSeconds, spotPrices: priced.origin(), instanceTypes: catalog.sources().instanceTypes.source, onDemandPrices: catalog.sources().onDemandPrices.source }, 'planned pending pods');
+      planLog.info({ pods: s.pods, newNodes: s.newNodes, unschedulable: s.unschedulable, ignored: s.ignored, seconds: s.seconds, decideSeconds: s.decideSeconds, ...(s.batch === undefined ? {} : { batch: s.batch }), spotPrices: priced.origin(), instanceTypes: catalog.sources().instanceTypes.source, onDemandPrices: catalog.sources().onDemandPrices.source }, 'planned pending pods');
     },
     onError: (what, e) => { planLog.error({ err: e }, `${what} failed`); },
   });

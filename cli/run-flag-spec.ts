@@ -1,5 +1,7 @@
 // `nodesmith run`'s flags as data, apart from their parsing (run-flags.ts): command-specs.ts builds run's usage
 // line from them, so `--help` lists every flag without loading run's code (or anything it imports).
+import { defaultBatchWindows } from '../provisioner/provisioning/batcher.js';
+import { durationText } from './duration-flag.js';
 
 /**
  * Where Karpenter keeps its leader-election Lease (`karpenter-leader-election`, in its pod's namespace) and its
@@ -40,8 +42,8 @@ export const runFlagSpec = {
   'health-host': { type: 'string', default: '0.0.0.0' },
   'health-port': { type: 'string', default: '8080' },
   'metrics-namespace': { type: 'string', default: 'nodesmith' },
-  'batch-idle-duration': { type: 'string', default: '1s' },
-  'batch-max-duration': { type: 'string', default: '10s' },
+  'batch-idle-duration': { type: 'string', default: durationText(defaultBatchWindows.idleMs) },
+  'batch-max-duration': { type: 'string', default: durationText(defaultBatchWindows.maxMs) },
   'early-planning-schedulers': { type: 'string', default: 'default-scheduler' },
   'drift-recheck-interval': { type: 'string', default: '5m' },
   'controller-periods': { type: 'string', default: '' },

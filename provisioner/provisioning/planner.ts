@@ -23,6 +23,7 @@ import { refusedPlace } from '../state/plan-room.js';
 import { reservedCapacityView, type ReservedCapacitySource } from './reservation-offers.js';
 import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
 import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
+import type { BatchFacts } from './batcher.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
@@ -76,6 +77,8 @@ export interface PlanSummary {
    * workload still has a planned place): a launch no plan asked for.
    */
   readonly unplannedLaunches: number;
+  /** How the batch this pass planned was gathered (the provisioner's loop adds it). */
+  readonly batch?: BatchFacts;
 }
 
 /** A pod as the target of the planner's Events. */

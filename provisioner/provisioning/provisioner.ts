@@ -1,7 +1,7 @@
 import { sleepUnlessAborted, type Clock } from '../../domain/clock.js';
 import { podKeyOf } from '../../domain/core/object-key.js';
 import { Batcher, defaultBatchWindows, type BatchWindows } from './batcher.js';
-import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from './planner.js';
+import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps, type PlanSummary } from './planner.js';
 import { readyCondition } from './virtual-node.js';
 import { anyPlanNotShownYet, unplannedPendingPods } from '../state/snapshot.js';
 import { awaitsRequestedLaunch } from '../state/requested-launch.js';
@@ -80,7 +80,12 @@ export class Provisioner {
       if (!this.#options.state.isSynced) continue;
       await this.#untilPlansShown();
       try {
-        await planOnce({ nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options });
+        const batch = this.#batcher.lastBatch;
+        const onPlanned = this.#options.onPlanned;
+        await planOnce({
+          nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options,
+          ...(onPlanned === undefined ? {} : { onPlanned: (s: PlanSummary) => { onPlanned(batch === undefined ? s : { ...s, batch }); } }),
+        });
       } catch (error) {
         this.#options.onError('planning', error);
         this.#batcher.trigger();

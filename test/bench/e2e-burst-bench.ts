@@ -12,6 +12,7 @@ import { onDemandFleet } from './on-demand-fleet.js';
 import { CpuMeter, type CpuTime } from './process-cpu.js';
 import { stageTimes, watchStages, type PodTrace, type StageWatch } from './stage-watch.js';
 import { warmBurst } from './warm-burst.js';
+import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
 function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
@@ -108,7 +109,7 @@ export const e2eBurstBench: Bench = {
     write(planningLine(earlyPlanning));
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
     // At info, nodesmith logs each plan and launch: the bench prints them as a timeline beside the bound curve.
-    const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000, earlyPlanning, logLevel: 'info' });
+    const product = await startProductStack({ childProcess: true, compiled: true, batch: defaultBatchWindows, earlyPlanning, logLevel: 'info' });
     let probe: LatencyProbe | undefined;
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));

@@ -21,6 +21,7 @@ import { burst, statusMiB, type BurstDeployment } from './e2e-burst-bench.js';
 import { loadLpSolver } from './lp-solver.js';
 import { poolTypes } from './scale-down-churn.js';
 import { PhaseMeter, phaseLines } from './phase-meter.js';
+import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 const categories = ['c', 'm', 'r'];
 const identity = 'nodesmith-bench';
@@ -181,7 +182,7 @@ export const e2eConsolidationBench: Bench = {
     // Pods are planned as they are created (the default); `--no-early-planning`: once kube-scheduler has marked them Unschedulable.
     const earlyPlanning = flag('--no-early-planning') === undefined;
     write(`planning: ${earlyPlanning ? 'early (the default)' : 'once kube-scheduler marks pods Unschedulable (--no-early-planning)'}; nodes of at most ${maxCpu === undefined ? 'any number of' : String(maxCpu)} vCPU\n`);
-    const product = await startProductStack({ childProcess: true, compiled: true, audit: true, identity, batchIdleMs: 1_000, earlyPlanning, consolidation: { spotToSpot: false } });
+    const product = await startProductStack({ childProcess: true, compiled: true, audit: true, identity, batch: defaultBatchWindows, earlyPlanning, consolidation: { spotToSpot: false } });
     const meter = new PhaseMeter(() => product.childPid(), `${product.healthUrl}/metrics`, join(product.stack.dir, 'audit.log'), identity);
     try {
       await product.apply(product.nodePoolYaml('burst', poolRequirements(maxCpu), disruption));

@@ -6,6 +6,7 @@ import type { Bench } from './bench.js';
 import { onDemandFleet } from './on-demand-fleet.js';
 import { sideBySide, wayFigures, type WayFigures } from './provisioning-request-figures.js';
 import { watchStages, type PodTrace, type StageWatch } from './stage-watch.js';
+import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 // One-CPU pods on nodes of at most 8 vCPU: 64 of them need about ten nodes, so the request's all-or-none launch is
 // a fleet, not one big instance.
@@ -109,7 +110,7 @@ export const provisioningRequestBench: Bench = {
     const rounds = Number(flag('--rounds') ?? 1);
     if (!Number.isInteger(count) || count < 1 || !Number.isInteger(rounds) || rounds < 1) throw new Error(`--pods and --rounds must be whole numbers of at least 1 (got ${String(count)}, ${String(rounds)})`);
     // From dist/, as the image runs it, at e2e-burst's settings (batch idle 1 s, early planning).
-    const product = await startProductStack({ childProcess: true, compiled: true, batchIdleMs: 1_000, logLevel: 'info' });
+    const product = await startProductStack({ childProcess: true, compiled: true, batch: defaultBatchWindows, logLevel: 'info' });
     try {
       await product.apply(product.nodePoolYaml(pool, poolRequirements));
       write(`NodePool Ready ${(await waitForNodePoolReady(product, pool)).toFixed(1)} s after its apply; ${String(count)} pods of ${pod.cpu} CPU, ${pod.memory}, on c/m/r on-demand nodes of at most 8 vCPU\n`);

@@ -22,6 +22,7 @@ import { fleetLines, poolCategories, poolMinGeneration, poolTable, priceFleet, r
 import { afterDaemons, daemonOverhead, type RaceWorkload } from './race-workloads.js';
 import type { Ec2Prices } from '../stack/ec2-allocation.js';
 import { RaceInvariants } from './race-invariants.js';
+import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
 
@@ -85,7 +86,7 @@ async function startController(world: KarpenterWorld, controller: Controller): P
     return { pid: k.component.process.pid ?? -1, stop: () => k.stop() };
   }
   // From dist/ as the image runs it (under tsx the process also carries the transpiler), batching as Karpenter does (1 s idle).
-  const product = await startProductOn(world, { childProcess: true, compiled: true, batchIdleMs: 1_000, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
+  const product = await startProductOn(world, { childProcess: true, compiled: true, batch: defaultBatchWindows, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
   return { pid: product.childPid() ?? -1, stop: () => product.stop() };
 }
 

@@ -6,6 +6,7 @@ import { buildTopView } from '../../cli/top-model.js';
 import { catalogPrices } from '../../cli/top-prices.js';
 import { renderTop } from '../../cli/top-render.js';
 import { render, type DemoSnapshot } from './demo-view.js';
+import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 // `npm run demo`: the real local stack (etcd, kube-apiserver, controller-manager, kube-scheduler, kwok, moto),
 // nodesmith in this process, two NodePools and about fifty pods; then it scales down and stops.
@@ -16,7 +17,7 @@ process.once('SIGINT', () => { signal.interrupted = true; });
 process.once('SIGTERM', () => { signal.interrupted = true; });
 
 out('starting the local stack and nodesmith (first run builds Kubernetes; later runs take seconds)…');
-const product = await startProductStack({ batchIdleMs: 1_000 });
+const product = await startProductStack({ batch: defaultBatchWindows });
 out(`stack ready in ${product.stack.dir}\n  kubectl: ${product.stack.bin}/kubectl --kubeconfig ${product.stack.kubeconfigPath} get nodes`);
 const apps = product.kc.makeApiClient(k8s.AppsV1Api);
 const priceOf = await catalogPrices(product.moto.region);

@@ -5,6 +5,7 @@ import type { ProductStack, ProductStackOptions } from '../e2e/product-stack.js'
 import { waitFor } from '../stack/wait-for.js';
 import { isServing, takeSnapshot } from './cluster-snapshot.js';
 import { expiringPoolYaml, pdb, soakApps, soakPoolYaml } from './workload.js';
+import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 export const soakQueue = 'soak-interruptions';
 
@@ -14,7 +15,7 @@ export const soakQueue = 'soak-interruptions';
  * reset, with an interruption queue in moto and consolidation on.
  */
 export function soakStackOptions(compiled = false): ProductStackOptions {
-  return { childProcess: true, compiled, replicas: 2, apiService: true, interruptionQueue: soakQueue, consolidation: { spotToSpot: false }, batchIdleMs: 1_000 };
+  return { childProcess: true, compiled, replicas: 2, apiService: true, interruptionQueue: soakQueue, consolidation: { spotToSpot: false }, batch: defaultBatchWindows };
 }
 
 /**

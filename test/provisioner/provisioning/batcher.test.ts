@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
+import { connect, createServer, type Socket } from 'node:net';
 import t from 'tap';
-import { FakeClock } from '../../../domain/clock.js';
+import { FakeClock, systemClock } from '../../../domain/clock.js';
 import { Batcher } from '../../../provisioner/provisioning/batcher.js';
 
 const never = new AbortController().signal;
@@ -102,4 +103,60 @@ void t.test('a pod that changes again while its window is open does not extend i
   clock.step(200);
   await settle();
   t.equal(next.outcome(), 'batch');
+});
+
+void t.test('a pod event that arrived while the event loop was busy past the idle window still joins the batch', async (t) => {
+  // The event comes as I/O does in production (a watch stream's data), which Node.js reads after the timers that came
+  // due while it was busy: the batch's idle timer among them.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => { server.close(); });
+  const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const client = connect(address.port, '127.0.0.1');
+  t.teardown(() => { client.destroy(); });
+  await new Promise<void>((resolve) => client.once('connect', resolve));
+  const peer = await accepted;
+  t.teardown(() => { peer.destroy(); });
+
+  const batcher = new Batcher(systemClock, { idleMs: 50, maxMs: 5_000 });
+  const order: string[] = [];
+  client.on('data', () => { order.push('pod event'); batcher.trigger('pod-b'); });
+  batcher.trigger('pod-a');
+  const closed = batcher.wait(never).then((o) => { order.push(`batch closed (${o})`); });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  peer.write('x');
+  // Busy for twice the idle window, as a burst keeps the controller's event loop: the pod event waits unread.
+  const until = Date.now() + 100;
+  while (Date.now() < until) { /* busy */ }
+  await closed;
+  t.same(order, ['pod event', 'batch closed (batch)'], 'the waiting pod event is read before the batch closes, and extends it');
+});
+
+void t.test('the batch says how it gathered: how long it was open, how many pods triggered it, and what closed it', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, windows);
+  t.equal(batcher.lastBatch, undefined, 'nothing before the first batch');
+  let wait = watch(batcher);
+  batcher.trigger('pod-a');
+  await settle();
+  clock.step(600);
+  batcher.trigger('pod-b');
+  batcher.trigger('pod-b');
+  await settle();
+  clock.step(1_000);
+  await settle();
+  t.equal(wait.outcome(), 'batch');
+  t.same(batcher.lastBatch, { openMs: 1_600, triggers: 2, closedBy: 'idle', lateMs: 0 });
+
+  wait = watch(batcher);
+  for (let i = 0; i < 21; i++) {
+    batcher.trigger(`pod-${String(i)}`);
+    await settle();
+    clock.step(500);
+    await settle();
+  }
+  t.equal(wait.outcome(), 'batch');
+  t.same(batcher.lastBatch, { openMs: 10_000, triggers: 20, closedBy: 'max', lateMs: 0 }, 'a steady stream is cut at the max window');
 });
