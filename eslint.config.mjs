@@ -69,7 +69,7 @@ const sdkOnlyInAdapters = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'manifests/**', 'coverage/**', '.tap/**', '*.config.mjs', 'domain/api/*.generated.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'manifests/**', 'coverage/**', '.tap/**', '*.config.mjs', 'domain/api/**/*.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

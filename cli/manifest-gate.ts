@@ -1,4 +1,4 @@
-import { admitObject } from '../domain/api/api-objects.js';
+import { admitObjectLazily } from '../domain/api/api-kind-loaders.js';
 import type { AdmissionGates } from '../domain/api/feature-gates.js';
 import { formatProblem, type Problem } from '../domain/api/problem.js';
 import type { CommandIo } from './command.js';
@@ -40,9 +40,9 @@ function itemsOf(object: Obj): unknown[] {
 }
 
 /** Puts one object through the gate; true when its kind is one nodesmith checks. */
-function checkObject(item: Obj, file: string, where: { readonly source: string; readonly fallback: string; readonly gates: AdmissionGates | undefined }, out: GateResult): boolean {
+async function checkObject(item: Obj, file: string, where: { readonly source: string; readonly fallback: string; readonly gates: AdmissionGates | undefined }, out: GateResult): Promise<boolean> {
   const object = describe(item, where.fallback);
-  const admitted = admitObject(item, where.gates);
+  const admitted = await admitObjectLazily(item, where.gates);
   out.admitted.push({ source: `${file} (${where.source})`, value: admitted?.object ?? item });
   if (admitted === undefined) {
     out.reports.push({ file, object, problems: [], skipped: 'not a kind nodesmith validates' });
@@ -58,7 +58,7 @@ function warnIfNothingChecked(file: string, counts: { readonly objects: number; 
   else if (counts.checked === 0) out.warnings.push(`${file}: no object of a kind nodesmith checks (NodePool, NodeClaim, EC2NodeClass, Pod, workloads)`);
 }
 
-function checkFile(file: ManifestFile, out: GateResult, gates: AdmissionGates | undefined): void {
+async function checkFile(file: ManifestFile, out: GateResult, gates: AdmissionGates | undefined): Promise<void> {
   for (const p of file.problems) out.unreadable.push(`${file.file}: document ${String(p.index)}, line ${String(p.line)}: ${p.message}`);
   let objects = 0;
   let checked = 0;
@@ -73,7 +73,7 @@ function checkFile(file: ManifestFile, out: GateResult, gates: AdmissionGates | 
         continue;
       }
       objects += 1;
-      if (checkObject(item, file.file, { source: where, fallback: `#${String(doc.index)}`, gates }, out)) checked += 1;
+      if (await checkObject(item, file.file, { source: where, fallback: `#${String(doc.index)}`, gates }, out)) checked += 1;
     }
   }
   if (file.problems.length === 0) warnIfNothingChecked(file.file, { objects, checked }, out);
@@ -82,11 +82,12 @@ function checkFile(file: ManifestFile, out: GateResult, gates: AdmissionGates | 
 /**
  * The offline admission gate shared by `validate` and `plan`: every object of every file through the same
  * defaulting and validation as the webhooks (domain/api admitObject), under the feature gates the controller runs with
- * (default: Karpenter's).
+ * (default: Karpenter's). Asynchronous because each kind's rules load on its first object: a file of NodePools
+ * never compiles the other kinds' schemas. Objects are checked one after another, so reports keep the files' order.
  */
-export function checkManifests(files: readonly ManifestFile[], gates?: AdmissionGates): GateResult {
+export async function checkManifests(files: readonly ManifestFile[], gates?: AdmissionGates): Promise<GateResult> {
   const out: GateResult = { reports: [], unreadable: [], warnings: [], admitted: [] };
-  for (const file of files) checkFile(file, out, gates);
+  for (const file of files) await checkFile(file, out, gates);
   return out;
 }
 

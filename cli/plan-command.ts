@@ -38,7 +38,7 @@ function parseFlags(argv: readonly string[], env?: Readonly<Record<string, strin
 
 /** The same gate as `validate`: invalid objects are refused with the same messages, unless --no-validate. */
 async function admittedManifests(flags: PlanFlags, io: CommandIo): Promise<ManifestSet | undefined> {
-  const gate = checkManifests(await readManifestFiles(flags.files));
+  const gate = await checkManifests(await readManifestFiles(flags.files));
   printWarnings(gate, io, 'nodesmith plan');
   const refused = gate.unreadable.length > 0 || (flags.validate && gate.reports.some((r) => r.problems.length > 0));
   if (refused) {

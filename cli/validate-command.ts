@@ -10,7 +10,7 @@ import { parseManifestText } from './manifest-documents.js';
 export type { ObjectReport } from './manifest-gate.js';
 
 /** The gate's verdict on one YAML/JSON text (tests and callers that hold text rather than files). */
-export function validateText(text: string, file: string): GateResult {
+export async function validateText(text: string, file: string): Promise<GateResult> {
   return checkManifests([{ file, ...parseManifestText(text) }]);
 }
 
@@ -63,7 +63,7 @@ export const validateCommand: Command = {
     }
     let result: GateResult;
     try {
-      result = checkManifests(await readManifestFiles(flags.paths), flags.gates);
+      result = await checkManifests(await readManifestFiles(flags.paths), flags.gates);
     } catch (error: unknown) {
       io.stderr(`validate: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;

@@ -1,3 +1,4 @@
+import type { ApiKind } from './api-kind.js';
 import type { ValidateFunction } from 'ajv';
 import { Defaulter } from './defaults.js';
 import type { CapacityBuffer } from './capacitybuffer-schema.js';
@@ -6,11 +7,11 @@ import { defaultAdmissionGates, type AdmissionGates } from './feature-gates.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
-import * as defaulters from './schema-defaulters.generated.js';
-import * as validators from './schema-validators.generated.js';
+import { validate as applyDefaults } from './compiled/capacitybuffer-defaulter.generated.js';
+import { validate } from './compiled/capacitybuffer-validator.generated.js';
 
-const schema = new SchemaCheck(validators.capacityBuffer as ValidateFunction);
-const defaulter = new Defaulter(defaulters.capacityBuffer as ValidateFunction);
+const schema = new SchemaCheck(validate as ValidateFunction);
+const defaulter = new Defaulter(applyDefaults as ValidateFunction);
 
 export function defaultCapacityBuffer<T>(object: T): T {
   return defaulter.withDefaults(object);
@@ -74,3 +75,6 @@ export function validateCapacityBuffer(object: unknown, _old?: unknown, gates: A
   if (!isBufferShaped(object)) return [...gate, ...structural];
   return [...gate, ...withRules(structural, () => [...celRules(object.spec), ...actionable(object.spec)])];
 }
+
+/** The CapacityBuffer as the kind tables hold it (api-objects.ts, api-kind-loaders.ts). */
+export const capacityBufferKind: ApiKind = { withDefaults: defaultCapacityBuffer, validate: validateCapacityBuffer };

@@ -6,7 +6,7 @@ import type { ValidateFunction } from 'ajv';
  * applied only where its parent object exists, and a defaulted object gets its own nested defaults.
  */
 export class Defaulter {
-  // ajv's code precompiled with useDefaults (schema-defaulters.generated.ts): it assigns defaults as it walks.
+  // ajv's code precompiled with useDefaults (compiled/<kind>-defaulter.generated.ts): it assigns defaults as it walks.
   readonly #apply: ValidateFunction;
 
   constructor(apply: ValidateFunction) {

@@ -1,3 +1,4 @@
+import type { ApiKind } from './api-kind.js';
 import { checkBlockDevices } from './block-device-rules.js';
 import { Defaulter } from './defaults.js';
 import type { EC2NodeClass } from './ec2nodeclass-schema.js';
@@ -10,12 +11,12 @@ import { SchemaCheck } from './schema-check.js';
 import { checkSelectorTerms } from './selector-term-rules.js';
 import { withRules } from './typed-rules.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
-import * as defaulters from './schema-defaulters.generated.js';
-import * as validators from './schema-validators.generated.js';
+import { validate as applyDefaults } from './compiled/ec2nodeclass-defaulter.generated.js';
+import { validate } from './compiled/ec2nodeclass-validator.generated.js';
 import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(validators.ec2NodeClass as ValidateFunction);
-const defaulter = new Defaulter(defaulters.ec2NodeClass as ValidateFunction);
+const schema = new SchemaCheck(validate as ValidateFunction);
+const defaulter = new Defaulter(applyDefaults as ValidateFunction);
 
 /** An EC2NodeClass with Karpenter's defaults (metadataOptions: IMDSv2 required, hop limit 1). */
 export function defaultEC2NodeClass<T>(object: T): T {
@@ -45,3 +46,6 @@ export function validateEC2NodeClass(object: unknown, old?: unknown): Problem[] 
     ...checkUnsupportedFields('karpenter.k8s.aws/v1/EC2NodeClass', object),
   ]);
 }
+
+/** The EC2NodeClass as the kind tables hold it (api-objects.ts, api-kind-loaders.ts). */
+export const ec2NodeClassKind: ApiKind = { withDefaults: defaultEC2NodeClass, validate: validateEC2NodeClass };

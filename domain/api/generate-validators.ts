@@ -1,10 +1,15 @@
 /**
- * Writes the precompiled schema validators and defaulters (domain/api/*.generated.ts) from the TypeBox schemas.
- * Run: npx tsx domain/api/generate-validators.ts (after changing a schema; a test fails while they are stale).
- * A script like generate-crds.ts: it does I/O and is never imported by the product.
+ * Writes the precompiled schema validators and defaulters (domain/api/compiled/*.generated.ts) from the TypeBox
+ * schemas, one file per kind and use. Run: npx tsx domain/api/generate-validators.ts (after changing a schema; a
+ * test fails while they are stale). A script like generate-crds.ts: it does I/O and is never imported by the product.
  */
-import { writeFileSync } from 'node:fs';
-import { renderValidatorModule } from './validator-code.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { compiledFileName, compiledSchemas, renderValidatorModule, type CompiledUse } from './validator-code.js';
 
-writeFileSync(new URL('./schema-validators.generated.ts', import.meta.url), renderValidatorModule(false));
-writeFileSync(new URL('./schema-defaulters.generated.ts', import.meta.url), renderValidatorModule(true));
+const dir = new URL('./compiled/', import.meta.url);
+mkdirSync(dir, { recursive: true });
+for (const stem of Object.keys(compiledSchemas)) {
+  for (const use of ['validator', 'defaulter'] as const satisfies readonly CompiledUse[]) {
+    writeFileSync(new URL(compiledFileName(stem, use), dir), renderValidatorModule(stem, use));
+  }
+}

@@ -1,18 +1,19 @@
+import type { ApiKind } from './api-kind.js';
 import { isDeepStrictEqual } from 'node:util';
 import { Defaulter } from './defaults.js';
 import type { NodeClaim } from './nodeclaim-schema.js';
-import { checkNodeClaimSpec } from './nodepool-validation.js';
+import { checkNodeClaimSpec } from './nodeclaim-spec-rules.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
 import { nodeClaimKeyRestrictions } from './label-key-restrictions.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
-import * as defaulters from './schema-defaulters.generated.js';
-import * as validators from './schema-validators.generated.js';
+import { validate as applyDefaults } from './compiled/nodeclaim-defaulter.generated.js';
+import { validate } from './compiled/nodeclaim-validator.generated.js';
 import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(validators.nodeClaim as ValidateFunction);
-const defaulter = new Defaulter(defaulters.nodeClaim as ValidateFunction);
+const schema = new SchemaCheck(validate as ValidateFunction);
+const defaulter = new Defaulter(applyDefaults as ValidateFunction);
 
 export function defaultNodeClaim<T>(object: T): T {
   return defaulter.withDefaults(object);
@@ -35,3 +36,6 @@ export function validateNodeClaim(object: unknown, old?: unknown): Problem[] {
   }
   return checked;
 }
+
+/** The NodeClaim as the kind tables hold it (api-objects.ts, api-kind-loaders.ts). */
+export const nodeClaimKind: ApiKind = { withDefaults: defaultNodeClaim, validate: validateNodeClaim };

@@ -1,3 +1,4 @@
+import type { ApiKind } from './api-kind.js';
 import type { ValidateFunction } from 'ajv';
 import { labels, normalizeLabelKey } from '../well-known-labels.js';
 import { Defaulter } from './defaults.js';
@@ -7,11 +8,11 @@ import { fieldPath, problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
 import { withRules } from './typed-rules.js';
 import { keyRestrictions } from './label-key-restrictions.js';
-import * as defaulters from './schema-defaulters.generated.js';
-import * as validators from './schema-validators.generated.js';
+import { validate as applyDefaults } from './compiled/nodeoverlay-defaulter.generated.js';
+import { validate } from './compiled/nodeoverlay-validator.generated.js';
 
-const schema = new SchemaCheck(validators.nodeOverlay as ValidateFunction);
-const defaulter = new Defaulter(defaulters.nodeOverlay as ValidateFunction);
+const schema = new SchemaCheck(validate as ValidateFunction);
+const defaulter = new Defaulter(applyDefaults as ValidateFunction);
 
 export function defaultNodeOverlay<T>(object: T): T {
   return defaulter.withDefaults(object);
@@ -69,3 +70,6 @@ export function validateNodeOverlay(object: unknown): Problem[] {
   if (!isNodeOverlayShaped(object)) return structural;
   return withRules(structural, () => checkSpec(object.spec));
 }
+
+/** The NodeOverlay as the kind tables hold it (api-objects.ts, api-kind-loaders.ts). */
+export const nodeOverlayKind: ApiKind = { withDefaults: defaultNodeOverlay, validate: validateNodeOverlay };

@@ -1,57 +1,25 @@
+import type { ApiKind } from './api-kind.js';
 import { checkBudgets } from './budget-rules.js';
 import { checkConsolidationAnnotations } from './consolidation-rules.js';
 import { Defaulter } from './defaults.js';
 import { defaultAdmissionGates, type AdmissionGates } from './feature-gates.js';
-import { checkRequirements, checkTemplateLabels } from './label-rules.js';
-import type { NodeClaimTemplateSpec, NodeClassReference } from './nodeclaim-template-schema.js';
+import { checkTemplateLabels } from './label-rules.js';
+import { checkNodeClaimSpec, checkNodeClassRefImmutable } from './nodeclaim-spec-rules.js';
 import type { NodePool, NodePoolSpec } from './nodepool-schema.js';
 import { problem, type Problem } from './problem.js';
 import { SchemaCheck } from './schema-check.js';
-import { checkTaints } from './taint-rules.js';
 import { withRules } from './typed-rules.js';
 import { checkUnsupportedFields } from './unsupported-field-rules.js';
-import { awsDomain, keyRestrictions, type KeyRestriction } from './label-key-restrictions.js';
-import * as defaulters from './schema-defaulters.generated.js';
-import * as validators from './schema-validators.generated.js';
+import { validate as applyDefaults } from './compiled/nodepool-defaulter.generated.js';
+import { validate } from './compiled/nodepool-validator.generated.js';
 import type { ValidateFunction } from 'ajv';
 
-const schema = new SchemaCheck(validators.nodePool as ValidateFunction);
-const defaulter = new Defaulter(defaulters.nodePool as ValidateFunction);
+const schema = new SchemaCheck(validate as ValidateFunction);
+const defaulter = new Defaulter(applyDefaults as ValidateFunction);
 
 /** A NodePool with Karpenter's CRD defaults filled in (a new object; the input is untouched). */
 export function defaultNodePool<T>(object: T): T {
   return defaulter.withDefaults(object);
-}
-
-/**
- * nodesmith launches EC2 instances from EC2NodeClasses only, and finds the class by name: a reference to any other
- * kind would otherwise launch with an EC2NodeClass that happens to share the name (Karpenter skips such a NodePool
- * silently when its cloud provider does not serve the kind).
- */
-function checkNodeClassKind(ref: NodeClassReference, base: string): Problem[] {
-  if (ref.group === awsDomain && ref.kind === 'EC2NodeClass') return [];
-  return [problem(base, 'node-class-kind', { group: ref.group, kind: ref.kind }, `nodeClassRef to kind "${ref.kind}" of group "${ref.group}" is not supported by nodesmith: it launches from EC2NodeClasses only (group ${awsDomain}, kind EC2NodeClass)`)];
-}
-
-/** Rules shared by NodePool `spec.template.spec` and NodeClaim `spec`. */
-export function checkNodeClaimSpec(spec: NodeClaimTemplateSpec, base: string, restrictions: readonly KeyRestriction[] = keyRestrictions): Problem[] {
-  return [
-    ...checkRequirements(spec.requirements, `${base}.requirements`, restrictions),
-    ...checkTaints(spec, base),
-    ...checkNodeClassKind(spec.nodeClassRef, `${base}.nodeClassRef`),
-  ];
-}
-
-/** `group` and `kind` of nodeClassRef cannot change (the node class would silently switch type). */
-export function checkNodeClassRefImmutable(
-  next: NodeClassReference | undefined,
-  old: NodeClassReference | undefined,
-  base: string,
-): Problem[] {
-  if (next === undefined || old === undefined) return [];
-  return (['group', 'kind'] as const)
-    .filter((field) => next[field] !== old[field])
-    .map((field) => problem(`${base}.${field}`, 'immutable', next[field], `nodeClassRef.${field} is immutable (was "${old[field]}")`));
 }
 
 /** Said when a static NodePool arrives while its gate is off (Karpenter's default), so it is never left unserved. */
@@ -99,3 +67,6 @@ function isNodePoolShaped(object: unknown): object is NodePool {
   // JSON has null where an object should be, and typeof null is 'object'.
   return typeof spec === 'object' && spec !== null && Array.isArray(spec.requirements) && typeof spec.nodeClassRef === 'object' && spec.nodeClassRef !== null;
 }
+
+/** The NodePool as the kind tables hold it (api-objects.ts, api-kind-loaders.ts). */
+export const nodePoolKind: ApiKind = { withDefaults: defaultNodePool, validate: validateNodePool };

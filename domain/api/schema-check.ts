@@ -35,7 +35,7 @@ function toProblem(error: ErrorObject, root: unknown): Problem {
 
 /**
  * The OpenAPI part of validation (types, patterns, enums, bounds), as a list of problems. The validator is
- * ajv's code precompiled from the schema (schema-validators.generated.ts), so no run compiles a schema.
+ * ajv's code precompiled from the schema (compiled/<kind>-validator.generated.ts), so no run compiles a schema.
  */
 export class SchemaCheck {
   readonly #validate: ValidateFunction;

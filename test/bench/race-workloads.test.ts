@@ -11,7 +11,7 @@ import { poolCategories, poolMinGeneration } from './race-prices.js';
 import { raceWorkload } from './race-workloads.js';
 
 /** The race's mixed workload as the manifests a user would apply, with the race's NodePool, planned offline as `nodesmith plan` plans them. */
-function planMixed(total: number): ReturnType<typeof simulate> {
+async function planMixed(total: number): Promise<ReturnType<typeof simulate>> {
   const workload = raceWorkload('mixed', total);
   const docs: unknown[] = [
     { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default' }, spec: { template: { spec: {
@@ -29,15 +29,15 @@ function planMixed(total: number): ReturnType<typeof simulate> {
     ...workload.daemonSets.map((ds) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: ds.metadata, spec: ds.spec })),
     ...workload.deployments.map((d) => { const { metadata, spec } = deployment(d); return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec }; }),
   ];
-  const gate = checkManifests([{ file: 'mixed.yaml', ...parseManifestText(docs.map((d) => stringify(d)).join('---\n')) }]);
+  const gate = await checkManifests([{ file: 'mixed.yaml', ...parseManifestText(docs.map((d) => stringify(d)).join('---\n')) }]);
   const set = collectManifests(gate.admitted);
   const { nodes, pending } = snapshotFrom(set);
   const nodeClasses = set.nodeClasses.map((c) => nodeClassCapacityOf(c as unknown as NodeClassLike));
   return simulate({ nodes, daemonSets: set.daemonSets, pendingPods: pending, nodePools: set.nodePools, nodeClasses, instanceTypes: loadInstanceTypes({ region: 'us-east-1' }) });
 }
 
-void t.test("the mixed race's 600 pods are planned on about as many nodes as its hostname spread has pods, each holding one of both groups", (t) => {
-  const result = planMixed(600);
+void t.test("the mixed race's 600 pods are planned on about as many nodes as its hostname spread has pods, each holding one of both groups", async (t) => {
+  const result = await planMixed(600);
   t.equal(result.unschedulable.length, 0);
   const spreadPods = 200;
   // Each hostname-spread pod and each soft-anti-affinity pod takes a node of its own from its group; both fit one
@@ -46,5 +46,4 @@ void t.test("the mixed race's 600 pods are planned on about as many nodes as its
   const app = (c: (typeof result.nodeClaims)[number], name: string): boolean => c.pods.some((p) => p.metadata.labels?.['app'] === name);
   const paired = result.nodeClaims.filter((c) => app(c, 'spread') && app(c, 'apart'));
   t.ok(paired.length >= spreadPods * 0.9, `${String(paired.length)} nodes hold a spread pod and an apart pod`);
-  t.end();
 });

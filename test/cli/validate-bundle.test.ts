@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,8 @@ import t from 'tap';
 import type { Command } from '../../cli/command.js';
 import { validateCommand } from '../../cli/validate-command.js';
 
-// `npm run build` ships validate's command module as one bundled file (build/bundles.mjs); this builds that bundle.
+// `npm run build` ships validate's command module as scripts with their V8 code caches (build/bundles.mjs,
+// build/cached-script-bundle.mjs); this builds them, warm-up included.
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'nodesmith-validate-bundle-'));
 t.teardown(() => { rmSync(dir, { recursive: true, force: true }); });
@@ -31,6 +32,8 @@ spec:
 writeFileSync(join(dir, 'scheduled.yaml'), scheduled);
 // The bundle parses with yaml's ES module build, the source with its CommonJS one: syntax errors must read the same.
 writeFileSync(join(dir, 'unreadable.yaml'), `${scheduled}---\nkind: NodePool\nspec: [unclosed\n  key: {a: 1\n`);
+const onePool = join(dir, 'one-pool.yaml');
+writeFileSync(onePool, 'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      requirements: []\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n');
 
 async function verdict(command: Command, args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -42,6 +45,7 @@ async function verdict(command: Command, args: readonly string[]): Promise<{ cod
 const inputs: Record<string, string> = {
   'the shipped examples': 'manifests/examples',
   "Karpenter's examples": 'test/fixtures/karpenter-examples',
+  'the build\'s warm-up input (every kind, valid and invalid)': 'build/validate-warm-up.yaml',
   'a NodePool with a bad schedule': join(dir, 'scheduled.yaml'),
   'a file with a YAML syntax error': join(dir, 'unreadable.yaml'),
 };
@@ -54,12 +58,35 @@ for (const [name, input] of Object.entries(inputs)) {
   });
 }
 
-void t.test('the bundle imports nothing but Node.js itself: yaml and the schema rules are inside', (t) => {
-  const code = readFileSync(outfile, 'utf8');
-  // Import statements start the code or follow a statement; `import("…")` may sit anywhere.
+/** The specifiers a script or module loads: `require("…")`, `import … from "…"` and `import("…")`. */
+function specifiers(code: string): (string | undefined)[] {
+  // Import statements start the code or follow a statement; `import("…")` and `require("…")` may sit anywhere but
+  // in a string (ajv's runtime helpers carry their own require line as text, for its standalone code).
   const statements = [...code.matchAll(/(?:^|[;}\n])\s*import\s*(?:[^;"'()]*?\bfrom\s*)?["']([^"']+)["']/g)];
-  const specifiers = [...statements, ...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
-  t.ok(specifiers.length > 0, 'the createRequire import was found');
-  t.same(specifiers.filter((s) => s?.startsWith('node:') !== true), []);
+  const calls = [...code.matchAll(/(?<![\w$.'"])(?:import|require)\(\s*["']([^"']+)["']\s*\)/g)];
+  return [...statements, ...calls].map((m) => m[1]);
+}
+
+void t.test('the bundle loads nothing but Node.js itself and its own scripts: yaml and the schema rules are inside', (t) => {
+  const scripts = ['validate-command.cjs', ...readdirSync(join(dir, 'validate-kinds')).filter((f) => f.endsWith('.cjs')).map((f) => `validate-kinds/${f}`)];
+  t.ok(scripts.length >= 6, `${String(scripts.length)} scripts: the command and one for each kind`);
+  for (const file of ['validate-command.mjs', ...scripts]) {
+    const found = specifiers(readFileSync(join(dir, file), 'utf8'));
+    t.same(found.filter((s) => s?.startsWith('node:') !== true && s?.startsWith('./validate-kinds/') !== true), [], file);
+  }
+  t.end();
+});
+
+void t.test('validating one NodePool runs the command\'s script and the NodePool\'s alone, each from its code cache', (t) => {
+  const program = `const m = await import(${JSON.stringify(pathToFileURL(outfile).href)});
+const io = { stdout: () => true, stderr: () => true, interrupted: new Promise(() => undefined) };
+const code = await m.validateCommand.run(['-f', ${JSON.stringify(onePool)}], io);
+process.stdout.write(JSON.stringify({ code, scripts: m.scriptsRun() }));`;
+  const { code, scripts } = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' })) as { code: number; scripts: { file: string; cached: boolean }[] };
+  t.equal(code, 0);
+  t.same(scripts, [
+    { file: join(dir, 'validate-command.cjs'), cached: true },
+    { file: join(dir, 'validate-kinds/nodepool-validation.cjs'), cached: true },
+  ], 'no EC2NodeClass, NodeClaim, NodeOverlay, CapacityBuffer or pod rules; V8 took each cache the build wrote');
   t.end();
 });

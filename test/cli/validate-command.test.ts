@@ -56,11 +56,10 @@ void t.test('every problem is printed with file, object and field path, and the 
   t.match(out, /1 object\(s\) checked, 1 invalid, 1 skipped/);
 });
 
-void t.test('YAML syntax errors name the file, document and line in words, not crashes', (t) => {
-  const { unreadable } = validateText('apiVersion: v1\nkind: ConfigMap\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nspec: [unclosed\n', 'bad.yaml');
+void t.test('YAML syntax errors name the file, document and line in words, not crashes', async (t) => {
+  const { unreadable } = await validateText('apiVersion: v1\nkind: ConfigMap\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nspec: [unclosed\n', 'bad.yaml');
   t.match(unreadable, [/^bad\.yaml: document 2, line \d+: /]);
   t.notMatch(unreadable[0], /\n|at line/, 'one line in words, no parser excerpt');
-  t.end();
 });
 
 void t.test('usage errors exit 2', async (t) => {
@@ -74,7 +73,7 @@ void t.test('usage errors exit 2', async (t) => {
   t.equal(await validateCommand.run(['--bogus'], unknown.io), 2);
 });
 
-void t.test('steering annotations on workload pod templates are checked too', (t) => {
+void t.test('steering annotations on workload pod templates are checked too', async (t) => {
   const text = `apiVersion: apps/v1
 kind: Deployment
 metadata: { name: web }
@@ -95,8 +94,7 @@ spec:
           annotations: { nodesmith.io/max-price-per-hour: "0.10" }
         spec: { containers: [] }
 `;
-  const { reports } = validateText(text, 'apps.yaml');
+  const { reports } = await validateText(text, 'apps.yaml');
   t.match(reports[0], { object: 'Deployment/web', problems: [{ path: 'spec.template.metadata.annotations["nodesmith.io/capacity-type-preference"]', rule: 'pod-annotation' }] });
   t.same(reports[1]?.problems, [], 'a valid CronJob template');
-  t.end();
 });
