@@ -36,6 +36,21 @@ function stackJobs() {
   return n;
 }
 
+/**
+ * A real-stack file's stderr, passed through as it comes and its last lines kept. A file whose top-level setup
+ * throws (a component that did not start) fails with no failed assertion: its cause is only on stderr, thousands of
+ * lines up in a CI log that keeps the tail, so the suite prints it again at the end.
+ */
+class StderrTail {
+  static keep = 120;
+  lines = [];
+  line = (text) => {
+    process.stderr.write(`${text}\n`);
+    this.lines.push(text);
+    if (this.lines.length > StderrTail.keep) this.lines.shift();
+  };
+}
+
 /** The other files' CPU priority below the stacks' (see splitRuns). */
 const otherFilesNiceness = 5;
 
@@ -43,10 +58,11 @@ const otherFilesNiceness = 5;
  * Runs tap with these arguments; `onLine` gets each line of its stdout. Resolves to its exit code. `niceness` lowers
  * its CPU priority, and that of every test process it starts after (they inherit it).
  */
-function tap(tapArgs, onLine, niceness = 0) {
-  const child = spawn(process.execPath, [tapBin, ...tapArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+function tap(tapArgs, onLine, niceness = 0, onErrorLine = undefined) {
+  const child = spawn(process.execPath, [tapBin, ...tapArgs], { stdio: ['ignore', 'pipe', onErrorLine === undefined ? 'inherit' : 'pipe'] });
   if (niceness !== 0 && child.pid !== undefined) setPriority(child.pid, niceness);
   createInterface({ input: child.stdout }).on('line', onLine);
+  if (onErrorLine !== undefined) createInterface({ input: child.stderr }).on('line', onErrorLine);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
 }
 
@@ -86,10 +102,12 @@ async function splitRuns(files, jobs) {
   // a fifth of the unit files' CPU, and the suite is CPU-bound on the 2-core machine (DECISIONS.md).
   const common = ['--reporter=tap', '--disable-coverage', ...options];
   const merge = new TapMerge((text) => process.stdout.write(text));
-  const runOf = (tapArgs, niceness = 0, tail = 'keep') => {
+  const runOf = (tapArgs, niceness = 0, tail = 'keep', onErrorLine = undefined) => {
     const reader = merge.run(tail);
-    return tap(tapArgs, reader.line, niceness).finally(reader.close);
+    return tap(tapArgs, reader.line, niceness, onErrorLine).finally(reader.close);
   };
+  /** The stderr tails of the real-stack files that failed, printed again last (see StderrTail). */
+  const failedStderr = [];
   const queue = slowestFirst(files.filter(startsAStack));
   const others = files.filter((f) => !startsAStack(f));
   const saves = mkdtempSync(join(tmpdir(), 'nodesmith-suite-'));
@@ -99,7 +117,10 @@ async function splitRuns(files, jobs) {
       const save = join(saves, `${String(codes.length)}-${file.replaceAll('/', '_')}`);
       writeFileSync(save, `${file}\n`);
       // tap still reports what it finds in .tap/coverage after the file (another run's data): that tail is dropped.
-      codes.push(await runOf([...common, '--jobs=1', `--save=${save}`, file], 0, 'drop'));
+      const stderr = new StderrTail();
+      const code = await runOf([...common, '--jobs=1', `--save=${save}`, file], 0, 'drop', stderr.line);
+      if (code !== 0) failedStderr.push({ file, lines: stderr.lines });
+      codes.push(code);
     }
     return codes;
   };
@@ -113,6 +134,9 @@ async function splitRuns(files, jobs) {
   merge.end();
   rememberTimes(merge.files.filter((f) => startsAStack(f.file)));
   printTimes(merge.files);
+  for (const { file, lines } of failedStderr) {
+    process.stdout.write(`\n# stderr of ${file}, which failed (its last ${String(lines.length)} lines)\n${lines.map((l) => `# ${l}`).join('\n')}\n`);
+  }
   return codes.flat().find((c) => c !== 0) ?? 0;
 }
 
