@@ -24,6 +24,7 @@ import { reservedCapacityView, type ReservedCapacitySource } from './reservation
 import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
 import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
 import type { BatchFacts } from './batcher.js';
+import { interleaveInterchangeable, schedulingOrder } from '../../domain/simulation/interleave.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
@@ -119,7 +120,8 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   if (input.pendingPods.length === 0) return { pods: 0, newNodes: 0, unschedulable: 0, ignored: 0, seconds: 0, decideSeconds: 0, placed: [], decidedAtMs: started, unplannedLaunches: 0 };
   const simulated = simulate(input, standingFor(deps.state));
   // Reserved offerings are free, so the simulation fills them first; the counts are held here, claim by claim.
-  const result = reserved === undefined ? simulated : assignReservations(simulated, reserved.pools, new Map(types.map((t) => [t.name, t])));
+  const assigned = reserved === undefined ? simulated : assignReservations(simulated, reserved.pools, new Map(types.map((t) => [t.name, t])));
+  const result = { ...assigned, nodeClaims: interleaveInterchangeable(assigned.nodeClaims, schedulingOrder(input.pendingPods)) };
   const decidedAtMs = deps.clock.now();
   deps.buffers?.recordPass(result);
   await publish(deps, result);

@@ -271,3 +271,20 @@ void t.test('a pod created while its NodePool\'s EC2NodeClass still resolves is 
   t.same(p.events.events.map((e) => e.message), ['no node can be launched for this pod: no NodePool can launch now (nodepool default: EC2NodeClass default has no instance profile yet)'],
     'not "no NodePool matches": one does, it is not ready yet');
 });
+
+void t.test('replicas planned onto several virtual nodes are dealt out oldest first, so kube-scheduler starts every launch with its first binds', async (t) => {
+  const replicas = Array.from({ length: 30 }, (_, i) => {
+    const p = pendingPod(`web-${String(i)}`, { cpu: '300m', memory: '256Mi', tolerations: [launchable] });
+    return { ...p, metadata: { ...p.metadata, labels: { app: 'web' }, creationTimestamp: new Date(1_700_000_000_000 + i * 1000).toISOString(), ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }] } };
+  });
+  const state = stateWith({ ...pools, pods: replicas });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const plans = [...state.plans.values()];
+  t.ok(plans.length >= 2, `${String(plans.length)} virtual nodes`);
+  const nodeOf = (name: string): string | undefined => plans.find((plan) => plan.assignedPods.includes(`default/${name}`))?.nodeName;
+  const firsts = replicas.slice(0, plans.length).map((r) => nodeOf(r.metadata.name ?? ''));
+  t.equal(new Set(firsts).size, plans.length, `the ${String(plans.length)} oldest replicas are on ${String(plans.length)} different virtual nodes`);
+  t.ok(plans.every((plan) => plan.assignedPods.length > 1), 'each node holds several');
+  t.equal(plans.reduce((n, plan) => n + plan.assignedPods.length, 0), 30, 'and every replica is planned once');
+});
