@@ -87,7 +87,7 @@ function bodyField(value: unknown, key: string): unknown {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
- * What fastify's 'request completed' line (info, one per call already) says of a filter or bind reply: the pod,
+ * What the 'request completed' line (info, one per call) says of a filter or bind reply: the pod,
  * and for a bind the node, beside the status. A bench times each pod's first filter and its bind to a virtual node
  * from these lines (docs/benchmarks.md) without a line more at info; the debug 'filtered nodes' line is off there.
  */
@@ -126,9 +126,12 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     request.log.error({ err: error }, 'extender request failed');
     return reply.code(500).send({ Error: 'internal error in the extender; see its log' });
   });
+  // The one access line of a call (app.ts turns fastify's pair off), with the reply's fields as the route's
+  // serializer writes them: the line fastify wrote on completion, without its 'incoming request' twin.
   const observe = (verb: Verb) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const outcome = outcomeOfStatus(reply.statusCode) ?? outcomes.get(request) ?? 'ok';
     metrics.observe(verb, outcome, reply.elapsedTime / 1000);
+    request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   };
   const errorReplies = { 400: ErrorResultSchema, 413: ErrorResultSchema, 415: ErrorResultSchema, 500: ErrorResultSchema };
   // Every verb, before the schema or a handler reads the body.
