@@ -1,4 +1,5 @@
 import type { ConsolidationOptions } from '../provisioner/disruption/consolidation-settings.js';
+import type { BatchWindows } from '../provisioner/provisioning/batcher.js';
 import type { PeriodicController } from './controller-periods.js';
 
 /** Everything `nodesmith run` needs, parsed once from flags (see run-flags.ts) and passed down frozen. */
@@ -33,7 +34,7 @@ export interface NodesmithConfig {
   readonly webhooks: { readonly host: string; readonly port: number; readonly certFile: string; readonly keyFile: string; readonly productServiceAccount: string };
   /** /metrics, /healthz and /readyz of the provisioner itself; metrics served under metricsNamespace (default nodesmith). */
   readonly health: { readonly host: string; readonly port: number; readonly metricsNamespace?: string };
-  readonly batch: { readonly idleMs: number; readonly maxMs: number };
+  readonly batch: BatchWindows;
   /**
    * Schedulers that call nodesmith's extender: their pods are planned as soon as they are pending, not only once
    * kube-scheduler has marked them Unschedulable (`--early-planning-schedulers`, default-scheduler by default; off when empty, `none` on the command line).

@@ -44,6 +44,7 @@ export const runFlagSpec = {
   'metrics-namespace': { type: 'string', default: 'nodesmith' },
   'batch-idle-duration': { type: 'string', default: durationText(defaultBatchWindows.idleMs) },
   'batch-max-duration': { type: 'string', default: durationText(defaultBatchWindows.maxMs) },
+  'batch-step-duration': { type: 'string', default: durationText(defaultBatchWindows.stepMs ?? 0) },
   'early-planning-schedulers': { type: 'string', default: 'default-scheduler' },
   'drift-recheck-interval': { type: 'string', default: '5m' },
   'controller-periods': { type: 'string', default: '' },

@@ -5,6 +5,7 @@ import { metricsNamespaceProblem } from './metrics-namespace.js';
 import { consolidationFlags } from './consolidation-flags.js';
 import { controllerPeriods } from './controller-periods.js';
 import { durationMs } from './duration-flag.js';
+import type { BatchWindows } from '../provisioner/provisioning/batcher.js';
 import { featureGatesText, isGateOn } from './feature-gates.js';
 import { karpenterGuardDefaults, runFlagSpec } from './run-flag-spec.js';
 
@@ -121,7 +122,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     nodeOverlay: isGateOn(gates, 'NodeOverlay'),
     capacityBuffer: isGateOn(gates, 'CapacityBuffer'),
     dynamicResourceAllocation: isGateOn(gates, 'DynamicResourceAllocation'),
-    batch: { idleMs: durationMs(v['batch-idle-duration'], 'batch-idle-duration', problems), maxMs: durationMs(v['batch-max-duration'], 'batch-max-duration', problems) },
+    batch: batchWindows({ idle: v['batch-idle-duration'], max: v['batch-max-duration'], step: v['batch-step-duration'] }, problems),
     ...earlyPlanning(v['early-planning-schedulers'], problems),
     driftRecheckMs: durationMs(v['drift-recheck-interval'], 'drift-recheck-interval', problems),
     ...optional('controllerPeriods', controllerPeriods(v['controller-periods'], problems)),
@@ -136,4 +137,14 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     ...optional('commit', env['NODESMITH_COMMIT']),
   };
   return problems.length > 0 ? problems : Object.freeze(config);
+}
+
+/** The batch windows; a step of 0 plans only when the batch closes, as Karpenter does. */
+function batchWindows(text: { idle: string; max: string; step: string }, problems: string[]): BatchWindows {
+  const stepMs = durationMs(text.step, 'batch-step-duration', problems);
+  return {
+    idleMs: durationMs(text.idle, 'batch-idle-duration', problems),
+    maxMs: durationMs(text.max, 'batch-max-duration', problems),
+    ...(stepMs > 0 ? { stepMs } : {}),
+  };
 }

@@ -5,9 +5,14 @@ export interface BatchWindows {
   readonly idleMs: number;
   /** Close it at the latest this long after its first trigger (BATCH_MAX_DURATION, 10 s). */
   readonly maxMs: number;
+  /**
+   * While the batch is still open, plan what has arrived this often and publish only the nodes it fills (a step):
+   * a burst created over several seconds starts launching before its last pod arrives. Absent: no steps.
+   */
+  readonly stepMs?: number;
 }
 
-export const defaultBatchWindows: BatchWindows = { idleMs: 1_000, maxMs: 10_000 };
+export const defaultBatchWindows: BatchWindows = { idleMs: 1_000, maxMs: 10_000, stepMs: 1_000 };
 
 /** How the last batch gathered: what the plan's log line says, so a burst planned in pieces can be told why. */
 export interface BatchFacts {
@@ -15,7 +20,8 @@ export interface BatchFacts {
   readonly openMs: number;
   /** Pods (and other keyed causes) that triggered it. */
   readonly triggers: number;
-  readonly closedBy: 'idle' | 'max';
+  /** `step`: the batch is still open; the pass publishes only the nodes it fills (BatchWindows.stepMs). */
+  readonly closedBy: 'idle' | 'max' | 'step';
   /** How much later than due the closing timer ran: the event loop was busy that long, hearing nothing. */
   readonly lateMs: number;
 }
@@ -33,6 +39,9 @@ export class Batcher {
   readonly #seen = new Set<string>();
   #wake: (() => void) | undefined;
   #last: BatchFacts | undefined;
+  /** The open batch's first trigger, and its last step (both undefined while none is open). */
+  #openedAt: number | undefined;
+  #steppedAt: number | undefined;
 
   constructor(clock: Clock, windows: BatchWindows = defaultBatchWindows) {
     this.#clock = clock;
@@ -57,10 +66,10 @@ export class Batcher {
   }
 
   /**
-   * Resolves when a batch closes; `stopped` lets the caller's shutdown end the wait. Its listener goes with the
-   * wait: one wait per batch, for as long as the process runs.
+   * Resolves when a batch closes, or, with steps, when a step of a batch still open is due (the next wait goes on
+   * with the same batch); `stopped` lets the caller's shutdown end the wait. Its listener goes with the wait.
    */
-  async wait(stopped: AbortSignal): Promise<'batch' | 'stopped'> {
+  async wait(stopped: AbortSignal): Promise<'batch' | 'step' | 'stopped'> {
     const onStop = (): void => { this.#wake?.(); };
     // A function, not the field, so the compiler does not take `aborted` as fixed across the awaits.
     const isStopped = (): boolean => stopped.aborted;
@@ -70,26 +79,41 @@ export class Batcher {
         await new Promise<void>((resolve) => { this.#wake = resolve; });
       }
       if (isStopped()) return 'stopped';
-      const start = this.#lastTrigger;
-      for (;;) {
-        const now = this.#clock.now();
-        const idleLeft = this.#lastTrigger + this.#windows.idleMs - now;
-        const maxLeft = start + this.#windows.maxMs - now;
-        if (maxLeft <= 0 || isStopped()) {
-          this.#last = { openMs: now - start, triggers: this.#seen.size, closedBy: 'max', lateMs: -maxLeft };
-          break;
-        }
-        if (idleLeft > 0) await this.#clock.sleep(Math.min(idleLeft, maxLeft));
-        else if (!(await this.#triggeredWhileBusy())) {
-          this.#last = { openMs: now - start, triggers: this.#seen.size, closedBy: 'idle', lateMs: -idleLeft };
-          break;
-        }
-      }
+      if ((await this.#gather(isStopped)) === 'step') return 'step';
       this.#pending = false;
       this.#seen.clear();
+      this.#openedAt = undefined;
+      this.#steppedAt = undefined;
       return isStopped() ? 'stopped' : 'batch';
     } finally {
       stopped.removeEventListener('abort', onStop);
+    }
+  }
+
+  /** Waits out the open batch's windows: until it closes (idle, max or stopped), or until a step is due. */
+  async #gather(isStopped: () => boolean): Promise<'closed' | 'step'> {
+    const start = (this.#openedAt ??= this.#lastTrigger);
+    const step = this.#windows.stepMs;
+    for (;;) {
+      const now = this.#clock.now();
+      const idleLeft = this.#lastTrigger + this.#windows.idleMs - now;
+      const maxLeft = start + this.#windows.maxMs - now;
+      const stepLeft = step === undefined ? Infinity : (this.#steppedAt ?? start) + step - now;
+      const facts = (closedBy: BatchFacts['closedBy'], late: number): BatchFacts => ({ openMs: now - start, triggers: this.#seen.size, closedBy, lateMs: -late });
+      if (maxLeft <= 0 || isStopped()) {
+        this.#last = facts('max', maxLeft);
+        return 'closed';
+      }
+      if (idleLeft > 0 && stepLeft <= 0) {
+        this.#steppedAt = now;
+        this.#last = facts('step', stepLeft);
+        return 'step';
+      }
+      if (idleLeft > 0) await this.#clock.sleep(Math.min(idleLeft, maxLeft, stepLeft));
+      else if (!(await this.#triggeredWhileBusy())) {
+        this.#last = facts('idle', idleLeft);
+        return 'closed';
+      }
     }
   }
 

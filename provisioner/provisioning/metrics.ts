@@ -27,7 +27,8 @@ export function planningMetrics(registry: Registry, queue?: () => number): (summ
   return (summary) => {
     unplanned.inc(summary.unplannedLaunches);
     scheduling.observe({ controller }, summary.seconds);
-    unschedulable.set({ controller }, summary.unschedulable);
+    // A step leaves the pods it did not place to the batch's last pass, which says which of them fit nowhere.
+    if (summary.batch?.closedBy !== 'step') unschedulable.set({ controller }, summary.unschedulable);
     ignored.set(summary.ignored);
     virtualNodes.inc(summary.newNodes);
   };

@@ -25,6 +25,7 @@ import { isBufferPod } from '../../domain/buffers/buffer-pods.js';
 import { roomPodsIn, type BufferRoom } from '../buffers/buffer-room.js';
 import type { BatchFacts } from './batcher.js';
 import { interleaveInterchangeable, schedulingOrder } from '../../domain/simulation/interleave.js';
+import { filledClaims } from '../../domain/simulation/filled-claims.js';
 
 export interface PlannerDeps {
   readonly state: ClusterState;
@@ -107,13 +108,16 @@ function standingFor(state: ClusterState): StandingCluster {
 /**
  * One planning pass: simulate the pending pods against real and virtual nodes, publish each new NodeClaim as a
  * virtual node, and tell every pod what happened through an Event. Creates no instance: kube-scheduler chooses.
+ *
+ * A `step` (a batch still open, batcher.ts) publishes only the new NodeClaims no pending pod could still join
+ * (filled-claims.ts) and the places found on nodes that exist: the other pods wait, unplanned and untold, for the
+ * next pass, where they are packed together with what arrives meanwhile.
  */
-export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
+export async function planOnce(deps: PlannerDeps, options: { readonly step?: boolean } = {}): Promise<PlanSummary> {
   const started = deps.clock.now();
   await pruneStalePlans(deps);
   const deciding = deps.clock.now();
-  const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, deciding);
-  const types = reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers, deps.reservedCapacity?.offeringOf);
+  const { reserved, types } = offeredTypes(deps, deciding);
   const room = deps.buffers === undefined ? [] : roomPodsIn(deps.state, deps.buffers);
   const onRefused = ({ pod, reason }: RefusedDevicePod): void => { deps.events.record(podTarget(pod), 'Warning', 'UnsupportedResourceClaim', `no node is launched for this pod: ${reason}`); };
   const input = buildSimulationInput(deps.state, types, deps.unavailableOfferings(), { roomPods: room, nowMs: deciding, onRefused });
@@ -121,9 +125,9 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   const simulated = simulate(input, standingFor(deps.state));
   // Reserved offerings are free, so the simulation fills them first; the counts are held here, claim by claim.
   const assigned = reserved === undefined ? simulated : assignReservations(simulated, reserved.pools, new Map(types.map((t) => [t.name, t])));
-  const result = { ...assigned, nodeClaims: interleaveInterchangeable(assigned.nodeClaims, schedulingOrder(input.pendingPods)) };
+  const result = toPublish(assigned, input.pendingPods, options.step === true);
   const decidedAtMs = deps.clock.now();
-  deps.buffers?.recordPass(result);
+  if (options.step !== true) deps.buffers?.recordPass(result);
   await publish(deps, result);
   const placed = [...result.nodeClaims, ...result.existing].flatMap((bin) => bin.pods.filter((p) => !isBufferPod(p)).map(podKeyOf));
   const unschedulable = result.unschedulable.filter((u) => !isBufferPod(u.pod));
@@ -135,6 +139,21 @@ export async function planOnce(deps: PlannerDeps): Promise<PlanSummary> {
   // A pass that only placed the buffers' room on nodes that have it again is no news.
   if (summary.pods > 0 || summary.newNodes > 0) deps.onPlanned?.(summary);
   return summary;
+}
+
+/** The instance types a pass plans with: with reserved capacity (gate ReservedCapacity), its offerings added. */
+function offeredTypes(deps: PlannerDeps, nowMs: number): { reserved: ReturnType<typeof reservedCapacityView> | undefined; types: readonly InstanceType[] } {
+  const reserved = deps.reservedCapacity === undefined ? undefined : reservedCapacityView(deps.state, deps.reservedCapacity, nowMs);
+  return { reserved, types: reserved === undefined ? deps.instanceTypes() : withReservedOfferings(deps.instanceTypes(), reserved.offers, deps.reservedCapacity?.offeringOf) };
+}
+
+/**
+ * What a pass publishes of its plan: a step only the NodeClaims no pending pod could still join, and no verdict on
+ * the pods it placed nowhere; the replicas on the new NodeClaims dealt out in kube-scheduler's order (interleave.ts).
+ */
+function toPublish(plan: SimulationResult, pending: readonly Pod[], step: boolean): SimulationResult {
+  const claims = step ? filledClaims(plan.nodeClaims, pending) : plan.nodeClaims;
+  return { existing: plan.existing, nodeClaims: interleaveInterchangeable(claims, schedulingOrder(pending)), unschedulable: step ? [] : plan.unschedulable };
 }
 
 async function publish(deps: PlannerDeps, result: SimulationResult): Promise<void> {

@@ -75,7 +75,8 @@ export class Provisioner {
 
   async #planLoop(): Promise<void> {
     for (;;) {
-      if ((await this.#batcher.wait(this.#stop.signal)) === 'stopped') return;
+      const woke = await this.#batcher.wait(this.#stop.signal);
+      if (woke === 'stopped') return;
       if (!(await this.#untilLeading())) return;
       if (!this.#options.state.isSynced) continue;
       await this.#untilPlansShown();
@@ -85,7 +86,7 @@ export class Provisioner {
         await planOnce({
           nominationMs: nominationWindowMs((this.#options.windows ?? defaultBatchWindows).maxMs), ...this.#options,
           ...(onPlanned === undefined ? {} : { onPlanned: (s: PlanSummary) => { onPlanned(batch === undefined ? s : { ...s, batch }); } }),
-        });
+        }, { step: woke === 'step' });
       } catch (error) {
         this.#options.onError('planning', error);
         this.#batcher.trigger();

@@ -7,6 +7,7 @@ import { builtInPriceDifference, poolTable, racePrices } from './race-prices.js'
 import { raceWorkload } from './race-workloads.js';
 import { defaultMotoRegion } from '../stack/moto.js';
 import { runOnce, type Controller, type RunFigures, type RunOptions } from './vs-karpenter-run.js';
+import { defaultBatchWindows, type BatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 interface Row {
   readonly label: string;
@@ -68,12 +69,18 @@ function schedule(flag: (name: string) => string | undefined): { rounds: number;
   return { rounds: Number(flag('--rounds') ?? 1), first: firstController(flag('--first')), only: (flag('--controllers') ?? 'karpenter,nodesmith').split(',') };
 }
 
+/** nodesmith's windows: `nodesmith run`'s defaults, or with `--no-batch-steps` one plan per batch, as Karpenter's. */
+function batchWindows(flag: (name: string) => string | undefined): BatchWindows {
+  if (flag('--no-batch-steps') === undefined) return defaultBatchWindows;
+  return { idleMs: defaultBatchWindows.idleMs, maxMs: defaultBatchWindows.maxMs };
+}
+
 /** The run's settings from the flags; says first how Karpenter's built-in prices differ from the race's one table. */
 async function runOptions(total: number, flag: (name: string) => string | undefined, write: (text: string) => void): Promise<RunOptions> {
   const table = racePrices(defaultMotoRegion);
   write(`${await builtInPriceDifference(table, poolTable(table).map((t) => t.name))}\n`);
   return {
-    total, workload: raceWorkload(flag('--workload') ?? 'burst', total), keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
+    total, workload: raceWorkload(flag('--workload') ?? 'burst', total), batch: batchWindows(flag), keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
     timeoutS: Number(flag('--timeout-s') ?? 1200), highs: await loadLpSolver(), write,
   };
 }

@@ -22,7 +22,7 @@ import { fleetLines, poolCategories, poolMinGeneration, poolTable, priceFleet, r
 import { afterDaemons, daemonOverhead, type RaceWorkload } from './race-workloads.js';
 import type { Ec2Prices } from '../stack/ec2-allocation.js';
 import { RaceInvariants } from './race-invariants.js';
-import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
+import type { BatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
 
@@ -38,6 +38,8 @@ const poolYaml = (world: KarpenterWorld, workload: RaceWorkload): string => node
 export interface RunOptions {
   readonly total: number;
   readonly workload: RaceWorkload;
+  /** nodesmith's batch windows (default: `nodesmith run`'s); `--no-batch-steps` plans only when a batch closes. */
+  readonly batch: BatchWindows;
   /** Share of each Deployment's replicas kept by the scale-down. */
   readonly keep: number;
   /** The cluster has settled once no NodeClaim changed for this long. */
@@ -79,14 +81,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * Starts the controller on the world, both pricing from the proxy's one table (the Pricing API and the spot price
  * history): its pid, and how to stop it.
  */
-async function startController(world: KarpenterWorld, controller: Controller): Promise<{ pid: number; stop(): Promise<void> }> {
+async function startController(world: KarpenterWorld, controller: Controller, batch: BatchWindows): Promise<{ pid: number; stop(): Promise<void> }> {
   if (controller === 'karpenter') {
     // info: Karpenter's chart default, as nodesmith's (NODESMITH_LOG_LEVEL, set by the bench).
     const k = await world.startKarpenter({ logLevel: 'info', pricingApi: true });
     return { pid: k.component.process.pid ?? -1, stop: () => k.stop() };
   }
   // From dist/ as the image runs it (under tsx the process also carries the transpiler), batching as Karpenter does (1 s idle).
-  const product = await startProductOn(world, { childProcess: true, compiled: true, batch: defaultBatchWindows, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
+  const product = await startProductOn(world, { childProcess: true, compiled: true, batch, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
   return { pid: product.childPid() ?? -1, stop: () => product.stop() };
 }
 
@@ -188,7 +190,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
   try {
     const prices: Ec2Prices = racePrices(world.moto.region);
     world.proxy.setEc2Prices(prices);
-    running = await startController(world, controller);
+    running = await startController(world, controller, options.batch);
     await pricesRead(world);
     const pid = running.pid;
     const table = poolTable(prices, options.workload.capacityTypes);

@@ -4,14 +4,17 @@ import { parseRunFlags } from '../../cli/run-flags.js';
 import { runFlagSpec } from '../../cli/run-flag-spec.js';
 import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
-void t.test("nodesmith run batches by the provisioner's default windows, Karpenter's 1 s idle and 10 s at most", (t) => {
+void t.test("nodesmith run batches by the provisioner's default windows, Karpenter's 1 s idle and 10 s at most, with a step each second", (t) => {
   const parsed = parseRunFlags(['--cluster-name=c'], {});
   t.same(Array.isArray(parsed) ? undefined : parsed.batch, defaultBatchWindows);
-  t.same(defaultBatchWindows, { idleMs: 1_000, maxMs: 10_000 });
+  t.same(defaultBatchWindows, { idleMs: 1_000, maxMs: 10_000, stepMs: 1_000 });
   t.equal(runFlagSpec['batch-idle-duration'].default, '1s', '--help shows the default as a user writes it');
   t.equal(runFlagSpec['batch-max-duration'].default, '10s');
-  const short = parseRunFlags(['--cluster-name=c', '--batch-idle-duration=500ms', '--batch-max-duration=5s'], {});
-  t.same(Array.isArray(short) ? undefined : short.batch, { idleMs: 500, maxMs: 5_000 });
+  t.equal(runFlagSpec['batch-step-duration'].default, '1s');
+  const short = parseRunFlags(['--cluster-name=c', '--batch-idle-duration=500ms', '--batch-max-duration=5s', '--batch-step-duration=0s'], {});
+  t.same(Array.isArray(short) ? undefined : short.batch, { idleMs: 500, maxMs: 5_000 }, 'a step of 0s plans only when the batch closes');
+  const bad = parseRunFlags(['--cluster-name=c', '--batch-step-duration=soon'], {});
+  t.match(bad, [/--batch-step-duration must be a duration/]);
   t.end();
 });
 

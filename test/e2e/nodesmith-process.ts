@@ -42,7 +42,7 @@ export function runFlags(c: NodesmithConfig): string[] {
     `--extender-host=${c.extender.host}`, `--extender-port=${String(c.extender.port)}`,
     `--webhook-host=${c.webhooks.host}`, `--webhook-port=${String(c.webhooks.port)}`, `--webhook-cert-file=${c.webhooks.certFile}`, `--webhook-key-file=${c.webhooks.keyFile}`,
     `--service-account=${c.webhooks.productServiceAccount}`, `--health-host=${c.health.host}`, `--health-port=${String(c.health.port)}`,
-    `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`,
+    `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`, `--batch-step-duration=${String(c.batch.stepMs ?? 0)}ms`,
     // Unset in the config is off; the flag's own default is on.
     `--early-planning-schedulers=${c.earlyPlanningSchedulers === undefined ? 'none' : c.earlyPlanningSchedulers.join(',')}`,
     ...(c.driftRecheckMs === undefined ? [] : [`--drift-recheck-interval=${String(c.driftRecheckMs)}ms`]),

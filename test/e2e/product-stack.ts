@@ -56,7 +56,8 @@ export interface ProductStack {
 
 export interface ProductStackOptions {
   /**
-   * The batch windows. Tests plan sooner than `nodesmith run` (0.5 s idle, 5 s at most); the benches and the soak pass
+   * The batch windows. Tests plan sooner than `nodesmith run` (0.5 s idle, 5 s at most, a step each 0.5 s while pods
+   * still arrive, as `nodesmith run` steps each second); the benches and the soak pass
    * `defaultBatchWindows`, what a user runs and Karpenter's own (1 s, 10 s): a race against Karpenter must batch as it does.
    */
   readonly batch?: BatchWindows;
@@ -202,7 +203,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     extender: { host: '127.0.0.1', port: extenderPort },
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
-    batch: options.batch ?? { idleMs: 500, maxMs: 5_000 },
+    batch: options.batch ?? { idleMs: 500, maxMs: 5_000, stepMs: 500 },
     ...(options.earlyPlanning === false ? {} : { earlyPlanningSchedulers: ['default-scheduler'] }),
     ...controllerSwitches(options),
     karpenterGuard: options.karpenterGuard ?? defaultKarpenterGuard(),

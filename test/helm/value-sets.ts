@@ -36,6 +36,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.zones': '{eu-west-1a,eu-west-1b}',
     'settings.batchIdleDuration': '2s',
     'settings.batchMaxDuration': '20s',
+    'settings.batchStepDuration': '0s',
     'settings.earlyPlanningSchedulers': 'none',
     'settings.driftRecheckInterval': '10m',
     'settings.controllerPeriods': 'gc.instances=30s\\,gc.nodeclaims=30s',

@@ -160,3 +160,46 @@ void t.test('the batch says how it gathered: how long it was open, how many pods
   t.equal(wait.outcome(), 'batch');
   t.same(batcher.lastBatch, { openMs: 10_000, triggers: 20, closedBy: 'max', lateMs: 0 }, 'a steady stream is cut at the max window');
 });
+
+void t.test('with steps, a batch still filling wakes the planner each step and keeps gathering: the max window counts from its first trigger', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, { idleMs: 1_000, maxMs: 3_000, stepMs: 800 });
+  let wait = watch(batcher);
+  batcher.trigger('default/a');
+  await settle();
+  clock.step(500);
+  batcher.trigger('default/b');
+  await settle();
+  clock.step(300);
+  await settle();
+  t.equal(wait.outcome(), 'step', 'a step 800 ms after the first pod, while pods still arrive');
+  t.match(batcher.lastBatch, { openMs: 800, triggers: 2, closedBy: 'step' });
+  wait = watch(batcher);
+  for (const [ms, pod] of [[600, 'c'], [600, 'd']] as const) {
+    clock.step(ms);
+    batcher.trigger(`default/${pod}`);
+    await settle();
+  }
+  t.equal(wait.outcome(), 'step', 'the next step 800 ms after the last');
+  wait = watch(batcher);
+  clock.step(1_000);
+  await settle();
+  t.equal(wait.outcome(), 'batch', 'the batch closes');
+  t.match(batcher.lastBatch, { openMs: 3_000, triggers: 4, closedBy: 'max' }, 'at the max window counted from its first trigger, across the steps');
+  batcher.trigger('default/a');
+  wait = watch(batcher);
+  clock.step(1_000);
+  await settle();
+  t.equal(wait.outcome(), 'batch', 'a pod of the last batch opens the next one: the seen pods were cleared');
+});
+
+void t.test('without steps, or when pods stop arriving before the step, the batch only closes', async (t) => {
+  const clock = new FakeClock();
+  const batcher = new Batcher(clock, { idleMs: 500, maxMs: 10_000, stepMs: 800 });
+  const wait = watch(batcher);
+  batcher.trigger('default/a');
+  await settle();
+  clock.step(500);
+  await settle();
+  t.equal(wait.outcome(), 'batch', 'idle before a step was due: one plan, as before');
+});

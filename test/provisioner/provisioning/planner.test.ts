@@ -288,3 +288,27 @@ void t.test('replicas planned onto several virtual nodes are dealt out oldest fi
   t.ok(plans.every((plan) => plan.assignedPods.length > 1), 'each node holds several');
   t.equal(plans.reduce((n, plan) => n + plan.assignedPods.length, 0), 30, 'and every replica is planned once');
 });
+
+void t.test('a step publishes only the nodes no pending pod could still join, and tells the others nothing until the batch closes', async (t) => {
+  // Six fill a node: the 31st is left alone on one that still has room.
+  const replicas = Array.from({ length: 31 }, (_, i) => {
+    const p = pendingPod(`web-${String(i)}`, { cpu: '300m', memory: '256Mi', tolerations: [launchable] });
+    return { ...p, metadata: { ...p.metadata, labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }] } };
+  });
+  const huge = pendingPod('huge', { cpu: '64', tolerations: [launchable] });
+  const state = stateWith({ ...pools, pods: [...replicas, huge] });
+  const p = planner(state);
+  const step = await planOnce(p.deps, { step: true });
+  const full = [...state.plans.values()];
+  t.equal(full.length, 5, 'the five full nodes are published');
+  t.ok(full.every((plan) => plan.assignedPods.length === 6), 'six replicas on each');
+  t.equal(step.newNodes, full.length);
+  t.equal(step.unschedulable, 0, 'the pod nothing can hold is not reported by a step');
+  t.same(p.events.events.filter((e) => e.reason === 'FailedProvisioning'), [], 'nor told so');
+  const waiting = replicas.filter((r) => state.planOfPod(`default/${r.metadata.name ?? ''}`) === undefined);
+  t.equal(waiting.length, 1, 'the replica of the node with room left waits for the next pass, unplanned');
+  const close = await planOnce(p.deps);
+  t.equal(close.pods, waiting.length + 1, 'the pass that closes the batch plans them, and the huge pod');
+  t.equal(close.unschedulable, 1, 'and says the huge pod fits nowhere');
+  t.ok(replicas.every((r) => state.planOfPod(`default/${r.metadata.name ?? ''}`) !== undefined), 'every replica has a plan');
+});
