@@ -24,9 +24,9 @@ function sorted(record: Readonly<Record<string, string>>): [string, string][] {
 
 /**
  * The same plan with the interchangeable pods of each kind dealt out across the new NodeClaims that hold that kind,
- * in the order kube-scheduler will take them (`order`, a comparator: first taken first): each NodeClaim keeps exactly as many pods of each
- * kind as the simulation gave it, so every count the plan was checked against (resources, spread, anti-affinity)
- * is unchanged.
+ * in the order kube-scheduler will take them (`order`, a comparator: first taken first). Each NodeClaim keeps
+ * exactly as many pods of each kind as the simulation gave it, so every count the plan was checked against
+ * (resources, spread, anti-affinity) is unchanged.
  *
  * Why: a virtual node launches when kube-scheduler binds its first pod to it, and kube-scheduler takes pending pods
  * oldest first. Packed in that order, the first NodeClaim took the oldest pods, the second the next ones, and so on:
