@@ -32,3 +32,20 @@ void t.test('the smallest pending pod decides: one that needs little CPU but muc
   t.same(filledClaims([lowOnCpu], [pending[0]].filter((p) => p !== undefined)).map((c) => c.name), ['low-on-cpu'], 'the CPU-heavy pod alone does not');
   t.end();
 });
+
+void t.test("a full node smaller than the pass's largest holds its leftovers, and waits for the batch's last pass", (t) => {
+  const pending = [pod('web', { cpu: '500m', memory: '512Mi' })];
+  const big = { ...claim('big', { cpu: 47_600, memory: 90 * gi }), allocatable: { cpu: 47_810, memory: 92 * gi, pods: 234 } };
+  const leftovers = claim('leftovers', { cpu: 3_600, memory: 1 * gi });
+  t.same(filledClaims([big, leftovers], pending).map((c) => c.name), ['big']);
+  t.end();
+});
+
+void t.test('a full node holding a pod placed by other pods (spread, affinity, anti-affinity) waits for the batch', (t) => {
+  const pending = [pod('web', { cpu: '500m', memory: '512Mi' })];
+  const spread = pod('spread', { spec: { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'spread' } } }] } });
+  const apart = pod('apart', { spec: { affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'apart' } } } }] } } } });
+  const full = (name: string, p: typeof spread): ReturnType<typeof claim> => ({ ...claim(name, { cpu: 3_600, memory: 1 * gi }), pods: [p] });
+  t.same(filledClaims([full('spread', spread), full('apart', apart), full('plain', pod('plain'))], pending).map((c) => c.name), ['plain']);
+  t.end();
+});
