@@ -50,9 +50,17 @@ export function startComponent(spec: ComponentSpec): Component {
   });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
+  // Settled once what the process wrote is in its log file: 'exit' can come before its output has been read from
+  // the pipes, and before the log file is even open, so a component that failed at once (etcd on a port another
+  // stack took) showed "(no log)", and its "address already in use" was not seen to start it on new ports
+  // (fresh-ports.ts). 'close' follows the last output; a grandchild holding the pipes open delays it 1 s at most.
   const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => { resolve(code); });
-    child.once('error', (error) => { log.write(`spawn failed: ${error.message}\n`); resolve(-1); });
+    const flushed = (code: number | null): void => { log.write('', () => { resolve(code); }); };
+    child.once('exit', (code) => {
+      const late = setTimeout(() => { flushed(code); }, 1_000);
+      child.once('close', () => { clearTimeout(late); flushed(code); });
+    });
+    child.once('error', (error) => { log.write(`spawn failed: ${error.message}\n`, () => { resolve(-1); }); });
   });
   const component: Component = {
     name: spec.name,
