@@ -37,10 +37,15 @@ function sorted(record: Readonly<Record<string, string>>): [string, string][] {
 export function interleaveInterchangeable(claims: readonly PlannedNodeClaim[], order: (a: Pod, b: Pod) => number): PlannedNodeClaim[] {
   // For each kind: the claims holding it, in order, with how many each holds; and its pods, oldest first.
   const kinds = new Map<string, { holders: { claim: number; count: number }[]; pods: Pod[] }>();
+  // The pods that stay where the simulation put them, claim by claim; the others are dealt below.
+  const dealt: Pod[][] = claims.map(() => []);
   claims.forEach((claim, index) => {
     for (const pod of claim.pods) {
       const key = interchangeableKey(pod);
-      if (key === undefined) continue;
+      if (key === undefined) {
+        dealt[index]?.push(pod);
+        continue;
+      }
       let kind = kinds.get(key);
       if (kind === undefined) kinds.set(key, (kind = { holders: [], pods: [] }));
       const last = kind.holders.at(-1);
@@ -49,7 +54,6 @@ export function interleaveInterchangeable(claims: readonly PlannedNodeClaim[], o
       kind.pods.push(pod);
     }
   });
-  const dealt = claims.map((claim) => claim.pods.filter((pod) => interchangeableKey(pod) === undefined));
   for (const { holders, pods } of kinds.values()) {
     pods.sort(order);
     const left = holders.map((h) => h.count);
