@@ -4,11 +4,19 @@ import type { ControllerLogger } from '../runtime/controller-runner.js';
 import { sharedMetric } from '../runtime/metric-shapes.js';
 import type { EventReason, EventRecorder, EventTarget } from '../ports/events.js';
 import type { ResourceRef } from './kube-rest.js';
+import { TokenBucket, type RateLimit } from './token-bucket.js';
 
 /** The one call the recorder makes (KubeRest has it). */
 export interface EventWriter { create(ref: ResourceRef, body: object): Promise<unknown> }
 
 const dedupeWindowMs = 60_000;
+
+/**
+ * Karpenter's own limit on Nominated Events (PodNominationRateLimiter: 5 a second, bursts of 10, across all pods).
+ * One per pod of a 1,000-pod burst was 1,000 writes the API server did beside the burst's binds, where Karpenter does
+ * about 60; a user reading one pod's Events still sees its nomination, as under Karpenter.
+ */
+export const defaultEventRateLimits: Readonly<Partial<Record<EventReason, RateLimit>>> = { Nominated: { perSecond: 5, burst: 10 } };
 
 export interface KubeEventRecorderOptions {
   readonly clock: Clock;
@@ -19,6 +27,9 @@ export interface KubeEventRecorderOptions {
   /** Events waiting beyond this many are dropped (default 2,000), and counted by `onDropped`. */
   readonly maxBacklog?: number;
   readonly onDropped?: () => void;
+  /** Reasons written at most so often, the rest dropped (default: `defaultEventRateLimits`). */
+  readonly rateLimits?: Readonly<Partial<Record<EventReason, RateLimit>>>;
+  readonly onRateLimited?: (reason: EventReason) => void;
 }
 
 /**
@@ -41,6 +52,8 @@ export class KubeEventRecorder implements EventRecorder {
   readonly #maxInFlight: number;
   readonly #maxBacklog: number;
   readonly #onDropped: () => void;
+  readonly #buckets: ReadonlyMap<EventReason, TokenBucket>;
+  readonly #onRateLimited: (reason: EventReason) => void;
   readonly #backlog: { namespace: string; body: object }[] = [];
   #inFlight = 0;
 
@@ -52,6 +65,9 @@ export class KubeEventRecorder implements EventRecorder {
     this.#maxInFlight = options.maxInFlight ?? 4;
     this.#maxBacklog = options.maxBacklog ?? 2_000;
     this.#onDropped = options.onDropped ?? ((): void => undefined);
+    this.#onRateLimited = options.onRateLimited ?? ((): void => undefined);
+    const limits = Object.entries(options.rateLimits ?? defaultEventRateLimits) as [EventReason, RateLimit][];
+    this.#buckets = new Map(limits.map(([reason, limit]) => [reason, new TokenBucket(limit, options.clock)]));
   }
 
   record(target: EventTarget, type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
@@ -59,6 +75,10 @@ export class KubeEventRecorder implements EventRecorder {
     const key = `${target.kind}/${target.namespace ?? ''}/${target.name}/${target.uid ?? ''}/${reason}/${message}`;
     this.#forgetOlderThan(now - dedupeWindowMs);
     if (this.#recent.has(key)) return;
+    if (this.#buckets.get(reason)?.tryAccept() === false) {
+      this.#onRateLimited(reason);
+      return;
+    }
     this.#recent.set(key, now);
     const namespace = target.namespace ?? 'default';
     const time = new Date(now).toISOString();
@@ -120,10 +140,11 @@ const droppedName = 'nodesmith_events_dropped_total';
  * operator missing Events from `kubectl describe` then sees why on a dashboard.
  */
 export function countedEventRecorder(api: EventWriter, w: { readonly clock: Clock; readonly registry: Registry; readonly log: ControllerLogger }): KubeEventRecorder {
-  const dropped = sharedMetric(w.registry, droppedName, () => new Counter({ name: droppedName, help: 'Events nodesmith did not write, by reason: backlog (too many waiting) or write_failed (refused or unanswered).', labelNames: ['reason'] as const, registers: [w.registry] }));
+  const dropped = sharedMetric(w.registry, droppedName, () => new Counter({ name: droppedName, help: 'Events nodesmith did not write, by reason: backlog (too many waiting), rate_limited (over its reason\'s rate, as Karpenter limits Nominated) or write_failed (refused or unanswered).', labelNames: ['reason'] as const, registers: [w.registry] }));
   return new KubeEventRecorder(api, {
     clock: w.clock, component: 'nodesmith',
     onError: (e) => { dropped.inc({ reason: 'write_failed' }); w.log.debug({ err: e }, 'could not write an event'); },
     onDropped: () => { dropped.inc({ reason: 'backlog' }); w.log.debug({}, 'event dropped: too many waiting to be written'); },
+    onRateLimited: () => { dropped.inc({ reason: 'rate_limited' }); },
   });
 }

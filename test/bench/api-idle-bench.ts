@@ -4,6 +4,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { startProductStack, type ProductStack } from '../e2e/product-stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { userRequests } from './audit-requests.js';
+import { byVerb, requestsBetween, requestTotals } from './api-request-totals.js';
 import type { Bench } from './bench.js';
 
 const identity = 'nodesmith-bench';
@@ -24,18 +25,6 @@ function boundPod(name: string, nodeName: string): k8s.V1Pod {
     metadata: { name, namespace: 'default', labels: { app: 'idle' } },
     spec: { nodeName, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
   };
-}
-
-/** The API server's own counter, summed by verb over every client, from /metrics. */
-async function requestTotalsByVerb(product: ProductStack): Promise<Map<string, number>> {
-  const r = await product.stack.kubectl(['get', '--raw', '/metrics']);
-  const totals = new Map<string, number>();
-  for (const line of r.stdout.split('\n')) {
-    if (!line.startsWith('apiserver_request_total{')) continue;
-    const verb = /verb="([^"]+)"/.exec(line)?.[1] ?? '?';
-    totals.set(verb, (totals.get(verb) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
-  }
-  return totals;
 }
 
 async function settle(product: ProductStack, nodes: number, pods: number): Promise<void> {
@@ -67,17 +56,17 @@ export const apiIdleBench: Bench = {
       await new Promise((resolve) => setTimeout(resolve, 30_000));
       const audit = join(product.stack.dir, 'audit.log');
       const offset = (await stat(audit)).size;
-      const before = await requestTotalsByVerb(product);
+      const before = await requestTotals(product, byVerb);
       write(`api-idle: ${String(nodes)} nodes, ${String(pods)} pods Running; watching nodesmith's requests for ${String(windowS)} s\n`);
       await new Promise((resolve) => setTimeout(resolve, windowS * 1000));
       await new Promise((resolve) => setTimeout(resolve, 2_000)); // the audit batch flushes every second
-      const after = await requestTotalsByVerb(product);
+      const after = await requestTotals(product, byVerb);
       const { byKind: mine, total } = await userRequests(audit, offset, identity);
       write(`  nodesmith (audit log, user ${identity}): ${String(total)} requests in ${String(windowS)} s\n`);
       for (const [kind, n] of mine) write(`    ${kind.padEnd(44)} ${String(n).padStart(6)}\n`);
       const lists = mine.filter(([kind]) => kind.startsWith('list ')).reduce((sum, [, n]) => sum + n, 0);
       write(`  nodesmith LIST requests: ${String(lists)}\n`);
-      const verbs = [...after.entries()].map(([verb, n]) => `${verb} ${String(n - (before.get(verb) ?? 0))}`).join(', ');
+      const verbs = requestsBetween(before, after).map(([verb, n]) => `${verb} ${String(n)}`).join(', ');
       write(`  apiserver_request_total over the window, all clients, by verb: ${verbs}\n`);
     } finally {
       await product.stop();

@@ -12,6 +12,7 @@ import { onDemandFleet } from './on-demand-fleet.js';
 import { CpuMeter, type CpuTime } from './process-cpu.js';
 import { stageTimes, watchStages, type PodTrace, type StageWatch } from './stage-watch.js';
 import { warmBurst } from './warm-burst.js';
+import { byVerbAndResource, requestsBetween, requestTotals, writesPerPodLine } from './api-request-totals.js';
 import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
@@ -121,6 +122,7 @@ export const e2eBurstBench: Bench = {
       // Each process's CPU over the burst: on 2 shared cores a stage that waits on a busy process shows here.
       const cpu = stackCpu(product);
       const cpu0 = cpu.reading();
+      const api0 = await requestTotals(product, byVerbAndResource);
       const started = Date.now();
       const binds = await watchStages(product.kc, 'default', started);
       // /healthz is served on nodesmith's event loop and does no work: its answer time is that loop's availability.
@@ -129,6 +131,7 @@ export const e2eBurstBench: Bench = {
       const { boundAt, runningAt } = await followBurst(binds, { total, started, pid: product.childPid() }, write);
       write(`load average after it ${load()}\n`);
       write(`CPU seconds over the burst: ${cpuLine(cpu.since(cpu0))}\n`);
+      write(writesPerPodLine('the burst, until all Running', requestsBetween(api0, await requestTotals(product, byVerbAndResource)), total));
       const fleet = await onDemandFleet(product);
       binds.stop();
       await probe.stop();

@@ -8,6 +8,7 @@ import { boundCurve } from './bound-curve.js';
 import type { BurstDeployment } from './e2e-burst-bench.js';
 import { nodesmithStages } from './nodesmith-timeline.js';
 import { watchStages } from './stage-watch.js';
+import { byVerbAndResource, requestsBetween, requestTotals, writesPerPodLine } from './api-request-totals.js';
 
 const nodeClaimCount = async (product: ProductStack): Promise<number> => (await listClaims(product)).length;
 
@@ -27,6 +28,7 @@ export async function warmBurst(product: ProductStack, pool: string, deployments
   for (const d of deployments) await apps.deleteNamespacedDeployment({ name: d.name, namespace: 'default', propagationPolicy: 'Background' });
   await waitFor('the first burst\'s pods to be gone', async () => ((await product.core.listNamespacedPod({ namespace: 'default' })).items.length === 0 ? true : undefined), { timeoutMs, intervalMs: 1_000 });
   const claimsBefore = await nodeClaimCount(product);
+  const api0 = await requestTotals(product, byVerbAndResource);
   const started = Date.now();
   const binds = await watchStages(product.kc, 'default', started);
   try {
@@ -39,6 +41,7 @@ export async function warmBurst(product: ProductStack, pool: string, deployments
     // Running too: with binds this quick, kwok's backlog (and so its rate) shows more plainly than in the first burst.
     const running = (): number => [...binds.pods.values()].filter((p) => p.runningMs !== undefined).length;
     await waitFor(`${String(total)} pods of the second burst Running`, () => Promise.resolve(running() >= total ? true : undefined), { timeoutMs, intervalMs: 250 });
+    write(`  ${writesPerPodLine('the second burst, until all Running', requestsBetween(api0, await requestTotals(product, byVerbAndResource)), total)}`);
     write(`${nodesmithStages(binds, join(product.stack.dir, 'nodesmith.log'), started).trimEnd().replace(/^/gm, '  ')}\n`);
   } finally {
     binds.stop();

@@ -27,9 +27,12 @@ const clock = { now: () => 0, sleep: () => Promise.resolve() };
 const pod = (i: number): { kind: string; name: string; namespace: string } => ({ kind: 'Pod', name: `pod-${String(i)}`, namespace: 'default' });
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+// These tests write many Nominated Events at one instant: without Karpenter's rate limit, so all of them reach the queue.
+const unlimited = { rateLimits: {} };
+
 void t.test('a burst of events puts only a few on the wire at once, and the rest follow as they finish', async (t) => {
   const api = slowApi();
-  const recorder = new KubeEventRecorder(api, { clock, component: 'nodesmith', onError: () => undefined, maxInFlight: 4 });
+  const recorder = new KubeEventRecorder(api, { clock, component: 'nodesmith', onError: () => undefined, maxInFlight: 4, ...unlimited });
   for (let i = 0; i < 1_000; i++) recorder.record(pod(i), 'Normal', 'Nominated', 'planned on virtual node v');
   t.equal(api.onWire(), 4, 'four writes on the wire, not a thousand');
   t.equal(recorder.backlog, 996, 'the others wait their turn');
@@ -46,7 +49,7 @@ void t.test('past the backlog the newest events are dropped and counted, and a f
   let failures = 0;
   let calls = 0;
   const api = { create: (): Promise<unknown> => { calls += 1; return Promise.reject(new Error('the API server said no')); } };
-  const recorder = new KubeEventRecorder(api, { clock, component: 'nodesmith', onError: () => { failures += 1; }, maxInFlight: 1, maxBacklog: 10, onDropped: () => { dropped += 1; } });
+  const recorder = new KubeEventRecorder(api, { clock, component: 'nodesmith', onError: () => { failures += 1; }, maxInFlight: 1, maxBacklog: 10, onDropped: () => { dropped += 1; }, ...unlimited });
   for (let i = 0; i < 25; i++) recorder.record(pod(i), 'Normal', 'Nominated', 'planned');
   t.equal(dropped, 14, 'one on the wire, ten waiting, fourteen dropped');
   for (let i = 0; i < 20 && calls < 11; i++) await settle();
@@ -63,17 +66,44 @@ void t.test('lost events are counted on /metrics by reason: a refused write, and
   const hanging = { create: (): Promise<unknown> => new Promise(() => undefined) };
   const full = countedEventRecorder(hanging, { clock, registry, log: silentLogger });
   // 4 on the wire and 2,000 waiting: the next one is over the backlog.
-  for (let i = 0; i < 2_005; i++) full.record(pod(i), 'Normal', 'Nominated', 'planned');
+  for (let i = 0; i < 2_005; i++) full.record(pod(i), 'Warning', 'FailedProvisioning', 'no NodePool fits');
+  // Ten Nominated at once pass Karpenter's bucket of ten; two more do not.
+  for (let i = 0; i < 11; i++) countedEventRecorder({ create: () => Promise.resolve({}) }, { clock, registry, log: silentLogger }).record(pod(i), 'Normal', 'Nominated', 'planned');
+  const limited = countedEventRecorder({ create: () => Promise.resolve({}) }, { clock, registry, log: silentLogger });
+  for (let i = 0; i < 12; i++) limited.record(pod(i), 'Normal', 'Nominated', 'planned');
   const text = await registry.metrics();
   t.match(text, /nodesmith_events_dropped_total\{reason="write_failed"\} 1\n/);
   t.match(text, /nodesmith_events_dropped_total\{reason="backlog"\} 1\n/);
+  t.match(text, /nodesmith_events_dropped_total\{reason="rate_limited"\} 2\n/);
+});
+
+void t.test('Nominated Events are limited as Karpenter limits them: ten at once, then five a second; other reasons are not', async (t) => {
+  let now = 0;
+  const written: { reason: string }[] = [];
+  const api = { create: (_ref: ResourceRef, body: unknown): Promise<unknown> => { written.push(body as { reason: string }); return Promise.resolve({}); } };
+  const recorder = new KubeEventRecorder(api, { clock: { now: () => now, sleep: () => Promise.resolve() }, component: 'nodesmith', onError: () => undefined });
+  for (let i = 0; i < 1_000; i++) recorder.record(pod(i), 'Normal', 'Nominated', 'planned on virtual node v');
+  for (let i = 0; i < 50; i++) recorder.record(pod(i), 'Warning', 'FailedProvisioning', 'no NodePool fits');
+  while (recorder.backlog > 0) await settle();
+  t.equal(written.filter((e) => e.reason === 'Nominated').length, 10, 'a burst of a thousand nominations writes ten');
+  t.equal(written.filter((e) => e.reason === 'FailedProvisioning').length, 50, 'every pod nothing can serve still gets its Event');
+  now = 2_000;
+  for (let i = 1_000; i < 1_100; i++) recorder.record(pod(i), 'Normal', 'Nominated', 'planned on virtual node w');
+  while (recorder.backlog > 0) await settle();
+  t.equal(written.filter((e) => e.reason === 'Nominated').length, 20, 'two seconds later, ten more (five a second)');
+  now = 2_000;
+  recorder.record(pod(500), 'Normal', 'Nominated', 'planned on virtual node v');
+  now = 60_000;
+  recorder.record(pod(500), 'Normal', 'Nominated', 'planned on virtual node v');
+  while (recorder.backlog > 0) await settle();
+  t.equal(written.filter((e) => e.reason === 'Nominated').length, 21, 'a pod whose nomination was dropped gets it once a token is free');
 });
 
 void t.test('a repeat within a minute is dropped, and only the last minute\'s events are remembered', async (t) => {
   let now = 0;
   const written: unknown[] = [];
   const api = { create: (_ref: ResourceRef, body: unknown): Promise<unknown> => { written.push(body); return Promise.resolve({}); } };
-  const recorder = new KubeEventRecorder(api, { clock: { now: () => now, sleep: () => Promise.resolve() }, component: 'nodesmith', onError: () => undefined });
+  const recorder = new KubeEventRecorder(api, { clock: { now: () => now, sleep: () => Promise.resolve() }, component: 'nodesmith', onError: () => undefined, ...unlimited });
   recorder.record(pod(0), 'Normal', 'Nominated', 'planned on virtual node v');
   now = 30_000;
   recorder.record(pod(0), 'Normal', 'Nominated', 'planned on virtual node v');
