@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createDeployment, overcommittedNodes, waitForNodePoolReady } from '../e2e/e2e-support.js';
@@ -12,6 +13,7 @@ import { onDemandFleet } from './on-demand-fleet.js';
 import { CpuMeter, type CpuTime } from './process-cpu.js';
 import { stageTimes, watchStages, type PodTrace, type StageWatch } from './stage-watch.js';
 import { warmBurst } from './warm-burst.js';
+import { writesByUser } from './audit-requests.js';
 import { byVerbAndResource, requestsBetween, requestTotals, writesPerPodLine } from './api-request-totals.js';
 import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
 
@@ -70,6 +72,13 @@ export function burst(total: number): BurstDeployment[] {
   ];
 }
 
+/** The burst's writes by client, from the audit log (its batches are flushed each second). */
+async function auditedWrites(path: string, from: number): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const rows = await writesByUser(path, from);
+  return `API writes by client over the burst (audit log):\n${rows.slice(0, 25).map(([key, n]) => `  ${String(n).padStart(6)} ${key}\n`).join('')}`;
+}
+
 /**
  * Prints the burst's progress every 2 s until every pod is Running (or the deadline), and returns when the last pod
  * was bound and Running (epoch ms; undefined if not all were). Counted from the watch, not from lists: a list of
@@ -110,7 +119,10 @@ export const e2eBurstBench: Bench = {
     write(planningLine(earlyPlanning));
     // From dist/, as the image runs it: under tsx the process carries the transpiler too (about 140 MiB).
     // At info, nodesmith logs each plan and launch: the bench prints them as a timeline beside the bound curve.
-    const product = await startProductStack({ childProcess: true, compiled: true, batch: defaultBatchWindows, earlyPlanning, logLevel: 'info' });
+    // `--audit`: the API server keeps an audit log, and the bench names the client of each write (the log costs the
+    // API server time, so the figures of such a run are not the ones to compare).
+    const audit = flag('--audit') !== undefined;
+    const product = await startProductStack({ childProcess: true, compiled: true, batch: defaultBatchWindows, earlyPlanning, logLevel: 'info', ...(audit ? { audit, identity: 'nodesmith' } : {}) });
     let probe: LatencyProbe | undefined;
     try {
       await product.apply(product.nodePoolYaml('burst', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }\n        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }'));
@@ -123,6 +135,7 @@ export const e2eBurstBench: Bench = {
       const cpu = stackCpu(product);
       const cpu0 = cpu.reading();
       const api0 = await requestTotals(product, byVerbAndResource);
+      const auditFrom = audit ? (await stat(join(product.stack.dir, 'audit.log'))).size : 0;
       const started = Date.now();
       const binds = await watchStages(product.kc, 'default', started);
       // /healthz is served on nodesmith's event loop and does no work: its answer time is that loop's availability.
@@ -132,6 +145,7 @@ export const e2eBurstBench: Bench = {
       write(`load average after it ${load()}\n`);
       write(`CPU seconds over the burst: ${cpuLine(cpu.since(cpu0))}\n`);
       write(writesPerPodLine('the burst, until all Running', requestsBetween(api0, await requestTotals(product, byVerbAndResource)), total));
+      if (audit) write(await auditedWrites(join(product.stack.dir, 'audit.log'), auditFrom));
       const fleet = await onDemandFleet(product);
       binds.stop();
       await probe.stop();
