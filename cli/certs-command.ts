@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { createServingCertificates, serviceDnsNames, type ServingCertificates } from '../webhooks/serving-certificates.js';
-import type { Command, CommandIo } from './command.js';
+import { guardedCommand, type Command, type CommandIo } from './command.js';
 import { certsSpec } from './command-specs.js';
 
 export const defaultWebhookConfigFile = 'manifests/webhooks/webhook-configurations.yaml';
@@ -77,14 +77,4 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
-export const certsCommand: Command = {
-  ...certsSpec,
-  async run(argv, io): Promise<number> {
-    try {
-      return await run(argv, io);
-    } catch (error: unknown) {
-      io.stderr(`certs: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 2;
-    }
-  },
-};
+export const certsCommand: Command = guardedCommand(certsSpec, run, 2);

@@ -5,7 +5,7 @@ import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
 import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
-import type { Command, CommandIo } from './command.js';
+import { guardedCommand, type Command, type CommandIo } from './command.js';
 import { reloadExtenderTls } from './extender-tls.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
 import { extenderSpec } from './command-specs.js';
@@ -93,14 +93,4 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
-export const extenderCommand: Command = {
-  ...extenderSpec,
-  async run(argv, io): Promise<number> {
-    try {
-      return await run(argv, io);
-    } catch (error: unknown) {
-      io.stderr(`extender: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
-  },
-};
+export const extenderCommand: Command = guardedCommand(extenderSpec, run);

@@ -4,7 +4,7 @@ import { labels } from '../domain/well-known-labels.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
 import { loadKubeConfig } from '../provisioner/kube/kube-config.js';
 import { ClusterState } from '../provisioner/state/cluster-state.js';
-import type { Command, CommandIo } from './command.js';
+import { guardedCommand, type Command, type CommandIo } from './command.js';
 import { topSpec } from './command-specs.js';
 import { featureGatesText, parseFeatureGates } from './feature-gates.js';
 import { NodeOverlays } from '../provisioner/pricing/node-overlays.js';
@@ -116,14 +116,4 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   }
 }
 
-export const topCommand: Command = {
-  ...topSpec,
-  async run(argv, io): Promise<number> {
-    try {
-      return await run(argv, io);
-    } catch (error: unknown) {
-      io.stderr(`top: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
-  },
-};
+export const topCommand: Command = guardedCommand(topSpec, run);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { defaultExcludedNamespaces, defaultProductServiceAccount } from '../webhooks/app.js';
 import { defaultWebhookPort, serveWebhooks, type ServeWebhooksOptions } from '../webhooks/serve.js';
-import type { Command, CommandIo } from './command.js';
+import { guardedCommand, type Command, type CommandIo } from './command.js';
 import { admissionGatesOf, featureGatesText } from './feature-gates.js';
 import { webhooksSpec } from './command-specs.js';
 
@@ -56,14 +56,4 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
-export const webhooksCommand: Command = {
-  ...webhooksSpec,
-  async run(argv, io): Promise<number> {
-    try {
-      return await run(argv, io);
-    } catch (error: unknown) {
-      io.stderr(`webhooks: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
-  },
-};
+export const webhooksCommand: Command = guardedCommand(webhooksSpec, run);

@@ -31,11 +31,10 @@ export const AdmissionRequest = Type.Object({
 });
 export type AdmissionRequest = Static<typeof AdmissionRequest>;
 
-export const AdmissionReviewRequest = Type.Object({
-  apiVersion: Type.Literal('admission.k8s.io/v1'),
-  kind: Type.Literal('AdmissionReview'),
-  request: AdmissionRequest,
-});
+/** What names an AdmissionReview, the API server's request and our reply alike. */
+const reviewType = { apiVersion: Type.Literal('admission.k8s.io/v1'), kind: Type.Literal('AdmissionReview') };
+
+export const AdmissionReviewRequest = Type.Object({ ...reviewType, request: AdmissionRequest });
 export type AdmissionReviewRequest = Static<typeof AdmissionReviewRequest>;
 
 export const AdmissionResponse = Type.Object({
@@ -55,11 +54,7 @@ export const AdmissionResponse = Type.Object({
 export type AdmissionResponse = Static<typeof AdmissionResponse>;
 
 /** The complete reply schema: fast-json-stringify drops anything a response schema omits. */
-export const AdmissionReviewResponse = Type.Object({
-  apiVersion: Type.Literal('admission.k8s.io/v1'),
-  kind: Type.Literal('AdmissionReview'),
-  response: AdmissionResponse,
-});
+export const AdmissionReviewResponse = Type.Object({ ...reviewType, response: AdmissionResponse });
 export type AdmissionReviewResponse = Static<typeof AdmissionReviewResponse>;
 
 /** "karpenter.sh/v1/NodePool" or "v1/Pod": how processors name the kinds they handle. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { activeCapacityStrategy } from './capacitybuffer-values.js';
-import { ObjectMeta } from './object-meta-schema.js';
+import { apiObjectSchema } from './api-object-schema.js';
 import { Conditions, cel, resourceList } from './structural-schema.js';
 
 /**
@@ -49,11 +49,5 @@ export const CapacityBufferStatus = Type.Object({
 });
 export type CapacityBufferStatus = Static<typeof CapacityBufferStatus>;
 
-export const CapacityBuffer = Type.Object({
-  apiVersion: Type.Literal(capacityBufferApiVersion),
-  kind: Type.Literal('CapacityBuffer'),
-  metadata: ObjectMeta,
-  spec: CapacityBufferSpec,
-  status: Type.Optional(CapacityBufferStatus),
-});
+export const CapacityBuffer = apiObjectSchema({ apiVersion: capacityBufferApiVersion, kind: 'CapacityBuffer' }, CapacityBufferSpec, CapacityBufferStatus);
 export type CapacityBuffer = Static<typeof CapacityBuffer>;

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BlockDeviceMappings, MetadataOptions } from './block-device-schema.js';
 import { EC2NodeClassStatus } from './ec2nodeclass-status-schema.js';
 import { KubeletConfiguration } from './kubelet-schema.js';
-import { ObjectMeta } from './object-meta-schema.js';
+import { apiObjectSchema } from './api-object-schema.js';
 import {
   AmiSelectorTerm, CapacityReservationSelectorTerm, PlacementGroupSelector, SecurityGroupSelectorTerm, SubnetSelectorTerm,
 } from './selector-terms-schema.js';
@@ -84,11 +84,5 @@ export const EC2NodeClassSpec = Type.Object(
 );
 export type EC2NodeClassSpec = Static<typeof EC2NodeClassSpec>;
 
-export const EC2NodeClass = Type.Object({
-  apiVersion: Type.Literal('karpenter.k8s.aws/v1'),
-  kind: Type.Literal('EC2NodeClass'),
-  metadata: ObjectMeta,
-  spec: EC2NodeClassSpec,
-  status: Type.Optional(EC2NodeClassStatus),
-});
+export const EC2NodeClass = apiObjectSchema({ apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass' }, EC2NodeClassSpec, EC2NodeClassStatus);
 export type EC2NodeClass = Static<typeof EC2NodeClass>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { nodeClaimSpecFields } from './nodeclaim-template-schema.js';
-import { ObjectMeta } from './object-meta-schema.js';
+import { apiObjectSchema } from './api-object-schema.js';
 import { Conditions, cel, resourceList } from './structural-schema.js';
 
 export const NodeClaimSpec = Type.Object(
@@ -23,11 +23,5 @@ export const NodeClaimStatus = Type.Object({
 });
 export type NodeClaimStatus = Static<typeof NodeClaimStatus>;
 
-export const NodeClaim = Type.Object({
-  apiVersion: Type.Literal('karpenter.sh/v1'),
-  kind: Type.Literal('NodeClaim'),
-  metadata: ObjectMeta,
-  spec: NodeClaimSpec,
-  status: Type.Optional(NodeClaimStatus),
-});
+export const NodeClaim = apiObjectSchema({ apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim' }, NodeClaimSpec, NodeClaimStatus);
 export type NodeClaim = Static<typeof NodeClaim>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ObjectMeta } from './object-meta-schema.js';
+import { apiObjectSchema } from './api-object-schema.js';
 import { labelValuePattern, qualifiedNamePattern, requirementOperators } from './schema-values.js';
 import { Conditions, cel, resourceList, stringEnum } from './structural-schema.js';
 
@@ -50,11 +50,5 @@ export const NodeOverlayStatus = Type.Object({
 });
 export type NodeOverlayStatus = Static<typeof NodeOverlayStatus>;
 
-export const NodeOverlay = Type.Object({
-  apiVersion: Type.Literal('karpenter.sh/v1alpha1'),
-  kind: Type.Literal('NodeOverlay'),
-  metadata: ObjectMeta,
-  spec: NodeOverlaySpec,
-  status: Type.Optional(NodeOverlayStatus),
-});
+export const NodeOverlay = apiObjectSchema({ apiVersion: 'karpenter.sh/v1alpha1', kind: 'NodeOverlay' }, NodeOverlaySpec, NodeOverlayStatus);
 export type NodeOverlay = Static<typeof NodeOverlay>;

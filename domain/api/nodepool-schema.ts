@@ -3,7 +3,7 @@ import { labelValuePattern } from './schema-values.js';
 import { NodeClaimTemplateSpec, nillableDurationPattern } from './nodeclaim-template-schema.js';
 import { Conditions, cel, resourceList, stringEnum, stringMap } from './structural-schema.js';
 import { keyRestrictions } from './label-key-restrictions.js';
-import { ObjectMeta } from './object-meta-schema.js';
+import { apiObjectSchema } from './api-object-schema.js';
 
 export const budgetNodesPattern = '^((100|[0-9]{1,2})%|[0-9]+)$';
 export const budgetSchedulePattern =
@@ -75,12 +75,6 @@ export const NodePoolStatus = Type.Object({
 });
 export type NodePoolStatus = Static<typeof NodePoolStatus>;
 
-export const NodePool = Type.Object({
-  apiVersion: Type.Literal('karpenter.sh/v1'),
-  kind: Type.Literal('NodePool'),
-  metadata: ObjectMeta,
-  spec: NodePoolSpec,
-  status: Type.Optional(NodePoolStatus),
-});
+export const NodePool = apiObjectSchema({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool' }, NodePoolSpec, NodePoolStatus);
 export type NodePool = Static<typeof NodePool>;
 

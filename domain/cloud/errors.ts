@@ -47,16 +47,22 @@ export class NodeClassNotReadyError extends DomainError {
   }
 }
 
-/** The launch failed for a reason that retrying with other offerings will not fix. */
-export class CreateError extends DomainError {
-  readonly code = 'CreateError' as const;
-  /** A short CamelCase reason for conditions and metrics, e.g. "InvalidParameter". */
-  readonly reason: string;
+/** An error that names why in a short word of its own, for conditions and metric labels. */
+export abstract class ReasonedError<R extends string> extends DomainError {
+  readonly reason: R;
 
-  constructor(message: string, reason: string, options?: { cause?: unknown }) {
+  constructor(message: string, reason: R, options?: { cause?: unknown }) {
     super(message, options);
     this.reason = reason;
   }
+}
+
+/**
+ * The launch failed for a reason that retrying with other offerings will not fix. Its reason is short and
+ * CamelCase, e.g. "InvalidParameter".
+ */
+export class CreateError extends ReasonedError<string> {
+  readonly code = 'CreateError' as const;
 }
 
 /** The cloud kept throttling after our own backoff gave up; the caller should requeue later. */
@@ -68,14 +74,8 @@ export class ThrottledError extends DomainError {
 export type QueueFailure = 'unreachable' | 'not_found' | 'access_denied' | 'other';
 
 /** The interruption queue could not be reached or refused us. */
-export class QueueUnavailableError extends DomainError {
+export class QueueUnavailableError extends ReasonedError<QueueFailure> {
   readonly code = 'QueueUnavailable' as const;
-  readonly reason: QueueFailure;
-
-  constructor(message: string, reason: QueueFailure, options?: { cause?: unknown }) {
-    super(message, options);
-    this.reason = reason;
-  }
 }
 
 export type CloudErrorCode =
@@ -86,33 +86,18 @@ export type CloudErrorCode =
   | ThrottledError['code']
   | QueueUnavailableError['code'];
 
-export function isDomainError(e: unknown): e is DomainError {
-  return e instanceof DomainError;
+/** The guard callers branch on for one class of error: `instanceof`, typed as a predicate. */
+function guardFor<E extends DomainError>(type: abstract new (...args: never[]) => E): (e: unknown) => e is E {
+  return (e: unknown): e is E => e instanceof type;
 }
 
-export function isInsufficientCapacityError(e: unknown): e is InsufficientCapacityError {
-  return e instanceof InsufficientCapacityError;
-}
-
-export function isNodeClaimNotFoundError(e: unknown): e is NodeClaimNotFoundError {
-  return e instanceof NodeClaimNotFoundError;
-}
-
-export function isNodeClassNotReadyError(e: unknown): e is NodeClassNotReadyError {
-  return e instanceof NodeClassNotReadyError;
-}
-
-export function isCreateError(e: unknown): e is CreateError {
-  return e instanceof CreateError;
-}
-
-export function isThrottledError(e: unknown): e is ThrottledError {
-  return e instanceof ThrottledError;
-}
-
-export function isQueueUnavailableError(e: unknown): e is QueueUnavailableError {
-  return e instanceof QueueUnavailableError;
-}
+export const isDomainError = guardFor(DomainError);
+export const isInsufficientCapacityError = guardFor(InsufficientCapacityError);
+export const isNodeClaimNotFoundError = guardFor(NodeClaimNotFoundError);
+export const isNodeClassNotReadyError = guardFor(NodeClassNotReadyError);
+export const isCreateError = guardFor(CreateError);
+export const isThrottledError = guardFor(ThrottledError);
+export const isQueueUnavailableError = guardFor(QueueUnavailableError);
 
 /** Swallows NodeClaimNotFoundError (the goal of a delete) and rethrows anything else. */
 export function ignoreNotFound(e: unknown): void {

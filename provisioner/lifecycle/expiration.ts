@@ -1,16 +1,11 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import { expiresAtMs } from '../../domain/disruption/node-deadlines.js';
-import type { ReconcileResult } from '../runtime/controller-runner.js';
 import type { EventRecorder } from '../ports/events.js';
-import { disruptedLabels, type LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import { timestampMs } from '../../domain/api/status-conditions.js';
-import { NextPass, OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
+import { ClaimDeadlineController, type ClaimDeadline, type ClaimDeadlineOptions } from './claim-deadlines.js';
 
-export interface ExpirationControllerOptions extends ControllerOptions {
-  readonly store: Pick<NodeClaimStore, 'list' | 'delete'>;
+export interface ExpirationControllerOptions extends ClaimDeadlineOptions {
   readonly recorder: EventRecorder;
-  readonly metrics?: LifecycleMetrics;
   /** The longest wait between passes when nothing expires sooner (default 5 min); new NodeClaims wake it anyway. */
   readonly idleIntervalMs?: number;
 }
@@ -24,30 +19,25 @@ export const expirationPeriodMs = 300_000;
  * NodeClaim's terminationGracePeriod runs out). `expireAfter: Never` never expires. The replacement capacity comes
  * from the ordinary path: the drained pods go pending and are planned again.
  */
-export class ExpirationController extends OptionsController<ExpirationControllerOptions> {
+export class ExpirationController extends ClaimDeadlineController<ExpirationControllerOptions> {
   readonly name = 'nodeclaim.expiration';
 
-  async reconcile(): Promise<ReconcileResult> {
-    const now = this.options.clock.now();
-    const next = new NextPass(now, this.options.idleIntervalMs ?? expirationPeriodMs);
-    for (const claim of await this.options.store.list()) {
-      if (claim.metadata.deletionTimestamp !== undefined) continue;
-      const created = timestampMs(claim.metadata.creationTimestamp);
-      const at = created === undefined ? undefined : expiresAtMs(created, claim.spec.expireAfter);
-      if (at === undefined) continue;
-      if (next.due(at)) await this.#expire(claim, at);
-    }
-    return next.result;
+  protected periodMs(): number {
+    return this.options.idleIntervalMs ?? expirationPeriodMs;
   }
 
-  async #expire(claim: NodeClaim, at: number): Promise<void> {
+  protected deadlineOf(claim: NodeClaim): ClaimDeadline | undefined {
+    const created = timestampMs(claim.metadata.creationTimestamp);
+    const atMs = created === undefined ? undefined : expiresAtMs(created, claim.spec.expireAfter);
+    return atMs === undefined ? undefined : { atMs, reason: 'expired' };
+  }
+
+  protected deleted(claim: NodeClaim, deadline: ClaimDeadline): void {
     const name = claim.metadata.name ?? '';
-    await this.options.store.delete(name);
-    this.options.metrics?.disrupted.inc(disruptedLabels(claim, 'expired'));
     const expireAfter = claim.spec.expireAfter ?? '';
     this.options.recorder.record(
       { kind: 'NodeClaim', apiVersion: 'karpenter.sh/v1', name, ...(claim.metadata.uid === undefined ? {} : { uid: claim.metadata.uid }) },
-      'Normal', 'Expired', `expireAfter ${expireAfter} reached at ${new Date(at).toISOString()}: deleting the NodeClaim (expiry ignores disruption budgets)`,
+      'Normal', 'Expired', `expireAfter ${expireAfter} reached at ${new Date(deadline.atMs).toISOString()}: deleting the NodeClaim (expiry ignores disruption budgets)`,
     );
     this.log.info({ component: this.name, nodeClaim: name, expireAfter }, 'deleted expired nodeclaim');
   }

@@ -1,7 +1,4 @@
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
-import type { ReconcileResult } from '../runtime/controller-runner.js';
-import { disruptedLabels, type DisruptionReason, type LifecycleMetrics } from '../metrics.js';
-import type { NodeClaimStore } from '../ports/nodeclaim-store.js';
 import {
   conditionTypes,
   findCondition,
@@ -9,24 +6,17 @@ import {
   timestampMs,
   transitionTimeMs,
 } from '../../domain/api/status-conditions.js';
-import { NextPass, OptionsController, type ControllerOptions } from '../runtime/options-controller.js';
+import { ClaimDeadlineController, type ClaimDeadline, type ClaimDeadlineOptions } from './claim-deadlines.js';
 
 /** Karpenter's liveness timeouts. */
 export const launchTimeoutMs = 5 * 60_000;
 export const registrationTimeoutMs = 15 * 60_000;
 
-export interface LivenessControllerOptions extends ControllerOptions {
-  readonly store: Pick<NodeClaimStore, 'list' | 'delete'>;
-  readonly metrics?: LifecycleMetrics;
+export interface LivenessControllerOptions extends ClaimDeadlineOptions {
   readonly launchTimeoutMs?: number;
   readonly registrationTimeoutMs?: number;
   /** Longest wait between passes (default 30 s). */
   readonly maxIntervalMs?: number;
-}
-
-interface Deadline {
-  readonly atMs: number;
-  readonly reason: DisruptionReason;
 }
 
 /** The longest liveness waits between passes; a deadline due sooner brings the pass forward. */
@@ -37,22 +27,14 @@ export const livenessPeriodMs = 30_000;
  * not Registered 15 minutes after launch, will never become a node; deleting it lets termination
  * release whatever was started and lets the plan try again.
  */
-export class LivenessController extends OptionsController<LivenessControllerOptions> {
+export class LivenessController extends ClaimDeadlineController<LivenessControllerOptions> {
   readonly name = 'nodeclaim.liveness';
 
-  async reconcile(): Promise<ReconcileResult> {
-    const now = this.options.clock.now();
-    const next = new NextPass(now, this.options.maxIntervalMs ?? livenessPeriodMs);
-    for (const claim of await this.options.store.list()) {
-      const deadline = this.#deadline(claim);
-      if (deadline === undefined) continue;
-      if (next.due(deadline.atMs)) await this.#expire(claim, deadline.reason);
-    }
-    return next.result;
+  protected periodMs(): number {
+    return this.options.maxIntervalMs ?? livenessPeriodMs;
   }
 
-  #deadline(claim: NodeClaim): Deadline | undefined {
-    if (claim.metadata.deletionTimestamp !== undefined) return undefined;
+  protected deadlineOf(claim: NodeClaim): ClaimDeadline | undefined {
     if (isConditionTrue(claim, conditionTypes.registered)) return undefined;
     if (!isConditionTrue(claim, conditionTypes.launched)) {
       const created = timestampMs(claim.metadata.creationTimestamp);
@@ -64,11 +46,9 @@ export class LivenessController extends OptionsController<LivenessControllerOpti
     return { atMs: launched + (this.options.registrationTimeoutMs ?? registrationTimeoutMs), reason: 'registration_timeout' };
   }
 
-  async #expire(claim: NodeClaim, reason: DisruptionReason): Promise<void> {
-    await this.options.store.delete(claim.metadata.name ?? '');
-    this.options.metrics?.disrupted.inc(disruptedLabels(claim, reason));
+  protected deleted(claim: NodeClaim, deadline: ClaimDeadline): void {
     this.log.info(
-      { component: this.name, nodeClaim: claim.metadata.name, reason },
+      { component: this.name, nodeClaim: claim.metadata.name, reason: deadline.reason },
       'deleted nodeclaim that did not become a node in time',
     );
   }

@@ -10,9 +10,11 @@ import {
   isInsufficientCapacityError,
   isNodeClaimNotFoundError,
   isNodeClassNotReadyError,
+  isQueueUnavailableError,
   isThrottledError,
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
+  QueueUnavailableError,
   ThrottledError,
 } from '../../../domain/cloud/errors.js';
 
@@ -32,6 +34,7 @@ void t.test('each error has its literal code, its class name and keeps its cause
     ],
     [new CreateError('launching nodeclaim a: bad', 'InvalidParameter', { cause }), 'CreateError'],
     [new ThrottledError('creating fleet: throttled', { cause }), 'Throttled'],
+    [new QueueUnavailableError('receiving messages: no such queue', 'not_found', { cause }), 'QueueUnavailable'],
   ];
   for (const [e, code] of cases) {
     t.equal(e.code, code);
@@ -58,6 +61,11 @@ void t.test('the is-helpers tell the errors apart and reject anything else', (t)
   t.notOk(isCreateError(undefined));
   t.ok(isThrottledError(new ThrottledError('x')));
   t.notOk(isThrottledError({ code: 'Throttled' }));
+  const queue = new QueueUnavailableError('x', 'access_denied');
+  t.ok(isQueueUnavailableError(queue));
+  t.equal(queue.reason, 'access_denied');
+  t.notOk(isQueueUnavailableError(create), 'two errors that carry a reason are still told apart');
+  t.notOk(isCreateError(queue));
   t.equal(errorLabel(new Error('raw')), 'Unknown');
   t.end();
 });

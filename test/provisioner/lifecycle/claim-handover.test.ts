@@ -41,6 +41,16 @@ function cluster(): ClusterState {
   return state;
 }
 
+/** One handover pass over these claims, the real node's driver having published gpu-0 and gpu-1: what it moved. */
+async function handOver(claims: readonly ResourceClaim[]): Promise<FakeClaims['moved']> {
+  const state = cluster();
+  for (const c of claims) state.upsertObject('resourceclaim', c);
+  const writer = new FakeClaims();
+  writer.slices.push(gpuSlice('ip-10-0-0-1', ['gpu-0', 'gpu-1']));
+  await new ClaimHandover({ state, claims: writer }).reconcile();
+  return writer.moved;
+}
+
 void t.test('a claim pinned to the virtual node its pod left is handed over to the real node\'s GPU, once published', async (t) => {
   const state = cluster();
   state.upsertObject('resourceclaim', claim('trainer-gpu', 'trainer', { pool: 'launchable-a', device: 'gpu-0', node: 'launchable-a' }));
@@ -55,23 +65,19 @@ void t.test('a claim pinned to the virtual node its pod left is handed over to t
 });
 
 void t.test('claims already on their pod\'s node, and pods still binding through a virtual node, are left alone', async (t) => {
-  const state = cluster();
-  state.upsertObject('resourceclaim', claim('settled', 'other', { pool: 'gpu.nvidia.com/ip-10-0-0-1', device: 'gpu-1', node: 'ip-10-0-0-1' }));
-  state.upsertObject('resourceclaim', claim('binding-gpu', 'binding', { pool: 'launchable-b', device: 'gpu-0', node: 'launchable-b' }));
-  const claims = new FakeClaims();
-  claims.slices.push(gpuSlice('ip-10-0-0-1', ['gpu-0', 'gpu-1']));
-  await new ClaimHandover({ state, claims }).reconcile();
-  t.same(claims.moved, []);
+  const moved = await handOver([
+    claim('settled', 'other', { pool: 'gpu.nvidia.com/ip-10-0-0-1', device: 'gpu-1', node: 'ip-10-0-0-1' }),
+    claim('binding-gpu', 'binding', { pool: 'launchable-b', device: 'gpu-0', node: 'launchable-b' }),
+  ]);
+  t.same(moved, []);
   t.end();
 });
 
 void t.test('two claims handed over in one pass never get the same GPU, nor one another claim holds', async (t) => {
-  const state = cluster();
-  state.upsertObject('resourceclaim', claim('settled', 'other', { pool: 'gpu.nvidia.com/ip-10-0-0-1', device: 'gpu-0', node: 'ip-10-0-0-1' }));
-  state.upsertObject('resourceclaim', claim('trainer-gpu', 'trainer', { pool: 'launchable-a', device: 'gpu-0', node: 'launchable-a' }));
-  const claims = new FakeClaims();
-  claims.slices.push(gpuSlice('ip-10-0-0-1', ['gpu-0', 'gpu-1']));
-  await new ClaimHandover({ state, claims }).reconcile();
-  t.same(claims.moved.map((m) => m.allocation.devices?.results?.[0]?.device), ['gpu-1'], 'gpu-0 is the settled claim\'s');
+  const moved = await handOver([
+    claim('settled', 'other', { pool: 'gpu.nvidia.com/ip-10-0-0-1', device: 'gpu-0', node: 'ip-10-0-0-1' }),
+    claim('trainer-gpu', 'trainer', { pool: 'launchable-a', device: 'gpu-0', node: 'launchable-a' }),
+  ]);
+  t.same(moved.map((m) => m.allocation.devices?.results?.[0]?.device), ['gpu-1'], 'gpu-0 is the settled claim\'s');
   t.end();
 });

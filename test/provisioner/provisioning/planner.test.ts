@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint, launchRequestAnnotation } from '../../../domain/product-keys.js';
@@ -6,6 +6,7 @@ import type { Node } from '../../../domain/core/node.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import { nominationWindowMs, planOnce, pruneStalePlans, retryDirectLaunches, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import type { ClusterState } from '../../../provisioner/state/cluster-state.js';
+import type { VirtualNodePlan } from '../../../provisioner/index.js';
 import { stateWith } from '../../fakes/cluster-state.js';
 import { FakeEventRecorder } from '../../fakes/fake-cluster.js';
 import { FakeNodeWriter } from '../../fakes/fake-node-writer.js';
@@ -37,8 +38,32 @@ function planner(state: ClusterState): Planner {
   return { deps, nodes, events, launchedNow };
 }
 
+/** Once the plan has its node (its launch went through), the heartbeat launches nothing more for it. */
+function launchedPlanIsLeftAlone(t: Test, p: Planner, plan: VirtualNodePlan | undefined): void {
+  if (plan === undefined) {
+    t.fail('no plan to launch');
+    return;
+  }
+  p.deps.state.upsertPlan({ ...plan, materializedNode: 'i-0launched' });
+  t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
+}
+
 const pools = { nodePools: [nodePool()], nodeClasses: [nodeClass()] };
 const launchable: Toleration = { key: launchableTaint.key, operator: 'Equal', value: launchableTaint.value, effect: launchableTaint.effect };
+
+/** One pod that tolerates the launchable taint, planned once: the planner and the plan made for the pod. */
+async function plannedOnce(podName: string): Promise<{ state: ClusterState; p: Planner; plan: VirtualNodePlan | undefined }> {
+  const state = stateWith({ ...pools, pods: [pendingPod(podName, { tolerations: [launchable] })] });
+  const p = planner(state);
+  await planOnce(p.deps);
+  const [plan] = [...state.plans.values()];
+  return { state, p, plan };
+}
+
+/** What a standby replica's bind leaves on the plan's virtual node: a request that the leader launch it. */
+async function askToLaunch(p: Planner, plan: VirtualNodePlan | undefined): Promise<void> {
+  await p.nodes.annotate(plan?.nodeName ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+}
 
 const tolerationCases: readonly { name: string; tolerations: readonly Toleration[]; direct: boolean }[] = [
   { name: 'the launchable toleration the webhook adds', tolerations: [launchable], direct: false },
@@ -83,28 +108,20 @@ void t.test('a direct launch that failed is tried again until the plan has its n
   t.ok(directPlan, 'the direct pod has a plan');
   const launchedFirst = [...p.launchedNow];
   t.same(retryDirectLaunches(p.deps), launchedFirst, 'the heartbeat launches the direct plan again (the first launch failed)');
-  state.upsertPlan({ ...(directPlan ?? { nodeName: '', nodePool: '', instanceTypes: [], pricePerHour: 0, assignedPods: [], room: {} }), materializedNode: 'i-0launched' });
-  t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
+  launchedPlanIsLeftAlone(t, p, directPlan);
 });
 
 void t.test('the heartbeat launches a plan a standby asked for, until the plan has its node', async (t) => {
-  const state = stateWith({ ...pools, pods: [pendingPod('waits', { tolerations: [launchable] })] });
-  const p = planner(state);
-  await planOnce(p.deps);
-  const [waiting] = [...state.plans.values()];
+  const { p, plan: waiting } = await plannedOnce('waits');
   t.same(retryDirectLaunches(p.deps), [], 'a pod that waits for kube-scheduler launches nothing by itself');
-  await p.nodes.annotate(waiting?.nodeName ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+  await askToLaunch(p, waiting);
   t.same(retryDirectLaunches(p.deps), [waiting?.nodeName], 'the request is honoured, by this leader or the next');
-  state.upsertPlan({ ...(waiting ?? { nodeName: '', nodePool: '', instanceTypes: [], pricePerHour: 0, assignedPods: [], room: {} }), materializedNode: 'i-0launched' });
-  t.same(retryDirectLaunches(p.deps), [], 'a plan that has its node is left alone');
+  launchedPlanIsLeftAlone(t, p, waiting);
 });
 
 void t.test('a plan whose launch a replica asked for is not pruned while the bind waits on it', async (t) => {
-  const state = stateWith({ ...pools, pods: [pendingPod('waits', { tolerations: [launchable] })] });
-  const p = planner(state);
-  await planOnce(p.deps);
-  const [waiting] = [...state.plans.values()];
-  await p.nodes.annotate(waiting?.nodeName ?? '', launchRequestAnnotation, 'nodesmith-b 2026-11-26T01:00:00.000Z');
+  const { state, p, plan: waiting } = await plannedOnce('waits');
+  await askToLaunch(p, waiting);
   // kube-scheduler is binding the pod: it is no longer pending, and no Binding exists yet.
   state.upsertPod({ ...pendingPod('waits', { tolerations: [launchable] }), status: { phase: 'Pending' } });
   t.same(await pruneStalePlans(p.deps), [], 'the plan the bind waits for stays');
@@ -112,10 +129,7 @@ void t.test('a plan whose launch a replica asked for is not pruned while the bin
 });
 
 void t.test('a plan whose launch failed at the bind stays for kube-scheduler to retry, and goes once the pod is gone', async (t) => {
-  const state = stateWith({ ...pools, pods: [pendingPod('web', { tolerations: [launchable] })] });
-  const p = planner(state);
-  await planOnce(p.deps);
-  const [plan] = [...state.plans.values()];
+  const { state, p, plan } = await plannedOnce('web');
   // The extender's bind launched the virtual node, EC2 failed the launch (not for capacity), the bind failed.
   const bindFailed = { ...pendingPod('web', { tolerations: [launchable] }), status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulerError', message: 'binding rejected: launch failed' }] } };
   state.upsertPod(bindFailed);

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
 import type { Toleration } from '../../../domain/core/taint.js';
 import { launchableTaint, launchRequestAnnotation } from '../../../domain/product-keys.js';
@@ -57,6 +57,22 @@ async function advance(r: Pick<Running, 'clock'>, ms: number): Promise<void> {
     r.clock.step(50);
   }
   await new Promise((resolve) => { setImmediate(resolve); });
+}
+
+/**
+ * Starts the provisioner over `state` with a 10 s heartbeat; its first pass finds web room on warm-node. Then a bind
+ * that pass had not seen lands there and takes the room, and kube-scheduler leaves web Unschedulable, unwritten:
+ * returned 2 s later, before the heartbeat.
+ */
+async function warmNodeFilledBeforeHeartbeat(t: Test, state: ClusterState): Promise<Running> {
+  const r = running({ state, heartbeatMs: 10_000 });
+  t.teardown(() => r.provisioner.stop());
+  await advance(r, 300);
+  t.match(r.events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds web room on the real node');
+  const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
+  r.state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
+  await advance(r, 2_000);
+  return r;
 }
 
 void t.test('a standby plans nothing, and plans the pods that went pending meanwhile as soon as it takes the Lease', async (t) => {
@@ -125,16 +141,8 @@ void t.test('virtual nodes are heartbeaten a few at a time, every one of them', 
 void t.test('a pod planned onto a real node that others then fill is planned again at the next heartbeat, with no event about it', async (t) => {
   const web = pendingPod('web', { cpu: '1', memory: '1Gi', tolerations: [launchable] });
   const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [node('warm-node', { cpu: '2', memory: '16Gi' })], pods: [web] });
-  const r = running({ state, heartbeatMs: 10_000 });
-  t.teardown(() => r.provisioner.stop());
-  await advance(r, 300);
-  t.match(r.events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds room on the real node');
-  t.same(r.nodes.created, [], 'so it plans no new node');
-  // A bind the pass had not seen lands: the room is gone, and kube-scheduler leaves web Unschedulable, unwritten.
-  const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
-  r.state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
-  await advance(r, 2_000);
-  t.same(r.nodes.created, [], 'nothing about web changed, so nothing woke the planner yet');
+  const r = await warmNodeFilledBeforeHeartbeat(t, state);
+  t.same(r.nodes.created, [], 'so it plans no new node, and nothing about web changed, so nothing woke the planner before the heartbeat');
   await advance(r, 10_000);
   t.equal(r.nodes.created.length, 1, 'the heartbeat planned web again: a virtual node for it');
   t.same([...state.plans.values()].map((plan) => plan.assignedPods), [['default/web']]);
@@ -147,14 +155,8 @@ void t.test("a leaving node's pod planned onto a real node that others then fill
     nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [node('i-old'), node('warm-node', { cpu: '2', memory: '16Gi' })],
     nodeClaims: [{ ...claim, metadata: { ...claim.metadata, deletionTimestamp: '2026-11-26T17:00:00Z' } }], pods: [web],
   });
-  const r = running({ state, heartbeatMs: 10_000 });
-  t.teardown(() => r.provisioner.stop());
-  await advance(r, 300);
-  t.match(r.events.events.filter((e) => e.reason === 'Nominated'), [{ message: /fits existing node warm-node/ }], 'the first pass finds web room on the real node');
-  // A pod kube-scheduler bound meanwhile takes that room. web is bound to the leaving node, so nothing about it changes.
-  const other = pendingPod('other', { cpu: '1500m', memory: '1Gi' });
-  r.state.upsertPod({ ...other, spec: { ...other.spec, nodeName: 'warm-node' }, status: { phase: 'Running' } });
-  await advance(r, 2_000);
+  // web is bound to the leaving node, so nothing about it changes when its room on warm-node goes.
+  const r = await warmNodeFilledBeforeHeartbeat(t, state);
   t.same(r.nodes.created, [], 'nothing woke the planner yet');
   await advance(r, 10_000);
   t.equal(r.nodes.created.length, 1, 'the heartbeat planned web again, onto new capacity');

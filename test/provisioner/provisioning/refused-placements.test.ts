@@ -1,5 +1,6 @@
 import t from 'tap';
 import { FakeClock } from '../../../domain/clock.js';
+import type { Node } from '../../../domain/core/node.js';
 import type { Pod } from '../../../domain/core/pod.js';
 import { planOnce, pruneStalePlans, type PlannerDeps } from '../../../provisioner/provisioning/planner.js';
 import { domainHoldMs, noteRefusedPlacements, refusalHoldMs } from '../../../provisioner/provisioning/refused-placements.js';
@@ -15,7 +16,9 @@ import { filterNodes } from '../../../extender/filter.js';
 
 const zone = 'topology.kubernetes.io/zone';
 
-function planner(state: ClusterState): { deps: PlannerDeps; clock: FakeClock; events: FakeEventRecorder } {
+/** The default NodePool and EC2NodeClass, these nodes and pods, and a planner over them. */
+function planner(objects: { nodes?: Node[]; pods: Pod[] }): { state: ClusterState; deps: PlannerDeps; clock: FakeClock; events: FakeEventRecorder } {
+  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], ...objects });
   const clock = new FakeClock(1_700_000_000_000);
   const events = new FakeEventRecorder();
   let suffix = 0;
@@ -24,7 +27,7 @@ function planner(state: ClusterState): { deps: PlannerDeps; clock: FakeClock; ev
     instanceTypes: () => fewInstanceTypes, unavailableOfferings: () => new Set(), launchNow: () => undefined,
     randomSuffix: () => `s${String(suffix++).padStart(4, '0')}`,
   };
-  return { deps, clock, events };
+  return { state, deps, clock, events };
 }
 
 /** Tolerates the launchable taint, as the pod webhook makes every pod: kube-scheduler may bind it to a virtual node. */
@@ -35,11 +38,21 @@ function zoneSpread(name: string): Pod {
   return { ...pod, metadata: { ...pod.metadata, labels: { app: 'zonal' } }, spec: { ...pod.spec, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'zonal' } } }] } };
 }
 
+/**
+ * The plan's virtual node as the API server returns it, created a minute after the pods' first verdicts (made as
+ * they were added): when kube-scheduler could first have seen it.
+ */
+function showVirtualNode(state: ClusterState, nodeName: string | undefined): number {
+  const shownAt = Date.now() + 60_000;
+  const virtual = state.nodes.get(nodeName ?? '');
+  if (virtual !== undefined) state.upsertNode({ ...virtual, metadata: { ...virtual.metadata, creationTimestamp: new Date(shownAt).toISOString() } });
+  return shownAt;
+}
+
 const existing = node('ip-1', { cpu: '4', memory: '16Gi', labels: { 'karpenter.sh/nodepool': 'default', [zone]: 'us-east-1a' } });
 
 void t.test('a pod still pending on its nominated node after the window is planned again, off that node and its zone', async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [zoneSpread('z-0')] });
-  const { deps, clock, events } = planner(state);
+  const { state, deps, clock, events } = planner({ nodes: [existing], pods: [zoneSpread('z-0')] });
   t.equal((await planOnce(deps)).newNodes, 0, 'the first pass puts the pod on the existing node');
   clock.step(10_000);
   t.equal((await planOnce(deps)).newNodes, 0, 'the heartbeat plans it there again while kube-scheduler may still bind it');
@@ -56,8 +69,7 @@ void t.test('a pod still pending on its nominated node after the window is plann
 });
 
 void t.test('a refusal lapses: once the hold has passed the pod may be planned on that node again', async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [pendingPod('web')] });
-  const { deps, clock } = planner(state);
+  const { state, deps, clock } = planner({ nodes: [existing], pods: [pendingPod('web')] });
   await planOnce(deps);
   clock.step(20_000);
   t.same(noteRefusedPlacements(deps), ['default/web']);
@@ -67,8 +79,7 @@ void t.test('a refusal lapses: once the hold has passed the pod may be planned o
 });
 
 void t.test('a pod bound, deleted, or nominated to a node that went is not refused anything', async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [pendingPod('bound'), pendingPod('deleted'), pendingPod('orphaned')] });
-  const { deps, clock } = planner(state);
+  const { state, deps, clock } = planner({ nodes: [existing], pods: [pendingPod('bound'), pendingPod('deleted'), pendingPod('orphaned')] });
   await planOnce(deps);
   const bound = pendingPod('bound');
   state.upsertPod({ ...bound, spec: { ...bound.spec, nodeName: 'ip-1' }, status: { phase: 'Running' } });
@@ -80,16 +91,12 @@ void t.test('a pod bound, deleted, or nominated to a node that went is not refus
 });
 
 void t.test("a pod kube-scheduler marks Unschedulable again once its plan's virtual node was there is planned again elsewhere", async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [zoneSpread('z-1'), pendingPod('other')] });
-  const { deps, events } = planner(state);
+  const { state, deps, events } = planner({ pods: [zoneSpread('z-1'), pendingPod('other')] });
   await planOnce(deps);
   const [first] = state.plans.values();
   const firstZone = first?.zone;
   t.ok(first?.assignedPods.includes('default/z-1'));
-  // The virtual node as the API server returns it, created after the pods' first verdicts (made as they were added).
-  const shownAt = Date.now() + 60_000;
-  const virtual = state.nodes.get(first?.nodeName ?? '');
-  if (virtual !== undefined) state.upsertNode({ ...virtual, metadata: { ...virtual.metadata, creationTimestamp: new Date(shownAt).toISOString() } });
+  const shownAt = showVirtualNode(state, first?.nodeName);
   state.refusals.sawUnschedulable('default/z-1', shownAt + 1_000);
   t.same(noteRefusedPlacements(deps), [], 'a verdict from before kube-scheduler could have seen the virtual node refuses nothing');
   state.refusals.sawUnschedulable('default/z-1', shownAt + 6_000);
@@ -104,8 +111,7 @@ void t.test("a pod kube-scheduler marks Unschedulable again once its plan's virt
 });
 
 void t.test('a plan whose every pod refused it is pruned; one whose other pods still wait stays', async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('a'), pendingPod('b')] });
-  const { deps } = planner(state);
+  const { state, deps } = planner({ pods: [pendingPod('a'), pendingPod('b')] });
   await planOnce(deps);
   const [plan] = state.plans.values();
   state.refusals.refuse('default/a', plan?.nodeName ?? '', [], Number.MAX_SAFE_INTEGER);
@@ -115,13 +121,10 @@ void t.test('a plan whose every pod refused it is pruned; one whose other pods s
 });
 
 void t.test("a pod without the launchable toleration is not refused its plan: kube-scheduler never saw the virtual node, and the plan is launched for it directly", async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('direct')] });
-  const { deps } = planner(state);
+  const { state, deps } = planner({ pods: [pendingPod('direct')] });
   await planOnce(deps);
   const [plan] = state.plans.values();
-  const shownAt = Date.now() + 60_000;
-  const virtual = state.nodes.get(plan?.nodeName ?? '');
-  if (virtual !== undefined) state.upsertNode({ ...virtual, metadata: { ...virtual.metadata, creationTimestamp: new Date(shownAt).toISOString() } });
+  const shownAt = showVirtualNode(state, plan?.nodeName);
   // Its launch is still on its way (a slow CreateFleet) when kube-scheduler, with no node for it yet, tries it again.
   state.refusals.sawUnschedulable('default/direct', shownAt + 6_000);
   t.same(noteRefusedPlacements(deps), [], 'the verdict refuses nothing');
@@ -131,8 +134,7 @@ void t.test("a pod without the launchable toleration is not refused its plan: ku
 });
 
 void t.test("a refused spread domain lapses sooner than the refused node: the skew that refused the zone passes as other zones' pods bind", async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], nodes: [existing], pods: [zoneSpread('z-2')] });
-  const { deps, clock } = planner(state);
+  const { state, deps, clock } = planner({ nodes: [existing], pods: [zoneSpread('z-2')] });
   await planOnce(deps);
   clock.step(20_000);
   t.same(noteRefusedPlacements(deps), ['default/z-2']);
@@ -145,8 +147,7 @@ void t.test("a refused spread domain lapses sooner than the refused node: the sk
 });
 
 void t.test('a pod the pass put into the room a plan left is nominated there, and planned elsewhere if kube-scheduler leaves it pending', async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [pendingPod('big', { cpu: '1500m', ...launchable })] });
-  const { deps, clock, events } = planner(state);
+  const { state, deps, clock, events } = planner({ pods: [pendingPod('big', { cpu: '1500m', ...launchable })] });
   t.equal((await planOnce(deps)).newNodes, 1);
   const [first] = state.plans.values();
   state.upsertPod(pendingPod('small', { cpu: '100m', ...launchable }));
@@ -175,8 +176,7 @@ function launched(state: ClusterState, initialized: boolean): string {
 }
 
 void t.test("a pod of a launched plan that kube-scheduler leaves pending once the real node initialized is refused that node and planned again", async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [zoneSpread('z-3')] });
-  const { deps, clock, events } = planner(state);
+  const { state, deps, clock, events } = planner({ pods: [zoneSpread('z-3')] });
   await planOnce(deps);
   const virtualName = launched(state, true);
   t.same(noteRefusedPlacements(deps), [], 'nominated to the real node as it initialized');
@@ -190,8 +190,7 @@ void t.test("a pod of a launched plan that kube-scheduler leaves pending once th
 });
 
 void t.test('a pod of a launched plan is not refused the real node before it initialized, nor while its bind is on its way', async (t) => {
-  const state = stateWith({ nodePools: [nodePool()], nodeClasses: [nodeClass()], pods: [zoneSpread('z-4'), zoneSpread('z-5')] });
-  const { deps, clock } = planner(state);
+  const { state, deps, clock } = planner({ pods: [zoneSpread('z-4'), zoneSpread('z-5')] });
   await planOnce(deps);
   const plans = [...state.plans.values()];
   launched(state, false);

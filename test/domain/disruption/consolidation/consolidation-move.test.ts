@@ -14,6 +14,16 @@ interface Case {
   readonly expect: (t: Test, verdict: MoveVerdict, nodes: FakeNode[]) => void;
 }
 
+/** The move is refused, for the reason given: a string word for word, a RegExp by match. */
+function refusedFor(reason: string | RegExp): Case['expect'] {
+  return (t, v) => {
+    t.notOk(v.ok, 'refused');
+    if (v.ok) return;
+    if (typeof reason === 'string') t.equal(v.reason, reason);
+    else t.match(v.reason, reason);
+  };
+}
+
 const onlyXlarge = nodePool('default', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }, { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.xlarge'] }] });
 const antiHost = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'solo' } } }] } } };
 
@@ -49,42 +59,26 @@ const cases: Case[] = [
     name: 'a node already on the cheapest type that holds its pod is not replaced, and the reason names both prices',
     pools: [onDemandOnly],
     nodes: () => [fakeNode('tight', 't3.medium', [pod('busy', { cpu: '800m', memory: '1Gi', spec: { nodeSelector: { 'kubernetes.io/arch': 'amd64' } } })])],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /^best replacement t3\.medium at \$0\.\d{4}\/h is not cheaper than \$0\.\d{4}\/h$/);
-    },
+    expect: refusedFor(/^best replacement t3\.medium at \$0\.\d{4}\/h is not cheaper than \$0\.\d{4}\/h$/),
   },
   {
     name: 'a percentage minimum saving blocks a replacement that saves less, with the saving and the minimum in numbers',
     pools: [onDemandOnly],
     options: { minSavings: '60%' },
     nodes: () => [fakeNode('mid', 'm5.large', [pod('p', { cpu: '1500m', memory: '3Gi', spec: { nodeSelector: { 'kubernetes.io/arch': 'amd64' } } })])],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /^best replacement \S+ at \$0\.\d{4}\/h saves \$0\.0544\/h \(56\.7%\) of \$0\.0960\/h, below the minimum saving 60% \(\$0\.0576\/h\)$/);
-    },
+    expect: refusedFor(/^best replacement \S+ at \$0\.\d{4}\/h saves \$0\.0544\/h \(56\.7%\) of \$0\.0960\/h, below the minimum saving 60% \(\$0\.0576\/h\)$/),
   },
   {
     name: 'a price-per-hour minimum saving blocks even a delete that saves less',
     options: { minSavings: '$0.50/h' },
     nodes: () => [fakeNode('a', 'm5.large', [pod('x', { cpu: '100m', memory: '128Mi' })]), fakeNode('b', 'm5.xlarge', [])],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.equal(v.reason, 'deleting saves $0.0960/h, below the minimum saving $0.50/h');
-    },
+    expect: refusedFor('deleting saves $0.0960/h, below the minimum saving $0.50/h'),
   },
   {
     name: 'a spot node is not replaced with spot while the spot-to-spot gate is off',
     pools: [spotOnly],
     nodes: () => [fakeNode('s', 'm5.4xlarge', [pod('small', { cpu: '500m', memory: '1Gi' })], { capacityType: 'spot' })],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /SpotToSpotConsolidation feature gate/);
-    },
+    expect: refusedFor(/SpotToSpotConsolidation feature gate/),
   },
   {
     name: 'with the gate on, a single spot node is replaced by the 15 cheapest of the cheaper spot types',
@@ -103,32 +97,20 @@ const cases: Case[] = [
     pools: [spotOnly],
     options: { spotToSpot: true },
     nodes: () => [fakeNode('s', 'm5.large', [pod('small', { cpu: '500m', memory: '1Gi' })], { capacityType: 'spot' })],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /^spot-to-spot replacement needs at least 15 cheaper spot types, found \d$/);
-    },
+    expect: refusedFor(/^spot-to-spot replacement needs at least 15 cheaper spot types, found \d$/),
   },
   {
     name: 'minValues that the cheaper types no longer meet refuses the replacement',
     pools: [nodePool('default', { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }, { key: 'karpenter.k8s.aws/instance-family', operator: 'Exists', minValues: 6 }] })],
     nodes: () => [fakeNode('m', 'm5.large', [pod('p', { cpu: '500m', memory: '1Gi' })])],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /^the \d+ replacement types cheaper than \$0\.0960\/h have \d values of karpenter\.k8s\.aws\/instance-family, below its minValues 6$/);
-    },
+    expect: refusedFor(/^the \d+ replacement types cheaper than \$0\.0960\/h have \d values of karpenter\.k8s\.aws\/instance-family, below its minValues 6$/),
   },
   {
     name: 'three half-empty nodes of the only allowed type are not replaced by a fourth of that type (Karpenter\'s filterOutSameInstanceType)',
     pools: [onlyXlarge],
     candidates: 3,
     nodes: () => ['a', 'b', 'c'].map((n) => fakeNode(n, 'm5.xlarge', [pod(`${n}-pod`, { cpu: '1', memory: '1Gi' })])),
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.equal(v.reason, 'a multi-node replacement must be cheaper than the batch\'s own m5.xlarge at $0.1920/h: keeping that node and deleting the others moves fewer pods');
-    },
+    expect: refusedFor('a multi-node replacement must be cheaper than the batch\'s own m5.xlarge at $0.1920/h: keeping that node and deleting the others moves fewer pods'),
   },
   {
     name: 'two of them are deleted instead: their pods fit on the third',
@@ -157,20 +139,12 @@ const cases: Case[] = [
   {
     name: 'pods that need two new nodes are not consolidated',
     nodes: () => [fakeNode('pair', 'm5.xlarge', pods('solo', 2, { cpu: '500m', memory: '1Gi', spec: antiHost }))],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.equal(v.reason, 'its pods need 2 new nodes; consolidation launches at most 1');
-    },
+    expect: refusedFor('its pods need 2 new nodes; consolidation launches at most 1'),
   },
   {
     name: 'a pod that fits nowhere else names itself and the simulation\'s reason',
     nodes: () => [fakeNode('odd', 'm5.xlarge', [pod('s390', { spec: { nodeSelector: { 'kubernetes.io/arch': 's390x' } } })])],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /^pod default\/s390 would not fit elsewhere: nodepool default: 0\/\d+ instance types/);
-    },
+    expect: refusedFor(/^pod default\/s390 would not fit elsewhere: nodepool default: 0\/\d+ instance types/),
   },
   {
     name: 'Balanced refuses a move that saves a small share of the pool for a large share of its disruption',
@@ -180,11 +154,7 @@ const cases: Case[] = [
       fakeNode('busy', 'm5.xlarge', pods('w', 6, { cpu: '500m', memory: '1Gi' })),
       ...Array.from({ length: 4 }, (_, i) => fakeNode(`big-${String(i)}`, 'm5.4xlarge', pods(`full-${String(i)}`, 1, { cpu: '14', memory: '50Gi' }))),
     ],
-    expect: (t, v) => {
-      t.notOk(v.ok);
-      if (v.ok) return;
-      t.match(v.reason, /^Balanced: score 0\.\d\d is below 0\.50 \(saves \d+\.\d% of the NodePool's cost for \d+\.\d% of its disruption cost\)$/);
-    },
+    expect: refusedFor(/^Balanced: score 0\.\d\d is below 0\.50 \(saves \d+\.\d% of the NodePool's cost for \d+\.\d% of its disruption cost\)$/),
   },
   {
     name: 'Balanced approves a delete that saves as large a share as it disrupts, and records the score',
