@@ -1,0 +1,24 @@
+import t from 'tap';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writesByUser } from './audit-requests.js';
+
+const event = (id: string, verb: string, agent: string, resource: string, subresource?: string): string => JSON.stringify({
+  auditID: id, verb, user: { username: 'admin' }, userAgent: agent,
+  objectRef: { resource, ...(subresource === undefined ? {} : { subresource }) },
+});
+
+void t.test('writes are counted once per request, by user and program, reads left out', async (t) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.log');
+  const lines = [
+    event('a', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods', 'status'),
+    event('a', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods', 'status'), // the same request at another stage
+    event('b', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods', 'status'),
+    event('c', 'create', 'kube-scheduler/v1.36.3 (linux/amd64) kubernetes/abc/scheduler', 'events'),
+    event('d', 'list', 'kube-scheduler/v1.36.3', 'pods'),
+  ];
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  t.same(await writesByUser(path, 0), [['admin (kwok): patch pods/status', 2], ['admin (kube-scheduler): create events', 1]]);
+  t.same(await writesByUser(path, Buffer.byteLength(`${lines.slice(0, 3).join('\n')}\n`)), [['admin (kube-scheduler): create events', 1]], 'from an offset on');
+});
