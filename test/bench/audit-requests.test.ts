@@ -4,17 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writesByUser } from './audit-requests.js';
 
-const event = (id: string, verb: string, agent: string, resource: string, subresource?: string): string => JSON.stringify({
-  auditID: id, verb, user: { username: 'admin' }, userAgent: agent,
-  objectRef: { resource, ...(subresource === undefined ? {} : { subresource }) },
-});
+/** One audit line; `target` is "resource[/subresource]". */
+const event = (id: string, verb: string, agent: string, target: string): string => {
+  const [resource, subresource] = target.split('/');
+  return JSON.stringify({ auditID: id, verb, user: { username: 'admin' }, userAgent: agent, objectRef: { resource, ...(subresource === undefined ? {} : { subresource }) } });
+};
 
 void t.test('writes are counted once per request, by user and program, reads left out', async (t) => {
   const path = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.log');
   const lines = [
-    event('a', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods', 'status'),
-    event('a', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods', 'status'), // the same request at another stage
-    event('b', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods', 'status'),
+    event('a', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods/status'),
+    event('a', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods/status'), // the same request at another stage
+    event('b', 'patch', 'kwok/v0.8.0 (linux/amd64)', 'pods/status'),
     event('c', 'create', 'kube-scheduler/v1.36.3 (linux/amd64) kubernetes/abc/scheduler', 'events'),
     event('d', 'list', 'kube-scheduler/v1.36.3', 'pods'),
   ];
