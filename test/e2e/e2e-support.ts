@@ -58,17 +58,21 @@ export function deployment(spec: DeploymentSpec): k8s.V1Deployment {
 
 /** Waits until every pod with app=<name> is Running and bound; returns them with their nodes. */
 export async function waitForRunning(product: ProductStack, app: string, count: number, timeoutMs = 180_000): Promise<{ pods: k8s.V1Pod[]; nodes: Map<string, k8s.V1Node> }> {
-  const pods = await waitFor(`${String(count)} running pods of ${app}`, async () => {
+  // Counted only on nodes that exist when read: a pod listed Running can be on a node already removed (the pod not
+  // yet gone from the list), and reading that node failed expiry-drift with a 404 on a slow machine.
+  return waitFor(`${String(count)} running pods of ${app}`, async () => {
     const list = await product.core.listNamespacedPod({ namespace: 'default', labelSelector: `app=${app}` });
     const running = list.items.filter((p) => p.status?.phase === 'Running' && p.spec?.nodeName);
-    return running.length === count ? running : undefined;
+    if (running.length !== count) return undefined;
+    const existing = new Map((await product.core.listNode()).items.map((n) => [n.metadata?.name ?? '', n]));
+    const nodes = new Map<string, k8s.V1Node>();
+    for (const pod of running) {
+      const node = existing.get(pod.spec?.nodeName ?? '');
+      if (node === undefined) return undefined;
+      nodes.set(node.metadata?.name ?? '', node);
+    }
+    return { pods: running, nodes };
   }, { timeoutMs, intervalMs: 500 });
-  const nodes = new Map<string, k8s.V1Node>();
-  for (const pod of pods) {
-    const name = pod.spec?.nodeName ?? '';
-    if (!nodes.has(name)) nodes.set(name, await product.core.readNode({ name }));
-  }
-  return { pods, nodes };
 }
 
 export interface MotoInstance { id: string; type: string; zone: string; lifecycle: string; state: string; tags: Record<string, string> }

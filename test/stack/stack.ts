@@ -128,10 +128,8 @@ async function startEtcd(ctx: BootContext): Promise<string> {
 async function bootControlPlane(ctx: BootContext): Promise<Stack & { startControllerManager(): Promise<Component>; startKwok(): Promise<Component> }> {
   const pki = await createPki(ctx.dir);
   const etcdUrl = await startEtcd(ctx);
-  const port = await freePort();
-  const server = `https://127.0.0.1:${port}`;
   const tls = { ca: await readFile(pki.caCert), cert: await readFile(pki.adminCert), key: await readFile(pki.adminKey) };
-  const apiServerArgs = [
+  const apiServerArgsOn = async (port: number): Promise<string[]> => [
     '--etcd-servers', etcdUrl, '--secure-port', String(port), '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1',
     '--tls-cert-file', pki.serverCert, '--tls-private-key-file', pki.serverKey, '--client-ca-file', pki.caCert,
     '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local', '--service-account-key-file', pki.serviceAccountPub,
@@ -140,8 +138,15 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
     '--endpoint-reconciler-type', 'none', '--max-requests-inflight', '1000', '--max-mutating-requests-inflight', '500', '--profiling=false',
     ...(await auditFlags(ctx)),
   ];
-  const apiServerReady = async (): Promise<boolean> => (await httpsStatus(`${server}/readyz`, tls).catch(() => 0)) === 200;
-  await start(ctx, 'kube-apiserver', apiServerArgs, apiServerReady);
+  const readyOn = (url: string) => async (): Promise<boolean> => (await httpsStatus(`${url}/readyz`, tls).catch(() => 0)) === 200;
+  const { server, apiServerArgs } = await onFreshPorts('kube-apiserver', async () => {
+    const port = await freePort();
+    const url = `https://127.0.0.1:${port}`;
+    const args = await apiServerArgsOn(port);
+    await start(ctx, 'kube-apiserver', args, readyOn(url));
+    return { server: url, apiServerArgs: args };
+  });
+  const apiServerReady = readyOn(server);
   const kubeconfigPath = join(ctx.dir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, { server, caCert: pki.caCert, clientCert: pki.adminCert, clientKey: pki.adminKey, user: 'admin' });
 
@@ -153,26 +158,28 @@ async function bootControlPlane(ctx: BootContext): Promise<Stack & { startContro
   ];
   return {
     dir: ctx.dir, server, kubeconfigPath, pki, bin: ctx.bin, components: ctx.components, kubectl,
-    startControllerManager: async () => {
+    startControllerManager: () => onFreshPorts('kube-controller-manager', async () => {
       const p = await freePort();
       return start(ctx, 'kube-controller-manager', [
         '--kubeconfig', kubeconfigPath, '--leader-elect=false', ...servingFlags(p, 'kcm'),
         '--service-account-private-key-file', pki.serviceAccountKey, '--root-ca-file', pki.caCert,
         '--use-service-account-credentials=false', '--kube-api-qps', '200', '--kube-api-burst', '300',
       ], healthy(p));
-    },
-    startKwok: async () => {
+    }),
+    startKwok: () => onFreshPorts('kwok', async () => {
       const p = await freePort();
       return start(ctx, 'kwok', [
         '--kubeconfig', kubeconfigPath, '--config', fileURLToPath(new URL('./kwok-stages.yaml', import.meta.url)), '--manage-all-nodes=false', `--manage-nodes-with-label-selector=${kwokNodeSelector}`,
         '--cidr', '10.244.0.0/16', '--node-ip', '127.0.0.1', '--server-address', `127.0.0.1:${p}`,
       ], async () => (await fetch(`http://127.0.0.1:${p}/healthz`)).ok);
-    },
+    }),
     startScheduler: async (extenders = []) => {
-      const p = await freePort();
       const configPath = join(ctx.dir, 'scheduler-config.yaml');
       await writeFile(configPath, 'config' in extenders ? extenders.config : schedulerConfiguration(kubeconfigPath, extenders));
-      return start(ctx, 'kube-scheduler', ['--config', configPath, ...servingFlags(p, 'scheduler')], healthy(p));
+      return onFreshPorts('kube-scheduler', async () => {
+        const p = await freePort();
+        return start(ctx, 'kube-scheduler', ['--config', configPath, ...servingFlags(p, 'scheduler')], healthy(p));
+      });
     },
     restartApiServer: async () => { await start(ctx, 'kube-apiserver', apiServerArgs, apiServerReady); },
     logTails: (lines = 30) => [...ctx.components.values()].map((c) => `--- ${c.name} (${c.logPath}) ---\n${c.tail(lines)}`).join('\n'),
