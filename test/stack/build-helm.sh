@@ -24,10 +24,12 @@ else
     go mod init nodesmith.local/build-helm >/dev/null 2>&1
     # A main package cannot be imported, so only require its module; -mod=mod fills the rest.
     go get "helm.sh/helm/v4@${HELM_VERSION}" >/dev/null
+    # A name of its own per build: test files that need helm start this script side by side on a machine with none
+    # cached, and a shared helm.tmp was moved away under the other build ("mv: cannot stat .../helm.tmp").
     # The version Helm reports (helm version) is stamped at link time, as its Makefile does.
     go build -trimpath -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=${HELM_VERSION}" \
-      -o "$BIN/helm.tmp" helm.sh/helm/v4/cmd/helm
-    mv "$BIN/helm.tmp" "$BIN/helm"
+      -o "$BIN/helm.tmp.$$" helm.sh/helm/v4/cmd/helm
+    mv "$BIN/helm.tmp.$$" "$BIN/helm"
   )
   log "helm ${HELM_VERSION}: built in $(( $(date +%s) - start ))s"
 fi
