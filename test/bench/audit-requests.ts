@@ -25,27 +25,38 @@ function kindOf(event: AuditEvent): string {
 }
 
 /**
- * One user's requests in the API server's audit log from byte `offset` on (each request once, whatever its
- * stages), read line by line: at 10,000 pods the log holds hundreds of megabytes.
+ * The requests in the API server's audit log from byte `offset` on, each once whatever its stages, read line by line:
+ * at 10,000 pods the log holds hundreds of megabytes. `mayMatch` skips a line before it is parsed.
  */
-export async function userRequests(path: string, offset: number, user: string, peakWindowS = 10): Promise<UserRequests> {
-  const counted = new Set<string>();
-  const byKind = new Map<string, number>();
-  const byWindow = new Map<number, number>();
+async function* requestsOnce(path: string, offset: number, mayMatch: (line: string) => boolean = () => true): AsyncGenerator<AuditEvent> {
+  const seen = new Set<string>();
   const lines = createInterface({ input: createReadStream(path, { start: offset, encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) {
-    // Most lines are other clients': skip them before parsing.
-    if (!line.includes(`"username":"${user}"`)) continue;
+    if (!mayMatch(line)) continue;
     const event = JSON.parse(line) as AuditEvent;
-    if (event.user?.username !== user || counted.has(event.auditID)) continue;
-    counted.add(event.auditID);
+    if (seen.has(event.auditID)) continue;
+    seen.add(event.auditID);
+    yield event;
+  }
+}
+
+const mostFirst = (counts: ReadonlyMap<string, number>): [string, number][] => [...counts].sort((a, b) => b[1] - a[1]);
+
+/** One user's requests in the audit log from byte `offset` on. */
+export async function userRequests(path: string, offset: number, user: string, peakWindowS = 10): Promise<UserRequests> {
+  const byKind = new Map<string, number>();
+  const byWindow = new Map<number, number>();
+  let total = 0;
+  // Most lines are other clients': skipped before parsing.
+  for await (const event of requestsOnce(path, offset, (line) => line.includes(`"username":"${user}"`))) {
+    if (event.user?.username !== user) continue;
+    total += 1;
     const key = kindOf(event);
     byKind.set(key, (byKind.get(key) ?? 0) + 1);
     const window = Math.floor(Date.parse(event.requestReceivedTimestamp ?? '') / (peakWindowS * 1000));
     if (!Number.isNaN(window)) byWindow.set(window, (byWindow.get(window) ?? 0) + 1);
   }
-  const sorted = [...byKind].sort((a, b) => b[1] - a[1]);
-  return { byKind: sorted, total: counted.size, peak: Math.max(0, ...byWindow.values()) };
+  return { byKind: mostFirst(byKind), total, peak: Math.max(0, ...byWindow.values()) };
 }
 
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -55,17 +66,13 @@ const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollec
  * which component does the writes a window's apiserver_request_total counts.
  */
 export async function writesByUser(path: string, offset: number): Promise<[string, number][]> {
-  const counted = new Set<string>();
   const byKey = new Map<string, number>();
-  const lines = createInterface({ input: createReadStream(path, { start: offset, encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
-    const event = JSON.parse(line) as AuditEvent;
-    if (!writeVerbs.has(event.verb) || counted.has(event.auditID)) continue;
-    counted.add(event.auditID);
+  for await (const event of requestsOnce(path, offset)) {
+    if (!writeVerbs.has(event.verb)) continue;
     // One admin certificate serves kube-scheduler, kube-controller-manager and kwok in the test stack: the user agent's
     // program name tells them apart.
     const key = `${event.user?.username ?? '?'} (${event.userAgent?.split('/')[0] ?? '?'}): ${kindOf(event)}`;
     byKey.set(key, (byKey.get(key) ?? 0) + 1);
   }
-  return [...byKey].sort((a, b) => b[1] - a[1]);
+  return mostFirst(byKey);
 }
