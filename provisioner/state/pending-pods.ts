@@ -29,7 +29,17 @@ export function isProvisionable(pod: Pod, early?: EarlyPlanning): boolean {
   if (!isWaiting(pod)) return false;
   if ((pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node')) return false;
   if (notScheduledBecause(pod, 'Unschedulable')) return true;
-  return podScheduled(pod) === undefined && early !== undefined && isUntriedFor(pod, early.schedulers) && !needsVerdict(pod, early.lowestRunningPriority());
+  return isUntried(pod) && early !== undefined && isUntriedFor(pod, early.schedulers) && !needsVerdict(pod, early.lowestRunningPriority());
+}
+
+/**
+ * kube-scheduler has not tried the pod: no PodScheduled condition, or the one the API server writes on a pod created
+ * with scheduling gates (False, reason SchedulingGated). It stays after the last gate is lifted (Kueue admitting its
+ * pods) until kube-scheduler's first try replaces it, so such a pod is untried too.
+ */
+function isUntried(pod: Pod): boolean {
+  const scheduled = podScheduled(pod);
+  return scheduled === undefined || (scheduled.status === 'False' && scheduled.reason === 'SchedulingGated');
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { parseAllDocuments } from 'yaml';
+import { Registry } from 'prom-client';
 import { injectCaBundle, joinDocuments } from '../../cli/certs-command.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
@@ -35,13 +36,13 @@ async function ok(stack: Stack, args: readonly string[], input?: string): Promis
   return r.stdout;
 }
 
-async function startWebhooks(stack: Stack, t: Test): Promise<string> {
+async function startWebhooks(stack: Stack, t: Test, registry: Registry): Promise<string> {
   const certs = await issueLocalCertificates();
   const dir = join(stack.dir, 'nodesmith-webhooks');
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'tls.crt'), certs.serving.cert);
   await writeFile(join(dir, 'tls.key'), certs.serving.key);
-  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), productServiceAccount: productSa });
+  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), productServiceAccount: productSa, registry });
   t.teardown(() => running.close());
   const configs = pointAtUrl(await readFile('manifests/webhooks/webhook-configurations.yaml', 'utf8'), running.url, certs.ca.cert);
   await ok(stack, ['apply', '-f', '-'], configs);
@@ -121,7 +122,8 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
   await ok(stack, ['create', 'serviceaccount', 'default', '-n', 'apps']);
   await ok(stack, ['create', 'serviceaccount', 'default', '-n', 'nodesmith']);
   await t.test('without webhooks, the CRD schema and CEL rules alone refuse every CEL-expressible case', (t) => checkCasesWithoutWebhooks(t, stack));
-  await startWebhooks(stack, t);
+  const registry = new Registry();
+  await startWebhooks(stack, t, registry);
 
   // Webhook configurations take effect through an informer: retry until the webhook answers.
   const badCron = nodePool('bad-cron', '  disruption:\n    consolidateAfter: 0s\n    budgets: [{ nodes: "1", schedule: "61 * * * *", duration: 1h }]\n');
@@ -208,6 +210,20 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     const r = await stack.kubectl(['apply', '-f', '-'], pod('cheap', 'apps', `  annotations: { ${podAnnotations.maxPricePerHour}: "-1" }`));
     t.not(r.code, 0);
     t.match(r.stderr, /max-price-per-hour must be a positive decimal/);
+  });
+
+  await t.test('a pod update reaches the pod validator only when it adds or changes annotations', async (t) => {
+    const reviews = async (): Promise<number> => {
+      const metric = await registry.getSingleMetric('nodesmith_webhook_admission_total')?.get();
+      return (metric?.values ?? []).filter((v) => v.labels['webhook'] === 'webhooks.validate.pod').reduce((sum, v) => sum + v.value, 0);
+    };
+    const before = await reviews();
+    await ok(stack, ['label', 'pod', 'web', '-n', 'apps', 'team=blue']);
+    t.equal(await reviews(), before, 'a label changes nothing the validator reads: the API server does not call it (as is Kueue lifting its scheduling gate)');
+    const bad = await stack.kubectl(['annotate', 'pod', 'web', '-n', 'apps', `${podAnnotations.maxPricePerHour}=-1`]);
+    t.not(bad.code, 0, 'a bad steering annotation added later is refused');
+    t.match(bad.stderr, /max-price-per-hour must be a positive decimal/);
+    t.ok(await reviews() > before);
   });
 
   await t.test('only the product service account may bind a pod to a virtual node', async (t) => {

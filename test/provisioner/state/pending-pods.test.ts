@@ -73,3 +73,12 @@ void t.test("the model knows the lowest running priority, so a placeholder's roo
   t.ok(state.isPending('default/web'), 'with no lower-priority pod running it is planned early');
   t.end();
 });
+
+void t.test('a pod whose scheduling gates were lifted is untried, though the API server marked it SchedulingGated', (t) => {
+  const base = pod();
+  const gatedAtCreation = (gates: readonly string[]): Pod => ({ ...base, spec: { ...base.spec, schedulingGates: gates.map((name) => ({ name })) }, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] } });
+  t.ok(isProvisionable(gatedAtCreation([]), early), 'Kueue lifted its gate: planned early, before kube-scheduler tries it');
+  t.notOk(isProvisionable(gatedAtCreation(['kueue.x-k8s.io/admission']), early), 'still gated: not yet');
+  t.notOk(isProvisionable(gatedAtCreation([])), "without early planning, Karpenter's rule: only a pod kube-scheduler marked Unschedulable");
+  t.end();
+});
