@@ -16,6 +16,7 @@ import { warmBurst } from './warm-burst.js';
 import { writesByUser } from './audit-requests.js';
 import { byVerbAndResource, requestsBetween, requestTotals, writesPerPodLine } from './api-request-totals.js';
 import { defaultBatchWindows } from '../../provisioner/provisioning/batcher.js';
+import { refusalReasons } from './refusal-reasons.js';
 
 /** A number from /proc/PID/status (VmHWM: peak resident, kB; VmRSS: resident now, kB; Threads). */
 function statusField(pid: number | undefined, field: 'VmHWM' | 'VmRSS' | 'Threads'): number {
@@ -152,6 +153,8 @@ export const e2eBurstBench: Bench = {
       write(curves(binds, probe));
       write(`nodesmith's plans and launches:\n${nodesmithTimeline(join(product.stack.dir, 'nodesmith.log'), started).map((line) => `  ${line}\n`).join('')}`);
       write(nodesmithStages(binds, join(product.stack.dir, 'nodesmith.log'), started));
+      const refusals = refusalReasons(binds);
+      if (refusals.length > 0) write(`why kube-scheduler marked pods Unschedulable (its last message for each):\n${refusals.map((r) => `  ${r}\n`).join('')}`);
       const after = (at: number | undefined): string => (at === undefined ? 'never (timed out)' : `${((at - started) / 1000).toFixed(1)}s`);
       write(`pods ${String(total)}: all bound after ${after(boundAt)}, all Running after ${after(runningAt)}\n`);
       write(`instances ${String(fleet.instances)}: ${fleet.types}\n`);

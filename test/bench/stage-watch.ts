@@ -11,6 +11,8 @@ export interface PodTrace {
   readonly createdMs: number;
   /** PodScheduled=False with reason Unschedulable: kube-scheduler tried and found no node. */
   readonly unschedulableMs?: number;
+  /** kube-scheduler's message the last time it marked the pod Unschedulable (its nodes' and the extender's reasons). */
+  readonly unschedulableMessage?: string;
   readonly boundMs?: number;
   readonly nodeName?: string;
   readonly runningMs?: number;
@@ -77,7 +79,7 @@ export function stageTimes(watch: ClusterTrace, pick: (p: PodTrace) => number | 
   });
 }
 
-const isUnschedulable = (pod: k8s.V1Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable') === true;
+const unschedulable = (pod: k8s.V1Pod): k8s.V1PodCondition | undefined => pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
 
 /**
  * Made before the start (by whole seconds, as creationTimestamp has them): not part of this burst. A watch hands
@@ -88,9 +90,11 @@ const before = (created: Date | string | undefined, startedMs: number): boolean 
 /** The pod's trace after seeing it now: states seen before keep their first time. */
 function nextTrace(seen: PodTrace, pod: k8s.V1Pod, now: number): PodTrace {
   const nodeName = pod.spec?.nodeName ?? '';
+  const refused = unschedulable(pod);
   return {
     ...seen,
-    ...(seen.unschedulableMs === undefined && isUnschedulable(pod) ? { unschedulableMs: now } : {}),
+    ...(seen.unschedulableMs === undefined && refused !== undefined ? { unschedulableMs: now } : {}),
+    ...(refused?.message === undefined ? {} : { unschedulableMessage: refused.message }),
     ...(seen.boundMs === undefined && nodeName !== '' ? { boundMs: now, nodeName } : {}),
     ...(seen.runningMs === undefined && pod.status?.phase === 'Running' ? { runningMs: now } : {}),
   };
