@@ -98,3 +98,12 @@ void t.test('the pod webhook refuses the resource quantities validate and plan r
   t.equal(response.allowed, false);
   t.match(response.status?.message, /spec\.containers\[0\]\.resources\.requests\.cpu: must be greater than or equal to 0/);
 });
+
+void t.test('both ways onto a virtual node are refused by one rule, in the same words', async (t) => {
+  const node = virtualNodeName('b');
+  const asBinding = await post('/validate/pods-binding', review(binding(node), { namespace: 'apps', username: 'alice', subResource: 'binding' }));
+  const asCreate = await post('/validate/pods', review({ ...pod(), spec: { nodeName: node, containers: [] } }, { namespace: 'apps', username: 'alice' }));
+  const remedy = (message: string | undefined): string => message?.slice(message.indexOf('(rule')) ?? '';
+  t.equal(remedy(asBinding.status?.message), `(rule virtual-node-binding): only ${productSa} may place a pod on a node that has not been launched yet`);
+  t.equal(remedy(asCreate.status?.message), remedy(asBinding.status?.message), 'a user told two different remedies for one rule would look for two rules');
+});

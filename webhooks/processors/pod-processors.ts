@@ -1,10 +1,10 @@
 import { admitObject } from '../../domain/api/api-objects.js';
-import { isVirtualNodeName } from '../../domain/api/virtual-node-name.js';
 import type { Toleration } from '../../domain/core/taint.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { toleratesLaunchable } from '../../domain/taints.js';
 import type { AdmissionRequest, AdmissionResponse } from '../admission-review.js';
-import { allow, allowWithPatch, deny, denyProblems, forbiddenCode } from '../admission-response.js';
+import { allow, allowWithPatch, denyProblems } from '../admission-response.js';
+import { refuseVirtualPlacement } from './binding-guard.js';
 import { subjectOf, type AdmissionConfig, type AdmissionProcessor } from '../processor.js';
 
 interface PodLike {
@@ -58,7 +58,7 @@ export const mutatePod: AdmissionProcessor = {
 /**
  * Steering annotations are read by the planner much later; a typo must fail now, at the user's
  * kubectl. A pod created with `spec.nodeName` already set never goes through pods/binding, so the
- * binding guard's rule is repeated here for that path.
+ * binding guard's rule (refuseVirtualPlacement) is applied here too, for that path.
  */
 export const validatePod: AdmissionProcessor = {
   id: 'webhooks.validate.pod',
@@ -67,10 +67,8 @@ export const validatePod: AdmissionProcessor = {
   process(request, config): AdmissionResponse {
     const pod = request.object as PodLike | null | undefined;
     if (request.operation === 'DELETE' || pod == null) return allow(request.uid);
-    const nodeName = pod.spec?.nodeName;
-    if (request.operation === 'CREATE' && nodeName !== undefined && isVirtualNodeName(nodeName) && request.userInfo.username !== config.productServiceAccount) {
-      return deny(request.uid, `spec.nodeName: creating a pod on virtual node "${nodeName}" is refused for user "${request.userInfo.username ?? ''}" (rule virtual-node-binding): only ${config.productServiceAccount} may place pods on a node that has not been launched yet`, forbiddenCode);
-    }
+    const refused = refuseVirtualPlacement(request, config, { field: 'spec.nodeName', node: pod.spec?.nodeName, act: 'creating a pod on' });
+    if (refused !== undefined) return refused;
     // The same gate as `nodesmith validate` and `plan`: steering annotations and resource quantities.
     const problems = admitObject({ ...pod, apiVersion: 'v1', kind: 'Pod' })?.problems ?? [];
     return problems.length === 0 ? allow(request.uid) : denyProblems(request.uid, subjectOf(request), problems);
