@@ -23,9 +23,21 @@ async function metrics(): Promise<string> {
 
 const dryRun = (): Promise<ConsolidationDryRun> => dryRunOf(product);
 
-/** Waits until every NodeClaim of the pool is gone (so the next scenario's dry run does not pair its nodes with these). */
+/**
+ * Removes the scenario's Deployment, then its pool's NodeClaims, and waits until every one is gone (so the next
+ * scenario's dry run does not pair its nodes with these). The NodeClaims are deleted rather than left to emptiness:
+ * a consolidation's destination stays nominated for a minute (planned-placement.ts `nominationMs`), which held the
+ * emptied pool here for some 75 s; emptiness itself is what the WhenEmpty scenario checks. Its pods go first, so the
+ * drain evicts none that a ReplicaSet would recreate.
+ */
 async function poolEmptied(app: string): Promise<void> {
   await apps.deleteNamespacedDeployment({ name: app, namespace: 'default' });
+  await waitFor(`the ${app} pods to be gone`, async () => ((await product.core.listNamespacedPod({ namespace: 'default', labelSelector: `app=${app}` })).items.length === 0 ? true : undefined), { timeoutMs: minutes(2), intervalMs: 500 });
+  for (const claim of (await listClaims(product)).filter((c) => c.nodePool === app)) {
+    // Gone already (emptiness got there first) is as good.
+    await custom.deleteClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', name: claim.name })
+      .catch((e: unknown): void => { if (!(e instanceof k8s.ApiException && e.code === 404)) throw e; });
+  }
   await waitFor(`the ${app} pool to have no node left`, async () => ((await listClaims(product)).some((c) => c.nodePool === app) ? undefined : true), { timeoutMs: minutes(3), intervalMs: 1000 });
 }
 

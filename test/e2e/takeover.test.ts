@@ -23,12 +23,16 @@ t.teardown(async () => {
 // (moto's spot price is one placeholder for every type). `held` is the move as docs/migration.md tells it: a budget
 // that holds consolidation until the takeover is checked. Without it nodesmith may consolidate Karpenter's nodes at
 // once, rightly (its plan can be cheaper), and a disruption for cost would hide one caused by the move.
-const poolYaml = (held: boolean): string => nodePoolYaml('default', world.vpc, {
+// `allAtOnce`, once nodesmith's takeover is checked: under the default budget (10%: one of Karpenter's 3 to 5 nodes
+// at a time) nodesmith removed the emptied nodes one 15 s validation after another, up to 90 s. How many go at once
+// is for the budget tests (disruption*.test.ts); this one checks that they go, with their instances and Nodes.
+const budgets = { held: '[{ nodes: "0", reasons: [Underutilized] }]', allAtOnce: '[{ nodes: "100%" }]' } as const;
+const poolYaml = (budget?: keyof typeof budgets): string => nodePoolYaml('default', world.vpc, {
   extraRequirements: `
         - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
         - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }
         - { key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["2"] }`,
-  extraSpec: held ? '  disruption:\n    budgets: [{ nodes: "0", reasons: [Underutilized] }]' : '',
+  extraSpec: budget === undefined ? '' : `  disruption:\n    budgets: ${budgets[budget]}`,
 });
 
 /**
@@ -67,7 +71,7 @@ let karpenterClaims = new Set<string>();
 
 await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or instance lost; then nodesmith consolidates Karpenter\'s nodes', async (t) => {
   const karpenter = await world.startKarpenter();
-  await world.apply(poolYaml(true));
+  await world.apply(poolYaml('held'));
   workloads = { inflate: await applyKarpenterWorkload(world, 'inflate.yaml', 4), spread: await applyKarpenterWorkload(world, 'spread-zone.yaml', 3) };
   await settled('Karpenter to run every pod of inflate and zone-spread');
   // Killed, not stopped: its Lease stays held until it expires, as after a crashed pod.
@@ -89,7 +93,7 @@ await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or inst
   t.same(lost, [], `over ${JSON.stringify(made)} passes of nodesmith's controllers after it acts, nothing of Karpenter's is lost, evicted, deleted or drifted`);
   t.equal(await metric('nodesmith_garbage_collected_total'), 0, 'nodesmith garbage-collected nothing');
   t.equal(await metric('nodesmith_garbage_collection_skipped_total'), 0, 'and had no doubt about any object it kept');
-  await world.apply(poolYaml(false));
+  await world.apply(poolYaml('allAtOnce'));
 
   await scale(world, workloads.inflate, 0);
   await scale(world, workloads.spread, 1);
@@ -108,6 +112,8 @@ await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or inst
     return now.nodes.size === now.claims.size ? [] : undefined;
   }, { timeoutMs: 180_000, intervalMs: 5_000 }).catch(async () => [...(await snapshot(world)).nodes]);
   t.same(leftovers, [], 'no Node of a removed NodeClaim is left behind');
+  // Back to the getting-started pool's default budget, which the way back starts from.
+  await world.apply(poolYaml());
 });
 
 await t.test('nodesmith back to Karpenter: Karpenter adopts nodesmith\'s nodes and loses nothing', async (t) => {
@@ -121,7 +127,7 @@ await t.test('nodesmith back to Karpenter: Karpenter adopts nodesmith\'s nodes a
   // docs/migration.md, "Back from nodesmith to Karpenter": stop nodesmith, remove what only it uses, start Karpenter.
   // As the way in: hold consolidation until the handback is checked. nodesmith leaves replacements that save under
   // 15% (its default) which Karpenter, replacing for any saving, takes at once: a cost move, not a loss of the handback.
-  await world.apply(poolYaml(true));
+  await world.apply(poolYaml('held'));
   await running.stop();
   product = undefined;
   await world.stack.kubectl(['delete', 'nodes', '-l', 'nodesmith.io/launchable']);
@@ -133,7 +139,7 @@ await t.test('nodesmith back to Karpenter: Karpenter adopts nodesmith\'s nodes a
   const karpenter = await world.startKarpenter();
   t.teardown(() => karpenter.stop());
   t.same(await lossesDuring(world, handedOver, 120_000), [], 'for 2 minutes after Karpenter starts, nothing of nodesmith\'s is lost, evicted, deleted or drifted');
-  await world.apply(poolYaml(false));
+  await world.apply(poolYaml());
   await scale(world, workloads.spread, 2);
   await waitFor('Karpenter to run a new zone-spread pod on the adopted cluster', async () => ((await notRunning(world)) === 0 ? true : undefined), { timeoutMs: 600_000, intervalMs: 5_000 });
   t.pass('Karpenter provisions on the cluster it took back');
