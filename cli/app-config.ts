@@ -30,7 +30,8 @@ export interface NodesmithConfig {
   };
   /** Zones offered by the catalog; default <region>a, b, c. */
   readonly zones?: readonly string[];
-  readonly extender: { readonly host: string; readonly port: number; readonly tls?: { readonly certFile: string; readonly keyFile: string } };
+  /** `scaleInRank`: binds set the pod's pod-deletion-cost from its node (`--pod-deletion-cost`, on unless false). */
+  readonly extender: { readonly host: string; readonly port: number; readonly scaleInRank?: boolean; readonly tls?: { readonly certFile: string; readonly keyFile: string } };
   readonly webhooks: { readonly host: string; readonly port: number; readonly certFile: string; readonly keyFile: string; readonly productServiceAccount: string };
   /** /metrics, /healthz and /readyz of the provisioner itself; metrics served under metricsNamespace (default nodesmith). */
   readonly health: { readonly host: string; readonly port: number; readonly metricsNamespace?: string };

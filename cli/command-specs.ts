@@ -38,7 +38,7 @@ export const webhooksSpec: CommandSpec = {
 export const extenderSpec: CommandSpec = {
   name: 'extender',
   summary: 'Run the kube-scheduler extender (filter, prioritize, bind) fed by node and pod informers',
-  usage: '[--port 8444] [--host 0.0.0.0] [--kubeconfig path] [--cert-file tls.crt --key-file tls.key] [--log-level info]',
+  usage: '[--port 8444] [--host 0.0.0.0] [--kubeconfig path] [--cert-file tls.crt --key-file tls.key] [--log-level info] [--pod-deletion-cost by-node|none]',
 };
 
 export const planSpec: CommandSpec = {

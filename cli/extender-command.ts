@@ -9,6 +9,7 @@ import { guardedCommand, type Command, type CommandIo } from './command.js';
 import { reloadExtenderTls } from './extender-tls.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
 import { extenderSpec } from './command-specs.js';
+import { podDeletionCostFlag, scaleInRankOf } from './pod-deletion-cost-flag.js';
 
 const options = {
   host: { type: 'string', default: '0.0.0.0' },
@@ -17,6 +18,7 @@ const options = {
   'cert-file': { type: 'string' },
   'key-file': { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
+  ...podDeletionCostFlag,
 } as const;
 
 export interface ExtenderFlags {
@@ -25,6 +27,7 @@ export interface ExtenderFlags {
   readonly kubeconfig: string | undefined;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
   readonly logLevel: string;
+  readonly scaleInRank: boolean;
 }
 
 /** Parses every flag once and reports every problem together. */
@@ -39,8 +42,10 @@ export function parseExtenderFlags(argv: readonly string[]): ExtenderFlags | str
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(values['log-level'])) {
     problems.push(`--log-level must be one of fatal, error, warn, info, debug, trace, silent; got "${values['log-level']}"`);
   }
+  const scaleInRank = scaleInRankOf(values['pod-deletion-cost'], problems);
   if (problems.length > 0) return problems;
   return Object.freeze({
+    scaleInRank,
     host: values.host,
     port,
     kubeconfig: values.kubeconfig,
@@ -72,6 +77,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     binder,
     registry: new Registry(),
     logLevel: flags.logLevel,
+    scaleInRank: flags.scaleInRank,
     host: flags.host,
     port: flags.port,
     https: flags.tls === undefined ? undefined : readTlsFiles(flags.tls),

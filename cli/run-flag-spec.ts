@@ -2,6 +2,7 @@
 // line from them, so `--help` lists every flag without loading run's code (or anything it imports).
 import { defaultBatchWindows } from '../provisioner/provisioning/batcher.js';
 import { durationText } from './duration-flag.js';
+import { podDeletionCostFlag } from './pod-deletion-cost-flag.js';
 
 /**
  * Where Karpenter keeps its leader-election Lease (`karpenter-leader-election`, in its pod's namespace) and its
@@ -46,6 +47,7 @@ export const runFlagSpec = {
   'batch-max-duration': { type: 'string', default: durationText(defaultBatchWindows.maxMs) },
   'batch-step-duration': { type: 'string', default: durationText(defaultBatchWindows.stepMs ?? 0) },
   'early-planning-schedulers': { type: 'string', default: 'default-scheduler' },
+  ...podDeletionCostFlag,
   'drift-recheck-interval': { type: 'string', default: '5m' },
   'controller-periods': { type: 'string', default: '' },
   'consolidation-min-savings': { type: 'string', default: '' },

@@ -8,6 +8,7 @@ import { durationMs } from './duration-flag.js';
 import type { BatchWindows } from '../provisioner/provisioning/batcher.js';
 import { featureGatesText, isGateOn } from './feature-gates.js';
 import { karpenterGuardDefaults, runFlagSpec } from './run-flag-spec.js';
+import { scaleInRankOf } from './pod-deletion-cost-flag.js';
 
 function port(text: string, flag: string, problems: string[]): number {
   const n = Number(text);
@@ -110,7 +111,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     },
     ...optional('zones', v.zones?.split(',').map((z) => z.trim())),
     extender: {
-      host: v['extender-host'], port: port(v['extender-port'], 'extender-port', problems),
+      host: v['extender-host'], port: port(v['extender-port'], 'extender-port', problems), scaleInRank: scaleInRankOf(v['pod-deletion-cost'], problems),
       ...optional('tls', certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined),
     },
     webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },

@@ -20,6 +20,8 @@ export interface ExtenderAppOptions {
   readonly logLevel?: string;
   /** Full-node requests carry every candidate Node object; 5,000 nodes can exceed 50 MiB. Default 128 MiB. */
   readonly bodyLimit?: number;
+  /** Binds give each pod its node's rank as its pod-deletion-cost (binding.ts); default true. */
+  readonly scaleInRank?: boolean;
   /** TLS material (PEM) when kube-scheduler is configured with enableHTTPS. */
   readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer } | undefined;
 }
@@ -54,7 +56,7 @@ export function build(options: ExtenderAppOptions): FastifyInstance {
     // forceCloseConnections on an HTTP/2 server closes each session gracefully: streams in flight (a bind waiting
     // on a launch) finish, and idle sessions no longer hold close() open.
     : Fastify({ ...common, http2: true, forceCloseConnections: true, https: { allowHTTP1: true, key: options.https.key, cert: options.https.cert } })) as unknown as FastifyInstance;
-  const binding = new Binding({ view, binder: options.binder, materializer: options.materializer });
+  const binding = new Binding({ view, binder: options.binder, materializer: options.materializer, scaleInRank: options.scaleInRank ?? true });
   const metrics = createExtenderMetrics(registry);
   void app.register(extenderRoutes, { view, binding, metrics });
   void app.register(healthRoutes, { view, registry });

@@ -1,5 +1,6 @@
 import type { Amounts, ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
+import { scaleInRankAnnotations } from '../domain/disruption/scale-in-rank.js';
 import { noResources } from '../domain/resource-sums.js';
 import { roomAtBind } from './bind-room.js';
 import { shortfall } from './filter.js';
@@ -17,6 +18,11 @@ export interface BindingDeps {
   readonly binder: PodBinder;
   /** Absent in a standalone extender: binds to virtual nodes then fail with a clear Error. */
   readonly materializer?: Materializer | undefined;
+  /**
+   * Give each bound pod its node's rank as its pod-deletion-cost (domain/disruption/scale-in-rank.ts), so a
+   * scale-in empties whole nodes; `--pod-deletion-cost=none` turns it off.
+   */
+  readonly scaleInRank?: boolean;
   /** How many materialised virtual → real names to remember for late binds (oldest forgotten first). */
   readonly rememberedLaunches?: number;
 }
@@ -116,7 +122,8 @@ export class Binding {
     const full = roomAtBind(this.#deps.view, key, nodeName, viaVirtual);
     if (full !== undefined) return full;
     try {
-      await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName });
+      const annotations = this.#deps.scaleInRank === true ? scaleInRankAnnotations(this.#deps.view.pod(key), nodeName) : undefined;
+      await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName, annotations });
       this.#deps.view.notePlaced(key, nodeName);
       return '';
     } catch (error) {

@@ -66,6 +66,8 @@ export interface BindTarget {
   readonly name: string;
   readonly uid: string;
   readonly nodeName: string;
+  /** Put on the Binding; the API server copies them onto the pod with its node name, in the same write. */
+  readonly annotations?: Readonly<Record<string, string>> | undefined;
 }
 
 /** What the cluster model is fed with: informer deltas for nodes, pods and plans (tests and replays use it). */
@@ -142,6 +144,8 @@ export interface ClusterModel {
   boundNodeOf(podKey: string): string | undefined;
   /** Summed requests of the non-terminal pods bound to the node. */
   usage(nodeName: string): Amounts;
+  /** The pod as the watch last delivered it; undefined when unknown. */
+  pod(podKey: string): Pod | undefined;
   /** The requests recorded for a known pod (one `pods` slot included). */
   requestsOf(podKey: string): Amounts | undefined;
   /** The requests of any pod (one `pods` slot included); throws on a malformed quantity. */

@@ -27,7 +27,10 @@ export class KubePodBinder implements PodBinder {
     const body = {
       apiVersion: 'v1',
       kind: 'Binding',
-      metadata: { name: target.name, namespace: target.namespace, ...(target.uid === '' ? {} : { uid: target.uid }) },
+      metadata: {
+        name: target.name, namespace: target.namespace, ...(target.uid === '' ? {} : { uid: target.uid }),
+        ...(target.annotations === undefined ? {} : { annotations: target.annotations }),
+      },
       target: { apiVersion: 'v1', kind: 'Node', name: target.nodeName },
     };
     // The pods/{name}/binding subresource, as kube-scheduler's own binder uses: the legacy /bindings resource

@@ -277,6 +277,10 @@ export class ClusterState implements ClusterModel {
     return this.#accounting.usage(nodeName);
   }
 
+  pod(key: string): Pod | undefined {
+    return this.pods.get(key);
+  }
+
   requestsOf(key: string): Amounts | undefined {
     return this.#accounting.requestsOf(key);
   }

@@ -15,3 +15,15 @@ void t.test('the scale-down keeps 30% of each Deployment, deleting first from th
   t.same(scaleDown(planned, 0.3, 1).map((n) => n.snapshot.pods.length), scaled.map((n) => n.snapshot.pods.length), 'the same seed picks the same pods');
   t.end();
 });
+
+void t.test('with a pod-deletion-cost per node the scale-down deletes the lowest-ranked nodes whole, before crowding counts', (t) => {
+  const planned = plannedBurst(burstPods(1000), 1000, poolTypes());
+  const rank = new Map(planned.map((n, i) => [n.snapshot.name, i]));
+  const ranked = scaleDown(planned, 0.3, 1, (n) => rank.get(n.snapshot.name) ?? 0);
+  const plain = scaleDown(planned, 0.3, 1);
+  const nonEmpty = (nodes: typeof planned): number => nodes.filter((n) => n.snapshot.pods.length > 0).length;
+  t.ok(nonEmpty(ranked) < nonEmpty(plain), `${String(nonEmpty(ranked))} nodes keep pods with ranks, ${String(nonEmpty(plain))} without`);
+  const lowest = ranked[0];
+  t.equal(lowest?.snapshot.pods.length, 0, 'the lowest-ranked node is emptied');
+  t.end();
+});

@@ -11,6 +11,7 @@ import { inConsolidationOrder, withinBudgets } from '../../domain/disruption/con
 import { moveContext } from '../../domain/disruption/consolidation/consolidation-move.js';
 import { unpaced, type ConsolidationMove } from '../../domain/disruption/consolidation/consolidation-types.js';
 import { parseMinSavings, type MinSavings } from '../../domain/disruption/consolidation/min-savings.js';
+import { scaleInRank } from '../../domain/disruption/scale-in-rank.js';
 import { multiNodeConsolidation } from '../../domain/disruption/consolidation/multi-node.js';
 import { singleNodeConsolidation } from '../../domain/disruption/consolidation/single-node.js';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
@@ -69,10 +70,12 @@ export function plannedBurst(pods: readonly Pod[], batch: number, types: readonl
 
 /**
  * Each ReplicaSet scaled to `keep` of its pods as the ReplicaSet controller chooses (getPodsToDelete with
- * LogarithmicScaleDown): pods ranked by how many of the set's pods share their node, in powers of two, most crowded
- * deleted first; ties broken at random (the controller compares creation times, equal to the second here).
+ * LogarithmicScaleDown): the lowest pod-deletion-cost first (`costOf` a pod's node: what nodesmith's binds give a pod,
+ * domain/disruption/scale-in-rank.ts; else every pod's is 0), then by how many of the set's pods share their node,
+ * in powers of two, most crowded deleted first; ties broken at random (the controller compares creation times, equal
+ * to the second here).
  */
-export function scaleDown(nodes: readonly BenchNode[], keep: number, seed: number): BenchNode[] {
+export function scaleDown(nodes: readonly BenchNode[], keep: number, seed: number, costOf?: (node: BenchNode) => number): BenchNode[] {
   const random = seededRandom(seed);
   const owner = (p: Pod): string => p.metadata.ownerReferences?.[0]?.name ?? '';
   const deleted = new Set<string>();
@@ -80,8 +83,9 @@ export function scaleDown(nodes: readonly BenchNode[], keep: number, seed: numbe
   for (const set of sets) {
     const ranked = nodes.flatMap((n) => {
       const mine = n.snapshot.pods.filter((p) => owner(p) === set);
-      return mine.map((p) => ({ key: podKeyOf(p), rank: Math.floor(Math.log2(mine.length)), tie: random() }));
-    }).sort((a, b) => b.rank - a.rank || a.tie - b.tie);
+      const cost = costOf?.(n) ?? 0;
+      return mine.map((p) => ({ key: podKeyOf(p), cost, rank: Math.floor(Math.log2(mine.length)), tie: random() }));
+    }).sort((a, b) => a.cost - b.cost || b.rank - a.rank || a.tie - b.tie);
     for (const r of ranked.slice(0, ranked.length - Math.round(ranked.length * keep))) deleted.add(r.key);
   }
   return nodes.map((n) => node({ ...n.snapshot, pods: n.snapshot.pods.filter((p) => !deleted.has(podKeyOf(p))) }, 'burst'));
@@ -145,8 +149,10 @@ export const scaleDownChurnBench: Bench = {
     const planned = plannedBurst(burstPods(total), batch, types);
     write(`${String(total)} pods planned in batches of ${String(batch)}: ${String(planned.length)} nodes, $${priceOf(planned).toFixed(3)}/h; minimum saving ${flag('--min-savings') ?? 'none'}\n`);
     write('| seed | nodes after the scale-down (non-empty) | $/h ÷ bound | commands | pods moved | moved before | replacements removed | nodes | $/h | ÷ bound |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+    const ranked = flag('--no-scale-in-rank') === undefined;
+    write(`pod-deletion-cost at bind: ${ranked ? 'ranked by node (scale-in-rank.ts; node names differ by seed, as instance IDs differ by run)' : 'none (--no-scale-in-rank)'}\n`);
     for (const seed of seeds) {
-      const scaled = scaleDown(planned, 0.3, seed);
+      const scaled = scaleDown(planned, 0.3, seed, ranked ? (n) => scaleInRank(`${String(seed)}/${n.snapshot.name}`) : undefined);
       const lower = bound(scaled);
       const left = scaled.filter((n) => n.snapshot.pods.length > 0);
       const churn = await consolidateToFixedPoint(scaled, types, { budget: 0.1, ...(minSavings === undefined ? {} : { minSavings }) });

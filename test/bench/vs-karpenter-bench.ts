@@ -79,8 +79,10 @@ function batchWindows(flag: (name: string) => string | undefined): BatchWindows 
 async function runOptions(total: number, flag: (name: string) => string | undefined, write: (text: string) => void): Promise<RunOptions> {
   const table = racePrices(defaultMotoRegion);
   write(`${await builtInPriceDifference(table, poolTable(table).map((t) => t.name))}\n`);
+  const scaleInRank = flag('--no-pod-deletion-cost') === undefined;
+  write(`nodesmith binds with ${scaleInRank ? "each pod's node rank as its pod-deletion-cost (the default)" : 'no pod-deletion-cost (--no-pod-deletion-cost)'}\n`);
   return {
-    total, workload: raceWorkload(flag('--workload') ?? 'burst', total), batch: batchWindows(flag), keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
+    total, workload: raceWorkload(flag('--workload') ?? 'burst', total), batch: batchWindows(flag), scaleInRank, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
     timeoutS: Number(flag('--timeout-s') ?? 1200), highs: await loadLpSolver(), write,
   };
 }

@@ -40,6 +40,8 @@ export interface RunOptions {
   readonly workload: RaceWorkload;
   /** nodesmith's batch windows (default: `nodesmith run`'s); `--no-batch-steps` plans only when a batch closes. */
   readonly batch: BatchWindows;
+  /** nodesmith's `--pod-deletion-cost`: by-node (true, the default) or none (`--no-pod-deletion-cost`). */
+  readonly scaleInRank: boolean;
   /** Share of each Deployment's replicas kept by the scale-down. */
   readonly keep: number;
   /** The cluster has settled once no NodeClaim changed for this long. */
@@ -81,14 +83,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * Starts the controller on the world, both pricing from the proxy's one table (the Pricing API and the spot price
  * history): its pid, and how to stop it.
  */
-async function startController(world: KarpenterWorld, controller: Controller, batch: BatchWindows): Promise<{ pid: number; stop(): Promise<void> }> {
+async function startController(world: KarpenterWorld, controller: Controller, { batch, scaleInRank }: Pick<RunOptions, 'batch' | 'scaleInRank'>): Promise<{ pid: number; stop(): Promise<void> }> {
   if (controller === 'karpenter') {
     // info: Karpenter's chart default, as nodesmith's (NODESMITH_LOG_LEVEL, set by the bench).
     const k = await world.startKarpenter({ logLevel: 'info', pricingApi: true });
     return { pid: k.component.process.pid ?? -1, stop: () => k.stop() };
   }
   // From dist/ as the image runs it (under tsx the process also carries the transpiler), batching as Karpenter does (1 s idle).
-  const product = await startProductOn(world, { childProcess: true, compiled: true, batch, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
+  const product = await startProductOn(world, { childProcess: true, compiled: true, batch, scaleInRank, consolidation: { spotToSpot: false }, liveSpotPricesEveryMs: 300_000 });
   return { pid: product.childPid() ?? -1, stop: () => product.stop() };
 }
 
@@ -190,7 +192,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
   try {
     const prices: Ec2Prices = racePrices(world.moto.region);
     world.proxy.setEc2Prices(prices);
-    running = await startController(world, controller, options.batch);
+    running = await startController(world, controller, options);
     await pricesRead(world);
     const pid = running.pid;
     const table = poolTable(prices, options.workload.capacityTypes);

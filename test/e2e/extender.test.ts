@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { Registry } from 'prom-client';
+import { scaleInRank } from '../../domain/disruption/scale-in-rank.js';
+import { podDeletionCostKey } from '../../domain/karpenter-keys.js';
 import { launchableLabel, launchableTaint } from '../../domain/product-keys.js';
 import { serve } from '../../extender/serve.js';
 import { KubePodBinder } from '../../provisioner/kube/binder.js';
@@ -100,6 +102,25 @@ async function waitBound(core: k8s.CoreV1Api, name: string): Promise<string> {
   }, { timeoutMs: 90_000 });
 }
 
+const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+
+/** `replicas` pods of 900m on the team=rank nodes of 2 CPUs: two to a node. */
+function rankedDeployment(replicas: number): k8s.V1Deployment {
+  const selector = { app: 'ranked' };
+  return {
+    metadata: { name: 'ranked' },
+    spec: { replicas, selector: { matchLabels: selector }, template: { metadata: { labels: selector }, spec: podBody('x', '900m', [], { team: 'rank' }).spec ?? { containers: [] } } },
+  };
+}
+
+/** The Deployment's pods not being deleted, once there are `count` of them (all in `phase` when given). */
+async function rankedPods(core: k8s.CoreV1Api, count: number, phase?: string): Promise<k8s.V1Pod[]> {
+  return waitFor(`${String(count)} ranked pods${phase === undefined ? '' : ` ${phase}`}`, async () => {
+    const pods = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=ranked' })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+    return pods.length === count && pods.every((p) => phase === undefined || p.status?.phase === phase) ? pods : undefined;
+  }, { timeoutMs: 90_000 });
+}
+
 const isReady = (n: k8s.V1Node): boolean => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 void t.test('kube-scheduler places pods through the extender on real nodes and on materialised virtual nodes', async (t) => {
@@ -108,7 +129,7 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
   const certs = await issueLocalCertificates();
   const caFile = join(await mkdtemp(join(tmpdir(), 'nodesmith-extender-ca-')), 'ca.crt');
   await writeFile(caFile, certs.ca.cert);
-  const { core, target } = await withStack(t, {
+  const { core, kc, target } = await withStack(t, {
     scheduler: { extenders: [{ urlPrefix: `https://127.0.0.1:${port}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false, enableHTTPS: true, tlsConfig: { caFile } }] },
   });
   // The standalone extender's model: node and pod watches, as `nodesmith extender` builds it.
@@ -166,6 +187,32 @@ void t.test('kube-scheduler places pods through the extender on real nodes and o
     const sum = /nodesmith_extender_request_duration_seconds_sum\{verb="bind",outcome="ok"\} ([\d.e-]+)/.exec(metrics)?.[1];
     const count = /nodesmith_extender_request_duration_seconds_count\{verb="bind",outcome="ok"\} (\d+)/.exec(metrics)?.[1];
     t.comment(`bind: ${count ?? '?'} calls, ${sum ?? '?'} s in total (launch stand-in delay ${materializer.launchDelayMs} ms)`);
+  });
+
+  await t.test("a Deployment's scale-in deletes the pods of whole nodes: the ones the binds ranked lowest", async (t) => {
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    const [top = '', ...lower] = ['rank-a', 'rank-b', 'rank-c'].sort((a, b) => scaleInRank(b) - scaleInRank(a));
+    const nodes = [top, ...lower];
+    for (const name of nodes) await core.createNode({ body: nodeBody(name, '2', { team: 'rank' }) });
+    await waitFor('the three rank nodes Ready in the extender view', async () =>
+      (await Promise.all(nodes.map((name) => core.readNode({ name })))).every(isReady) && nodes.every((name) => extender.view.node(name) !== undefined) ? true : undefined);
+    // The top-ranked node is filled last, so its pods are the newest: without the ranks, the ReplicaSet (every node
+    // holding two of its pods) deletes the newest first and would empty exactly that node.
+    await core.patchNode({ name: top, body: { spec: { unschedulable: true } } }, mergePatch);
+    await apps.createNamespacedDeployment({ namespace: 'default', body: rankedDeployment(4) });
+    await rankedPods(core, 4, 'Running');
+    await core.patchNode({ name: top, body: { spec: { unschedulable: false } } }, mergePatch);
+    await apps.patchNamespacedDeploymentScale({ namespace: 'default', name: 'ranked', body: { spec: { replicas: 6 } } }, mergePatch);
+    const running = await rankedPods(core, 6, 'Running');
+    t.same(running.filter((p) => p.spec?.nodeName === top).length, 2, `the two newest pods are on ${top}`);
+    for (const pod of running) {
+      const nodeName = pod.spec?.nodeName ?? '';
+      t.equal(pod.metadata?.annotations?.[podDeletionCostKey], String(scaleInRank(nodeName)), `${pod.metadata?.name ?? ''} on ${nodeName} carries its node's rank`);
+    }
+    await apps.patchNamespacedDeploymentScale({ namespace: 'default', name: 'ranked', body: { spec: { replicas: 2 } } }, mergePatch);
+    const left = await rankedPods(core, 2);
+    t.same(left.map((p) => p.spec?.nodeName), [top, top], `kube-controller-manager kept the two pods on ${top}, the top-ranked node, and emptied the other two`);
+    await apps.deleteNamespacedDeployment({ namespace: 'default', name: 'ranked' });
   });
 
   await t.test('the kube binder treats a repeated bind as success and refuses a stale UID or another node', async (t) => {

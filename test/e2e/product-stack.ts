@@ -66,6 +66,8 @@ export interface ProductStackOptions {
    * marks them Unschedulable. `false` is `--early-planning-schedulers none`: planned once Unschedulable, as Karpenter.
    */
   readonly earlyPlanning?: boolean;
+  /** `false` is `--pod-deletion-cost none`: binds leave pods without their node's rank (scale-in-rank.ts). */
+  readonly scaleInRank?: boolean;
   readonly dir?: string;
   /** Run `nodesmith run` as a child process (needed to test a real crash); default in-process. */
   readonly childProcess?: boolean;
@@ -200,7 +202,7 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
       ...(options.liveSpotPricesEveryMs === undefined ? { spotPrices: 'catalog' as const } : { spotPrices: 'api' as const, spotPriceRefreshMs: options.liveSpotPricesEveryMs }),
     },
     zones: ['a', 'b', 'c'].map((z) => `${moto.region}${z}`),
-    extender: { host: '127.0.0.1', port: extenderPort },
+    extender: { host: '127.0.0.1', port: extenderPort, ...(options.scaleInRank === false ? { scaleInRank: false } : {}) },
     webhooks: { host: '127.0.0.1', port: webhookPort, certFile: cert.cert, keyFile: cert.key, productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith' },
     health: { host: '127.0.0.1', port: healthPort, ...(options.metricsNamespace === undefined ? {} : { metricsNamespace: options.metricsNamespace }) },
     batch: options.batch ?? { idleMs: 500, maxMs: 5_000, stepMs: 500 },

@@ -1,5 +1,7 @@
 import t from 'tap';
 import { harness, node, plan, pod, virtualNode } from './builders.js';
+import { scaleInRank } from '../../domain/disruption/scale-in-rank.js';
+import { podDeletionCostKey } from '../../domain/karpenter-keys.js';
 
 function bindArgs(name: string, nodeName: string): Record<string, string> {
   return { PodName: name, PodNamespace: 'default', PodUID: `uid-${name}`, Node: nodeName };
@@ -104,4 +106,38 @@ void t.test('a bind to a virtual node the plan marks as materialised goes straig
   t.equal(await bind(h, 'late', 'launchable-a'), '');
   t.same(h.materializer.calls, [], 'no second launch');
   t.equal(h.binder.calls.at(-1)?.nodeName, 'ip-10-0-0-9.ec2.internal');
+});
+
+void t.test("a bind gives the pod its node's rank as its pod-deletion-cost, in the Binding itself", async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('real') });
+  h.view.apply({ kind: 'pod-upserted', pod: pod() });
+  t.equal(await bind(h, 'web-0', 'real'), '');
+  t.same(h.binder.calls, [{ namespace: 'default', name: 'web-0', uid: 'uid-web-0', nodeName: 'real', annotations: { [podDeletionCostKey]: String(scaleInRank('real')) } }]);
+});
+
+void t.test('a pod bound through a virtual node is ranked by the real node it lands on', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: virtualNode('launchable-a') });
+  h.view.apply({ kind: 'plan-upserted', plan: plan('launchable-a', { assignedPods: ['default/web-0'] }) });
+  h.view.apply({ kind: 'pod-upserted', pod: pod() });
+  const bound = bind(h, 'web-0', 'launchable-a');
+  await settle();
+  await settle();
+  h.materializer.complete('ip-10-0-0-1.ec2.internal');
+  t.equal(await bound, '');
+  t.same(h.binder.calls.map((c) => c.annotations), [{ [podDeletionCostKey]: String(scaleInRank('ip-10-0-0-1.ec2.internal')) }]);
+});
+
+void t.test("a pod with its own pod-deletion-cost keeps it, and --pod-deletion-cost=none binds with no annotation", async (t) => {
+  const own = harness();
+  own.view.apply({ kind: 'node-upserted', node: node('real') });
+  own.view.apply({ kind: 'pod-upserted', pod: pod({ annotations: { [podDeletionCostKey]: '100' } }) });
+  t.equal(await bind(own, 'web-0', 'real'), '');
+  t.equal(own.binder.calls[0]?.annotations, undefined, "the Binding would overwrite the pod's own value");
+  const off = harness({ scaleInRank: false });
+  off.view.apply({ kind: 'node-upserted', node: node('real') });
+  off.view.apply({ kind: 'pod-upserted', pod: pod() });
+  t.equal(await bind(off, 'web-0', 'real'), '');
+  t.equal(off.binder.calls[0]?.annotations, undefined);
 });

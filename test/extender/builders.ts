@@ -145,12 +145,12 @@ export interface Harness {
 }
 
 /** A built (never listening) extender over a view the test fills directly. */
-export function harness(): Harness {
+export function harness(options: { readonly scaleInRank?: boolean } = {}): Harness {
   const view = new ClusterState();
   view.apply({ kind: 'synced' });
   const binder = new FakeBinder();
   const materializer = new FakeMaterializer();
   const registry = new Registry();
-  const app = build({ view, binder, materializer, registry, logger: false });
+  const app = build({ view, binder, materializer, registry, logger: false, ...options });
   return { app, view, binder, materializer, registry };
 }

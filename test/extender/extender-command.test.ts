@@ -2,13 +2,13 @@ import t from 'tap';
 import { extenderCommand, parseExtenderFlags } from '../../cli/extender-command.js';
 
 void t.test('flags default to plain HTTP on port 8444', (t) => {
-  t.same(parseExtenderFlags([]), { host: '0.0.0.0', port: 8444, kubeconfig: undefined, tls: undefined, logLevel: 'info' });
+  t.same(parseExtenderFlags([]), { host: '0.0.0.0', port: 8444, kubeconfig: undefined, tls: undefined, logLevel: 'info', scaleInRank: true });
   t.end();
 });
 
 void t.test('TLS needs both files and every problem is reported at once', (t) => {
   t.same(parseExtenderFlags(['--cert-file', 'tls.crt', '--key-file', 'tls.key']), {
-    host: '0.0.0.0', port: 8444, kubeconfig: undefined, tls: { certFile: 'tls.crt', keyFile: 'tls.key' }, logLevel: 'info',
+    host: '0.0.0.0', port: 8444, kubeconfig: undefined, tls: { certFile: 'tls.crt', keyFile: 'tls.key' }, logLevel: 'info', scaleInRank: true,
   });
   const problems = parseExtenderFlags(['--port', '70000', '--cert-file', 'tls.crt', '--log-level', 'loud']);
   t.ok(Array.isArray(problems));

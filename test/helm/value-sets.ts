@@ -38,6 +38,7 @@ export const goldenValueSets: Readonly<Record<string, Readonly<Record<string, st
     'settings.batchMaxDuration': '20s',
     'settings.batchStepDuration': '0s',
     'settings.earlyPlanningSchedulers': 'none',
+    'settings.podDeletionCost': 'none',
     'settings.driftRecheckInterval': '10m',
     'settings.controllerPeriods': 'gc.instances=30s\\,gc.nodeclaims=30s',
     'settings.consolidationMinSavings': '10%',

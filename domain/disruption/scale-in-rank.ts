@@ -1,0 +1,39 @@
+import type { Pod } from '../core/pod.js';
+import { podDeletionCostKey } from '../karpenter-keys.js';
+
+/**
+ * The `controller.kubernetes.io/pod-deletion-cost` nodesmith gives a pod when it binds it (on the Binding, which the
+ * API server copies onto the pod: no write of its own). The ReplicaSet controller deletes the pods of lowest cost
+ * first, before it looks at how many of a set's pods share a node, so a scale-in empties whole nodes, the same ones
+ * for every Deployment, instead of thinning all of them; emptiness then removes those nodes without moving a pod,
+ * where consolidation would have had to evict the pods a scale-in left behind on each (docs/disruption.md).
+ *
+ * The rank is a property of the node alone, fixed before its first pod binds, so every pod on a node shares it and
+ * every ReplicaSet reads the nodes in one order. It is a hash of the node's name: `--only scale-down-churn` compared it
+ * with ranking smaller (or larger) nodes first, and what cuts the moves is that the order is one order, not which
+ * nodes come first (docs/disruption.md has the table). Values stay under 2^16: Karpenter's eviction cost adds
+ * pod-deletion-cost ÷ 2^27, so a rank moves a pod's eviction cost by under 0.0005.
+ */
+export function scaleInRank(nodeName: string): number {
+  return nameHash(nodeName) % 2 ** 16;
+}
+
+/** FNV-1a over the name's UTF-16 units: stable across processes and restarts, so replicas of nodesmith agree. */
+function nameHash(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/**
+ * The annotations a Binding of this pod to `nodeName` carries: its node's rank as its pod-deletion-cost, unless the
+ * pod has a pod-deletion-cost of its own (set in its template: the user's order wins) or is not known (its own
+ * annotations cannot be checked, and the API server would overwrite them). Undefined: the Binding carries none.
+ */
+export function scaleInRankAnnotations(pod: Pod | undefined, nodeName: string): Readonly<Record<string, string>> | undefined {
+  if (pod === undefined || pod.metadata.annotations?.[podDeletionCostKey] !== undefined) return undefined;
+  return { [podDeletionCostKey]: String(scaleInRank(nodeName)) };
+}
