@@ -70,13 +70,15 @@ export function disruptionParts(w: DisruptionWiring): DisruptionParts {
   const metrics = new DisruptionMetrics(w.registry);
   const priceOf = offeringPrices(w.catalog);
   const events = new DisruptionEvents(w.events);
+  const roomOn = w.buffers === undefined ? undefined : (node: string): number => w.buffers?.roomOn(node) ?? 0;
   const consolidation = w.consolidation === undefined ? [] : (['multi', 'single'] as const).map((kind) => new ConsolidationMethod(kind, {
     clock: systemClock, priceOf, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, options: w.consolidation ?? { spotToSpot: false }, events,
+    ...(roomOn === undefined ? {} : { roomOn }),
   }));
   // Every method's simulations run on this worker thread: a pass never holds the extender's event loop.
   const simulator = new WorkerSimulator();
   const controller = new DisruptionController({
-    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(w.buffers === undefined ? {} : { roomOn: (node) => w.buffers?.roomOn(node) ?? 0 }), new StaticDriftMethod({ launches: w.staticLaunches, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings }), new DriftMethod(), ...consolidation],
+    simulator, state: w.state, clock: systemClock, methods: [new EmptinessMethod(roomOn === undefined ? {} : { roomOn }), new StaticDriftMethod({ launches: w.staticLaunches, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings }), new DriftMethod(), ...consolidation],
     nodes: new KubeNodeWriter(w.api), store: w.nodeClaims, launcher: new MaterializingLauncher(w.materializer),
     recorder: w.events, instanceTypes: w.instanceTypes, unavailableOfferings: w.unavailableOfferings, priceOf,
     metrics, log, ...(w.countDisrupted === undefined ? {} : { countDisrupted: w.countDisrupted }),

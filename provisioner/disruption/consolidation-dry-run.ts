@@ -81,7 +81,7 @@ export async function consolidationDryRun(deps: DryRunDeps): Promise<Consolidati
   const found = new Map<MethodName, ConsolidationFindings>();
   for (const kind of ['multi', 'single'] as const) {
     const method = new ConsolidationMethod(kind, { clock: deps.clock, priceOf: deps.priceOf, instanceTypes: deps.instanceTypes, unavailableOfferings: deps.unavailableOfferings, options: deps.options });
-    const context = methodContext(deps, budgetsFor(deps.state, 'Underutilized', now), now);
+    const context = methodContext(deps, budgetsFor(deps.state, 'Underutilized', now), now, scan.candidates);
     found.set(methodNames[kind], await method.findings(scan.candidates, context, { explainAll: kind === 'single', remember: false }));
   }
   const commands = [...found].flatMap(([method, f]) => (f.command === undefined ? [] : [commandView(method, f.command, f)]));

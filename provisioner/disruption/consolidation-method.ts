@@ -14,6 +14,7 @@ import type { Command } from './command.js';
 import type { PriceOf } from '../../domain/instance-types/price-of.js';
 import { consolidatableNow, decisionSettings, type ConsolidationOptions } from './consolidation-settings.js';
 import type { DisruptionEvents } from './disruption-events.js';
+import { emptinessWillTake } from './emptiness.js';
 import type { DisruptionMethod, MethodContext } from './method.js';
 
 /** Karpenter's `MultiNodeConsolidationTimeoutDuration` and `SingleNodeConsolidationTimeoutDuration`. */
@@ -30,6 +31,8 @@ export interface ConsolidationMethodDeps {
   readonly options: ConsolidationOptions;
   /** Deduplicated `DisruptionBlocked` Events for the candidates a pass refuses (one per node and sentence). */
   readonly events?: DisruptionEvents;
+  /** How many pods of the CapacityBuffers' room the last planning pass kept on a node (none by default). */
+  readonly roomOn?: (node: string) => number;
 }
 
 /** What one pass found: the command (if any), and every candidate it did not take, with the reason. */
@@ -176,10 +179,18 @@ export class ConsolidationMethod implements DisruptionMethod {
     return { expired: () => this.deps.clock.now() >= deadline, pause: () => context.pause() };
   }
 
+  /**
+   * The simulation leaves out, beside the candidates, every empty node emptiness is about to remove (it waits out its
+   * consolidateAfter, or the budget): room there is not room a move can count on. A scale-in that empties nodes
+   * otherwise leads a pass to move a full node's pods into them, evicting them all, where emptiness would have
+   * removed as many nodes and evicted nobody (docs/disruption.md, "Scale-in empties whole nodes").
+   */
   #moveContext(context: MethodContext, settings: DecisionSettings): MoveContext<Candidate> {
     const types = this.deps.instanceTypes();
+    const roomOn = this.deps.roomOn ?? ((): number => 0);
+    const emptied = context.scanned.filter((c) => emptinessWillTake(c, roomOn));
     return {
-      simulateWithout: (cs) => context.simulateWithout(cs),
+      simulateWithout: (cs) => context.simulateWithout(emptied.length === 0 ? cs : [...cs, ...emptied.filter((e) => !cs.some((c) => c.nodeName === e.nodeName))]),
       nodePools: [...context.state.nodePools.values()],
       typesByName: new Map(types.map((t) => [t.name, t])),
       unavailableOfferings: this.deps.unavailableOfferings(),

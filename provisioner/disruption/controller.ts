@@ -132,7 +132,7 @@ export class DisruptionController extends OptionsController<DisruptionController
     const scan = await scanCandidates(this.options.state, { disruptionClass: method.disruptionClass, nowMs: started, priceOf: this.options.priceOf, pace: paceOf(this.options) });
     if (method.disruptionClass === 'graceful') this.#report(scan);
     const budgets = budgetsFor(this.options.state, method.reason, started);
-    const context = methodContext(this.options, budgets, passStartedMs);
+    const context = methodContext(this.options, budgets, passStartedMs, scan.candidates);
     const eligible = scan.candidates.filter((c) => method.shouldDisrupt(c, context));
     method.reportIneligible?.(scan.candidates, context);
     this.options.metrics?.eligibleNodes.set({ reason: method.reason.toLowerCase() }, eligible.length);

@@ -14,6 +14,15 @@ function isEmpty(candidate: Candidate): boolean {
   return candidate.reschedulablePods.length === 0;
 }
 
+/**
+ * Whether emptiness will remove this node, now or once its consolidateAfter has passed: it runs nothing but DaemonSet
+ * and mirror pods, holds no CapacityBuffer's room (`roomOn`), and its NodePool neither is static nor says `Never`.
+ */
+export function emptinessWillTake(candidate: Candidate, roomOn: (node: string) => number): boolean {
+  if (isStaticNodePool(candidate.nodePool) || candidate.nodePool.spec.disruption?.consolidateAfter === 'Never') return false;
+  return isEmpty(candidate) && roomOn(candidate.nodeName) === 0;
+}
+
 function names(candidates: readonly Candidate[]): string {
   const shown = candidates.slice(0, 5).map((c) => c.nodeName).join(', ');
   return candidates.length > 5 ? `${shown} and ${String(candidates.length - 5)} more` : shown;
@@ -39,10 +48,9 @@ export class EmptinessMethod implements DisruptionMethod {
   }
 
   shouldDisrupt(candidate: Candidate): boolean {
-    // A static NodePool keeps its replicas, empty or not.
-    if (isStaticNodePool(candidate.nodePool) || candidate.nodePool.spec.disruption?.consolidateAfter === 'Never') return false;
-    // A node holding a buffer's room is not empty: it runs nothing yet on purpose (Karpenter's HasBufferPods).
-    return isEmpty(candidate) && this.#roomOn(candidate.nodeName) === 0 && isConditionTrue(candidate.nodeClaim, consolidatableCondition);
+    // A static NodePool keeps its replicas, empty or not; a node holding a buffer's room is not empty: it runs nothing
+    // yet on purpose (Karpenter's HasBufferPods).
+    return emptinessWillTake(candidate, this.#roomOn) && isConditionTrue(candidate.nodeClaim, consolidatableCondition);
   }
 
   /** One command with every empty candidate each NodePool's budget allows, as Karpenter batches emptiness. */

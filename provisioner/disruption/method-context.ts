@@ -91,13 +91,14 @@ function leavingNodes(state: ClusterState): string[] {
 }
 
 /** The context one method sees in one pass. */
-export function methodContext(deps: ContextDeps, budgets: DisruptionBudgets, passStartedMs: number): MethodContext {
+export function methodContext(deps: ContextDeps, budgets: DisruptionBudgets, passStartedMs: number, scanned: readonly Candidate[] = []): MethodContext {
   const budgetMs = deps.timeBudgetMs ?? defaultTimeBudgetMs;
   let world: Promise<ConsolidationWorld> | undefined;
   return {
     state: deps.state,
     nowMs: deps.clock.now(),
     budgets,
+    scanned,
     simulateWithout: async (candidates) => simulateWithout(deps, await (world ??= passWorld(deps)), candidates),
     pause: deps.pause ?? yieldToEventLoop,
     overTimeBudget: () => deps.clock.now() - passStartedMs > budgetMs,

@@ -22,6 +22,8 @@ export interface MethodContext {
   readonly nowMs: number;
   /** The budgets for this method's reason, with the commands already chosen in this pass taken off. */
   readonly budgets: DisruptionBudgets;
+  /** Every candidate of this pass's scan, whether this method would disrupt it or not (empty where no scan ran). */
+  readonly scanned: readonly Candidate[];
   /**
    * The one simulation, as consolidation asks it: the cluster without `candidates` (and without nodes already
    * being disrupted), plus the candidates' reschedulable pods as pending pods. `existing` says which pods fit on

@@ -25,7 +25,7 @@ function overBudget(candidates: readonly Candidate[], context: MethodContext): s
 export async function revalidate(deps: ContextDeps & { readonly priceOf: PriceOf }, method: DisruptionMethod, command: Command): Promise<Revalidation> {
   const now = deps.clock.now();
   const scan = await scanCandidates(deps.state, { disruptionClass: method.disruptionClass, nowMs: now, priceOf: deps.priceOf, pace: paceOf(deps) });
-  const context = methodContext(deps, budgetsFor(deps.state, method.reason, now), now);
+  const context = methodContext(deps, budgetsFor(deps.state, method.reason, now), now, scan.candidates);
   const fresh: Candidate[] = [];
   for (const old of command.candidates) {
     const current = scan.candidates.find((c) => c.nodeName === old.nodeName);

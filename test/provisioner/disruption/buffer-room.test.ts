@@ -42,10 +42,10 @@ void t.test('consolidation keeps the buffer\'s room: a node whose pods fit elsew
   const [without] = await method().computeCommands(candidates, methodContext(state, now));
   t.same(without?.candidates.map((c) => c.nodeName), ['spare'], 'without a buffer the spare node is deleted');
   t.same(without?.replacements, []);
-  const [withRoom] = await method().computeCommands(candidates, methodContext(state, now, {}, room('1500m', 2)));
+  const [withRoom] = await method().computeCommands(candidates, methodContext(state, now, {}, { roomPods: room('1500m', 2) }));
   t.same(withRoom?.candidates.map((c) => c.nodeName), ['spare']);
   t.equal(withRoom?.replacements.length, 1, 'the spare node goes only with a replacement (a cheaper one) that holds the room the host cannot');
   t.ok(withRoom?.replacements[0]?.pods.some(isBufferPod), 'the replacement is sized for room pods too');
-  const [small] = await method().computeCommands(candidates, methodContext(state, now, {}, room('100m', 2)));
+  const [small] = await method().computeCommands(candidates, methodContext(state, now, {}, { roomPods: room('100m', 2) }));
   t.same(small?.candidates.map((c) => c.nodeName), ['spare'], 'room that fits what is left does not stand in the way');
 });

@@ -74,7 +74,7 @@ export function candidate(state: ClusterState, n: Launched): Candidate {
 export interface FakeContext extends MethodContext { pauses: number }
 
 /** The controller's own context (`methodContext`) over the one model; budgets per pool (default 10). */
-export function methodContext(state: ClusterState, nowMs: number, allowed: Readonly<Record<string, number>> = {}, roomPods: readonly Pod[] = []): FakeContext {
+export function methodContext(state: ClusterState, nowMs: number, allowed: Readonly<Record<string, number>> = {}, { roomPods = [], scanned = [] }: { readonly roomPods?: readonly Pod[]; readonly scanned?: readonly Candidate[] } = {}): FakeContext {
   const budgets = { allowed: (p: string) => allowed[p] ?? 10, explanation: (p: string) => `budget of ${p} allows ${String(allowed[p] ?? 10)}` };
   const counter = { pauses: 0 };
   const deps = {
@@ -82,6 +82,6 @@ export function methodContext(state: ClusterState, nowMs: number, allowed: Reado
     pause: () => { counter.pauses++; return Promise.resolve(); },
     roomPods: () => roomPods,
   };
-  const context = controllerContext(deps, budgets, nowMs);
+  const context = controllerContext(deps, budgets, nowMs, scanned);
   return Object.defineProperty({ ...context }, 'pauses', { get: () => counter.pauses }) as FakeContext;
 }

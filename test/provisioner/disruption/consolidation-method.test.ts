@@ -139,3 +139,16 @@ void t.test('a WhenEmpty node with pods gets one Event saying so from both metho
   t.equal(recorded.filter((r) => r.kind === 'NodeClaim').length, 1, 'and its NodeClaim');
   t.end();
 });
+
+void t.test('a move does not count on room in an empty node emptiness is about to remove, only on nodes that stay', async (t) => {
+  // host's two pods fit on `emptied`, which a scale-in just emptied: moving them there evicts both to remove one node,
+  // where emptiness removes `emptied` within its consolidateAfter and evicts nobody.
+  const waiting = setup([launched('host', 'c5.xlarge', ['1500m', '1500m']), launched('emptied', 'c5.xlarge', [], { lastPodEventMs: now - 10_000 })], [pool({ consolidateAfter: '1m' })]);
+  const held = await new ConsolidationMethod('single', deps()).findings(waiting.candidates, methodContext(waiting.state, now, {}, { scanned: waiting.candidates }), { explainAll: true, remember: false });
+  t.equal(held.command, undefined, 'no move into the node that is about to go');
+  t.match(held.notConsolidated.find((n) => n.nodeName === 'host')?.reason, /best replacement c5\.xlarge .* is not cheaper/, 'its pods would need a node of its own');
+  const busy = setup([launched('host', 'c5.xlarge', ['1500m', '1500m']), launched('stays', 'c5.xlarge', ['500m'], { lastPodEventMs: now - 10_000 })], [pool({ consolidateAfter: '1m' })]);
+  const moved = await new ConsolidationMethod('single', deps()).findings(busy.candidates, methodContext(busy.state, now, {}, { scanned: busy.candidates }), { explainAll: false, remember: false });
+  t.same(moved.command?.candidates.map((c) => c.nodeName), ['host'], 'a node that keeps pods is still a destination');
+  t.same(moved.command?.replacements, []);
+});
