@@ -120,7 +120,22 @@ export class ConsolidationMethod implements DisruptionMethod {
     if (replacement !== undefined && (verdict.move.replacement?.pricePerHour ?? Infinity) > replacement.pricePerHour) {
       return `the replacement now costs more: ${verdict.move.explanation}`;
     }
-    return undefined;
+    return this.#betterNow(command, context);
+  }
+
+  /**
+   * The command gives way when a pass run now finds a move that evicts fewer pods for at least the same saving. A
+   * command is decided on the candidates that were consolidatable then; after a scale-in those are the nodes it did
+   * not touch (the full ones), and 15 s later the nodes it thinned have waited out their consolidateAfter too, with
+   * fewer pods to move for the same node removed (docs/disruption.md, "Scale-in empties whole nodes").
+   */
+  async #betterNow(command: Command, context: MethodContext): Promise<string | undefined> {
+    const evicted = command.moves?.length;
+    if (evicted === undefined || evicted === 0 || context.scanned.length === 0) return undefined;
+    const now = await this.findings(context.scanned.filter((c) => this.shouldDisrupt(c, context)), context, { explainAll: false, remember: false });
+    const better = now.move;
+    if (better === undefined || better.moves.length >= evicted || better.savingsPerHour < command.savingsPerHour - 1e-9) return undefined;
+    return `a pass now finds a move that evicts ${String(better.moves.length)} pods instead of ${String(evicted)} for at least the same saving: ${better.explanation}`;
   }
 
   /**

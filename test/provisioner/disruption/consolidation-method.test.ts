@@ -152,3 +152,19 @@ void t.test('a move does not count on room in an empty node emptiness is about t
   t.same(moved.command?.candidates.map((c) => c.nodeName), ['host'], 'a node that keeps pods is still a destination');
   t.same(moved.command?.replacements, []);
 });
+
+void t.test('a command gives way at its validation when a pass now finds a move that evicts fewer pods for the same saving', async (t) => {
+  // Decided while only `full` was consolidatable (the thin nodes had just lost pods to a scale-in): delete it, its two
+  // pods moving beside a thin node's one. By validation the thin nodes have waited out consolidateAfter, and removing
+  // one of them saves as much and evicts one pod.
+  const nodes = [launched('full', 'c5.xlarge', ['1500m', '1500m']), launched('thin1', 'c5.xlarge', ['500m'], { lastPodEventMs: now - 10_000 }), launched('thin2', 'c5.xlarge', ['500m'], { lastPodEventMs: now - 10_000 })];
+  const { state, candidates } = setup(nodes, [pool({ consolidateAfter: '1m' })]);
+  const method = new ConsolidationMethod('single', deps());
+  const [command] = await method.computeCommands(candidates.filter((c) => c.nodeName === 'full'), methodContext(state, now, {}, { scanned: candidates }));
+  t.same(command?.candidates.map((c) => c.nodeName), ['full'], 'decided on the one consolidatable node');
+  t.equal(command?.moves?.length, 2);
+  const decided = command ?? (t.fail('no command') as never);
+  t.equal(await method.validate(decided, methodContext(state, now, {}, { scanned: candidates })), undefined, 'nothing better while the thin nodes wait');
+  const later = now + 2 * minute;
+  t.match(await method.validate(decided, methodContext(state, later, {}, { scanned: candidates })), /^a pass now finds a move that evicts 1 pods instead of 2 for at least the same saving: delete thin/);
+});
