@@ -11,11 +11,15 @@ import { podDeletionCostKey } from '../karpenter-keys.js';
  * The rank is a property of the node alone, fixed before its first pod binds, so every pod on a node shares it and
  * every ReplicaSet reads the nodes in one order. It is a hash of the node's name: `--only scale-down-churn` compared it
  * with ranking smaller (or larger) nodes first, and what cuts the moves is that the order is one order, not which
- * nodes come first (docs/disruption.md has the table). Values stay under 2^16: Karpenter's eviction cost adds
- * pod-deletion-cost ÷ 2^27, so a rank moves a pod's eviction cost by under 0.0005.
+ * nodes come first (docs/disruption.md has the table).
+ *
+ * Ranks are negative, from -65,536 to -1: a pod nobody ranked has 0 and a user's "keep this one" is a positive
+ * cost, so both still outlast every ranked pod, as they outlasted unranked pods before (the consolidation tests keep
+ * a pod on each node that way, with 1000). Karpenter's eviction cost adds pod-deletion-cost ÷ 2^27, so a rank moves
+ * a pod's by under 0.0005 and consolidation's order is left as it was.
  */
 export function scaleInRank(nodeName: string): number {
-  return nameHash(nodeName) % 2 ** 16;
+  return -1 - (nameHash(nodeName) % 2 ** 16);
 }
 
 /** FNV-1a over the name's UTF-16 units: stable across processes and restarts, so replicas of nodesmith agree. */

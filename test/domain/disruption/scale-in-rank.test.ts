@@ -13,11 +13,11 @@ void t.test("a node's rank depends on its name alone, so every pod on it and eve
   t.end();
 });
 
-void t.test('a rank is a whole number under 2^16, so it barely moves the eviction cost consolidation orders by', (t) => {
+void t.test('a rank is a whole number from -65,536 to -1: below an unranked pod and a cost set to keep a pod, and it barely moves the eviction cost', (t) => {
   for (const name of ['a', 'node-1', 'ip-192-168-255-255.ec2.internal', 'i-0123456789abcdef0']) {
     const rank = scaleInRank(name);
-    t.ok(Number.isInteger(rank) && rank >= 0 && rank < 2 ** 16, `${name}: ${String(rank)}`);
-    t.ok(evictionCost({ annotations: { [podDeletionCostKey]: String(rank) } }) - evictionCost({}) < 0.0005);
+    t.ok(Number.isInteger(rank) && rank >= -(2 ** 16) && rank <= -1, `${name}: ${String(rank)}`);
+    t.ok(Math.abs(evictionCost({ annotations: { [podDeletionCostKey]: String(rank) } }) - evictionCost({})) < 0.0005);
   }
   t.end();
 });
