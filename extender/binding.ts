@@ -1,3 +1,4 @@
+import type { Pod } from '../domain/core/pod.js';
 import type { Amounts, ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
 import { scaleInRankAnnotations } from '../domain/disruption/scale-in-rank.js';
@@ -27,6 +28,9 @@ export interface BindingDeps {
   readonly rememberedLaunches?: number;
 }
 
+/** How many pods filtered before the watch delivered them are held for their binds (a burst's worth). */
+const podsBeforeWatch = 10_000;
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -41,9 +45,25 @@ export class Binding {
   readonly #inFlight = new Map<string, Promise<string>>();
   /** Virtual node name → real node name, kept after the virtual node is gone for binds that arrive late. */
   readonly #launched = new Map<string, string>();
+  /** Pods a filter call carried before the watch delivered them, by key, until their bind (oldest forgotten first). */
+  readonly #beforeWatch = new Map<string, Pod>();
 
   constructor(deps: BindingDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * kube-scheduler can filter and bind a pod before the pod watch delivers it; the filter call carries the whole pod,
+   * and the bind needs its annotations (a pod-deletion-cost of its own is kept), so it is held here until then.
+   */
+  notePod(pod: Pod): void {
+    const key = podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
+    if (this.#deps.view.pod(key) !== undefined) return;
+    this.#beforeWatch.set(key, pod);
+    for (const oldest of this.#beforeWatch.keys()) {
+      if (this.#beforeWatch.size <= podsBeforeWatch) break;
+      this.#beforeWatch.delete(oldest);
+    }
   }
 
   async bind(args: BindArgs): Promise<string> {
@@ -122,7 +142,7 @@ export class Binding {
     const full = roomAtBind(this.#deps.view, key, nodeName, viaVirtual);
     if (full !== undefined) return full;
     try {
-      const annotations = this.#deps.scaleInRank === true ? scaleInRankAnnotations(this.#deps.view.pod(key), nodeName) : undefined;
+      const annotations = this.#deps.scaleInRank === true ? scaleInRankAnnotations(this.#podOf(key, args.PodUID), nodeName) : undefined;
       await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName, annotations });
       this.#deps.view.notePlaced(key, nodeName);
       return '';
@@ -130,6 +150,13 @@ export class Binding {
       if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
       return `binding pod ${key} to node ${nodeName}: ${messageOf(error)}`;
     }
+  }
+
+  /** The pod as the model knows it, else as a filter call carried it (the same UID), forgotten once asked for. */
+  #podOf(key: string, uid: string): Pod | undefined {
+    const early = this.#beforeWatch.get(key);
+    this.#beforeWatch.delete(key);
+    return this.#deps.view.pod(key) ?? (early?.metadata.uid === uid ? early : undefined);
   }
 
   #materialize(materializer: Materializer, virtualName: string): Promise<string> {

@@ -146,6 +146,7 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     logSerializers: { res: replyFields.filter },
   }, (request) => {
     const reply = filterReply(request.body, view);
+    binding.notePod(request.body.Pod);
     const { metadata } = request.body.Pod;
     // Counts only: a debug line must not cost O(candidates) when debug is off.
     request.log.debug({ pod: `${metadata.namespace}/${metadata.name}`, candidates: candidateCount(request.body), passed: passedCount(reply) }, 'filtered nodes');

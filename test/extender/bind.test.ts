@@ -1,5 +1,5 @@
 import t from 'tap';
-import { harness, node, plan, pod, virtualNode } from './builders.js';
+import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.js';
 import { scaleInRank } from '../../domain/disruption/scale-in-rank.js';
 import { podDeletionCostKey } from '../../domain/karpenter-keys.js';
 
@@ -140,4 +140,18 @@ void t.test("a pod with its own pod-deletion-cost keeps it, and --pod-deletion-c
   off.view.apply({ kind: 'pod-upserted', pod: pod() });
   t.equal(await bind(off, 'web-0', 'real'), '');
   t.equal(off.binder.calls[0]?.annotations, undefined);
+});
+
+void t.test('a pod kube-scheduler filters and binds before the watch delivers it is ranked from the pod the filter call carried', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('real') });
+  const filtered = await h.app.inject({ method: 'POST', url: '/filter', payload: extenderArgs(pod(), ['real']) });
+  t.equal(filtered.statusCode, 200);
+  t.equal(await bind(h, 'web-0', 'real'), '');
+  t.same(h.binder.calls.map((c) => c.annotations), [{ [podDeletionCostKey]: String(scaleInRank('real')) }]);
+  const own = harness();
+  own.view.apply({ kind: 'node-upserted', node: node('real') });
+  await own.app.inject({ method: 'POST', url: '/filter', payload: extenderArgs(pod({ annotations: { [podDeletionCostKey]: '7' } }), ['real']) });
+  t.equal(await bind(own, 'web-0', 'real'), '');
+  t.equal(own.binder.calls[0]?.annotations, undefined, 'its own cost, seen in the filter call, is kept');
 });
