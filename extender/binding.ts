@@ -2,6 +2,7 @@ import type { Pod } from '../domain/core/pod.js';
 import type { Amounts, ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { podKey } from '../domain/core/object-key.js';
 import { scaleInRankAnnotations } from '../domain/disruption/scale-in-rank.js';
+import { podDeletionCostKey } from '../domain/karpenter-keys.js';
 import { noResources } from '../domain/resource-sums.js';
 import { roomAtBind } from './bind-room.js';
 import { shortfall } from './filter.js';
@@ -59,7 +60,9 @@ export class Binding {
   notePod(pod: Pod): void {
     const key = podKey(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
     if (this.#deps.view.pod(key) !== undefined) return;
-    this.#beforeWatch.set(key, pod);
+    // Only what the bind reads: a pod that never binds must not hold its whole object here.
+    const own = pod.metadata.annotations?.[podDeletionCostKey];
+    this.#beforeWatch.set(key, { metadata: { ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }), ...(own === undefined ? {} : { annotations: { [podDeletionCostKey]: own } }) }, spec: { containers: [] } });
     for (const oldest of this.#beforeWatch.keys()) {
       if (this.#beforeWatch.size <= podsBeforeWatch) break;
       this.#beforeWatch.delete(oldest);
