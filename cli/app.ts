@@ -132,7 +132,7 @@ async function startServers(ctx: Pick<ProvisioningContext, 'config' | 'state' | 
   const extender = binder !== undefined
     ? await serveExtender({
       view: state, binder, materializer, registry,
-      logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port, scaleInRank: config.extender.scaleInRank ?? true,
+      logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port, scaleInRank: config.extender.scaleInRank,
       https: config.extender.tls === undefined ? undefined : readTlsFiles(config.extender.tls),
     })
     : undefined;

@@ -21,7 +21,7 @@ export interface ExtenderAppOptions {
   /** Full-node requests carry every candidate Node object; 5,000 nodes can exceed 50 MiB. Default 128 MiB. */
   readonly bodyLimit?: number;
   /** Binds give each pod its node's rank as its pod-deletion-cost (binding.ts); default true. */
-  readonly scaleInRank?: boolean;
+  readonly scaleInRank?: boolean | undefined;
   /** TLS material (PEM) when kube-scheduler is configured with enableHTTPS. */
   readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer } | undefined;
 }

@@ -1,3 +1,4 @@
+import { fnv1a64 } from '../fnv1a.js';
 /** An IAM instance profile as far as nodesmith cares: its name and the role it carries. */
 export interface InstanceProfile {
   readonly name: string;
@@ -25,16 +26,6 @@ export interface InstanceProfileProvider {
   ensure(request: InstanceProfileRequest): Promise<void>;
   /** Detaches its role and deletes it; a profile that is already gone is not an error. */
   delete(name: string): Promise<void>;
-}
-
-/** FNV-1a, 64 bits: a stable, dependency-free hash for names (not for security). */
-function fnv1a64(text: string): bigint {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash;
 }
 
 /**

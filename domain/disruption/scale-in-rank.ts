@@ -1,4 +1,5 @@
 import type { Pod } from '../core/pod.js';
+import { fnv1a32 } from '../fnv1a.js';
 import { podDeletionCostKey } from '../karpenter-keys.js';
 
 /**
@@ -9,9 +10,9 @@ import { podDeletionCostKey } from '../karpenter-keys.js';
  * where consolidation would have had to evict the pods a scale-in left behind on each (docs/disruption.md).
  *
  * The rank is a property of the node alone, fixed before its first pod binds, so every pod on a node shares it and
- * every ReplicaSet reads the nodes in one order. It is a hash of the node's name: `--only scale-down-churn` compared it
- * with ranking smaller (or larger) nodes first, and what cuts the moves is that the order is one order, not which
- * nodes come first (docs/disruption.md has the table).
+ * every ReplicaSet reads the nodes in one order. It is a hash of the node's name (FNV-1a, the same in every process,
+ * so replicas of nodesmith agree): `--only scale-down-churn` compared it with ranking smaller (or larger) nodes
+ * first, and what cuts the moves is that the order is one order, not which nodes come first (docs/disruption.md).
  *
  * Ranks are negative, from -65,536 to -1: a pod nobody ranked has 0 and a user's "keep this one" is a positive
  * cost, so both still outlast every ranked pod, as they outlasted unranked pods before (the consolidation tests keep
@@ -19,17 +20,7 @@ import { podDeletionCostKey } from '../karpenter-keys.js';
  * a pod's by under 0.0005 and consolidation's order is left as it was.
  */
 export function scaleInRank(nodeName: string): number {
-  return -1 - (nameHash(nodeName) % 2 ** 16);
-}
-
-/** FNV-1a over the name's UTF-16 units: stable across processes and restarts, so replicas of nodesmith agree. */
-function nameHash(name: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) {
-    hash ^= name.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
+  return -1 - (fnv1a32(nodeName) % 2 ** 16);
 }
 
 /**

@@ -5,15 +5,14 @@ import type { Instance } from '@aws-sdk/client-ec2';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadInstanceTypes } from '../../domain/instance-types/catalog.js';
+import { fnv1a32 } from '../../domain/fnv1a.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import { ec2PriceOf, type Ec2Prices, type FleetChoice } from '../stack/ec2-allocation.js';
 import { karpenterModuleDir } from '../stack/karpenter.js';
 
 /** A stable share in [0.25, 0.55) for each type and zone (FNV-1a): spot prices that differ by pool, as EC2's do. */
 export function spotShare(type: string, zone: string): number {
-  let hash = 0x811c9dc5;
-  for (const c of `${type}/${zone}`) hash = Math.imul(hash ^ c.charCodeAt(0), 0x01000193) >>> 0;
-  return 0.25 + 0.3 * (hash / 2 ** 32);
+  return 0.25 + 0.3 * (fnv1a32(`${type}/${zone}`) / 2 ** 32);
 }
 
 /**
