@@ -124,16 +124,21 @@ async function splitRuns(files, jobs) {
     }
     return codes;
   };
+  // When each lane ended, printed with the table: the wall time is the last lane's, and a lane that ends long after
+  // the others (a long file started late, or the niced run starved) is what to mend next, not the files' sum.
+  const ended = { others: 0, stacks: [] };
+  const seconds = () => Math.round((Date.now() - started) / 1000);
   const codes = await Promise.all([
     // The other files keep the CPU busy (each is a node process starting); at a lower priority they take what the
     // stacks leave, so a controller's pass on a stack is not late behind them: they finish long before the stacks.
-    others.length === 0 ? [] : runOf([...common, ...others], otherFilesNiceness).then((c) => [c]),
-    ...Array.from({ length: jobs }, stackWorker),
+    others.length === 0 ? [] : runOf([...common, ...others], otherFilesNiceness).then((c) => { ended.others = seconds(); return [c]; }),
+    ...Array.from({ length: jobs }, () => stackWorker().then((c) => { ended.stacks.push(seconds()); return c; })),
   ]);
   rmSync(saves, { recursive: true, force: true });
   merge.end();
   rememberTimes(merge.files.filter((f) => startsAStack(f.file)));
   printTimes(merge.files);
+  process.stdout.write(`# the real-stack lanes ended at ${ended.stacks.map(String).join(', ')} s; the other files' run at ${String(ended.others)} s\n`);
   for (const { file, lines } of failedStderr) {
     process.stdout.write(`\n# stderr of ${file}, which failed (its last ${String(lines.length)} lines)\n${lines.map((l) => `# ${l}`).join('\n')}\n`);
   }

@@ -2,9 +2,11 @@ import type { QuantityValue } from './core/pod.js';
 
 /** A Kubernetes quantity that does not parse ("1.5.2Gi", "ten"). */
 export class QuantityError extends Error {
+  readonly input: string;
   readonly code = 'InvalidQuantity' as const;
-  constructor(readonly input: string) {
+  constructor(input: string) {
     super(`invalid quantity "${input}": expected a number with an optional suffix such as 500m, 2, 1.5Gi or 1e3`);
+    this.input = input;
     this.name = 'QuantityError';
   }
 }

@@ -4,11 +4,13 @@ export const metricPrefix = 'nodesmith_';
 
 /** Webhook metrics on an injected Registry (never prom-client's global one). Labels: webhook = processor id. */
 export class WebhookMetrics {
+  readonly registry: Registry;
   private readonly admissions: Counter<'webhook' | 'allowed'>;
   private readonly duration: Histogram<'webhook'>;
   private readonly errors: Counter<'webhook' | 'error'>;
 
-  constructor(readonly registry: Registry) {
+  constructor(registry: Registry) {
+    this.registry = registry;
     this.admissions = new Counter({
       name: `${metricPrefix}webhook_admission_total`,
       help: 'Admission reviews answered, by webhook and whether the request was allowed.',

@@ -22,14 +22,20 @@ export function readTlsFiles(files: TlsFiles): { cert: Buffer; key: Buffer } {
  * retried on the next poll instead of breaking the server.
  */
 export class TlsReloader {
+  private readonly files: TlsFiles;
+  private readonly target: SecureContextTarget;
+  private readonly options: { intervalMs: number; onError?: (message: string) => void; onReload?: () => void };
   private readonly listener: () => void;
   private lastError: string | undefined;
 
   constructor(
-    private readonly files: TlsFiles,
-    private readonly target: SecureContextTarget,
-    private readonly options: { intervalMs: number; onError?: (message: string) => void; onReload?: () => void },
+    files: TlsFiles,
+    target: SecureContextTarget,
+    options: { intervalMs: number; onError?: (message: string) => void; onReload?: () => void },
   ) {
+    this.files = files;
+    this.target = target;
+    this.options = options;
     this.listener = () => { this.reload(); };
   }
 

@@ -34,6 +34,8 @@ interface Trial {
  * offerings (zone × capacity type) still allowed. Adding a pod only narrows these.
  */
 export class ClaimBin implements Bin {
+  readonly name: string;
+  readonly pool: NodePoolView;
   readonly pods: Pod[] = [];
   usedCpu = 0;
   usedMemory = 0;
@@ -60,7 +62,9 @@ export class ClaimBin implements Bin {
    */
   private readonly sized: boolean;
 
-  constructor(readonly name: string, readonly pool: NodePoolView, options: { types: Int32Array; offerMask: number; sized: boolean }) {
+  constructor(name: string, pool: NodePoolView, options: { types: Int32Array; offerMask: number; sized: boolean }) {
+    this.name = name;
+    this.pool = pool;
     this.state = { types: options.types, offerMask: options.offerMask, custom: new Map(pool.customRequirements), decided: new Map([[wellKnown.hostname, name]]) };
     this.sized = options.sized;
     this.minValues = [...pool.minValues];

@@ -35,12 +35,16 @@ export interface ClaimPlan {
  * or that complement each other, will fill it.
  */
 export class ClaimSizer {
+  private readonly demand: PendingDemand<Holder>;
+  private readonly table: TypeTable;
   private readonly costs: ClassCosts;
   private readonly candidates = new WeakMap<Int32Array, Int32Array>();
   /** The last plan per candidate list and first-pod class: reused while the pods it expects are unreserved. */
   private readonly plans = new WeakMap<Int32Array, Map<string, ClaimPlan>>();
 
-  constructor(private readonly demand: PendingDemand<Holder>, private readonly table: TypeTable) {
+  constructor(demand: PendingDemand<Holder>, table: TypeTable) {
+    this.demand = demand;
+    this.table = table;
     this.costs = new ClassCosts(demand.classes, table);
   }
 

@@ -9,9 +9,14 @@ import type { TypeTable } from './type-table.js';
  * is what mixing CPU-heavy and memory-heavy pods achieves.
  */
 export class ClassCosts {
+  private readonly classes: readonly DemandClass[];
+  private readonly table: TypeTable;
   private readonly byPool = new Map<number, Float64Array>();
 
-  constructor(private readonly classes: readonly DemandClass[], private readonly table: TypeTable) {}
+  constructor(classes: readonly DemandClass[], table: TypeTable) {
+    this.classes = classes;
+    this.table = table;
+  }
 
   forPool(pool: NodePoolView): Float64Array {
     let costs = this.byPool.get(pool.index);

@@ -12,10 +12,14 @@ import type { StandingNode } from './standing-cluster.js';
  * for this pass) is made the first time a pod tries it, so a small batch does not copy the whole cluster.
  */
 export class ExistingIndex {
+  private readonly nodes: readonly StandingNode[];
+  private readonly byFreeCpu: Int32Array;
   private readonly made = new Map<number, ExistingBin>();
   private readonly startCpu: Float64Array;
 
-  constructor(private readonly nodes: readonly StandingNode[], private readonly byFreeCpu: Int32Array) {
+  constructor(nodes: readonly StandingNode[], byFreeCpu: Int32Array) {
+    this.nodes = nodes;
+    this.byFreeCpu = byFreeCpu;
     this.startCpu = Float64Array.from(byFreeCpu, (i) => nodes[i]?.free['cpu'] ?? 0);
   }
 

@@ -44,15 +44,20 @@ function hostPortsOf(pod: Pod): string[] {
 
 /** Builds (and caches by signature) the shape of each pod. */
 export class ShapeCache {
+  private readonly context: ShapeContext;
+  private readonly volumeRequirements: ReadonlyMap<string, readonly NodeSelectorRequirement[]> | undefined;
   private readonly bySignature = new Map<string, PodShape>();
   /** Replicas of one workload share their spec object: a cheap first lookup before the full signature. */
   private readonly bySpec = new WeakMap<object, Map<string, PodShape>>();
   readonly shapes: PodShape[] = [];
 
   constructor(
-    private readonly context: ShapeContext,
-    private readonly volumeRequirements: ReadonlyMap<string, readonly NodeSelectorRequirement[]> | undefined,
-  ) {}
+    context: ShapeContext,
+    volumeRequirements: ReadonlyMap<string, readonly NodeSelectorRequirement[]> | undefined,
+  ) {
+    this.context = context;
+    this.volumeRequirements = volumeRequirements;
+  }
 
   /** The shape of a pod; throws QuantityError or RequirementError on bad input. */
   shapeOf(pod: Pod): PodShape {

@@ -49,6 +49,7 @@ export type Placement = { readonly bin: Bin } | { readonly reason: string; reado
  * variant × NodePool, and a per-variant cursor skips bins that rejected it for good.
  */
 export class Solver implements PlacementContext {
+  private readonly setup: SolverSetup;
   readonly table: TypeTable;
   readonly typeKeys: ReadonlySet<string>;
   readonly topology: Topology;
@@ -65,7 +66,8 @@ export class Solver implements PlacementContext {
   private readonly reasons = new ReasonCollector();
   private readonly sizer: ClaimSizer;
 
-  constructor(private readonly setup: SolverSetup) {
+  constructor(setup: SolverSetup) {
+    this.setup = setup;
     this.table = setup.table;
     this.typeKeys = setup.typeKeys;
     this.topology = setup.topology;

@@ -3,6 +3,9 @@ import { selectorMatches } from '../label-selector.js';
 
 /** Pods matching one (namespaces, selector), counted per domain of one topology key. */
 export class TopologyGroup {
+  readonly key: string;
+  readonly namespaces: ReadonlySet<string> | undefined;
+  readonly selector: LabelSelector;
   private readonly counts = new Map<string, number>();
   private sum = 0;
   /** Pods placed with a spread constraint on this group, per domain: other matching pods must keep their skew. */
@@ -15,10 +18,14 @@ export class TopologyGroup {
   spreadTarget = false;
 
   constructor(
-    readonly key: string,
-    readonly namespaces: ReadonlySet<string> | undefined,
-    readonly selector: LabelSelector,
-  ) {}
+    key: string,
+    namespaces: ReadonlySet<string> | undefined,
+    selector: LabelSelector,
+  ) {
+    this.key = key;
+    this.namespaces = namespaces;
+    this.selector = selector;
+  }
 
   /** Whether a pod in `namespace` with `labels` is counted by this group. */
   matches(namespace: string, labels: Readonly<Record<string, string>>): boolean {

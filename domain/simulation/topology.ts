@@ -29,6 +29,7 @@ export interface KeyConstraints {
  * anti-affinity check.
  */
 export class Topology {
+  private readonly standing?: StandingCluster | undefined;
   private readonly counting = new Map<string, TopologyGroup>();
   private readonly owners = new Map<string, TopologyGroup>();
   private readonly countingIndex = new GroupIndex();
@@ -37,7 +38,8 @@ export class Topology {
   private readonly keyCache: (readonly KeyConstraints[] | undefined)[][] = [];
 
   /** Counts of the pods already running, when the simulation plans against a standing cluster. */
-  constructor(private readonly standing?: StandingCluster) {
+  constructor(standing?: StandingCluster) {
+    this.standing = standing;
     for (const owner of standing?.owners() ?? []) this.group(this.owners, 'owner', owner.spec).setBase(owner.counts);
   }
 

@@ -6,6 +6,7 @@ import { offeringKey } from '../instance-types/instance-type.js';
  * Offerings are a bitmask per type: bit (zoneIndex × capacityTypes + capacityTypeIndex).
  */
 export class TypeTable {
+  readonly types: readonly InstanceType[];
   readonly n: number;
   readonly cpu: Float64Array;
   readonly memory: Float64Array;
@@ -18,7 +19,8 @@ export class TypeTable {
   private readonly prices: Float64Array;
   private readonly bits: number;
 
-  constructor(readonly types: readonly InstanceType[], unavailable: ReadonlySet<string>) {
+  constructor(types: readonly InstanceType[], unavailable: ReadonlySet<string>) {
+    this.types = types;
     this.n = types.length;
     this.cpu = Float64Array.from(types, (t) => t.allocatable['cpu'] ?? 0);
     this.memory = Float64Array.from(types, (t) => t.allocatable['memory'] ?? 0);

@@ -57,6 +57,7 @@ type Kind = 'multi' | 'single';
  * nothing. `nodesmith disruption` calls `findings` on the same objects, so the dry run is this code path.
  */
 export class ConsolidationMethod implements DisruptionMethod {
+  private readonly deps: ConsolidationMethodDeps;
   readonly reason = 'Underutilized' as const;
   readonly disruptionClass = 'graceful' as const;
   readonly validationDelayMs = 15_000;
@@ -65,7 +66,8 @@ export class ConsolidationMethod implements DisruptionMethod {
   /** The last pass's findings, for Events and the debug endpoint. */
   last: ConsolidationFindings | undefined;
 
-  constructor(kind: Kind, private readonly deps: ConsolidationMethodDeps) {
+  constructor(kind: Kind, deps: ConsolidationMethodDeps) {
+    this.deps = deps;
     this.consolidationType = kind;
   }
 

@@ -23,12 +23,15 @@ export interface StaticDriftDeps {
  * replacement launches and initializes before the drifted node is drained.
  */
 export class StaticDriftMethod implements DisruptionMethod {
+  private readonly deps: StaticDriftDeps;
   readonly reason = 'Drifted' as const;
   readonly consolidationType = '' as const;
   readonly disruptionClass = 'eventual' as const;
   readonly validationDelayMs = 0;
 
-  constructor(private readonly deps: StaticDriftDeps) {}
+  constructor(deps: StaticDriftDeps) {
+    this.deps = deps;
+  }
 
   shouldDisrupt(candidate: Candidate): boolean {
     return isStaticNodePool(candidate.nodePool) && isConditionTrue(candidate.nodeClaim, driftedCondition);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { minimumNodeMajor, unsupportedNodeReason } from '../../cli/node-version.js';
+import { runFromSource } from '../support/run-from-source.js';
 
 void t.test('Node.js 20 and 21 are refused in one line that names the version', (t) => {
   t.equal(unsupportedNodeReason('v20.20.2'), 'nodesmith needs Node.js 22 or newer; this is v20.20.2');
@@ -35,7 +36,7 @@ const pretend = new URL('./support/pretend-node-version.ts', import.meta.url).pa
 /** Starts the CLI from source as if on `version`; its exit code, output and every module it loaded. */
 function startAs(version: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string; modules: string[] } {
   const log = join(mkdtempSync(join(tmpdir(), 'nodesmith-modules-')), 'modules.txt');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', recorder, '--import', pretend, main, ...args], {
+  const result = spawnSync(process.execPath, [...runFromSource, '--import', recorder, '--import', pretend, main, ...args], {
     env: { ...process.env, NODESMITH_MODULE_LOG: log, NODESMITH_PRETEND_NODE_VERSION: version },
     encoding: 'utf8',
   });

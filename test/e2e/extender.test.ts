@@ -37,10 +37,13 @@ const podBody = (name: string, cpu: string, tolerations: k8s.V1Toleration[] = []
 
 /** Stands in for the provisioner's launch: creates the real Node (kwok makes it Ready) and drops the virtual one. */
 class NodeCreatingMaterializer implements Materializer {
+  private readonly core: k8s.CoreV1Api;
   readonly calls: string[] = [];
   /** Stretches the launch so that concurrent binds really overlap. */
   launchDelayMs = 0;
-  constructor(private readonly core: k8s.CoreV1Api) {}
+  constructor(core: k8s.CoreV1Api) {
+    this.core = core;
+  }
   async materialize(virtualNodeName: string): Promise<{ nodeName: string }> {
     this.calls.push(virtualNodeName);
     await new Promise((resolve) => setTimeout(resolve, this.launchDelayMs));

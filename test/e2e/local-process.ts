@@ -2,21 +2,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../stack/wait-for.js';
+import { runFromSource } from '../support/run-from-source.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** `nodesmith <args>` from this checkout as a child process: what a container of the image would run. */
 export class LocalNodesmith {
+  readonly logPath: string;
   readonly #child: ChildProcess;
 
-  private constructor(child: ChildProcess, readonly logPath: string) {
+  private constructor(child: ChildProcess, logPath: string) {
+    this.logPath = logPath;
     this.#child = child;
   }
 
   /** Starts it and waits until `isReady` holds (the process exiting first is an error). */
   static async start(args: readonly string[], options: { logPath: string; env?: Readonly<Record<string, string>>; isReady: () => Promise<boolean> }): Promise<LocalNodesmith> {
     const log = createWriteStream(options.logPath, { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...runFromSource, 'cli/main.ts', ...args], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(options.env ?? {}) },
     });
     child.stdout.pipe(log);

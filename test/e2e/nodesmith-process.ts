@@ -4,6 +4,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NodesmithConfig } from '../../cli/app-config.js';
 import { waitFor } from '../stack/wait-for.js';
+import { runFromSource } from '../support/run-from-source.js';
 import type { ImageLaunch } from '../image/image-launch.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,13 +57,22 @@ export function runFlags(c: NodesmithConfig): string[] {
 
 /** nodesmith as a child process: the way to test a crash (SIGKILL) rather than a graceful stop. */
 export class NodesmithProcess {
+  private readonly config: NodesmithConfig;
+  private readonly logPath: string;
+  private readonly credentials: { accessKeyId: string; secretAccessKey: string };
+  private readonly how: { readonly compiled?: boolean; readonly image?: ImageLaunch; readonly env?: Readonly<Record<string, string>> };
   #child: ChildProcess | undefined;
 
   /**
-   * `compiled` runs the build in dist/ (as the image does) instead of the sources through tsx, whose
-   * transpiler and source maps add some 140 MiB to the process: memory figures must be taken that way.
+   * `compiled` runs the build in dist/ (as the image does) instead of the sources (run-from-source.ts),
+   * whose loader hooks add to the process's memory: memory figures must be taken that way.
    */
-  constructor(private readonly config: NodesmithConfig, private readonly logPath: string, private readonly credentials: { accessKeyId: string; secretAccessKey: string }, private readonly how: { readonly compiled?: boolean; readonly image?: ImageLaunch; readonly env?: Readonly<Record<string, string>> } = {}) {}
+  constructor(config: NodesmithConfig, logPath: string, credentials: { accessKeyId: string; secretAccessKey: string }, how: { readonly compiled?: boolean; readonly image?: ImageLaunch; readonly env?: Readonly<Record<string, string>> } = {}) {
+    this.config = config;
+    this.logPath = logPath;
+    this.credentials = credentials;
+    this.how = how;
+  }
 
   /** The running process's pid, for memory readings. */
   get pid(): number | undefined {
@@ -73,7 +83,7 @@ export class NodesmithProcess {
     const log = createWriteStream(this.logPath, { flags: 'a' });
     if (this.how.compiled === true && !existsSync(`${repoRoot}dist/cli/main.js`)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
     const aws = { AWS_ACCESS_KEY_ID: this.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: this.credentials.secretAccessKey, AWS_REGION: this.config.aws.region };
-    const entry = this.how.compiled === true ? [...readImageNodeFlags(`${repoRoot}Dockerfile`), 'dist/cli/main.js'] : ['--import', 'tsx', 'cli/main.ts'];
+    const entry = this.how.compiled === true ? [...readImageNodeFlags(`${repoRoot}Dockerfile`), 'dist/cli/main.js'] : [...runFromSource, 'cli/main.ts'];
     const image = this.how.image;
     const child = image === undefined
       ? spawn(process.execPath, [...entry, ...runFlags(this.config)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.#imageEnv(), ...this.how.env, ...aws } })

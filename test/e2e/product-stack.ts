@@ -71,7 +71,7 @@ export interface ProductStackOptions {
   readonly dir?: string;
   /** Run `nodesmith run` as a child process (needed to test a real crash); default in-process. */
   readonly childProcess?: boolean;
-  /** In child-process mode, run the build in dist/ rather than the sources through tsx (memory figures). */
+  /** In child-process mode, run the build in dist/ rather than the sources (memory figures). */
   readonly compiled?: boolean;
   /** nodesmith's log level (default: NODESMITH_LOG_LEVEL, else warn); a bench reads its timeline at info. */
   readonly logLevel?: string;

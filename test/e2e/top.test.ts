@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import t from 'tap';
 import { waitFor } from '../stack/wait-for.js';
+import { runFromSource } from '../support/run-from-source.js';
 import { createDeployment, waitForRunning, withProduct } from './e2e-support.js';
 
 /**
@@ -15,7 +16,7 @@ import { createDeployment, waitForRunning, withProduct } from './e2e-support.js'
  */
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const cli = ['--import', 'tsx', join(repo, 'cli/main.ts')];
+const cli = [...runFromSource, join(repo, 'cli/main.ts')];
 const product = await withProduct(t);
 await product.apply(product.nodePoolYaml('default'));
 await createDeployment(product, { name: 'web', replicas: 2, cpu: '1', memory: '1Gi' });
@@ -36,7 +37,7 @@ void t.test('top --once prints one plain frame through a pipe', async (t) => {
   t.notOk(once.stdout.includes('\u001b['), 'no escape codes in a pipe');
   const timed = async (entry: string[], args: string[]): Promise<number> => { const started = performance.now(); await run('node', [...entry, ...args], { cwd: repo }); return performance.now() - started; };
   const compiled = join(repo, 'dist/cli/main.js');
-  for (const [how, entry] of [['tsx', cli], ...(existsSync(compiled) ? [['dist/', [compiled]] as const] : [])] as const) {
+  for (const [how, entry] of [['source', cli], ...(existsSync(compiled) ? [['dist/', [compiled]] as const] : [])] as const) {
     const help = await timed([...entry], ['--help']);
     const frame = await timed([...entry], ['top', '--once', '--kubeconfig', kubeconfig]);
     t.comment(`start-up (${how}, same run): nodesmith --help ${help.toFixed(0)} ms; nodesmith top --once (process start to exit, frame of 2 nodes) ${frame.toFixed(0)} ms`);

@@ -11,12 +11,15 @@ type PlanNodeWrites = Pick<NodeWriter, 'create' | 'createIfAbsent' | 'delete' | 
  * would deliver it, so a test sees what the next pass of a loop would see.
  */
 export class FakeNodeWriter implements PlanNodeWrites {
+  private readonly state?: ClusterState | undefined;
   readonly nodes = new Map<string, Node>();
   readonly created: string[] = [];
   readonly deleted: string[] = [];
   readonly annotations: { name: string; key: string; value: string }[] = [];
 
-  constructor(private readonly state?: ClusterState) {}
+  constructor(state?: ClusterState) {
+    this.state = state;
+  }
 
   create(node: Node): Promise<void> {
     const name = node.metadata.name ?? '';

@@ -4,7 +4,10 @@ import type { NodeClassWriter } from '../../provisioner/ports/nodeclass-writer.j
 
 /** Applies writes to the same map the controller reads, as the informer would. */
 export class FakeNodeClassWriter implements NodeClassWriter {
-  constructor(private readonly classes: Map<string, EC2NodeClass>) {}
+  private readonly classes: Map<string, EC2NodeClass>;
+  constructor(classes: Map<string, EC2NodeClass>) {
+    this.classes = classes;
+  }
   readonly patches: string[] = [];
 
   patchStatus(name: string, status: Partial<EC2NodeClassStatus>): Promise<void> {

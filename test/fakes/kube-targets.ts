@@ -7,13 +7,16 @@ export function staticTarget(server: string, token: string): KubeTarget {
 
 /** A target whose bearer token the test can rotate, as a token file or an exec plugin would; counts reads and 401 invalidations. */
 export class RotatingTokenTarget implements KubeTarget {
+  readonly server: string;
   readonly insecureSkipTlsVerify = true;
   readonly source = 'test';
   token = 'first';
   reads = 0;
   invalidations = 0;
 
-  constructor(readonly server: string) {}
+  constructor(server: string) {
+    this.server = server;
+  }
 
   credentials(): Promise<KubeCredentials> {
     this.reads++;

@@ -8,6 +8,10 @@ import { job, pdb, revisionLabel, soakApps, type SoakApp } from './workload.js';
 
 /** What churn does to the workload, as a person running it would: the seed decides which and when. */
 export class Churn {
+  private readonly product: ProductStack;
+  private readonly prng: Prng;
+  private readonly invariants: Invariants;
+  private readonly log: (line: string) => void;
   readonly counts = new Tally();
   readonly #apps: readonly SoakApp[] = soakApps();
   readonly #replicas = new Map(this.#apps.map((a) => [a.spec.name, a.spec.replicas]));
@@ -15,7 +19,12 @@ export class Churn {
   #revision = 0;
   #webGuarded = false;
 
-  constructor(private readonly product: ProductStack, private readonly prng: Prng, private readonly invariants: Invariants, private readonly log: (line: string) => void) {}
+  constructor(product: ProductStack, prng: Prng, invariants: Invariants, log: (line: string) => void) {
+    this.product = product;
+    this.prng = prng;
+    this.invariants = invariants;
+    this.log = log;
+  }
 
   /** One seeded step; a step the API refuses (nodesmith's webhooks down during a restart) is counted, not fatal. */
   async step(): Promise<void> {

@@ -40,6 +40,8 @@ export function nextFaultKind(prng: Prng, faultsSinceRestart: number, between: n
 
 /** Faults that land while the soak runs; each one that lasts is lifted by a timer, and all of them at the end. */
 export class Faults {
+  private readonly product: ProductStack;
+  private readonly prng: Prng;
   readonly counts = new Tally();
   readonly #lifts = new Map<() => Promise<void>, number>();
   readonly #sqs: SQSClient;
@@ -57,7 +59,9 @@ export class Faults {
    * `queue`: the interruption queue; `invariants` learn of the nodes broken on purpose; `log` gets one line per fault;
    * `faultsBetweenRestarts`: at least this many other faults between two that kill nodesmith (default 0).
    */
-  constructor(private readonly product: ProductStack, private readonly prng: Prng, context: { readonly queue: string; readonly invariants: Invariants; readonly log: (line: string) => void; readonly faultsBetweenRestarts?: number | undefined }) {
+  constructor(product: ProductStack, prng: Prng, context: { readonly queue: string; readonly invariants: Invariants; readonly log: (line: string) => void; readonly faultsBetweenRestarts?: number | undefined }) {
+    this.product = product;
+    this.prng = prng;
     this.#between = context.faultsBetweenRestarts ?? 0;
     this.#queue = context.queue;
     this.#invariants = context.invariants;

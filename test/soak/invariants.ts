@@ -12,6 +12,8 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(0)} s`;
  * Others (a PDB broken, a node over its allocatable, a daemon without room) count at once.
  */
 export class Invariants {
+  private readonly graces: Graces;
+  private readonly startMs: number;
   readonly #episodes = new Episodes();
   /** When the harness itself last changed each app (a scale, a new PDB): a shortfall starts no earlier. */
   readonly #changedAt = new Map<string, number>();
@@ -21,7 +23,10 @@ export class Invariants {
   /** Pools whose nodes a fault keeps from ever becoming Ready, with the app whose pods need them. */
   readonly #brokenPools = new Map<string, string>();
 
-  constructor(private readonly graces: Graces, private readonly startMs: number) {}
+  constructor(graces: Graces, startMs: number) {
+    this.graces = graces;
+    this.startMs = startMs;
+  }
 
   /** The harness changed this app's Deployment or PDB: what follows is its doing until the app settles again. */
   noteChange(app: string, atMs = Date.now()): void {

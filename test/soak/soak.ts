@@ -72,6 +72,8 @@ const settled = (s: ClusterSnapshot): boolean => {
 
 /** One soak: churn and faults for `minutes`, the invariants checked every few seconds, then settling and the final counts. */
 export class Soak {
+  private readonly product: ProductStack;
+  private readonly options: SoakOptions;
   readonly #startMs: number;
   readonly #invariants: Invariants;
   readonly #prng: Prng;
@@ -88,7 +90,9 @@ export class Soak {
   #heapReadAtMs = 0;
   #last: ClusterSnapshot | undefined;
 
-  constructor(private readonly product: ProductStack, private readonly options: SoakOptions) {
+  constructor(product: ProductStack, options: SoakOptions) {
+    this.product = product;
+    this.options = options;
     this.#startMs = Date.now();
     // One stream each for the schedule, churn and faults: how the stack's timing interleaves them then changes
     // nothing in what each one chooses, so a seed gives the same sequence of churn steps and of fault kinds.

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { runFromSource } from '../support/run-from-source.js';
 
 const stackDir = fileURLToPath(new URL('./stack-dir.ts', import.meta.url));
 
@@ -19,7 +20,7 @@ function processThatMakesADir(code: number, options: { stopped: boolean; env?: R
     console.log(dir);
     process.exitCode = ${String(code)};`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, NODESMITH_KEEP_STACK: '', ...options.env } }, (error, stdout) => {
+    execFile(process.execPath, [...runFromSource, '--input-type=module', '-e', script], { env: { ...process.env, NODESMITH_KEEP_STACK: '', ...options.env } }, (error, stdout) => {
       if (error !== null && error.code !== code) reject(new Error(`the process failed: ${error.message}`, { cause: error }));
       else resolve(stdout.trim());
     });

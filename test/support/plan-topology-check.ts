@@ -40,8 +40,11 @@ interface Counted { readonly all: Map<string, number>; readonly planned: Map<str
 
 /** Counts per interned (namespaces, selector, key), computed lazily, once each, over every located pod. */
 class DomainCounts {
+  private readonly all: readonly Located[];
   private readonly cache = new Map<string, Counted>();
-  constructor(private readonly all: readonly Located[]) {}
+  constructor(all: readonly Located[]) {
+    this.all = all;
+  }
 
   of(namespaces: readonly string[], selector: LabelSelector, key: string): Counted {
     const id = JSON.stringify([[...namespaces].sort(), selector, key]);

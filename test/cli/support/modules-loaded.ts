@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runFromSource } from '../../support/run-from-source.js';
 
 const main = new URL('../../../cli/main.ts', import.meta.url).pathname;
 const recorder = new URL('./record-modules.ts', import.meta.url).pathname;
@@ -12,7 +13,7 @@ export function modulesLoadedBy(args: readonly string[]): { status: number | nul
   const dir = mkdtempSync(join(tmpdir(), 'nodesmith-modules-'));
   const log = join(dir, 'modules.txt');
   try {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', recorder, main, ...args], {
+    const result = spawnSync(process.execPath, [...runFromSource, '--import', recorder, main, ...args], {
       env: { ...process.env, NODESMITH_MODULE_LOG: log },
       encoding: 'utf8',
     });

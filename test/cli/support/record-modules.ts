@@ -1,4 +1,4 @@
-// Preloaded with `node --import tsx --import <this>`: registers module hooks that append every resolved module
+// Preloaded with `node ...runFromSource --import <this>`: registers module hooks that append every resolved module
 // URL to the file named by NODESMITH_MODULE_LOG, so a test can see what a CLI command really loaded.
 import { register } from 'node:module';
 

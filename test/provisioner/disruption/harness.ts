@@ -28,9 +28,12 @@ export const t0 = 1_700_000_000_000;
 
 /** Taints land on the model's Node at once, as the watch would bring them back. */
 export class FakeNodeWrites implements Pick<NodeWriter, 'addTaint' | 'removeTaint'> {
+  readonly state: ClusterState;
   readonly calls: string[] = [];
   failNext: Error | undefined;
-  constructor(readonly state: ClusterState) {}
+  constructor(state: ClusterState) {
+    this.state = state;
+  }
 
   addTaint(name: string, taint: Taint): Promise<void> {
     this.calls.push(`taint ${name}`);
@@ -53,10 +56,13 @@ export class FakeNodeWrites implements Pick<NodeWriter, 'addTaint' | 'removeTain
 
 /** Launches by creating a launched NodeClaim and its Node; `initialize` makes it Initialized as registration would. */
 export class FakeLauncher implements ReplacementLauncher {
+  readonly harness: { readonly store: InMemoryNodeClaimStore; readonly state: ClusterState; sync(): Promise<void> };
   readonly launched: PlannedNodeClaim[] = [];
   failWith: Error | undefined;
   #count = 0;
-  constructor(readonly harness: { readonly store: InMemoryNodeClaimStore; readonly state: ClusterState; sync(): Promise<void> }) {}
+  constructor(harness: { readonly store: InMemoryNodeClaimStore; readonly state: ClusterState; sync(): Promise<void> }) {
+    this.harness = harness;
+  }
 
   nameFor(): string {
     this.#count += 1;

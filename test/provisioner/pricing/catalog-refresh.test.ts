@@ -10,9 +10,12 @@ import { PricedInstanceTypes, type CatalogInputs } from '../../../provisioner/pr
 
 /** A cloud that answers what the test sets, or fails with `failure`, counting calls. */
 class FakeAnswer<T> {
+  public answer: T;
   calls = 0;
   failure: Error | undefined;
-  constructor(public answer: T) {}
+  constructor(answer: T) {
+    this.answer = answer;
+  }
   fetch = (): Promise<T> => {
     this.calls++;
     return this.failure === undefined ? Promise.resolve(this.answer) : Promise.reject(this.failure);

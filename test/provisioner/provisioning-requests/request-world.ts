@@ -37,11 +37,14 @@ export function request(name: string, count: number, options: { className?: stri
 
 /** PodTemplates by name, and the status writes, each fed back into the model as the watch would deliver it. */
 export class FakeApi implements PodTemplateReader, ProvisioningRequestStatusWriter {
+  readonly state: ClusterState;
   readonly templates = new Map<string, PodTemplateSpec>([['one-cpu', oneCpu]]);
   readonly writes: string[] = [];
   failWritesOf: string | undefined;
 
-  constructor(readonly state: ClusterState) {}
+  constructor(state: ClusterState) {
+    this.state = state;
+  }
 
   podTemplate(_namespace: string, name: string): Promise<PodTemplateSpec | undefined> {
     return Promise.resolve(this.templates.get(name));

@@ -219,8 +219,10 @@ void t.test("Karpenter's nomination window is twice the batch's longest wait, an
 
 /** The API server answers each node create 3 s later, as it does under a burst's write load. */
 class SlowNodeWriter extends FakeNodeWriter {
-  constructor(state: ClusterState, private readonly clock: FakeClock) {
+  private readonly clock: FakeClock;
+  constructor(state: ClusterState, clock: FakeClock) {
     super(state);
+    this.clock = clock;
   }
 
   override async create(node: Node): Promise<void> {

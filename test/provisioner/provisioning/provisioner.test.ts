@@ -165,9 +165,11 @@ void t.test("a leaving node's pod planned onto a real node that others then fill
 
 /** A node informer that lags: created virtual nodes reach the model only when the test delivers them. */
 class LaggingNodeWriter extends FakeNodeWriter {
+  private readonly model: ClusterState;
   readonly #lagging: Node[] = [];
-  constructor(private readonly model: ClusterState) {
+  constructor(model: ClusterState) {
     super();
+    this.model = model;
   }
 
   override async create(node: Node): Promise<void> {

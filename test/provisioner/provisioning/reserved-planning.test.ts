@@ -25,8 +25,11 @@ const odcr: CapacityReservation = {
 };
 
 class FakeReservations implements CapacityReservationSource {
+  public reservations: CapacityReservation[];
   readonly asked: (readonly CapacityReservationSelector[])[] = [];
-  constructor(public reservations: CapacityReservation[]) {}
+  constructor(reservations: CapacityReservation[]) {
+    this.reservations = reservations;
+  }
   list(terms: readonly CapacityReservationSelector[]): Promise<CapacityReservation[]> {
     this.asked.push(terms);
     return Promise.resolve(this.reservations);

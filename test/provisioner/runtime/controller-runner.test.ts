@@ -5,13 +5,20 @@ import { controllerRuntimeMetrics } from '../../../provisioner/controller-metric
 import { ControllerRunner, type Controller, type ReconcileResult } from '../../../provisioner/runtime/controller-runner.js';
 
 class CountingController implements Controller {
+  readonly name: string;
+  private readonly clock: FakeClock;
+  private readonly requeueAfterMs: number;
   runs: number[] = [];
   fail = false;
   constructor(
-    readonly name: string,
-    private readonly clock: FakeClock,
-    private readonly requeueAfterMs: number,
-  ) {}
+    name: string,
+    clock: FakeClock,
+    requeueAfterMs: number,
+  ) {
+    this.name = name;
+    this.clock = clock;
+    this.requeueAfterMs = requeueAfterMs;
+  }
 
   reconcile(): Promise<ReconcileResult> {
     this.runs.push(this.clock.now());

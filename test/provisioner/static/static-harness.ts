@@ -28,13 +28,16 @@ export function staticPool(replicas: number, spec: Record<string, unknown> = {},
  * so a test can look at the controller while launches are in flight and the watch has not delivered them.
  */
 export class FakeStaticLauncher implements ReplacementLauncher {
+  private readonly h: StaticHarness;
   readonly launched: PlannedNodeClaim[] = [];
   failWith: Error | undefined;
   hold = false;
   #count = 0;
   #held: (() => void)[] = [];
 
-  constructor(private readonly h: StaticHarness) {}
+  constructor(h: StaticHarness) {
+    this.h = h;
+  }
 
   nameFor(planned: PlannedNodeClaim): string {
     this.#count += 1;
