@@ -10,11 +10,13 @@ import { leftBehindOf } from '../e2e/pods-left-behind.js';
  */
 export class RaceInvariants {
   readonly #core: k8s.CoreV1Api;
-  /** By node, pod or pod: the first line a sample found, with its numbers or kube-scheduler's message. */
+  /** By node, pod or pod: the first line a sample found, with its numbers or kube-scheduler's message and when. */
   readonly overcommitted = new Map<string, string>();
   readonly daemonsWithoutRoom = new Map<string, string>();
   readonly leftBehind = new Map<string, string>();
   #samples = 0;
+  /** When the burst's Deployments were created: each first finding says when it was seen, to read back the binds around it. */
+  readonly #startedMs = Date.now();
 
   constructor(core: k8s.CoreV1Api) {
     this.#core = core;
@@ -25,7 +27,8 @@ export class RaceInvariants {
     const [pods, nodes] = await Promise.all([this.#core.listPodForAllNamespaces({ resourceVersion: '0' }), this.#core.listNode({ resourceVersion: '0' })]);
     const over = overcommittedOf(nodes.items, pods.items);
     const behind = leftBehindOf(pods.items, nodes.items);
-    const keep = (into: Map<string, string>, key: string, line: string): void => { if (!into.has(key)) into.set(key, line); };
+    const at = ` at ${((Date.now() - this.#startedMs) / 1000).toFixed(0)} s`;
+    const keep = (into: Map<string, string>, key: string, line: string): void => { if (!into.has(key)) into.set(key, `${line}${at}`); };
     for (const line of over) keep(this.overcommitted, line.split(':')[0] ?? line, line);
     for (const line of behind.daemonsWithoutRoom) keep(this.daemonsWithoutRoom, line.split(' ')[0] ?? line, line);
     for (const line of behind.unschedulable) keep(this.leftBehind, line.split(' ')[0] ?? line, line);
