@@ -81,9 +81,11 @@ async function runOptions(total: number, flag: (name: string) => string | undefi
   write(`${await builtInPriceDifference(table, poolTable(table).map((t) => t.name))}\n`);
   const scaleInRank = flag('--no-pod-deletion-cost') === undefined;
   write(`nodesmith binds with ${scaleInRank ? "each pod's node rank as its pod-deletion-cost (the default)" : 'no pod-deletion-cost (--no-pod-deletion-cost)'}\n`);
+  const audit = flag('--audit') !== undefined;
+  if (audit) write('the API server writes its audit log (--audit): <stack dir>/audit.log, kept with NODESMITH_KEEP_STACK=1; its load is in the figures\n');
   return {
     total, workload: raceWorkload(flag('--workload') ?? 'burst', total), batch: batchWindows(flag), scaleInRank, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
-    timeoutS: Number(flag('--timeout-s') ?? 1200), highs: await loadLpSolver(), write,
+    timeoutS: Number(flag('--timeout-s') ?? 1200), audit, highs: await loadLpSolver(), write,
   };
 }
 

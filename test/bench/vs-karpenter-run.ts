@@ -47,6 +47,11 @@ export interface RunOptions {
   /** The cluster has settled once no NodeClaim changed for this long. */
   readonly settleS: number;
   readonly timeoutS: number;
+  /**
+   * `--audit`: the API server writes its audit log (metadata level) into the stack's directory, so a figure that
+   * must not happen (a node over its allocatable) can be traced to the Bindings that made it. Its load is in the run.
+   */
+  readonly audit: boolean;
   readonly highs: LegacyHighs;
   readonly write: (text: string) => void;
 }
@@ -187,7 +192,7 @@ function stageLines(controller: Controller, watch: StageWatch, nodesmithLog: str
 export async function runOnce(controller: Controller, options: RunOptions): Promise<RunFigures> {
   const { write, total } = options;
   // Boot delay 0 for both: nodesmith creates the Node at launch; the stand-in registers Karpenter's at its next pass.
-  const world = await startKarpenterWorld(clusterName, { kubeletBootMs: 0 });
+  const world = await startKarpenterWorld(clusterName, { kubeletBootMs: 0, audit: options.audit });
   let running: { pid: number; stop(): Promise<void> } | undefined;
   try {
     const prices: Ec2Prices = racePrices(world.moto.region);

@@ -42,9 +42,12 @@ async function serverVersion(stack: Stack): Promise<string> {
   return `${v.major}.${v.minor.replace(/\+$/, '')}`;
 }
 
-/** `kubeletBootMs`: how long the kubelet stand-in lets an instance boot before registering its Node (its default 5 s). */
-export async function startKarpenterWorld(clusterName: string, options: { readonly kubeletBootMs?: number } = {}): Promise<KarpenterWorld> {
-  const stack = await startStack({ scheduler: true });
+/**
+ * `kubeletBootMs`: how long the kubelet stand-in lets an instance boot before registering its Node (its default 5 s);
+ * `audit`: the API server writes its audit log into the stack's directory (StackOptions.audit).
+ */
+export async function startKarpenterWorld(clusterName: string, options: { readonly kubeletBootMs?: number; readonly audit?: boolean } = {}): Promise<KarpenterWorld> {
+  const stack = await startStack({ scheduler: true, audit: options.audit === true });
   const closers: (() => Promise<void>)[] = [() => stack.stop()];
   const stopAll = async (): Promise<void> => { for (const close of closers.reverse()) await close().catch(() => undefined); };
   try {
