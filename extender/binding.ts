@@ -32,6 +32,10 @@ export interface BindingDeps {
 /** How many pods filtered before the watch delivered them are held for their binds (a burst's worth). */
 const podsBeforeWatch = 10_000;
 
+function gaveUp(key: string, nodeName: string): string {
+  return `kube-scheduler stopped waiting for the bind of pod ${key} to node ${nodeName} before it was sent; not sent`;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -46,6 +50,8 @@ export class Binding {
   readonly #inFlight = new Map<string, Promise<string>>();
   /** Virtual node name → real node name, kept after the virtual node is gone for binds that arrive late. */
   readonly #launched = new Map<string, string>();
+  /** The bind under way for each pod, by key, with the node kube-scheduler named. */
+  readonly #binding = new Map<string, { readonly node: string; readonly done: Promise<string> }>();
   /** Pods a filter call carried before the watch delivered them, by key, until their bind (oldest forgotten first). */
   readonly #beforeWatch = new Map<string, Pod>();
 
@@ -69,31 +75,55 @@ export class Binding {
     }
   }
 
-  async bind(args: BindArgs): Promise<string> {
-    const { view } = this.#deps;
+  /**
+   * `signal` aborts when kube-scheduler stops waiting for this call (its extender httpTimeout): a Binding not yet
+   * sent by then is not sent, and kube-scheduler, which has already forgotten the pod's place, tries the pod again.
+   *
+   * One bind per pod at a time. kube-scheduler's retry of a pod whose earlier bind is still on its way would move
+   * the pod's hold to the new node while the earlier Binding may yet land on the old one, into room given away
+   * meanwhile; so the retry gets the earlier bind's outcome when it names the same node, else an error.
+   */
+  async bind(args: BindArgs, signal?: AbortSignal): Promise<string> {
     const key = podKey(args.PodNamespace, args.PodName);
+    const earlier = this.#binding.get(key);
+    if (earlier !== undefined) {
+      if (earlier.node === args.Node) return earlier.done;
+      return `an earlier bind of pod ${key} to node ${earlier.node} is still on its way to the API server; kube-scheduler retries the pod`;
+    }
+    const done = this.#bindOnce(args, key, signal);
+    this.#binding.set(key, { node: args.Node, done });
+    try {
+      return await done;
+    } finally {
+      if (this.#binding.get(key)?.done === done) this.#binding.delete(key);
+    }
+  }
+
+  #bindOnce(args: BindArgs, key: string, signal: AbortSignal | undefined): Promise<string> {
+    const { view } = this.#deps;
     const entry = view.node(args.Node);
     // Launched earlier by this process, or (after a restart, or by another replica) as the plan now says.
     const launched = this.#launched.get(args.Node) ?? view.plan(args.Node)?.plan.materializedNode;
     if (launched === undefined && entry?.isVirtual !== true) {
-      if (entry === undefined) return `node ${args.Node} is not in the extender cache yet; retry`;
-      return this.#bindToReal(args, key);
+      if (entry === undefined) return Promise.resolve(`node ${args.Node} is not in the extender cache yet; retry`);
+      return this.#bindToReal(args, key, signal);
     }
     const materializer = this.#deps.materializer;
-    if (materializer === undefined) return `node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`;
+    if (materializer === undefined) return Promise.resolve(`node ${args.Node} is virtual and this extender has no materializer; it cannot launch it`);
     const crowded = launched === undefined ? this.#crowdedOut(key, args.Node) : undefined;
-    return crowded ?? this.#bindThroughVirtual(args, key, launched ?? (() => this.#materialize(materializer, args.Node)));
+    if (crowded !== undefined) return Promise.resolve(crowded);
+    return this.#bindThroughVirtual(args, key, launched ?? (() => this.#materialize(materializer, args.Node)), signal);
   }
 
   /** Holds the virtual node's room for the pod while the launch runs (filter must not promise it twice), then binds. */
-  async #bindThroughVirtual(args: BindArgs, key: string, realNode: string | (() => Promise<string>)): Promise<string> {
+  async #bindThroughVirtual(args: BindArgs, key: string, realNode: string | (() => Promise<string>), signal: AbortSignal | undefined): Promise<string> {
     const { view } = this.#deps;
     const requests = view.requestsOf(key) ?? noResources;
     view.reserve(key, args.Node, requests);
     try {
       const nodeName = typeof realNode === 'string' ? realNode : await realNode();
       this.#holdOnRealNode(key, nodeName, requests);
-      const error = await this.#bindTo(args, nodeName, args.Node);
+      const error = await this.#bindTo(args, nodeName, signal, args.Node);
       if (error !== '') view.release(key);
       return error;
     } catch (error) {
@@ -130,27 +160,30 @@ export class Binding {
    * filter's next calls see it (kube-scheduler's cache does, the model would not until then), and the hold the
    * filter noted on every node it passed (tentative-binds.ts) gives way to this one.
    */
-  async #bindToReal(args: BindArgs, key: string): Promise<string> {
+  async #bindToReal(args: BindArgs, key: string, signal: AbortSignal | undefined): Promise<string> {
     const { view } = this.#deps;
     if (view.boundNodeOf(key) === undefined) view.reserve(key, args.Node, view.requestsOf(key) ?? noResources);
-    const error = await this.#bindTo(args, args.Node);
+    const error = await this.#bindTo(args, args.Node, signal);
     if (error !== '') view.release(key);
     return error;
   }
 
-  async #bindTo(args: BindArgs, nodeName: string, viaVirtual?: string): Promise<string> {
+  async #bindTo(args: BindArgs, nodeName: string, signal: AbortSignal | undefined, viaVirtual?: string): Promise<string> {
     const key = podKey(args.PodNamespace, args.PodName);
     // A retried bind that already took effect is a success, not a conflict.
     if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
+    if (signal?.aborted === true) return gaveUp(key, nodeName);
     const full = roomAtBind(this.#deps.view, key, nodeName, viaVirtual);
     if (full !== undefined) return full;
     try {
       const annotations = this.#deps.scaleInRank === true ? scaleInRankAnnotations(this.#podOf(key, args.PodUID), nodeName) : undefined;
-      await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName, annotations });
+      await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName, annotations }, signal);
       this.#deps.view.notePlaced(key, nodeName);
       return '';
     } catch (error) {
       if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
+      // The binder sends nothing once the caller has gone; a bind already sent ends with its own outcome.
+      if (error instanceof Error && error.name === 'NotSentError') return gaveUp(key, nodeName);
       return `binding pod ${key} to node ${nodeName}: ${messageOf(error)}`;
     }
   }

@@ -79,6 +79,18 @@ function filterReply(args: ExtenderArgs, view: ClusterModel): FilterResult {
   };
 }
 
+/**
+ * Aborts when the caller closes the connection before the reply is written: kube-scheduler does so when it stops
+ * waiting for a call (its extender httpTimeout), and then retries the pod on its own.
+ */
+function callerGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
 /** A field of a request body that may be anything (a call rejected before validation still logs its reply). */
 function bodyField(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -165,8 +177,8 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     schema: { body: BindingArgsSchema, response: { 200: ErrorResultSchema, ...errorReplies } },
     onResponse: observe('bind'),
     logSerializers: { res: replyFields.bind },
-  }, async (request) => {
-    const error = await binding.bind(request.body);
+  }, async (request, reply) => {
+    const error = await binding.bind(request.body, callerGone(reply));
     if (error !== '') {
       outcomes.set(request, 'error');
       request.log.info({ pod: `${request.body.PodNamespace}/${request.body.PodName}`, node: request.body.Node, err: error }, 'bind failed');

@@ -57,7 +57,11 @@ export interface Materializer {
  * was (a retried bind); rejects when the pod is gone or bound elsewhere.
  */
 export interface PodBinder {
-  bind(target: BindTarget): Promise<void>;
+  /**
+   * `signal`: the caller stopped waiting. A bind not yet sent then rejects with kube/send-gate.ts's NotSentError
+   * and never reaches the API server; one already sent runs to its end.
+   */
+  bind(target: BindTarget, signal?: AbortSignal): Promise<void>;
 }
 
 /** Which pod goes where; `uid` guards against binding a re-created pod of the same name. */

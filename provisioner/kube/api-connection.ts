@@ -15,6 +15,9 @@ export interface ApiStream {
   readonly body: AsyncIterable<Buffer> & { text(): Promise<string> };
 }
 
+/** Connections each ApiConnection keeps to the API server: as many requests as are on their way at once. */
+export const poolConnections = 32;
+
 export interface ApiConnectionOptions {
   /** How long credentials from the kubeconfig are used before they are read again (rotated tokens, certs). */
   readonly refreshMs?: number;
@@ -161,7 +164,7 @@ export class ApiConnection {
   }
 
   #dispatcher(tls: TlsSettings, proxyUrl: string | undefined): Dispatcher {
-    const pooling = { keepAliveTimeout: 30_000, connections: 32 };
+    const pooling = { keepAliveTimeout: 30_000, connections: poolConnections };
     if (proxyUrl === undefined) {
       // One secure context for every connection: otherwise each new socket parses the CA bundle and key again.
       const { rejectUnauthorized, servername, ...material } = tls;

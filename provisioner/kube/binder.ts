@@ -1,5 +1,6 @@
-import { ApiConnection } from './api-connection.js';
+import { ApiConnection, poolConnections } from './api-connection.js';
 import type { KubeTarget } from './kube-config.js';
+import { SendGate } from './send-gate.js';
 import type { BindTarget, PodBinder } from '../index.js';
 
 /** Field manager recorded on every Binding we create. */
@@ -11,9 +12,15 @@ const fieldManager = 'nodesmith';
  * refuse the Binding if the pod was deleted and re-created under the same name since kube-scheduler picked
  * it. A 409 on a pod that is already bound to the same node is the echo of an earlier attempt (a retried bind)
  * and counts as success.
+ *
+ * Binds wait their turn for a connection here, not inside the pool, so that one whose caller gave up (kube-scheduler
+ * stopped waiting: its extender httpTimeout) is dropped unsent. At 10,000 pods on two cores binds queued for minutes;
+ * each one kube-scheduler abandoned and retried was still sent later and landed on a node whose room had been given
+ * to other pods meanwhile (41 nodes over their allocatable in one run).
  */
 export class KubePodBinder implements PodBinder {
   readonly #api: ApiConnection;
+  readonly #gate = new SendGate(poolConnections);
 
   constructor(api: ApiConnection) {
     this.#api = api;
@@ -23,7 +30,12 @@ export class KubePodBinder implements PodBinder {
     return new KubePodBinder(new ApiConnection(target));
   }
 
-  async bind(target: BindTarget): Promise<void> {
+  /** Rejects with NotSentError, having sent nothing, when `signal` aborts before a connection is free. */
+  bind(target: BindTarget, signal?: AbortSignal): Promise<void> {
+    return this.#gate.run(() => this.#bind(target), signal);
+  }
+
+  async #bind(target: BindTarget): Promise<void> {
     const body = {
       apiVersion: 'v1',
       kind: 'Binding',

@@ -102,14 +102,23 @@ export function extenderArgs(forPod: Pod, nodeNames: string[]): Record<string, u
   return { Pod: forPod, Nodes: null, NodeNames: nodeNames };
 }
 
-/** A PodBinder that records calls and can be told to fail. */
+/** A PodBinder that records calls and can be told to fail, or to hold each bind until the test lets it land. */
 export class FakeBinder implements PodBinder {
   readonly calls: BindTarget[] = [];
   failWith: Error | undefined;
+  /** While true, each bind is on its way until `land()`. */
+  holding = false;
+  readonly #held: (() => void)[] = [];
 
   bind(target: BindTarget): Promise<void> {
     this.calls.push(target);
-    return this.failWith === undefined ? Promise.resolve() : Promise.reject(this.failWith);
+    if (this.failWith !== undefined) return Promise.reject(this.failWith);
+    return this.holding ? new Promise((resolve) => this.#held.push(resolve)) : Promise.resolve();
+  }
+
+  /** The binds held so far land. */
+  land(): void {
+    for (const landed of this.#held.splice(0)) landed();
   }
 }
 

@@ -1,0 +1,72 @@
+import t from 'tap';
+import { NotSentError, SendGate } from '../../../provisioner/kube/send-gate.js';
+
+/** Work the test finishes by hand, recording that it started. */
+function heldWork(started: string[], name: string): { work: () => Promise<string>; finish: () => void } {
+  let finish = (): void => undefined;
+  const done = new Promise<string>((resolve) => { finish = () => { resolve(name); }; });
+  return { work: () => { started.push(name); return done; }, finish };
+}
+
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+void t.test('no more requests are on their way at once than the gate has slots; the rest start in the order they came', async (t) => {
+  const gate = new SendGate(2);
+  const started: string[] = [];
+  const works = ['a', 'b', 'c', 'd'].map((name) => heldWork(started, name));
+  const results = works.map(({ work }) => gate.run(work));
+  await settle();
+  t.same(started, ['a', 'b']);
+  t.equal(gate.waiting, 2);
+  works[1]?.finish();
+  await settle();
+  t.same(started, ['a', 'b', 'c'], 'the freed slot goes to the first in line');
+  for (const { finish } of works) finish();
+  t.same(await Promise.all(results), ['a', 'b', 'c', 'd']);
+  t.equal(gate.waiting, 0);
+});
+
+void t.test('a request whose caller gives up while it waits is never started, and the line moves on without it', async (t) => {
+  const gate = new SendGate(1);
+  const started: string[] = [];
+  const first = heldWork(started, 'first');
+  const given = heldWork(started, 'given-up');
+  const last = heldWork(started, 'last');
+  const runFirst = gate.run(first.work);
+  const caller = new AbortController();
+  const runGiven = gate.run(given.work, caller.signal);
+  const runLast = gate.run(last.work);
+  await settle();
+  caller.abort();
+  await t.rejects(runGiven, NotSentError);
+  t.equal(gate.waiting, 1, 'it left the line at once');
+  first.finish();
+  last.finish();
+  t.same(await Promise.all([runFirst, runLast]), ['first', 'last']);
+  t.same(started, ['first', 'last'], 'the abandoned request never ran');
+});
+
+void t.test('a request whose caller has already gone is refused without waiting', async (t) => {
+  const gate = new SendGate(4);
+  const gone = new AbortController();
+  gone.abort();
+  let ran = false;
+  await t.rejects(gate.run(() => { ran = true; return Promise.resolve(); }, gone.signal), { name: 'NotSentError' });
+  t.notOk(ran);
+});
+
+void t.test('a request already started runs to its end when its caller gives up, and a failure frees its slot', async (t) => {
+  const gate = new SendGate(1);
+  const started: string[] = [];
+  const caller = new AbortController();
+  const running = heldWork(started, 'running');
+  const run = gate.run(running.work, caller.signal);
+  await settle();
+  caller.abort();
+  running.finish();
+  t.equal(await run, 'running');
+  await t.rejects(gate.run(() => Promise.reject(new Error('refused by the API server'))), /refused by the API server/);
+  t.equal(await gate.run(() => Promise.resolve('next')), 'next');
+});
