@@ -106,7 +106,7 @@ function planMaterializer(w: {
 }): PlanMaterializer {
   const { aws } = w;
   return new PlanMaterializer({
-    state: w.state, nodeClaims: w.nodeClaims, nodes: w.nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.nodeClassResolver, catalog: () => w.priced.catalog(), events: w.events, clock: systemClock,
+    state: w.state, nodeClaims: w.nodeClaims, nodes: w.nodes, cloud: aws.cloudProviderFor('provisioner.launch'), resolver: aws.launchNodeClassResolver, catalog: () => w.priced.catalog(), events: w.events, clock: systemClock,
     unavailableOfferings: () => new Set(aws.unavailableOfferings.keys()), isLeader: w.isLeader,
     onLaunched: (instance, plan, seconds) => {
       w.launched(instance, plan.nodePool, seconds);

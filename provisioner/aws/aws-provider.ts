@@ -19,6 +19,7 @@ import { batcherMetrics } from './sdk/batcher-metrics.js';
 import { IamInstanceProfiles } from './instance-profiles/iam-instance-profiles.js';
 import { Ec2InstanceHealth } from './instances/instance-status.js';
 import { withCloudProviderMetrics } from './metrics.js';
+import { RecentResolutions } from './recent-resolutions.js';
 import { AwsNodeClassResolver } from './nodeclass-resolver.js';
 import { defaultRetryPolicy, type RetryPolicy } from './sdk/retry-throttled.js';
 import { Ec2SpotPrices } from './pricing/spot-prices.js';
@@ -44,7 +45,10 @@ export interface AwsProvider {
   readonly cloudProvider: CloudProvider;
   /** The same provider, its metrics labelled with this `controller` (Karpenter's label). */
   cloudProviderFor(controller: string): CloudProvider;
+  /** Asks EC2 each time: the EC2NodeClass status controller's resolver. */
   readonly nodeClassResolver: NodeClassResolver;
+  /** What launches resolve a class through: the status controller's answer from the last minute, or one shared call. */
+  readonly launchNodeClassResolver: NodeClassResolver;
   /** The ICE cache Create fills; the planner reads it to skip offerings that just failed. */
   readonly unavailableOfferings: UnavailableOfferings;
   /** DescribeInstanceStatus, for the instance-health poller. */
@@ -79,7 +83,7 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
     reservations: reservationAvailability,
     ...(options.registry === undefined ? {} : { onBatch: batcherMetrics(options.registry) }),
   });
-  const nodeClassResolver = new AwsNodeClassResolver({
+  const resolutions = new RecentResolutions(new AwsNodeClassResolver({
     ec2: clients.ec2,
     ssm: clients.ssm,
     retry,
@@ -87,14 +91,15 @@ export function createAwsProvider(options: AwsProviderOptions): AwsProvider {
       options.kubernetesVersion,
       options.amiParameterPrefix ?? publicServicePrefix,
     ),
-  });
+  }), options.clock);
   const registry = options.registry;
   const cloudProviderFor = (controller: string): CloudProvider =>
     registry === undefined ? provider : withCloudProviderMetrics(provider, { registry, clock: options.clock, controller });
   return {
     cloudProvider: cloudProviderFor(''),
     cloudProviderFor,
-    nodeClassResolver,
+    nodeClassResolver: resolutions.fresh,
+    launchNodeClassResolver: resolutions.recent,
     unavailableOfferings: provider.unavailableOfferings,
     instanceProfiles: new IamInstanceProfiles(clients.iam, retry),
     spotPrices: new Ec2SpotPrices(clients.ec2, retry),
