@@ -13,13 +13,14 @@ import { shortfall } from './filter.js';
  * with the pod's own hold already counted cannot be raced within this process: two binds never both take the last
  * room. (With two replicas behind the Service, a bind through the other one is counted once the watch shows it.)
  *
+ * `pod.requests`: the pod's, from the watch or, before the watch delivered the pod, from the filter call that carried it.
  * `viaVirtual`: the virtual node the bind came through, whose plan speaks for a real node the model has not seen
  * yet. Returns why the pod does not fit, or undefined when it does (or when nothing is known of the node to judge).
  */
-export function roomAtBind(view: ClusterModel, key: string, nodeName: string, viaVirtual?: string): string | undefined {
-  const requests = view.requestsOf(key);
-  const room = requests === undefined ? undefined : roomOf(view, nodeName, viaVirtual);
-  if (requests === undefined || room === undefined) return undefined;
+export function roomAtBind(view: ClusterModel, pod: { readonly key: string; readonly requests: Amounts }, nodeName: string, viaVirtual?: string): string | undefined {
+  const { key, requests } = pod;
+  const room = roomOf(view, nodeName, viaVirtual);
+  if (room === undefined) return undefined;
   // The pod's own hold (on this node, or on the virtual node it came through) is in what is taken off: give it back.
   // A resource the node does not list is kube-scheduler's to judge, as in the filter (extended resources, devices).
   const withOwn: ResourceSums = { ...room.left };

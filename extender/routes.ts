@@ -64,9 +64,9 @@ function passedNodes(args: ExtenderArgs, passedNames: readonly string[]): unknow
   return (args.Nodes?.items ?? []).filter((node) => passed.has(node.metadata.name));
 }
 
-function filterReply(args: ExtenderArgs, view: ClusterModel): FilterResult {
+function filterReply(args: ExtenderArgs, view: ClusterModel, requests: ResourceList): FilterResult {
   const names = candidateNames(args);
-  const outcome = filterNodes(view, args.Pod, requestsOf(view, args.Pod), names);
+  const outcome = filterNodes(view, args.Pod, requests, names);
   const fullNodes = args.NodeNames === undefined || args.NodeNames === null;
   return {
     // Reply in the form we were asked in: kube-scheduler reads Nodes unless it is nodeCacheCapable.
@@ -157,8 +157,9 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     onResponse: observe('filter'),
     logSerializers: { res: replyFields.filter },
   }, (request) => {
-    const reply = filterReply(request.body, view);
-    binding.notePod(request.body.Pod);
+    const requests = requestsOf(view, request.body.Pod);
+    const reply = filterReply(request.body, view, requests);
+    binding.notePod(request.body.Pod, requests);
     const { metadata } = request.body.Pod;
     // Counts only: a debug line must not cost O(candidates) when debug is off.
     request.log.debug({ pod: `${metadata.namespace}/${metadata.name}`, candidates: candidateCount(request.body), passed: passedCount(reply) }, 'filtered nodes');

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { harness, node, plan, pod, virtualNode } from './builders.js';
+import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.js';
 
 type Harness = ReturnType<typeof harness>;
 
@@ -95,4 +95,21 @@ void t.test('a bind kube-scheduler stopped waiting for during the launch is neve
   // kube-scheduler's retry binds the pod to the node that was launched for it.
   t.equal(await bind(h, 'web-0', 'launchable-a'), '');
   t.same(h.binder.calls.map((call) => call.nodeName), ['ip-10-0-0-1.ec2.internal']);
+});
+
+void t.test('a pod bound before the watch delivers it holds what the filter call said it requests, so the next one finds the node full', async (t) => {
+  const h = harness();
+  h.view.apply({ kind: 'node-upserted', node: node('real') });
+  for (const name of ['run-0', 'run-1', 'run-2']) h.view.apply({ kind: 'pod-upserted', pod: pod({ name, cpu: '1', memory: '1Gi', nodeName: 'real', phase: 'Running' }) });
+  // kube-scheduler's pod watch is ahead of the model's: these two reach the extender only in its calls.
+  const filter = async (name: string): Promise<string[]> => {
+    const response = await h.app.inject({ method: 'POST', url: '/filter', payload: extenderArgs(pod({ name, cpu: '1', memory: '1Gi' }), ['real']) });
+    return response.json<{ NodeNames: string[] }>().NodeNames;
+  };
+  t.same(await filter('early-0'), ['real'], 'one more 1-CPU pod fits the 4-CPU node');
+  t.equal(await bind(h, 'early-0', 'real'), '');
+  t.same(await filter('early-1'), [], 'the node is full with the first one counted');
+  // A bind on an older verdict is checked against the same count.
+  t.match(await bind(h, 'early-1', 'real'), /node real has no room left for pod default\/early-1 at its bind \(.*cpu 1 wanted, 0 left\)/);
+  t.same(h.binder.calls.map((call) => call.name), ['early-0']);
 });
