@@ -50,6 +50,13 @@ export class Binding {
   readonly #inFlight = new Map<string, Promise<string>>();
   /** Virtual node name → real node name, kept after the virtual node is gone for binds that arrive late. */
   readonly #launched = new Map<string, string>();
+  /**
+   * Pods bound by this process that the watch has not shown bound yet, by key, with their node. A bind that
+   * kube-scheduler stopped waiting for may still land; its retry, arriving before the watch shows the pod, must
+   * neither move the pod's hold nor send a second Binding: it moved the hold once, and the node the first Binding
+   * filled looked empty to the filter until the watch caught up.
+   */
+  readonly #landed = new Map<string, { readonly node: string; readonly uid: string }>();
   /** The bind under way for each pod, by key, with the node kube-scheduler named. */
   readonly #binding = new Map<string, { readonly node: string; readonly done: Promise<string> }>();
   /**
@@ -109,6 +116,10 @@ export class Binding {
    */
   async bind(args: BindArgs, signal?: AbortSignal): Promise<string> {
     const key = podKey(args.PodNamespace, args.PodName);
+    const landed = this.#landedOn(key, args.PodUID);
+    if (landed !== undefined) {
+      return landed === args.Node ? '' : `pod ${key} was bound to node ${landed} by an earlier bind that kube-scheduler stopped waiting for; it drops the pod once its watch shows it bound`;
+    }
     const earlier = this.#binding.get(key);
     if (earlier !== undefined) {
       if (earlier.node === args.Node) return earlier.done;
@@ -205,6 +216,7 @@ export class Binding {
       const annotations = this.#deps.scaleInRank === true ? scaleInRankAnnotations(this.#podOf(key, args.PodUID), nodeName) : undefined;
       await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName, annotations }, signal);
       this.#deps.view.notePlaced(key, nodeName);
+      this.#remember(this.#landed, key, { node: nodeName, uid: args.PodUID });
       return '';
     } catch (error) {
       if (this.#deps.view.boundNodeOf(key) === nodeName) return '';
@@ -225,7 +237,7 @@ export class Binding {
     if (running !== undefined) return running;
     const launch = materializer.materialize(virtualName).then(
       ({ nodeName }) => {
-        this.#remember(virtualName, nodeName);
+        this.#remember(this.#launched, virtualName, nodeName);
         return nodeName;
       },
     ).finally(() => {
@@ -236,13 +248,26 @@ export class Binding {
     return launch;
   }
 
-  #remember(virtualName: string, nodeName: string): void {
-    this.#launched.set(virtualName, nodeName);
+  /** Remembers `value` under `key`, forgetting the oldest entries past the limit. */
+  #remember<V>(map: Map<string, V>, key: string, value: V): void {
+    map.set(key, value);
     const limit = this.#deps.rememberedLaunches ?? 10_000;
-    for (const oldest of this.#launched.keys()) {
-      if (this.#launched.size <= limit) break;
-      this.#launched.delete(oldest);
+    for (const oldest of map.keys()) {
+      if (map.size <= limit) break;
+      map.delete(oldest);
     }
+  }
+
+  /**
+   * Where this process bound the pod, while the watch has not shown it yet; forgotten once it has. A pod of the
+   * same name made again (another UID) is another pod.
+   */
+  #landedOn(key: string, uid: string): string | undefined {
+    const landed = this.#landed.get(key);
+    if (landed === undefined || landed.uid !== uid) return undefined;
+    if (this.#deps.view.boundNodeOf(key) === undefined) return landed.node;
+    this.#landed.delete(key);
+    return undefined;
   }
 
   /** Launches under way, for tests and the readiness of a graceful shutdown. */

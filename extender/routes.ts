@@ -179,7 +179,10 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     onResponse: observe('bind'),
     logSerializers: { res: replyFields.bind },
   }, async (request, reply) => {
-    const error = await binding.bind(request.body, callerGone(reply));
+    const gone = callerGone(reply);
+    const error = await binding.bind(request.body, gone);
+    // fastify writes no access line for a call whose caller hung up; a Binding sent before that still landed.
+    if (gone.aborted) request.log.info({ pod: `${request.body.PodNamespace}/${request.body.PodName}`, node: request.body.Node, err: error === '' ? undefined : error }, 'bind ended after kube-scheduler stopped waiting');
     if (error !== '') {
       outcomes.set(request, 'error');
       request.log.info({ pod: `${request.body.PodNamespace}/${request.body.PodName}`, node: request.body.Node, err: error }, 'bind failed');

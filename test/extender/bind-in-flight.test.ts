@@ -5,8 +5,8 @@ import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.
 
 type Harness = ReturnType<typeof harness>;
 
-function bind(h: Harness, name: string, nodeName: string): Promise<string> {
-  const payload = { PodName: name, PodNamespace: 'default', PodUID: `uid-${name}`, Node: nodeName };
+function bind(h: Harness, name: string, nodeName: string, uid = `uid-${name}`): Promise<string> {
+  const payload = { PodName: name, PodNamespace: 'default', PodUID: uid, Node: nodeName };
   return h.app.inject({ method: 'POST', url: '/bind', payload }).then((response) => response.json<{ Error: string }>().Error);
 }
 
@@ -112,4 +112,21 @@ void t.test('a pod bound before the watch delivers it holds what the filter call
   // A bind on an older verdict is checked against the same count.
   t.match(await bind(h, 'early-1', 'real'), /node real has no room left for pod default\/early-1 at its bind \(.*cpu 1 wanted, 0 left\)/);
   t.same(h.binder.calls.map((call) => call.name), ['early-0']);
+});
+
+void t.test("a retry after the first bind landed, before the watch shows the pod bound, keeps the pod's room where it landed", async (t) => {
+  const h = harness();
+  realNodes(h);
+  t.equal(await bind(h, 'web-0', 'a'), '', 'kube-scheduler had stopped waiting, but the Binding landed');
+  t.match(await bind(h, 'web-0', 'b'), /pod default\/web-0 was bound to node a by an earlier bind/);
+  t.equal(h.view.reservedOn('a')['cpu'], 500, 'a still counts the pod until the watch shows it there');
+  t.equal(h.view.reservedOn('b')['cpu'], undefined);
+  t.equal(await bind(h, 'web-0', 'a'), '', 'a retry naming the node it landed on succeeds');
+  t.equal(h.binder.calls.length, 1, 'and no second Binding was sent');
+  // Deleted before the watch showed it bound, and made again under the same name: another UID, another pod.
+  h.view.apply({ kind: 'pod-deleted', namespace: 'default', name: 'web-0' });
+  const again = pod({ cpu: '500m', memory: '256Mi' });
+  h.view.apply({ kind: 'pod-upserted', pod: { ...again, metadata: { ...again.metadata, uid: 'uid-web-0-again' } } });
+  t.equal(await bind(h, 'web-0', 'b', 'uid-web-0-again'), '');
+  t.same(h.binder.calls.map((call) => call.nodeName), ['a', 'b']);
 });
