@@ -264,7 +264,7 @@ export class Binding {
    */
   #landedOn(key: string, uid: string): string | undefined {
     const landed = this.#landed.get(key);
-    if (landed === undefined || landed.uid !== uid) return undefined;
+    if (landed?.uid !== uid) return undefined;
     if (this.#deps.view.boundNodeOf(key) === undefined) return landed.node;
     this.#landed.delete(key);
     return undefined;

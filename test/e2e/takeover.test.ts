@@ -70,9 +70,12 @@ let workloads = { inflate: '', spread: '' };
 let karpenterClaims = new Set<string>();
 
 await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or instance lost; then nodesmith consolidates Karpenter\'s nodes', async (t) => {
-  const karpenter = await world.startKarpenter();
+  // Both workloads wait for Karpenter's first batch: started first, it once launched inflate's node before the
+  // zone-spread pods came, and kube-scheduler put all three on it (a zone without nodes is no spread domain), so
+  // there was one NodeClaim where this test needs three to consolidate.
   await world.apply(poolYaml('held'));
   workloads = { inflate: await applyKarpenterWorkload(world, 'inflate.yaml', 4), spread: await applyKarpenterWorkload(world, 'spread-zone.yaml', 3) };
+  const karpenter = await world.startKarpenter();
   await settled('Karpenter to run every pod of inflate and zone-spread');
   // Killed, not stopped: its Lease stays held until it expires, as after a crashed pod.
   await karpenter.kill();
