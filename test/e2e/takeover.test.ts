@@ -70,11 +70,17 @@ let workloads = { inflate: '', spread: '' };
 let karpenterClaims = new Set<string>();
 
 await t.test('Karpenter to nodesmith: no pod evicted, no Node, NodeClaim or instance lost; then nodesmith consolidates Karpenter\'s nodes', async (t) => {
-  // Both workloads wait for Karpenter's first batch: started first, it once launched inflate's node before the
-  // zone-spread pods came, and kube-scheduler put all three on it (a zone without nodes is no spread domain), so
-  // there was one NodeClaim where this test needs three to consolidate.
+  // Karpenter launches a node in each zone for zone-spread, but they register seconds apart, and kube-scheduler
+  // counts only zones that have nodes: it put all three pods on the first node up, the other two went empty and
+  // Karpenter removed them (one NodeClaim where this test needs three to consolidate). minDomains 3 makes it wait for
+  // three zones; both workloads also wait for Karpenter's first batch.
   await world.apply(poolYaml('held'));
-  workloads = { inflate: await applyKarpenterWorkload(world, 'inflate.yaml', 4), spread: await applyKarpenterWorkload(world, 'spread-zone.yaml', 3) };
+  const inflate = await applyKarpenterWorkload(world, 'inflate.yaml', 4);
+  const spread = await applyKarpenterWorkload(world, 'spread-zone.yaml', 0);
+  const patched = await world.stack.kubectl(['-n', 'default', 'patch', 'deployment', spread, '--type=json', '-p', '[{"op":"add","path":"/spec/template/spec/topologySpreadConstraints/0/minDomains","value":3}]']);
+  if (patched.code !== 0) throw new Error(`patching ${spread} failed: ${patched.stderr}`);
+  await scale(world, spread, 3);
+  workloads = { inflate, spread };
   const karpenter = await world.startKarpenter();
   await settled('Karpenter to run every pod of inflate and zone-spread');
   // Killed, not stopped: its Lease stays held until it expires, as after a crashed pod.
