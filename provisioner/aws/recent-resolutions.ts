@@ -12,7 +12,7 @@ interface Resolution {
  * launches from what its EC2NodeClass controller resolved (the class's status) and its providers keep Describe
  * answers for a while; nodesmith resolved the class afresh for every launch, three or four Describe calls each, and
  * the 10,000-pod race's 176 launches in its first seconds sent moto some 700 of them at once: it reset connections,
- * and 375 binds failed "resolving ec2nodeclass default: TimeoutError: read ECONNRESET".
+ * and 518 binds failed "resolving ec2nodeclass default: TimeoutError: read ECONNRESET".
  *
  * `fresh` always asks EC2 (the status controller, which must see a change) and keeps its answer for launches;
  * `recent` answers from that, or from one call shared by every launch asking meanwhile. A failure is not kept.
