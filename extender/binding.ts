@@ -25,7 +25,10 @@ export interface BindingDeps {
    * scale-in empties whole nodes; `--pod-deletion-cost=none` turns it off.
    */
   readonly scaleInRank?: boolean;
-  /** How many materialised virtual → real names to remember for late binds (oldest forgotten first). */
+  /**
+   * How many materialised virtual → real names to remember for late binds, and how many pods bound but not yet seen
+   * bound by the watch (oldest forgotten first).
+   */
   readonly rememberedLaunches?: number;
 }
 
@@ -118,7 +121,8 @@ export class Binding {
     const key = podKey(args.PodNamespace, args.PodName);
     const landed = this.#landedOn(key, args.PodUID);
     if (landed !== undefined) {
-      return landed === args.Node ? '' : `pod ${key} was bound to node ${landed} by an earlier bind that kube-scheduler stopped waiting for; it drops the pod once its watch shows it bound`;
+      // Named by the node or by the virtual node it was launched for.
+      return landed === args.Node || landed === this.#launched.get(args.Node) ? '' : `pod ${key} was bound to node ${landed} by an earlier bind that kube-scheduler stopped waiting for; it drops the pod once its watch shows it bound`;
     }
     const earlier = this.#binding.get(key);
     if (earlier !== undefined) {
