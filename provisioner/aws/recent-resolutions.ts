@@ -24,11 +24,12 @@ export class RecentResolutions {
   /** By the spec's JSON: a changed class (another selector, another profile) is resolved anew. */
   readonly #bySpec = new Map<string, Resolution>();
 
-  readonly fresh: NodeClassResolver = { resolve: (spec) => this.#resolve(spec) };
+  readonly fresh: NodeClassResolver = { resolve: (spec) => this.#resolve(spec, JSON.stringify(spec)) };
   readonly recent: NodeClassResolver = {
     resolve: (spec) => {
-      const kept = this.#bySpec.get(JSON.stringify(spec));
-      return kept !== undefined && this.#clock.now() - kept.atMs < this.#ttlMs ? kept.result : this.#resolve(spec);
+      const key = JSON.stringify(spec);
+      const kept = this.#bySpec.get(key);
+      return kept !== undefined && this.#clock.now() - kept.atMs < this.#ttlMs ? kept.result : this.#resolve(spec, key);
     },
   };
 
@@ -38,8 +39,7 @@ export class RecentResolutions {
     this.#ttlMs = ttlMs;
   }
 
-  #resolve(spec: NodeClassSpec): Promise<ResolvedNodeClass> {
-    const key = JSON.stringify(spec);
+  #resolve(spec: NodeClassSpec, key: string): Promise<ResolvedNodeClass> {
     const result = this.#inner.resolve(spec);
     const resolution = { atMs: this.#clock.now(), result };
     this.#forgetOld();
