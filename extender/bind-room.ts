@@ -1,6 +1,7 @@
 import type { Amounts, ClusterModel, ModelPlan } from '../provisioner/index.js';
 import type { ResourceSums } from '../domain/resource-sums.js';
-import { shortfall } from './filter.js';
+import type { ResourceList } from '../domain/resource-list.js';
+import { formatAmount } from '../domain/quantity.js';
 
 /**
  * The last check before a Binding to a real node: the pod must fit beside every pod bound there and every bind in
@@ -44,4 +45,17 @@ function roomOf(view: ClusterModel, nodeName: string, viaVirtual: string | undef
   const allocatable = viaVirtual === undefined ? undefined : view.node(viaVirtual)?.allocatable;
   if (viaVirtual === undefined || plan === undefined || allocatable === undefined) return undefined;
   return { left: view.roomLeftOnLaunched(nodeName, viaVirtual, plan), allocatable };
+}
+
+/**
+ * The first resource the pod wants more of than `left` holds, described; undefined when it fits. A resource
+ * `counted` does not list (a plan that does not count pod slots) is left to kube-scheduler's own check.
+ */
+export function shortfall(requests: ResourceList, left: ResourceSums, counted: Readonly<Record<string, unknown>>, room: string): string | undefined {
+  for (const [resource, amount] of Object.entries(requests)) {
+    if (amount <= 0 || (resource === 'pods' && counted[resource] === undefined)) continue;
+    const available = left[resource] ?? 0;
+    if (amount > available) return `not enough ${room}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, available))} left`;
+  }
+  return undefined;
 }

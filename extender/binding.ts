@@ -4,8 +4,7 @@ import { podKey } from '../domain/core/object-key.js';
 import { scaleInRankAnnotations } from '../domain/disruption/scale-in-rank.js';
 import { podDeletionCostKey } from '../domain/karpenter-keys.js';
 import { noResources } from '../domain/resource-sums.js';
-import { roomAtBind } from './bind-room.js';
-import { shortfall } from './filter.js';
+import { roomAtBind, shortfall } from './bind-room.js';
 
 /** kube-scheduler's extender/v1 ExtenderBindingArgs. */
 export interface BindArgs {
@@ -215,7 +214,10 @@ export class Binding {
     if (signal?.aborted === true) return gaveUp(key, nodeName);
     const requests = this.#requestsOf(key, args.PodUID);
     const full = requests === undefined ? undefined : roomAtBind(this.#deps.view, { key, requests }, nodeName, viaVirtual);
-    if (full !== undefined) return full;
+    if (full !== undefined) {
+      this.#noteLostPlace(key, nodeName, viaVirtual);
+      return full;
+    }
     try {
       const annotations = this.#deps.scaleInRank === true ? scaleInRankAnnotations(this.#podOf(key, args.PodUID), nodeName) : undefined;
       await this.#deps.binder.bind({ namespace: args.PodNamespace, name: args.PodName, uid: args.PodUID, nodeName, annotations }, signal);
@@ -228,6 +230,14 @@ export class Binding {
       if (error instanceof Error && error.name === 'NotSentError') return gaveUp(key, nodeName);
       return `binding pod ${key} to node ${nodeName}: ${messageOf(error)}`;
     }
+  }
+
+  /** A pod refused the room its own plan gave it on this node: the planner plans it again (noteNoRoomInPlan). */
+  #noteLostPlace(key: string, nodeName: string, viaVirtual: string | undefined): void {
+    const { view } = this.#deps;
+    const real = view.node(nodeName);
+    const planNode = viaVirtual ?? (real === undefined ? undefined : view.materializationOf(real)?.[0]);
+    if (planNode !== undefined && view.plan(planNode)?.assigned.has(key) === true) view.noteNoRoomInPlan(key, planNode);
   }
 
   /** The pod as the model knows it, else as a filter call carried it (the same UID). */

@@ -7,6 +7,7 @@ import { formatAmount } from '../domain/quantity.js';
 import { noResources, type ResourceSums } from '../domain/resource-sums.js';
 import type { ResourceList } from '../domain/resource-list.js';
 import { consumedRequestOf } from '../domain/provisioning-requests/provisioning-request.js';
+import { roomAtBind, shortfall } from './bind-room.js';
 
 /** Filter's verdict: the nodes that pass and, for every other node, why not. */
 export interface FilterOutcome {
@@ -63,7 +64,7 @@ export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList
     return { passed, failed, unresolvable };
   }
   const own = context.isDaemonPod ? undefined : virtual.find((entry) => entry.closedReason === undefined && context.view.plan(entry.name)?.assigned.has(context.key) === true);
-  if (own !== undefined) return onlyOwnPlan(own.name, virtual, { failed, unresolvable });
+  if (own !== undefined && judgeVirtual(context, own) === pass) return onlyOwnPlan(own.name, virtual, { failed, unresolvable });
   const survivors: string[] = [];
   for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));
   return { passed: survivors, failed, unresolvable };
@@ -132,9 +133,10 @@ function judgeReal(context: FilterContext, entry: ModelNode): Verdict {
     if (verdict === pass && (entry.daemonReserved !== undefined || bindsThroughVirtual(context, entry))) context.held.push(entry.name);
     return verdict;
   }
-  // A pod of the plan has its place there already; any other must fit beside the pods still on their way.
-  if (launchedFor[1].assigned.has(context.key)) return pass;
   const [virtualName, plan] = launchedFor;
+  // A pod of the plan has its place there, unless that room went to others while it was on its way elsewhere;
+  // any other must fit beside the pods still on their way.
+  if (plan.assigned.has(context.key)) return ownPlace(context, entry.name, virtualName);
   const room = context.view.roomLeftOnLaunched(entry.name, virtualName, plan);
   const left = withoutHeldRoom(context, entry, room);
   // Whether pod slots count is the real node's to say: the launch emptied the plan's room, pods included.
@@ -203,19 +205,6 @@ function heldText(context: FilterContext, entry: ModelNode, held: boolean): stri
   return `, on their way to it and its DaemonSet pods to come${booked ? ', and the room ProvisioningRequests booked there for their pods' : ''}`;
 }
 
-/**
- * The first resource the pod wants more of than `left` holds, described; undefined when it fits. A resource
- * `counted` does not list (a plan that does not count pod slots) is left to kube-scheduler's own check.
- */
-export function shortfall(requests: ResourceList, left: ResourceSums, counted: Readonly<Record<string, unknown>>, room: string): string | undefined {
-  for (const [resource, amount] of Object.entries(requests)) {
-    if (amount <= 0 || (resource === 'pods' && counted[resource] === undefined)) continue;
-    const available = left[resource] ?? 0;
-    if (amount > available) return `not enough ${room}: ${resource} ${formatAmount(resource, amount)} wanted, ${formatAmount(resource, Math.max(0, available))} left`;
-  }
-  return undefined;
-}
-
 function judgeVirtual(context: FilterContext, entry: ModelNode): Verdict {
   if (entry.closedReason !== undefined) return { reason: entry.closedReason };
   // A DaemonSet makes a pod for every Node it matches, virtual ones included; launching for it would be wrong
@@ -223,8 +212,21 @@ function judgeVirtual(context: FilterContext, entry: ModelNode): Verdict {
   if (context.isDaemonPod) return { reason: 'daemonset pods never trigger a launch; the real node gets its own' };
   const plan = context.view.plan(entry.name);
   if (plan === undefined) return { reason: 'virtual node has no plan (it is being withdrawn)' };
-  if (plan.assigned.has(context.key)) return pass;
+  if (plan.assigned.has(context.key)) return plan.plan.materializedNode === undefined ? pass : ownPlace(context, plan.plan.materializedNode, entry.name, entry.name);
   return judgeUnassigned(context, entry.name, plan);
+}
+
+/**
+ * The pod's own plan launched: its place on the node is the room the bind checks (bind-room.ts), judged here the
+ * same way, so kube-scheduler is not let through to a bind that will be refused. The room goes when the pod's hold
+ * moves elsewhere (a bind kube-scheduler then gave up on) and others fill it; the model is told, and the planner
+ * plans the pod again at once (at 10,000 pods such pods passed here and were refused at the bind for minutes).
+ */
+function ownPlace(context: FilterContext, realName: string, planNode: string, viaVirtual?: string): Verdict {
+  const full = roomAtBind(context.view, context, realName, viaVirtual);
+  if (full === undefined) return pass;
+  context.view.noteNoRoomInPlan(context.key, planNode);
+  return { reason: full, resolvable: true };
 }
 
 /** A pod the plan did not place here may still come if it meets the plan's terms and fits the room left. */

@@ -179,6 +179,11 @@ export interface ClusterModel {
    */
   noteCandidates(podKey: string, nodeNames: readonly string[], requests: Amounts): void;
   forgetCandidates(podKey: string): void;
+  /**
+   * The node the pod's own plan (named by its virtual node) launched has no room left for it: the planner plans it
+   * again elsewhere at once (provisioning/refused-placements.ts) instead of after the nomination window.
+   */
+  noteNoRoomInPlan(podKey: string, planNode: string): void;
   /** Requests of pods kube-scheduler may be placing on this real node now, not yet binding; undefined when none. */
   tentativeOn(nodeName: string): Amounts | undefined;
 }

@@ -93,7 +93,7 @@ function refusedNominations(deps: Deps): string[] {
 function refusedPlans(deps: Deps): string[] {
   const refused: string[] = [];
   for (const plan of deps.state.plans.values()) {
-    for (const key of plan.assignedPods) if (refusePlanIfRefused(deps, plan, key)) refused.push(key);
+    for (const key of plan.assignedPods) if (refuseLostRoom(deps, plan, key) || refusePlanIfRefused(deps, plan, key)) refused.push(key);
   }
   return refused;
 }
@@ -105,7 +105,7 @@ function refusedPlans(deps: Deps): string[] {
 export function noteRefusedPlanOf(deps: Deps, key: string): boolean {
   const planName = deps.state.planOfPod(key);
   const plan = planName === undefined ? undefined : deps.state.plans.get(planName);
-  return plan !== undefined && refusePlanIfRefused(deps, plan, key);
+  return plan !== undefined && (refuseLostRoom(deps, plan, key) || refusePlanIfRefused(deps, plan, key));
 }
 
 function refusePlanIfRefused(deps: Deps, plan: VirtualNodePlan, key: string): boolean {
@@ -121,6 +121,25 @@ function refusePlanIfRefused(deps: Deps, plan: VirtualNodePlan, key: string): bo
   // planned, and launched for, a second time.
   if (pod === undefined || !toleratesLaunchable(pod.spec.tolerations) || !state.isPending(key) || verdictAt === undefined || verdictAt < shownAt + virtualNodeSeenMs || refusedPlace(state, plan, key)) return false;
   refuse(deps, pod, node, `the virtual node planned for it ${describePlan(plan)}`);
+  return true;
+}
+
+/**
+ * A pod whose own plan's node the extender found full (ClusterModel.noteNoRoomInPlan): its room there went to other
+ * pods while it was on its way elsewhere (a bind kube-scheduler gave up on), and a launched plan keeps its pods until
+ * the node has initialized and a window passed (nominateOnLaunchedNodes). At 10,000 pods such pods passed the
+ * filter as the plan's own and were refused at the bind for minutes; now they are planned again at once.
+ */
+function refuseLostRoom(deps: Deps, plan: VirtualNodePlan, key: string): boolean {
+  const { state } = deps;
+  if (state.refusals.noRoomNode(key) !== plan.nodeName) return false;
+  const pod = state.pods.get(key);
+  // The virtual node is refused (refusedPlace reads the plan's name); it stays while the plan does.
+  const node = state.nodes.get(plan.nodeName);
+  // A pod bound or gone is forgotten with its refusals (cluster-state.ts).
+  if (pod === undefined || node === undefined || !state.isPending(key)) return false;
+  const launched = plan.materializedNode === undefined ? '' : ` (launched as ${plan.materializedNode})`;
+  refuse(deps, pod, node, `whose node${launched} has no room left for it: the room went to other pods while the pod's bind went elsewhere`);
   return true;
 }
 

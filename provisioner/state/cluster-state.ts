@@ -367,17 +367,13 @@ export class ClusterState implements ClusterModel {
     this.#accounting.reserve(key, nodeName, requests);
   }
 
-  noteCandidates(key: string, nodeNames: readonly string[], requests: Amounts): void {
-    this.#tentative.note(key, nodeNames, requests);
-  }
+  noteCandidates(key: string, nodeNames: readonly string[], requests: Amounts): void { this.#tentative.note(key, nodeNames, requests); }
 
-  forgetCandidates(key: string): void {
-    this.#tentative.clear(key);
-  }
+  forgetCandidates(key: string): void { this.#tentative.clear(key); }
 
-  tentativeOn(nodeName: string): Amounts | undefined {
-    return this.#tentative.on(nodeName);
-  }
+  noteNoRoomInPlan(key: string, planNode: string): void { this.refusals.noRoomOn(key, planNode); }
+
+  tentativeOn(nodeName: string): Amounts | undefined { return this.#tentative.on(nodeName); }
 
   release(key: string): void {
     this.#accounting.release(key);

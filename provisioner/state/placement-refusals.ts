@@ -14,6 +14,8 @@ export class PlacementRefusals {
   readonly #refused = new Map<string, Refusal[]>();
   /** When the model last saw kube-scheduler write the pod Unschedulable (a new verdict: its message changed). */
   readonly #unschedulableAt = new Map<string, number>();
+  /** The plan (its virtual node's name) the extender found with no room left for the pod (noRoomOn). */
+  readonly #noRoom = new Map<string, string>();
 
   sawUnschedulable(podKey: string, atMs: number): void {
     this.#unschedulableAt.set(podKey, atMs);
@@ -47,8 +49,23 @@ export class PlacementRefusals {
     for (const [key, nomination] of this.#nominated) if (nomination.atMs <= beforeMs) yield [key, nomination.node];
   }
 
+  /**
+   * The extender found no room left for the pod on the node its own plan gave it, named by the plan's virtual node:
+   * the room was taken while the pod was on its way elsewhere (a bind kube-scheduler gave up on). Kept until the
+   * planner refuses the plan's place and plans the pod again (refused-placements.ts).
+   */
+  noRoomOn(podKey: string, planNode: string): void {
+    this.#noRoom.set(podKey, planNode);
+  }
+
+  /** The plan noted by noRoomOn and not yet acted on; undefined when none. */
+  noRoomNode(podKey: string): string | undefined {
+    return this.#noRoom.get(podKey);
+  }
+
   refuse(podKey: string, node: string, exclusions: readonly Exclusion[], untilMs: number): void {
     this.#nominated.delete(podKey);
+    this.#noRoom.delete(podKey);
     this.#refused.set(podKey, [...(this.#refused.get(podKey) ?? []), { node, exclusions, untilMs }]);
   }
 
@@ -67,9 +84,10 @@ export class PlacementRefusals {
     this.#nominated.delete(podKey);
     this.#refused.delete(podKey);
     this.#unschedulableAt.delete(podKey);
+    this.#noRoom.delete(podKey);
   }
 
   get size(): number {
-    return this.#nominated.size + this.#refused.size + this.#unschedulableAt.size;
+    return this.#nominated.size + this.#refused.size + this.#unschedulableAt.size + this.#noRoom.size;
   }
 }

@@ -203,3 +203,35 @@ void t.test('a pod of a launched plan is not refused the real node before it ini
   clock.step(60_000);
   t.same(noteRefusedPlacements(deps).filter((key) => plan?.assignedPods.includes(key)), [], 'pods nodesmith is binding there are on their way');
 });
+
+void t.test("a pod whose launched plan's node the extender found full is planned again at once, before the node initialized", async (t) => {
+  // At 10,000 pods: a pod's bind went to another node and was dropped when kube-scheduler stopped waiting; its place
+  // on its own plan's node had gone to other pods meanwhile, and it was refused at the bind for minutes.
+  const { state, deps, events } = planner({ pods: [pendingPod('lost', launchable)] });
+  await planOnce(deps);
+  const virtualName = launched(state, false);
+  t.same(noteRefusedPlacements(deps), [], 'a node still booting is no refusal');
+  // The other pods kube-scheduler put on the real node meanwhile (it holds 4 CPU and 16Gi).
+  const filler = pendingPod('filler', { cpu: '4', memory: '16Gi' });
+  state.upsertPod({ ...filler, spec: { ...filler.spec, nodeName: 'i-0real' }, status: { phase: 'Running' } });
+  state.noteNoRoomInPlan('default/lost', virtualName);
+  t.same(noteRefusedPlacements(deps), ['default/lost'], 'told there is no room, the planner does not wait for the node');
+  t.match(events.events.find((e) => e.reason === 'Replanning')?.message, new RegExp(`not placed the pod on node ${virtualName}, whose node \\(launched as i-0real\\) has no room left for it`));
+  t.same(noteRefusedPlacements(deps), [], 'refused once');
+  const again = await planOnce(deps);
+  t.equal(again.newNodes, 1, 'and the next pass launches for it elsewhere');
+  t.ok([...state.plans.values()].some((p) => p.materializedNode === undefined && p.assignedPods.includes('default/lost')));
+});
+
+void t.test('a note of no room for a plan the pod is not in, or for a pod already bound, refuses nothing', async (t) => {
+  const { state, deps } = planner({ pods: [pendingPod('kept', launchable)] });
+  await planOnce(deps);
+  launched(state, false);
+  state.noteNoRoomInPlan('default/kept', 'launchable-other');
+  t.same(noteRefusedPlacements(deps), [], 'another plan named: its own plan still holds it');
+  const [plan] = state.plans.values();
+  state.noteNoRoomInPlan('default/kept', plan?.nodeName ?? '');
+  const kept = state.pods.get('default/kept');
+  if (kept !== undefined) state.upsertPod({ ...kept, spec: { ...kept.spec, nodeName: 'i-0real' } });
+  t.same(noteRefusedPlacements(deps), [], 'bound meanwhile: nothing to plan again');
+});
