@@ -63,11 +63,18 @@ export function filterNodes(view: ClusterModel, pod: Pod, requests: ResourceList
     for (const entry of virtual) unresolvable[entry.name] = reason;
     return { passed, failed, unresolvable };
   }
+  return judgeVirtualCandidates(context, virtual, { failed, unresolvable });
+}
+
+/** The virtual candidates, when no real node takes the pod: its own plan's alone if its place is there, else each on its room. */
+function judgeVirtualCandidates(context: FilterContext, virtual: readonly ModelNode[], outcome: Pick<FilterOutcome, 'failed' | 'unresolvable'>): FilterOutcome {
   const own = context.isDaemonPod ? undefined : virtual.find((entry) => entry.closedReason === undefined && context.view.plan(entry.name)?.assigned.has(context.key) === true);
-  if (own !== undefined && judgeVirtual(context, own) === pass) return onlyOwnPlan(own.name, virtual, { failed, unresolvable });
+  // Judged once: on a launched plan it is the bind's room check, and a place found gone is reported to the model.
+  const ownVerdict = own === undefined ? undefined : judgeVirtual(context, own);
+  if (own !== undefined && ownVerdict === pass) return onlyOwnPlan(own.name, virtual, outcome);
   const survivors: string[] = [];
-  for (const entry of virtual) record({ passed: survivors, failed, unresolvable }, entry.name, judgeVirtual(context, entry));
-  return { passed: survivors, failed, unresolvable };
+  for (const entry of virtual) record({ passed: survivors, ...outcome }, entry.name, entry === own && ownVerdict !== undefined ? ownVerdict : judgeVirtual(context, entry));
+  return { passed: survivors, ...outcome };
 }
 
 /**
