@@ -1,21 +1,19 @@
-// Runs the suite with tap, then prints every test file's time, slowest first (issue 36): which files to speed up is
-// read from that table, not guessed. Exits non-zero when any file failed.
+// Runs the suite, then prints every test file's time, slowest first (issue 36): which files to speed up is read from
+// that table, not guessed. Exits non-zero when any file failed.
 //
-// Without real-stack files (test:unit, coverage) it is one tap run, its output passed through unchanged. With them
-// (npm test), tap alone would run the files in name order, two at a time, and the slowest real-stack files
-// (test/e2e/takeover is 7 minutes) would start whenever their name came up. Instead:
-// - the other files run as one tap run, two at a time (they are short and busy: each is mostly node starting);
-// - beside it, the real-stack files run slowest first, each in a tap run of its own, several at once: they mostly
-//   wait for controllers' periods, so more of them than cores fit, and started first the longest overlap the rest.
-// tap sorts the files of one run by name, so an order needs a run per file; each such run passes its file as a
-// --save list, which also keeps it from clearing .tap/processinfo under the runs beside it.
+// Without real-stack files (test:unit, coverage) it is one tap run, its output passed through unchanged: coverage
+// needs tap's runner. With them (npm test), tap alone would run the files in name order, two at a time, and the
+// slowest real-stack files (test/e2e/takeover is 6 minutes) would start whenever their name came up. Instead, each
+// file runs as a process started here (build/run-file.mjs), its output merged into one TAP stream (tap-merge.mjs):
+// - the other files two at a time, at a lower priority (they are short and busy: each is mostly node starting);
+// - beside them, the real-stack files slowest first, several at once: they mostly wait for controllers' periods, so
+//   more of them than cores fit, and started first the longest overlap the rest.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { rememberTimes, slowestFirst, startsAStack } from './suite-order.mjs';
+import { runTestFile } from './run-file.mjs';
 import { TapMerge } from './tap-merge.mjs';
 
 const tapBin = fileURLToPath(new URL('../node_modules/tap/dist/esm/run.mjs', import.meta.url));
@@ -54,15 +52,10 @@ class StderrTail {
 /** The other files' CPU priority below the stacks' (see splitRuns). */
 const otherFilesNiceness = 5;
 
-/**
- * Runs tap with these arguments; `onLine` gets each line of its stdout. Resolves to its exit code. `niceness` lowers
- * its CPU priority, and that of every test process it starts after (they inherit it).
- */
-function tap(tapArgs, onLine, niceness = 0, onErrorLine = undefined) {
-  const child = spawn(process.execPath, [tapBin, ...tapArgs], { stdio: ['ignore', 'pipe', onErrorLine === undefined ? 'inherit' : 'pipe'] });
-  if (niceness !== 0 && child.pid !== undefined) setPriority(child.pid, niceness);
+/** Runs tap with these arguments; `onLine` gets each line of its stdout. Resolves to its exit code. */
+function tap(tapArgs, onLine) {
+  const child = spawn(process.execPath, [tapBin, ...tapArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   createInterface({ input: child.stdout }).on('line', onLine);
-  if (onErrorLine !== undefined) createInterface({ input: child.stderr }).on('line', onErrorLine);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
 }
 
@@ -95,50 +88,47 @@ async function oneRun() {
   return code;
 }
 
-/** The other files in one run and the real-stack files slowest first, `jobs` at a time, merged into one stream. */
+/** How many of the other files run at once: tap's own `jobs` (package.json), as when tap ran them. */
+const otherJobs = Number(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).tap.jobs ?? 2);
+
+/**
+ * The other files two at a time and the real-stack files slowest first, `jobs` at a time, merged into one stream.
+ * Each file runs as a process of its own started here (build/run-file.mjs), not by tap's runner: the suite takes no
+ * coverage (`npm run coverage` does, the unit files alone, through tap), and tap's runner adds two module hooks to
+ * every test process that cost about a third of the unit files' CPU.
+ */
 async function splitRuns(files, jobs) {
-  const options = args.filter((a) => a.startsWith('-'));
-  // No coverage in the whole suite: it is `npm run coverage`'s (the unit files alone, one run). Taken here it cost
-  // a fifth of the unit files' CPU, and the suite is CPU-bound on the 2-core machine (DECISIONS.md).
-  const common = ['--reporter=tap', '--disable-coverage', ...options];
   const merge = new TapMerge((text) => process.stdout.write(text));
-  const runOf = (tapArgs, niceness = 0, tail = 'keep', onErrorLine = undefined) => {
-    const reader = merge.run(tail);
-    return tap(tapArgs, reader.line, niceness, onErrorLine).finally(reader.close);
-  };
   /** The stderr tails of the real-stack files that failed, printed again last (see StderrTail). */
   const failedStderr = [];
-  const queue = slowestFirst(files.filter(startsAStack));
-  const others = files.filter((f) => !startsAStack(f));
-  const saves = mkdtempSync(join(tmpdir(), 'nodesmith-suite-'));
-  const stackWorker = async () => {
+  /** Runs the queue's files one after another; resolves to their exit codes. */
+  const lane = async (queue, niceness, keepStderr) => {
     const codes = [];
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const save = join(saves, `${String(codes.length)}-${file.replaceAll('/', '_')}`);
-      writeFileSync(save, `${file}\n`);
-      // tap still reports what it finds in .tap/coverage after the file (another run's data): that tail is dropped.
-      const stderr = new StderrTail();
-      const code = await runOf([...common, '--jobs=1', `--save=${save}`, file], 0, 'drop', stderr.line);
-      if (code !== 0) failedStderr.push({ file, lines: stderr.lines });
+      const reader = merge.run('drop');
+      const stderr = keepStderr ? new StderrTail() : undefined;
+      const code = await runTestFile(file, { onLine: reader.line, onErrorLine: stderr?.line, niceness }).finally(reader.close);
+      if (code !== 0 && stderr !== undefined) failedStderr.push({ file, lines: stderr.lines });
       codes.push(code);
     }
     return codes;
   };
+  const stacks = slowestFirst(files.filter(startsAStack));
+  const others = files.filter((f) => !startsAStack(f));
   // When each lane ended, printed with the table: the wall time is the last lane's, and a lane that ends long after
-  // the others (a long file started late, or the niced run starved) is what to mend next, not the files' sum.
-  const ended = { others: 0, stacks: [] };
+  // the others (a long file started late, or the niced files starved) is what to mend next, not the files' sum.
+  const ended = { others: [], stacks: [] };
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const codes = await Promise.all([
     // The other files keep the CPU busy (each is a node process starting); at a lower priority they take what the
     // stacks leave, so a controller's pass on a stack is not late behind them: they finish long before the stacks.
-    others.length === 0 ? [] : runOf([...common, ...others], otherFilesNiceness).then((c) => { ended.others = seconds(); return [c]; }),
-    ...Array.from({ length: jobs }, () => stackWorker().then((c) => { ended.stacks.push(seconds()); return c; })),
+    ...Array.from({ length: otherJobs }, () => lane(others, otherFilesNiceness, false).then((c) => { ended.others.push(seconds()); return c; })),
+    ...Array.from({ length: jobs }, () => lane(stacks, 0, true).then((c) => { ended.stacks.push(seconds()); return c; })),
   ]);
-  rmSync(saves, { recursive: true, force: true });
   merge.end();
   rememberTimes(merge.files.filter((f) => startsAStack(f.file)));
   printTimes(merge.files);
-  process.stdout.write(`# the real-stack lanes ended at ${ended.stacks.map(String).join(', ')} s; the other files' run at ${String(ended.others)} s\n`);
+  process.stdout.write(`# the real-stack lanes ended at ${ended.stacks.map(String).join(', ')} s; the other files' at ${ended.others.map(String).join(', ')} s\n`);
   for (const { file, lines } of failedStderr) {
     process.stdout.write(`\n# stderr of ${file}, which failed (its last ${String(lines.length)} lines)\n${lines.map((l) => `# ${l}`).join('\n')}\n`);
   }
