@@ -130,7 +130,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [sdkOnlyInAdapters.patterns[0], sdkOnlyInAdapters.patterns[1]] }] },
   },
   {
-    files: ['**/main.ts', 'test/**/*.ts', 'test/**/*.mjs'],
+    // Mains, tests, and the suite's runner, which passes its environment on to every test process it starts.
+    files: ['**/main.ts', 'test/**/*.ts', 'test/**/*.mjs', 'build/run-file.mjs'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

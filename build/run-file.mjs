@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { createInterface } from 'node:readline';
 import { Parser } from 'tap-parser';
 
@@ -32,7 +33,9 @@ const countLine = /^# \{.*\}$/;
  */
 export function runTestFile(file, { onLine, onErrorLine = undefined, niceness = 0 }) {
   const started = Date.now();
-  const env = { ...process.env, TAP: '1', TAP_TIMEOUT: String(timeoutSeconds), TAP_DISABLE_COVERAGE: '1', TAP_BAIL: '0' };
+  // Nothing of a tap run this one may run under (its child id silences the counts; its NODE_OPTIONS load its hooks).
+  const inherited = Object.entries(process.env).filter(([k, v]) => !k.startsWith('TAP') && !(k === 'NODE_OPTIONS' && v?.includes('@tapjs/') === true));
+  const env = { ...Object.fromEntries(inherited), TAP: '1', TAP_TIMEOUT: String(timeoutSeconds), TAP_DISABLE_COVERAGE: '1', TAP_BAIL: '0' };
   const child = spawn(process.execPath, [...nodeArgs, file], { env, stdio: ['ignore', 'pipe', onErrorLine === undefined ? 'inherit' : 'pipe'] });
   if (niceness !== 0 && child.pid !== undefined) setPriority(child.pid, niceness);
   const parser = new Parser();
@@ -55,14 +58,20 @@ export function runTestFile(file, { onLine, onErrorLine = undefined, niceness = 
     child.on('close', (exitCode, signal) => {
       clearTimeout(backstop);
       parser.end();
-      const ok = exitCode === 0 && results?.ok === true;
-      onLine(`${ok ? 'ok' : 'not ok'} 1 - ${file} # time=${String(Date.now() - started)}ms`);
-      if (!ok) {
+      const code = exitCodeOf(exitCode, results?.ok === true);
+      onLine(`${code === 0 ? 'ok' : 'not ok'} 1 - ${file} # time=${String(Date.now() - started)}ms`);
+      if (code !== 0) {
         const why = killed ? `killed ${String(killAfterMs / 1000)} s after it started` : `${String(results?.fail ?? 0)} failed`;
         for (const text of ['  ---', `  exitCode: ${String(exitCode)}`, `  signal: ${String(signal)}`, `  reason: ${why}`, '  ...']) onLine(text);
       }
       if (counts !== undefined) onLine(counts);
-      resolve(ok ? 0 : (exitCode !== null && exitCode !== 0 ? exitCode : 1));
+      resolve(code);
     });
   });
+}
+
+/** 0 when the process exited 0 and its TAP was ok; else its own exit code, or 1 (killed, or not ok though it exited 0). */
+function exitCodeOf(exitCode, tapOk) {
+  if (exitCode === 0) return tapOk ? 0 : 1;
+  return exitCode ?? 1;
 }
