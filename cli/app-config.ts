@@ -31,7 +31,14 @@ export interface NodesmithConfig {
   /** Zones offered by the catalog; default <region>a, b, c. */
   readonly zones?: readonly string[];
   /** `scaleInRank`: binds set the pod's pod-deletion-cost from its node (`--pod-deletion-cost`, on unless false). */
-  readonly extender: { readonly host: string; readonly port: number; readonly scaleInRank?: boolean; readonly tls?: { readonly certFile: string; readonly keyFile: string } };
+  readonly extender: {
+    readonly host: string; readonly port: number; readonly scaleInRank?: boolean; readonly tls?: { readonly certFile: string; readonly keyFile: string };
+    /**
+     * The address (an IP or a name) at which the other replicas reach this one's extender: the leader publishes
+     * its extender's URL on the Lease and the others hand it their binds. Absent: each replica binds for itself.
+     */
+    readonly peerHost?: string;
+  };
   readonly webhooks: { readonly host: string; readonly port: number; readonly certFile: string; readonly keyFile: string; readonly productServiceAccount: string };
   /** /metrics, /healthz and /readyz of the provisioner itself; metrics served under metricsNamespace (default nodesmith). */
   readonly health: { readonly host: string; readonly port: number; readonly metricsNamespace?: string };

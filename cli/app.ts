@@ -3,6 +3,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { systemClock } from '../domain/clock.js';
 import { serve as serveExtender, type RunningExtender } from '../extender/serve.js';
 import { reloadExtenderTls } from './extender-tls.js';
+import { bindForwarding, leaseAnnotationsOf } from './extender-peers.js';
 import { readTlsFiles } from '../webhooks/tls-reloader.js';
 import { KubePodBinder } from '../provisioner/kube/binder.js';
 import { startClusterInformers } from '../provisioner/kube/cluster-informers.js';
@@ -104,9 +105,10 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
   const { overlays, buffers } = await startInformers(connections, state, stops);
 
   // From here on, what starts is cli/controllers.ts's list, in its order: the Lease, the leader's runs, the servers.
-  const isLeader = startLeaderElection(config, target, log, stops);
+  const elector = startLeaderElection(config, target, log, stops);
+  const isLeader = elector === undefined ? () => true : () => elector.isLeader();
   const provisioning = startLeader({ config, api, state, registry, log, isLeader, podMetrics, overlays, buffers }, stops);
-  const { extender, webhooks } = await startServers({ config, target, state, registry, log }, provisioning?.launcher, stops);
+  const { extender, webhooks } = await startServers({ config, target, state, registry, log, elector }, provisioning?.launcher, stops);
   registerClusterGauges(registry, state, systemClock);
   stops.push(() => { podMetrics.stop(); stopConditionMetrics(); return Promise.resolve(); });
   registerBuildInfo(registry, { version: readVersion(), commit: config.commit, runtime: { version: process.version, arch: process.arch } });
@@ -125,13 +127,13 @@ async function startComponents(connections: Connections, stops: (() => Promise<v
 }
 
 /** The extender and the webhooks, each only when selected; their close() runs before everything else stops. */
-async function startServers(ctx: Pick<ProvisioningContext, 'config' | 'state' | 'registry' | 'log'> & { target: KubeTarget }, materializer: Materializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
+async function startServers(ctx: Pick<ProvisioningContext, 'config' | 'state' | 'registry' | 'log'> & { target: KubeTarget; elector: LeaderElector | undefined }, materializer: Materializer | undefined, stops: (() => Promise<void>)[]): Promise<{ extender?: RunningExtender; webhooks?: RunningWebhooks }> {
   const { config, target, state, registry, log } = ctx;
   // Binds get a pool of their own: the extender's hot path never queues behind controller writes.
   const binder = config.components.extender ? KubePodBinder.fromKubeConfig(target) : undefined;
   const extender = binder !== undefined
     ? await serveExtender({
-      view: state, binder, materializer, registry,
+      view: state, binder, materializer, registry, ...(ctx.elector === undefined ? {} : { forwarding: bindForwarding(config, () => ctx.elector?.leader()) }),
       logger: log.child({ component: 'extender' }), host: config.extender.host, port: config.extender.port, scaleInRank: config.extender.scaleInRank,
       https: config.extender.tls === undefined ? undefined : readTlsFiles(config.extender.tls),
     })
@@ -152,16 +154,16 @@ async function startServers(ctx: Pick<ProvisioningContext, 'config' | 'state' | 
   return { ...(extender === undefined ? {} : { extender }), ...(webhooks === undefined ? {} : { webhooks }) };
 }
 
-/** Only the leader plans, launches and garbage-collects; without election this process always leads. */
-function startLeaderElection(config: NodesmithConfig, target: KubeTarget, log: Logger, stops: (() => Promise<void>)[]): () => boolean {
-  if (!config.leaderElection.enabled) return () => true;
+/** Only the leader plans, launches, garbage-collects and binds; without election this process always leads. */
+function startLeaderElection(config: NodesmithConfig, target: KubeTarget, log: Logger, stops: (() => Promise<void>)[]): LeaderElector | undefined {
+  if (!config.leaderElection.enabled) return undefined;
   // A connection of its own: on the shared pool the renewal queued behind a burst's writes for 40-70 s (audit log
   // of a 10,000-pod run), far past the 10 s renew deadline, and a leader that cannot renew must stop launching.
   const leaseApi = new KubeRest(new ApiConnection(target));
-  const elector = LeaderElector.overApi(leaseApi, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, log: log.child({ component: 'provisioner.leader' }) });
+  const elector = LeaderElector.overApi(leaseApi, { clock: systemClock, namespace: config.leaderElection.namespace, name: 'nodesmith-provisioner', identity: config.leaderElection.identity, annotations: leaseAnnotationsOf(config), log: log.child({ component: 'provisioner.leader' }) });
   elector.start();
   stops.push(async () => { await elector.stop(); await leaseApi.close(); });
-  return () => elector.isLeader();
+  return elector;
 }
 
 /**

@@ -34,6 +34,8 @@ export const runFlagSpec = {
   'extender-host': { type: 'string', default: '0.0.0.0' },
   'extender-port': { type: 'string', default: '8444' },
   'extender-cert-file': { type: 'string' },
+  // Where the other replicas reach this one's extender, to hand the leader their binds (the chart: the pod's IP).
+  'extender-peer-host': { type: 'string' },
   'extender-key-file': { type: 'string' },
   'webhook-host': { type: 'string', default: '0.0.0.0' },
   'webhook-port': { type: 'string', default: '9443' },

@@ -113,6 +113,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     extender: {
       host: v['extender-host'], port: port(v['extender-port'], 'extender-port', problems), scaleInRank: scaleInRankOf(v['pod-deletion-cost'], problems),
       ...optional('tls', certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined),
+      ...optional('peerHost', v['extender-peer-host']),
     },
     webhooks: { host: v['webhook-host'], port: port(v['webhook-port'], 'webhook-port', problems), certFile: v['webhook-cert-file'], keyFile: v['webhook-key-file'], productServiceAccount: v['service-account'] },
     health: { host: v['health-host'], port: port(v['health-port'], 'health-port', problems), metricsNamespace: v['metrics-namespace'] },

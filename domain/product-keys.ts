@@ -19,6 +19,12 @@ export const planNodeAnnotation = `${productDomain}/plan-node`;
  */
 export const launchRequestAnnotation = `${productDomain}/launch-requested`;
 
+/**
+ * On the controller's Lease, written by its holder: the URL at which the other replicas reach the leader's extender,
+ * to hand it their binds (extender/bind-forward.ts).
+ */
+export const leaderExtenderUrlAnnotation = `${productDomain}/extender-url`;
+
 /** Pod annotations that steer node choice (validated by the pod webhook, honoured by the plan). */
 export const podAnnotations = {
   /** "spot" or "on-demand": preferred capacity type; the other is still allowed. */

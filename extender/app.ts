@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Registry } from 'prom-client';
 import type { ClusterModel, Materializer, PodBinder } from '../provisioner/index.js';
 import { Binding } from './binding.js';
+import { BindForwarder, type BindForwardingOptions } from './bind-forward.js';
 import { healthRoutes } from './health-routes.js';
 import { createExtenderMetrics } from './metrics.js';
 import { extenderRoutes } from './routes.js';
@@ -22,6 +23,8 @@ export interface ExtenderAppOptions {
   readonly bodyLimit?: number;
   /** Binds give each pod its node's rank as its pod-deletion-cost (binding.ts); default true. */
   readonly scaleInRank?: boolean | undefined;
+  /** With several replicas: where the leader's extender is, to hand it every bind (bind-forward.ts). */
+  readonly forwarding?: BindForwardingOptions | undefined;
   /** TLS material (PEM) when kube-scheduler is configured with enableHTTPS. */
   readonly https?: { readonly key: string | Buffer; readonly cert: string | Buffer } | undefined;
 }
@@ -58,7 +61,9 @@ export function build(options: ExtenderAppOptions): FastifyInstance {
     : Fastify({ ...common, http2: true, forceCloseConnections: true, https: { allowHTTP1: true, key: options.https.key, cert: options.https.cert } })) as unknown as FastifyInstance;
   const binding = new Binding({ view, binder: options.binder, materializer: options.materializer, scaleInRank: options.scaleInRank ?? true });
   const metrics = createExtenderMetrics(registry);
-  void app.register(extenderRoutes, { view, binding, metrics });
+  const forwarder = options.forwarding === undefined ? undefined : new BindForwarder(options.forwarding);
+  if (forwarder !== undefined) app.addHook('onClose', (_app, done) => { forwarder.close(); done(); });
+  void app.register(extenderRoutes, { view, binding, metrics, forwarder });
   void app.register(healthRoutes, { view, registry });
   return app;
 }

@@ -12,7 +12,7 @@ import { formatAmount } from '../domain/quantity.js';
  * check had passed against what it could see, and at 10,000 pods the two together put 172 pods of 512Mi on a node of
  * 87,943Mi. kube-scheduler binds every pod through the extender, and a JavaScript turn runs alone, so a check here
  * with the pod's own hold already counted cannot be raced within this process: two binds never both take the last
- * room. (With two replicas behind the Service, a bind through the other one is counted once the watch shows it.)
+ * room. With two replicas behind the Service only the leader binds (bind-forward.ts): one process sees every bind.
  *
  * `pod.requests`: the pod's, from the watch or, before the watch delivered the pod, from the filter call that carried it.
  * `viaVirtual`: the virtual node the bind came through, whose plan speaks for a real node the model has not seen

@@ -5,6 +5,7 @@ import { scaleInRankAnnotations } from '../domain/disruption/scale-in-rank.js';
 import { podDeletionCostKey } from '../domain/karpenter-keys.js';
 import { noResources } from '../domain/resource-sums.js';
 import { roomAtBind, shortfall } from './bind-room.js';
+import type { ForwardedPod } from './bind-forward.js';
 
 /** kube-scheduler's extender/v1 ExtenderBindingArgs. */
 export interface BindArgs {
@@ -89,6 +90,23 @@ export class Binding {
       if (this.#beforeWatch.size <= podsBeforeWatch) break;
       this.#beforeWatch.delete(oldest);
     }
+  }
+
+  /**
+   * What this replica knows of the pod for a bind it hands to the leader (bind-forward.ts), whose watch may not have
+   * delivered the pod yet: its requests and its own pod-deletion-cost. Undefined when this replica knows nothing.
+   */
+  forwardable(key: string, uid: string): ForwardedPod | undefined {
+    const requests = this.#requestsOf(key, uid);
+    if (requests === undefined) return undefined;
+    const own = this.#podOf(key, uid)?.metadata.annotations?.[podDeletionCostKey];
+    return { Requests: requests, ...(own === undefined ? {} : { DeletionCost: own }) };
+  }
+
+  /** A bind handed over by another replica: what it knew of the pod stands in until this replica's watch has it. */
+  noteForwarded(args: BindArgs, forwarded: ForwardedPod): void {
+    const annotations = forwarded.DeletionCost === undefined ? undefined : { [podDeletionCostKey]: forwarded.DeletionCost };
+    this.notePod({ metadata: { name: args.PodName, namespace: args.PodNamespace, uid: args.PodUID, ...(annotations === undefined ? {} : { annotations }) }, spec: { containers: [] } }, forwarded.Requests);
   }
 
   /**

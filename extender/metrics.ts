@@ -6,8 +6,12 @@ export type Verb = 'filter' | 'prioritize' | 'bind';
 /** ok: answered; error: answered with Error set (bind failed); bad_request: 4xx; internal_error: 5xx. */
 export type Outcome = 'ok' | 'error' | 'bad_request' | 'internal_error';
 
+/** A bind handed to the leader: bound, refused by the leader (its Error passed on), or no answer from it. */
+export type ForwardOutcome = 'bound' | 'refused' | 'unanswered';
+
 export interface ExtenderMetrics {
   observe(verb: Verb, outcome: Outcome, seconds: number): void;
+  forwarded(outcome: ForwardOutcome): void;
 }
 
 /** Registers the extender's metrics on the injected registry (never prom-client's global one). */
@@ -27,10 +31,19 @@ export function createExtenderMetrics(registry: Registry): ExtenderMetrics {
     labelNames,
     registers: [registry],
   });
+  const forwards = new Counter({
+    name: `${metricsPrefix}extender_binds_forwarded_total`,
+    help: 'Binds this replica handed to the leader, which alone binds, by outcome: bound, refused (the leader\'s Error passed on), unanswered.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   return {
     observe(verb, outcome, seconds) {
       duration.observe({ verb, outcome }, seconds);
       requests.inc({ verb, outcome });
+    },
+    forwarded(outcome) {
+      forwards.inc({ outcome });
     },
   };
 }

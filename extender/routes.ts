@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pod } from '../domain/core/pod.js';
-import type { Binding, BindArgs } from './binding.js';
+import type { Binding } from './binding.js';
+import { forwardedHeader, type BindForwarder, type ForwardedBindArgs } from './bind-forward.js';
+import { podKey } from '../domain/core/object-key.js';
 import type { ClusterModel } from '../provisioner/index.js';
 import { filterNodes } from './filter.js';
 import { outcomeOfStatus, type ExtenderMetrics, type Outcome, type Verb } from './metrics.js';
@@ -18,6 +20,31 @@ export interface ExtenderRoutesOptions {
   readonly view: ClusterModel;
   readonly binding: Binding;
   readonly metrics: ExtenderMetrics;
+  /** With several replicas: binds go to the leader, which alone binds (bind-forward.ts). */
+  readonly forwarder?: BindForwarder | undefined;
+}
+
+/**
+ * Binds here, or hands the bind to the leader when another replica leads. A bind handed over is bound here, never
+ * handed on: the Lease may have moved meanwhile, and the replica it was handed to binds rather than bounce it.
+ */
+async function bindOrForward(options: ExtenderRoutesOptions, request: FastifyRequest<{ Body: ForwardedBindArgs }>, gone: AbortSignal): Promise<string> {
+  const { binding, forwarder, metrics } = options;
+  const args = request.body;
+  const handedOver = request.headers[forwardedHeader] !== undefined;
+  if (handedOver && args.Forwarded !== undefined) binding.noteForwarded(args, args.Forwarded);
+  const url = handedOver ? undefined : forwarder?.leaderUrl();
+  if (url === undefined || forwarder === undefined) return binding.bind(args, gone);
+  const known = binding.forwardable(podKey(args.PodNamespace, args.PodName), args.PodUID);
+  const plain = { PodName: args.PodName, PodNamespace: args.PodNamespace, PodUID: args.PodUID, Node: args.Node };
+  try {
+    const error = await forwarder.forward(url, known === undefined ? plain : { ...plain, Forwarded: known }, gone);
+    metrics.forwarded(error === '' ? 'bound' : 'refused');
+    return error;
+  } catch (error) {
+    metrics.forwarded('unanswered');
+    return `${error instanceof Error ? error.message : String(error)}; kube-scheduler retries the pod`;
+  }
 }
 
 /** A client mistake the reply explains; the error handler turns it into a 400. */
@@ -174,13 +201,13 @@ export function extenderRoutes(app: FastifyInstance, options: ExtenderRoutesOpti
     return prioritizeNodes(view, pod, requestsOf(view, pod), candidateNames(request.body));
   });
 
-  app.post<{ Body: BindArgs }>('/bind', {
+  app.post<{ Body: ForwardedBindArgs }>('/bind', {
     schema: { body: BindingArgsSchema, response: { 200: ErrorResultSchema, ...errorReplies } },
     onResponse: observe('bind'),
     logSerializers: { res: replyFields.bind },
   }, async (request, reply) => {
     const gone = callerGone(reply);
-    const error = await binding.bind(request.body, gone);
+    const error = await bindOrForward(options, request, gone);
     // fastify writes no access line for a call whose caller hung up; a Binding sent before that still landed.
     if (gone.aborted) request.log.info({ pod: `${request.body.PodNamespace}/${request.body.PodName}`, node: request.body.Node, err: error === '' ? undefined : error }, 'bind ended after kube-scheduler stopped waiting');
     if (error !== '') {

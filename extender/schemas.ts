@@ -48,6 +48,11 @@ export const BindingArgsSchema = Type.Object({
   PodNamespace: Type.String({ minLength: 1 }),
   PodUID: Type.String(),
   Node: Type.String({ minLength: 1 }),
+  // Ours, on a bind one replica hands to the leader (bind-forward.ts): what it knew of the pod.
+  Forwarded: Type.Optional(Type.Object({
+    Requests: Type.Record(Type.String(), Type.Number({ minimum: 0 })),
+    DeletionCost: Type.Optional(Type.String()),
+  })),
 });
 
 const FailedNodesMap = Type.Record(Type.String(), Type.String());

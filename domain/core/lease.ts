@@ -5,7 +5,7 @@
 export interface Lease {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string> };
   spec?: {
     holderIdentity?: string;
     leaseDurationSeconds?: number;

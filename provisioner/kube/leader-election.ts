@@ -37,6 +37,11 @@ export interface LeaderElectorOptions {
   readonly renewDeadlineMs?: number;
   /** How often to try to acquire or renew (default 2 s). */
   readonly retryPeriodMs?: number;
+  /**
+   * Written on the Lease while this replica holds it (and taken off when it lets go), so the other replicas can read
+   * what the holder publishes: the URL of its extender (leader()).
+   */
+  readonly annotations?: Readonly<Record<string, string>>;
   readonly onStartedLeading?: () => void;
   readonly onStoppedLeading?: () => void;
   readonly log?: ControllerLogger;
@@ -63,8 +68,16 @@ export const leaseRetryPeriodMs = 2000;
  * the record change (not by the holder's timestamps), so clock skew between replicas cannot make
  * two leaders. Gate leader-only loops on isLeader().
  */
+/** Another replica holding the Lease, as last read: its identity and what it wrote on the Lease. */
+export interface LeaseHolder {
+  readonly identity: string;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
 export class LeaderElector {
   readonly #o: LeaderElectorOptions;
+  /** The other replica that held the Lease at the last read, while it held it. */
+  #other: LeaseHolder | undefined;
   #leading = false;
   #stopped = false;
   #observedRecord = '';
@@ -89,6 +102,14 @@ export class LeaderElector {
    */
   isLeader(): boolean {
     return this.#leading && this.#o.clock.now() - this.#lastRenew < this.#renewDeadlineMs();
+  }
+
+  /**
+   * The other replica that leads, as the last read of the Lease found it (every retry period), while its hold has
+   * not expired by this process's clock; undefined when this replica leads or nobody does.
+   */
+  leader(): LeaseHolder | undefined {
+    return this.#heldByOther && !this.isLeader() ? this.#other : undefined;
   }
 
   /** Starts the acquire/renew loop in the background. */
@@ -152,6 +173,7 @@ export class LeaderElector {
     this.#observe(`${holder}|${String(spec.renewTime)}`, now);
     const durationMs = (spec.leaseDurationSeconds ?? 15) * 1000;
     this.#heldByOther = holder !== '' && holder !== this.#o.identity && this.#observedAt + durationMs > now;
+    this.#other = this.#heldByOther ? { identity: holder, annotations: lease.metadata?.annotations ?? {} } : undefined;
     if (this.#heldByOther) return false;
     return this.#update(lease, now);
   }
@@ -172,7 +194,7 @@ export class LeaderElector {
     try {
       await api.createNamespacedLease({
         namespace,
-        body: { metadata: { name, namespace }, spec: { ...this.#spec(now), acquireTime: microTime(now), leaseTransitions: 0 } },
+        body: { metadata: this.#metadata({ name, namespace }, true), spec: { ...this.#spec(now), acquireTime: microTime(now), leaseTransitions: 0 } },
       });
       return true;
     } catch (e: unknown) {
@@ -188,7 +210,7 @@ export class LeaderElector {
     const body: Lease = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: lease.metadata ?? { name, namespace },
+      metadata: this.#metadata(lease.metadata ?? { name, namespace }, true),
       spec: {
         ...this.#spec(now),
         acquireTime: changed ? microTime(now) : (spec.acquireTime ?? microTime(now)),
@@ -202,6 +224,16 @@ export class LeaderElector {
       if (statusCode(e) === 409) return false; // lost the race: the resourceVersion moved on
       throw e;
     }
+  }
+
+  /** The Lease's metadata with this replica's annotations on it while it holds the Lease, else without them. */
+  #metadata(metadata: NonNullable<Lease['metadata']>, holding: boolean): NonNullable<Lease['metadata']> {
+    const own = this.#o.annotations ?? {};
+    const others = Object.fromEntries(Object.entries(metadata.annotations ?? {}).filter(([key]) => !(key in own)));
+    const annotations = holding ? { ...others, ...own } : others;
+    const rest = { ...metadata };
+    delete rest.annotations;
+    return Object.keys(annotations).length === 0 ? rest : { ...rest, annotations };
   }
 
   #spec(now: number): { holderIdentity: string; leaseDurationSeconds: number; renewTime: string } {
@@ -224,7 +256,7 @@ export class LeaderElector {
       renewTime: microTime(now),
       leaseTransitions: lease.spec.leaseTransitions ?? 0,
     };
-    const body: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: lease.metadata ?? { name, namespace }, spec };
+    const body: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: this.#metadata(lease.metadata ?? { name, namespace }, false), spec };
     await api.replaceNamespacedLease({ name, namespace, body });
   }
 

@@ -111,7 +111,8 @@ async function expectOneInstancePerClaim(t: Test, product: ProductStack): Promis
 
 /**
  * kube-proxy picks a replica per connection and kube-scheduler keeps its connections open: here every one lands on
- * the standby, which must hand each launch to the leader and bind the pods itself.
+ * the standby, which hands each bind to the leader at the URL the leader published on the Lease: the leader alone
+ * launches and binds, so one process checks the room of every bind.
  */
 async function standbyHandsLaunchesToLeader(t: Test, product: ProductStack, replicas: { leader: Replica; standby: Replica }): Promise<void> {
   const { leader, standby } = replicas;
@@ -119,8 +120,11 @@ async function standbyHandsLaunchesToLeader(t: Test, product: ProductStack, repl
   await product.apply(product.nodePoolYaml('default', '\n        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }'));
   await createDeployment(product, { name: 'warm', replicas: 2, cpu: '1', memory: '1Gi', affinity: apart });
   await waitForRunning(product, 'warm', 2, 180_000);
+  t.equal((await lease(product)).metadata?.annotations?.['nodesmith.io/extender-url'], leader.extenderUrl, "the Lease names the leader's extender");
   t.ok(await bindsAnswered(standby) >= 2, 'the standby answered the binds');
-  t.equal(await nodesLaunched(standby), 0, 'and launched nothing itself');
-  t.equal(await nodesLaunched(leader), 2, 'the leader launched both nodes when the standby asked');
+  t.ok(await counted(standby, 'nodesmith_extender_binds_forwarded_total{outcome="bound"}') >= 2, 'by handing them to the leader, which bound them');
+  t.ok(await bindsAnswered(leader) >= 2, 'the leader answered the binds handed to it');
+  t.equal(await nodesLaunched(standby), 0, 'the standby launched nothing itself');
+  t.equal(await nodesLaunched(leader), 2, 'the leader launched both nodes');
   product.extenderService?.routeOnlyTo(undefined);
 }

@@ -40,7 +40,7 @@ export function runFlags(c: NodesmithConfig): string[] {
     ...awsFlags(c.aws),
     ...(c.health.metricsNamespace === undefined ? [] : [`--metrics-namespace=${c.health.metricsNamespace}`]),
     ...(c.zones ? [`--zones=${c.zones.join(',')}`] : []), ...(c.kubeconfig ? [`--kubeconfig=${c.kubeconfig}`] : []),
-    `--extender-host=${c.extender.host}`, `--extender-port=${String(c.extender.port)}`,
+    `--extender-host=${c.extender.host}`, `--extender-port=${String(c.extender.port)}`, ...(c.extender.peerHost === undefined ? [] : [`--extender-peer-host=${c.extender.peerHost}`]),
     `--webhook-host=${c.webhooks.host}`, `--webhook-port=${String(c.webhooks.port)}`, `--webhook-cert-file=${c.webhooks.certFile}`, `--webhook-key-file=${c.webhooks.keyFile}`,
     `--service-account=${c.webhooks.productServiceAccount}`, `--health-host=${c.health.host}`, `--health-port=${String(c.health.port)}`,
     `--batch-idle-duration=${String(c.batch.idleMs)}ms`, `--batch-max-duration=${String(c.batch.maxMs)}ms`, `--batch-step-duration=${String(c.batch.stepMs ?? 0)}ms`,

@@ -32,7 +32,8 @@ export interface ReplicaSet {
 async function replicaConfig(base: NodesmithConfig): Promise<NodesmithConfig> {
   return {
     ...base,
-    extender: { ...base.extender, port: await freePort() },
+    // As the chart's $POD_IP: the leader publishes its extender's URL on the Lease and the others hand it their binds.
+    extender: { ...base.extender, port: await freePort(), peerHost: '127.0.0.1' },
     webhooks: { ...base.webhooks, port: await freePort() },
     health: { ...base.health, port: await freePort() },
   };

@@ -89,3 +89,41 @@ void t.test('a leader whose renewal hangs stops counting as leader at the renew 
   t.equal(await inFlight, false, 'the late answer (the Lease as it was when a asked) fails to renew and, past the deadline, a steps down');
   t.notOk(a.isLeader());
 });
+
+void t.test('the holder publishes its annotations on the Lease, the other replica reads them while the hold lasts, and a release takes them off', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const url = { 'nodesmith.io/extender-url': 'http://10.0.0.1:8444' };
+  const a = new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity: 'a', annotations: url });
+  const b = new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity: 'b', annotations: { 'nodesmith.io/extender-url': 'http://10.0.0.2:8444' } });
+  await a.tryAcquireOrRenew();
+  t.same(api.leases.get('nodesmith/provisioner')?.metadata?.annotations, url, 'written when the Lease is created');
+  t.equal(a.leader(), undefined, 'the leader itself has no other leader');
+  t.equal(b.leader(), undefined, 'nothing known before the first read');
+  await b.tryAcquireOrRenew();
+  t.same(b.leader(), { identity: 'a', annotations: url });
+  clock.step(16_000);
+  await b.tryAcquireOrRenew();
+  t.ok(b.isLeader(), 'b took the Lease a stopped renewing');
+  t.equal(b.leader(), undefined, 'and reads no other leader');
+  t.same(api.leases.get('nodesmith/provisioner')?.metadata?.annotations, { 'nodesmith.io/extender-url': 'http://10.0.0.2:8444' }, 'the new holder wrote its own URL over the old');
+  await a.tryAcquireOrRenew();
+  t.same(a.leader()?.annotations, { 'nodesmith.io/extender-url': 'http://10.0.0.2:8444' });
+  b.start();
+  await b.stop();
+  t.same(api.leases.get('nodesmith/provisioner')?.metadata?.annotations, undefined, 'released: no URL left to send binds to');
+  await a.tryAcquireOrRenew();
+  t.equal(a.leader(), undefined);
+});
+
+void t.test('annotations of others on the Lease are kept', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const a = new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity: 'a', annotations: { 'nodesmith.io/extender-url': 'http://a' } });
+  await a.tryAcquireOrRenew();
+  const lease = api.leases.get('nodesmith/provisioner');
+  if (lease?.metadata !== undefined) lease.metadata.annotations = { ...lease.metadata.annotations, 'example.com/note': 'kept' };
+  clock.step(2000);
+  await a.tryAcquireOrRenew();
+  t.same(api.leases.get('nodesmith/provisioner')?.metadata?.annotations, { 'example.com/note': 'kept', 'nodesmith.io/extender-url': 'http://a' });
+});
