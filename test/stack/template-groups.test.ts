@@ -62,6 +62,26 @@ void t.test('instances a fleet launches carry their launch template\'s security 
   t.equal(modifies.length, 0, 'the groups are applied behind the proxy, not through it: clients see only their own calls');
 });
 
+void t.test('a DescribeInstances sent while a launch is under way answers after it, with the instance as EC2 launched it', async (t: Test) => {
+  const moto = await startMoto();
+  t.teardown(() => moto.stop());
+  const proxy = await startFaultProxy(moto.endpoint);
+  t.teardown(() => proxy.stop());
+  const vpc = await seedVpc(moto, 'template-groups-describe');
+  const ec2 = client(moto, proxy.endpoint);
+  t.teardown(() => { ec2.destroy(); });
+  const { templateId, groups } = await twoGroupTemplate(client(moto, moto.endpoint), vpc);
+  const launch = launchOne(ec2, templateId, vpc.subnets[0]?.id ?? '', 'spot');
+  while (!proxy.actions.includes('CreateFleet')) await new Promise((resolve) => setImmediate(resolve));
+  // moto holds the instance from its launch on; the proxy gives it its groups after: a describe in between saw
+  // moto's default group (a drift check listing the cluster's instances marked a spot node SecurityGroupDrift).
+  const described = await ec2.send(new DescribeInstancesCommand({}));
+  const instanceId = await launch;
+  const seen = (described.Reservations ?? []).flatMap((r) => r.Instances ?? []).find((i) => i.InstanceId === instanceId);
+  t.ok(seen !== undefined, 'the describe answered after the launch: the instance is in it');
+  t.same((seen?.SecurityGroups ?? []).map((g) => g.GroupId ?? '').sort(), groups, "with exactly its template's groups");
+});
+
 void t.test('a CreateFleet reply is read for the instances each template version launched', (t) => {
   const reply = `<CreateFleetResponse><fleetId>fleet-1</fleetId><errorSet><item><launchTemplateAndOverrides><launchTemplateSpecification><launchTemplateId>lt-err</launchTemplateId><version>1</version></launchTemplateSpecification></launchTemplateAndOverrides></item></errorSet>
 <fleetInstanceSet><item><instanceIds><item>i-1</item><item>i-2</item></instanceIds><launchTemplateAndOverrides><launchTemplateSpecification><launchTemplateId>lt-a</launchTemplateId><version>3</version></launchTemplateSpecification><overrides><instanceType>m5.large</instanceType></overrides></launchTemplateAndOverrides></item>
