@@ -72,6 +72,11 @@ export interface BindTarget {
   readonly nodeName: string;
   /** Put on the Binding; the API server copies them onto the pod with its node name, in the same write. */
   readonly annotations?: Readonly<Record<string, string>> | undefined;
+  /**
+   * An earlier bind of this pod waited out kube-scheduler unsent: this one is sent before the binds still on their
+   * first try, so that a pod is not dropped again and again while binds queue behind a slow API server.
+   */
+  readonly retried?: boolean;
 }
 
 /** What the cluster model is fed with: informer deltas for nodes, pods and plans (tests and replays use it). */

@@ -32,7 +32,7 @@ export class KubePodBinder implements PodBinder {
 
   /** Rejects with NotSentError, having sent nothing, when `signal` aborts before a connection is free. */
   bind(target: BindTarget, signal?: AbortSignal): Promise<void> {
-    return this.#gate.run(() => this.#bind(target), signal);
+    return this.#gate.run(() => this.#bind(target), signal, target.retried === true);
   }
 
   async #bind(target: BindTarget): Promise<void> {

@@ -18,14 +18,19 @@ export class SendGate {
   #busy = 0;
   /** Each waiter's start, in the order they came; an aborted one has already left. */
   readonly #waiting: (() => void)[] = [];
+  /** Waiters that go before every one in #waiting (`ahead`), in the order they came. */
+  readonly #ahead: (() => void)[] = [];
 
   constructor(slots: number) {
     this.#slots = Math.max(1, slots);
   }
 
-  /** Runs `work` once a slot is free; rejects with NotSentError, without running it, if `signal` aborts first. */
-  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.#acquire(signal);
+  /**
+   * Runs `work` once a slot is free; rejects with NotSentError, without running it, if `signal` aborts first.
+   * `ahead`: it waits before every request that is not (a retry of one that waited out its caller once already).
+   */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal, ahead = false): Promise<T> {
+    await this.#acquire(signal, ahead ? this.#ahead : this.#waiting);
     try {
       return await work();
     } finally {
@@ -35,19 +40,19 @@ export class SendGate {
 
   /** Requests waiting for a slot, for metrics and tests. */
   get waiting(): number {
-    return this.#waiting.length;
+    return this.#waiting.length + this.#ahead.length;
   }
 
-  #acquire(signal: AbortSignal | undefined): Promise<void> {
+  #acquire(signal: AbortSignal | undefined, line: (() => void)[]): Promise<void> {
     if (signal?.aborted === true) return Promise.reject(new NotSentError());
-    if (this.#busy < this.#slots && this.#waiting.length === 0) {
+    if (this.#busy < this.#slots && this.waiting === 0) {
       this.#busy += 1;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
-        const index = this.#waiting.indexOf(waiter);
-        if (index >= 0) this.#waiting.splice(index, 1);
+        const index = line.indexOf(waiter);
+        if (index >= 0) line.splice(index, 1);
         reject(new NotSentError());
       };
       const waiter = (): void => {
@@ -55,12 +60,12 @@ export class SendGate {
         resolve();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiting.push(waiter);
+      line.push(waiter);
     });
   }
 
   #leave(): void {
-    const next = this.#waiting.shift();
+    const next = this.#ahead.shift() ?? this.#waiting.shift();
     // The slot passes straight to the next in line; only when none waits is it given back.
     if (next === undefined) this.#busy -= 1;
     else next();

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { extenderArgs, harness, node, plan, pod, virtualNode } from './builders.js';
+import { NotSentError } from '../../provisioner/kube/send-gate.js';
 
 type Harness = ReturnType<typeof harness>;
 
@@ -95,6 +96,19 @@ void t.test('a bind kube-scheduler stopped waiting for during the launch is neve
   // kube-scheduler's retry binds the pod to the node that was launched for it.
   t.equal(await bind(h, 'web-0', 'launchable-a'), '');
   t.same(h.binder.calls.map((call) => call.nodeName), ['ip-10-0-0-1.ec2.internal']);
+  t.equal(h.binder.calls[0]?.retried, true, 'sent ahead of the binds on their first try: its first waited out kube-scheduler');
+});
+
+void t.test('a pod whose Binding waited unsent in the queue until kube-scheduler gave up is sent ahead next time, and only that time', async (t) => {
+  const h = harness();
+  realNodes(h);
+  h.binder.failWith = new NotSentError();
+  t.match(await bind(h, 'web-0', 'a'), /kube-scheduler stopped waiting for the bind of pod default\/web-0 to node a before it was sent; not sent/);
+  h.binder.failWith = undefined;
+  t.equal(await bind(h, 'web-0', 'b'), '');
+  h.view.apply({ kind: 'pod-upserted', pod: pod({ name: 'web-1', cpu: '500m', memory: '256Mi' }) });
+  t.equal(await bind(h, 'web-1', 'a'), '');
+  t.same(h.binder.calls.map((c) => [c.name, c.nodeName, c.retried === true]), [['web-0', 'a', false], ['web-0', 'b', true], ['web-1', 'a', false]]);
 });
 
 void t.test('a pod bound before the watch delivers it holds what the filter call said it requests, so the next one finds the node full', async (t) => {

@@ -70,3 +70,37 @@ void t.test('a request already started runs to its end when its caller gives up,
   await t.rejects(gate.run(() => Promise.reject(new Error('refused by the API server'))), /refused by the API server/);
   t.equal(await gate.run(() => Promise.resolve('next')), 'next');
 });
+
+void t.test('a request sent ahead (the retry of one that waited out its caller) starts before every first try waiting, and the ahead ones keep their order', async (t) => {
+  const gate = new SendGate(1);
+  const started: string[] = [];
+  const works = ['busy', 'first-0', 'first-1', 'retry-0', 'retry-1'].map((name) => heldWork(started, name));
+  const results = works.map(({ work }, i) => gate.run(work, undefined, i >= 3));
+  await settle();
+  t.same(started, ['busy']);
+  t.equal(gate.waiting, 4, 'both lines count as waiting');
+  for (const { finish } of works) {
+    finish();
+    await settle();
+  }
+  t.same(started, ['busy', 'retry-0', 'retry-1', 'first-0', 'first-1']);
+  await Promise.all(results);
+});
+
+void t.test('a request sent ahead whose caller gives up leaves its line too', async (t) => {
+  const gate = new SendGate(1);
+  const started: string[] = [];
+  const busy = heldWork(started, 'busy');
+  const ahead = heldWork(started, 'ahead');
+  const first = heldWork(started, 'first');
+  const runBusy = gate.run(busy.work);
+  const caller = new AbortController();
+  const runAhead = gate.run(ahead.work, caller.signal, true);
+  const runFirst = gate.run(first.work);
+  caller.abort();
+  await t.rejects(runAhead, NotSentError);
+  busy.finish();
+  first.finish();
+  t.same(await Promise.all([runBusy, runFirst]), ['busy', 'first']);
+  t.same(started, ['busy', 'first']);
+});
