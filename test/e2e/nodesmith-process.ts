@@ -91,11 +91,20 @@ export class NodesmithProcess {
     child.stdout.pipe(log);
     child.stderr.pipe(log);
     this.#child = child;
-    await waitFor('nodesmith to be ready', async () => {
-      if (child.exitCode !== null) throw new Error(`nodesmith exited with ${String(child.exitCode)}; see ${this.logPath}`);
-      const res = await fetch(`http://127.0.0.1:${String(this.config.health.port)}/readyz`);
-      return res.ok ? true : undefined;
-    }, { timeoutMs: 60_000 });
+    // A process that exits before it is ready fails the start at once, not after the 60 s of polling.
+    let onExit: ((code: number | null) => void) | undefined;
+    const exited = new Promise<never>((_resolve, reject) => {
+      onExit = (code) => { reject(new Error(`nodesmith exited with ${String(code)} before it was ready; see ${this.logPath}`)); };
+      child.once('exit', onExit);
+    });
+    try {
+      await Promise.race([exited, waitFor('nodesmith to be ready', async () => {
+        const res = await fetch(`http://127.0.0.1:${String(this.config.health.port)}/readyz`);
+        return res.ok ? true : undefined;
+      }, { timeoutMs: 60_000 })]);
+    } finally {
+      if (onExit !== undefined) child.off('exit', onExit);
+    }
   }
 
   /**

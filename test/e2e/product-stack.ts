@@ -143,10 +143,14 @@ async function localWebhookConfigurations(url: string, caBundle: string): Promis
 export async function startProductStack(options: ProductStackOptions = {}): Promise<ProductStack> {
   const stack = await startStack({ scheduler: false, audit: options.audit === true, ...(options.dir === undefined ? {} : { dir: options.dir }) });
   let moto: Moto | undefined;
+  let cluster: ExistingCluster | undefined;
   try {
     moto = await startMoto({ logDir: stack.dir });
-    return await startProduct(stack, moto, options);
+    cluster = await freshCluster(stack, moto);
+    return await startProduct(stack, moto, options, { ...cluster, fresh: true });
   } catch (error) {
+    // The proxy's server too: left listening, it kept a file whose nodesmith did not start alive for tap's 600 s.
+    await cluster?.proxy.stop();
     await moto?.stop();
     await stack.stop();
     throw error;
@@ -183,8 +187,10 @@ async function freshCluster(stack: Stack, moto: Moto): Promise<ExistingCluster> 
   return { stack, moto, vpc, proxy };
 }
 
-async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptions, existing?: ExistingCluster): Promise<ProductStack> {
-  const { vpc, proxy } = existing ?? (await freshCluster(stack, moto));
+/** A `fresh` cluster was made for this product and goes with it when it stops; an existing one stays. */
+async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptions, cluster: ExistingCluster & { readonly fresh?: boolean }): Promise<ProductStack> {
+  const { vpc, proxy } = cluster;
+  const existing = cluster.fresh === true ? undefined : cluster;
   await kubectlApply(stack, ['-f', repo('manifests/base')]);
   const cert = await issueCertificate(stack.dir, 'nodesmith-webhooks', { subject: '/CN=nodesmith-webhooks', caCert: stack.pki.caCert, caKey: stack.pki.caKey, altNames: ['IP:127.0.0.1'] });
   const caBundle = (await readFile(stack.pki.caCert)).toString('base64');
