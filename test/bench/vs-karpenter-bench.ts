@@ -1,4 +1,4 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 180] [--timeout-s 1200]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 180] [--timeout-s 1200] [--karpenter-debug]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
 // (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
@@ -85,7 +85,7 @@ async function runOptions(total: number, flag: (name: string) => string | undefi
   if (audit) write('the API server writes its audit log (--audit): <stack dir>/audit.log, kept with NODESMITH_KEEP_STACK=1; its load is in the figures\n');
   return {
     total, workload: raceWorkload(flag('--workload') ?? 'burst', total), batch: batchWindows(flag), scaleInRank, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? 180),
-    timeoutS: Number(flag('--timeout-s') ?? 1200), audit, highs: await loadLpSolver(), write,
+    timeoutS: Number(flag('--timeout-s') ?? 1200), audit, karpenterLogLevel: flag('--karpenter-debug') === undefined ? 'info' : 'debug', highs: await loadLpSolver(), write,
   };
 }
 

@@ -52,6 +52,11 @@ export interface RunOptions {
    * must not happen (a node over its allocatable) can be traced to the Bindings that made it. Its load is in the run.
    */
   readonly audit: boolean;
+  /**
+   * Karpenter's LOG_LEVEL: info as its chart, or debug (`--karpenter-debug`), whose lines say why consolidation
+   * decided nothing (at info, a round with no decision logs nothing from the disruption controller).
+   */
+  readonly karpenterLogLevel: 'info' | 'debug';
   readonly highs: LegacyHighs;
   readonly write: (text: string) => void;
 }
@@ -88,10 +93,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * Starts the controller on the world, both pricing from the proxy's one table (the Pricing API and the spot price
  * history): its pid, and how to stop it.
  */
-async function startController(world: KarpenterWorld, controller: Controller, { batch, scaleInRank }: Pick<RunOptions, 'batch' | 'scaleInRank'>): Promise<{ pid: number; stop(): Promise<void> }> {
+async function startController(world: KarpenterWorld, controller: Controller, { batch, scaleInRank, karpenterLogLevel }: Pick<RunOptions, 'batch' | 'scaleInRank' | 'karpenterLogLevel'>): Promise<{ pid: number; stop(): Promise<void> }> {
   if (controller === 'karpenter') {
-    // info: Karpenter's chart default, as nodesmith's (NODESMITH_LOG_LEVEL, set by the bench).
-    const k = await world.startKarpenter({ logLevel: 'info', pricingApi: true });
+    // info: Karpenter's chart default, as nodesmith's (NODESMITH_LOG_LEVEL, set by the bench); debug on request.
+    const k = await world.startKarpenter({ logLevel: karpenterLogLevel, pricingApi: true });
     return { pid: k.component.process.pid ?? -1, stop: () => k.stop() };
   }
   // From dist/ as the image runs it (under tsx the process also carries the transpiler), batching as Karpenter does (1 s idle).
