@@ -17,10 +17,12 @@ export function peerUrlOf(config: NodesmithConfig): string | undefined {
   return `${tls === undefined ? 'http' : 'https'}://${host}:${String(port)}`;
 }
 
-/** The Lease annotations this replica writes while it leads: its extender's URL, when it has one. */
+/**
+ * The Lease annotations this replica writes while it leads: its extender's URL, or '' without one, which takes a
+ * previous holder's URL off the Lease rather than leave the others sending binds to it.
+ */
 export function leaseAnnotationsOf(config: NodesmithConfig): Record<string, string> {
-  const url = peerUrlOf(config);
-  return url === undefined ? {} : { [leaderExtenderUrlAnnotation]: url };
+  return { [leaderExtenderUrlAnnotation]: peerUrlOf(config) ?? '' };
 }
 
 /**
@@ -30,8 +32,13 @@ export function leaseAnnotationsOf(config: NodesmithConfig): Record<string, stri
  */
 export function bindForwarding(config: NodesmithConfig, leader: () => LeaseHolder | undefined): BindForwardingOptions {
   const certFile = config.extender.tls?.certFile;
+  const own = peerUrlOf(config);
   return {
-    leaderUrl: () => leader()?.annotations[leaderExtenderUrlAnnotation],
+    // Its own URL under another holder's name (a Lease read mid-handover) is no leader to hand binds to.
+    leaderUrl: () => {
+      const url = leader()?.annotations[leaderExtenderUrlAnnotation];
+      return url === undefined || url === '' || url === own ? undefined : url;
+    },
     ...(certFile === undefined ? {} : { servedCert: () => readFileSync(certFile) }),
   };
 }

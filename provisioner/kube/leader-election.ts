@@ -226,11 +226,15 @@ export class LeaderElector {
     }
   }
 
-  /** The Lease's metadata with this replica's annotations on it while it holds the Lease, else without them. */
+  /**
+   * The Lease's metadata with this replica's annotations on it while it holds the Lease, else without them. An
+   * annotation given as '' is one this replica has no value for: the previous holder's is taken off all the same,
+   * so the Lease never names another replica's address under this one's hold.
+   */
   #metadata(metadata: NonNullable<Lease['metadata']>, holding: boolean): NonNullable<Lease['metadata']> {
     const own = this.#o.annotations ?? {};
     const others = Object.fromEntries(Object.entries(metadata.annotations ?? {}).filter(([key]) => !(key in own)));
-    const annotations = holding ? { ...others, ...own } : others;
+    const annotations = holding ? { ...others, ...Object.fromEntries(Object.entries(own).filter(([, value]) => value !== '')) } : others;
     const rest = { ...metadata };
     delete rest.annotations;
     return Object.keys(annotations).length === 0 ? rest : { ...rest, annotations };

@@ -127,3 +127,18 @@ void t.test('annotations of others on the Lease are kept', async (t) => {
   await a.tryAcquireOrRenew();
   t.same(api.leases.get('nodesmith/provisioner')?.metadata?.annotations, { 'example.com/note': 'kept', 'nodesmith.io/extender-url': 'http://a' });
 });
+
+void t.test('a holder with no value for an annotation takes the previous holder\'s off the Lease, so no one is sent to a replica that no longer leads', async (t) => {
+  const api = new FakeLeaseApi();
+  const clock = new FakeClock(1_000_000);
+  const key = 'nodesmith.io/extender-url';
+  const a = new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity: 'a', annotations: { [key]: 'http://a' } });
+  const b = new LeaderElector({ api, clock, namespace: 'nodesmith', name: 'provisioner', identity: 'b', annotations: { [key]: '' } });
+  await a.tryAcquireOrRenew();
+  await b.tryAcquireOrRenew();
+  clock.step(16_000);
+  t.ok(await b.tryAcquireOrRenew(), 'b took over');
+  t.same(api.leases.get('nodesmith/provisioner')?.metadata?.annotations, undefined, "a's URL is gone, and b wrote none");
+  await a.tryAcquireOrRenew();
+  t.same(a.leader(), { identity: 'b', annotations: {} });
+});
