@@ -19,6 +19,8 @@ import { Parser } from 'tap-parser';
 const tapConfig = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).tap;
 const nodeArgs = tapConfig['node-arg'] ?? [];
 const timeoutSeconds = Number(tapConfig.timeout ?? 30);
+/** How many files tap ran at once (its `jobs`): the suite runs the other files so many at a time too. */
+export const tapJobs = Number(tapConfig.jobs ?? 2);
 /** A file past its timeout fails itself (tap's TAP object) and kills itself 10 s later; this is the backstop. */
 const killAfterMs = (timeoutSeconds + 30) * 1000;
 

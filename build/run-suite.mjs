@@ -9,11 +9,10 @@
 // - beside them, the real-stack files slowest first, several at once: they mostly wait for controllers' periods, so
 //   more of them than cores fit, and started first the longest overlap the rest.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { rememberTimes, slowestFirst, startsAStack } from './suite-order.mjs';
-import { runTestFile } from './run-file.mjs';
+import { runTestFile, tapJobs as otherJobs } from './run-file.mjs';
 import { TapMerge } from './tap-merge.mjs';
 
 const tapBin = fileURLToPath(new URL('../node_modules/tap/dist/esm/run.mjs', import.meta.url));
@@ -88,8 +87,6 @@ async function oneRun() {
   return code;
 }
 
-/** How many of the other files run at once: tap's own `jobs` (package.json), as when tap ran them. */
-const otherJobs = Number(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).tap.jobs ?? 2);
 
 /**
  * The other files two at a time and the real-stack files slowest first, `jobs` at a time, merged into one stream.
@@ -105,7 +102,7 @@ async function splitRuns(files, jobs) {
   const lane = async (queue, niceness, keepStderr) => {
     const codes = [];
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const reader = merge.run('drop');
+      const reader = merge.run();
       const stderr = keepStderr ? new StderrTail() : undefined;
       const code = await runTestFile(file, { onLine: reader.line, onErrorLine: stderr?.line, niceness }).finally(reader.close);
       if (code !== 0 && stderr !== undefined) failedStderr.push({ file, lines: stderr.lines });

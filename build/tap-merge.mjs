@@ -23,16 +23,13 @@ export class TapMerge {
     out('TAP version 14\n');
   }
 
-  /**
-   * A reader for one run: `line` for every line of that run's stdout, `close` when it ends. What a run prints after
-   * its last file (a coverage report) is kept unless `tail` is 'drop'.
-   */
-  run(tail = 'keep') {
+  /** A reader for one run: `line` for every line of that run's stdout, `close` when it ends (nothing held is lost). */
+  run() {
     let held = [];
     /** After a file's result: its YAML diagnostics (`  ---` to `  ...`) belong to it, not to the next file. */
     let diagnostics = 'none';
     const close = () => {
-      if (held.length > 0 && tail === 'keep') this.#out(`${held.join('\n')}\n`);
+      if (held.length > 0) this.#out(`${held.join('\n')}\n`);
       held = [];
     };
     const line = (text) => {
