@@ -1,11 +1,13 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 360] [--timeout-s 1200] [--karpenter-debug]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 360] [--timeout-s 1200] [--karpenter-debug] [--no-floor]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
-// (alternating who goes first each round). How each figure is taken: docs/benchmarks.md.
+// (alternating who goes first each round), each side followed by its floor: the same pods onto the nodes it ended
+// on, already there, with no controller. How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
 import { loadLpSolver } from './lp-solver.js';
 import { builtInPriceDifference, poolTable, racePrices } from './race-prices.js';
 import { raceWorkload } from './race-workloads.js';
 import { defaultMotoRegion } from '../stack/moto.js';
+import { runFloor } from './stack-floor.js';
 import { runOnce, type Controller, type RunFigures, type RunOptions } from './vs-karpenter-run.js';
 import { defaultBatchWindows, type BatchWindows } from '../../provisioner/provisioning/batcher.js';
 
@@ -20,6 +22,8 @@ interface Row {
 const rows: readonly Row[] = [
   { label: 'all pods bound (s)', of: (f) => f.boundS, digits: 1 },
   { label: 'all pods Running (s)', of: (f) => f.runningS, digits: 1, goal: { text: 'ratio ≤ 0.5', met: (r) => r <= 0.5 } },
+  { label: 'floor: the same pods onto its nodes already there, no controller, all Running (s)', of: (f) => f.floor?.runningS ?? Number.NaN, digits: 1 },
+  { label: 'all pods Running ÷ its floor', of: (f) => f.runningS / (f.floor?.runningS ?? Number.NaN), digits: 2 },
   { label: 'instances after the burst', of: (f) => f.burst.instances, digits: 0 },
   { label: '$/h after the burst', of: (f) => f.burst.price, digits: 3, goal: { text: 'ratio ≤ 0.9', met: (r) => r <= 0.9 } },
   { label: '$/h after the burst ÷ valid bound', of: (f) => f.burst.price / f.burstBound, digits: 3 },
@@ -47,14 +51,31 @@ function median(values: readonly number[]): number {
 
 /** The comparison: each figure under both (median over the rounds), nodesmith ÷ Karpenter, and the issue's goal. */
 export function comparisonTable(karpenter: readonly RunFigures[], nodesmith: readonly RunFigures[]): string {
-  const lines = rows.map((row) => {
+  const lines = rows.flatMap((row) => {
     const k = median(karpenter.map(row.of));
     const n = median(nodesmith.map(row.of));
+    if (Number.isNaN(k) && Number.isNaN(n)) return [];
     const ratio = n / k;
     const goal = row.goal === undefined ? '' : `${row.goal.text}: ${row.goal.met(ratio, n, k) ? 'met' : 'not met'}`;
-    return `| ${row.label} | ${k.toFixed(row.digits)} | ${n.toFixed(row.digits)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} | ${goal} |`;
+    return [`| ${row.label} | ${k.toFixed(row.digits)} | ${n.toFixed(row.digits)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} | ${goal} |`];
   });
   return ['| figure | Karpenter v1.15.0 | nodesmith | nodesmith ÷ Karpenter | goal |', '|---|---:|---:|---:|---|', ...lines].join('\n');
+}
+
+/**
+ * Whether "all Running ≤ 0.5× Karpenter's" is within reach here: the floor (the same pods onto nodes already there,
+ * no controller) is the soonest any controller can have them Running on this machine.
+ */
+export function floorVerdict(karpenter: readonly RunFigures[], nodesmith: readonly RunFigures[]): string {
+  const floorOf = (runs: readonly RunFigures[]): number => median(runs.map((f) => f.floor?.runningS ?? Number.NaN));
+  const k = median(karpenter.map((f) => f.runningS));
+  const floors = { nodesmith: floorOf(nodesmith), karpenter: floorOf(karpenter) };
+  const lowest = Math.min(floors.nodesmith, floors.karpenter);
+  if (Number.isNaN(lowest) || Number.isNaN(k)) return '';
+  const said = `Karpenter's pods all Running after ${k.toFixed(1)} s (median), half of it ${(k / 2).toFixed(1)} s; the same pods onto nodes already there, no controller: ${floors.nodesmith.toFixed(1)} s on nodesmith's nodes, ${floors.karpenter.toFixed(1)} s on Karpenter's`;
+  const nodesmithRatio = median(nodesmith.map((f) => f.runningS)) / k;
+  if (lowest <= k / 2) return `${said}: the 0.5 goal is above the stack's floor, within reach (nodesmith ${nodesmithRatio.toFixed(2)})`;
+  return `${said}: the 0.5 goal is below the stack's own floor on this machine, so no controller reaches it here; the lowest ratio any could reach is ${(lowest / k).toFixed(2)}, nodesmith's is ${nodesmithRatio.toFixed(2)}`;
 }
 
 const other = (c: Controller): Controller => (c === 'karpenter' ? 'nodesmith' : 'karpenter');
@@ -102,6 +123,7 @@ export const vsKarpenterBench: Bench = {
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
     const { rounds, first, only } = schedule(flag);
+    const floorOn = flag('--no-floor') === undefined;
     const options = await runOptions(total, flag, write);
     // Both at their default log level (Karpenter's chart: info); the e2e stack turns nodesmith down to warn.
     process.env['NODESMITH_LOG_LEVEL'] ??= 'info';
@@ -110,11 +132,13 @@ export const vsKarpenterBench: Bench = {
       const order: Controller[] = round % 2 === 0 ? [first, other(first)] : [other(first), first];
       for (const controller of order.filter((c) => only.includes(c))) {
         write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods (${options.workload.name})\n`);
-        results[controller].push(await runOnce(controller, options));
+        const figures = await runOnce(controller, options);
+        // Right after the side, on a fresh stack: the same pods onto the nodes it ended on, already there.
+        results[controller].push(floorOn ? { ...figures, floor: await runFloor(controller, figures.nodes, options) } : figures);
       }
     }
     const unsettled = [...results.karpenter, ...results.nodesmith].filter((f) => !f.settled).map((f) => f.controller);
-    if (results.karpenter.length > 0 && results.nodesmith.length > 0) write(`\n${comparisonTable(results.karpenter, results.nodesmith)}\n\n`);
+    if (results.karpenter.length > 0 && results.nodesmith.length > 0) write(`\n${comparisonTable(results.karpenter, results.nodesmith)}\n\n${floorVerdict(results.karpenter, results.nodesmith)}\n`);
     write(`${String(total)} pods (${options.workload.name}), ${String(rounds)} round(s), scale-down to ${String(Math.round(options.keep * 100))}%, settled = no NodeClaim change for ${String(options.settleS)} s${unsettled.length === 0 ? '' : `; NOT settled within ${String(options.timeoutS)} s: ${unsettled.join(', ')}`}\n`);
   },
 };

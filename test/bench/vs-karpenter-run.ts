@@ -17,12 +17,14 @@ import { statusMiB } from './e2e-burst-bench.js';
 import { nodesmithStages } from './nodesmith-timeline.js';
 import { processCpuMs } from './process-cpu.js';
 import { karpenterColumns, karpenterPaths, timelineReport } from './stage-paths.js';
-import { stageTimes, watchStages, type PodTrace, type StageWatch } from './stage-watch.js';
+import { watchStages, type StageWatch } from './stage-watch.js';
 import { fleetLines, poolCategories, poolMinGeneration, poolTable, priceFleet, racePrices, type Fleet } from './race-prices.js';
 import { afterDaemons, daemonOverhead, type RaceWorkload } from './race-workloads.js';
 import type { Ec2Prices } from '../stack/ec2-allocation.js';
 import { RaceInvariants } from './race-invariants.js';
 import type { BatchWindows } from '../../provisioner/provisioning/batcher.js';
+import { floorNodes, type FloorFigures, type FloorNode } from './stack-floor.js';
+import { sampler, untilRunning, type Sampler } from './race-follow.js';
 
 export type Controller = 'karpenter' | 'nodesmith';
 
@@ -84,6 +86,10 @@ export interface RunFigures {
   /** kube-apiserver's and kwok's CPU from the burst's start to all Running: what turns bound pods Running. */
   readonly apiServerBurstCpuS: number;
   readonly kwokBurstCpuS: number;
+  /** The real nodes the burst ended on, for the floor (stack-floor.ts) to create again. */
+  readonly nodes: readonly FloorNode[];
+  /** The floor on these nodes (`--no-floor`: not run). */
+  readonly floor?: FloorFigures;
 }
 
 const cpuS = (pid: number): number => { const t = processCpuMs(pid); return (t.user + t.system) / 1000; };
@@ -125,31 +131,6 @@ function boundOf(pods: readonly k8s.V1Pod[], table: readonly InstanceType[], opt
   return assignmentBound(options.highs, offers, podClasses(pods.map((p) => projectPod(toWire(p))))).cost;
 }
 
-/**
- * Follows the burst until every pod is Running; the ms until the last one was first seen Running, or NaN after the
- * timeout. Counted from the watch: a list of every pod each 2 s, for both controllers alike, was load on the API server
- * the race measures, and its answer came seconds late at 1,000 pods. One list confirms the end (no extra pod).
- */
-async function untilRunning({ world, sampling }: Watched, binds: StageWatch, started: number, options: RunOptions): Promise<number> {
-  const { total } = options;
-  const seen = (pick: (p: PodTrace) => number | undefined): number[] => stageTimes(binds, pick);
-  let printed = 0;
-  while (Date.now() - started < options.timeoutS * 1000) {
-    await sampling.maybe();
-    const running = seen((p) => p.runningMs);
-    if (Date.now() - printed >= 2_000) {
-      printed = Date.now();
-      options.write(`    t=${((Date.now() - started) / 1000).toFixed(0)}s pods ${String(binds.pods.size)} bound ${String(seen((p) => p.boundMs).length)} running ${String(running.length)}/${String(total)}\n`);
-    }
-    if (running.length >= total) {
-      const pods = await livePods(world.core);
-      if (pods.length === total && pods.every((p) => p.status?.phase === 'Running' && p.spec?.nodeName)) return Math.max(...running) - started;
-    }
-    await sleep(250);
-  }
-  return Number.NaN;
-}
-
 /** After the scale-down: polls until no NodeClaim changed for settleS and every remaining pod runs. */
 async function untilSettled({ world, sampling }: Watched, remaining: number, scaledAt: number, options: RunOptions): Promise<{ lastChangeMs: number; seen: Set<string>; settled: boolean }> {
   let last: string[] = [];
@@ -171,22 +152,8 @@ async function untilSettled({ world, sampling }: Watched, remaining: number, sca
   return { lastChangeMs, seen, settled: false };
 }
 
-interface Sampler { maybe(): Promise<void> }
-
 /** The world a run polls, and the invariants it samples as it does. */
 interface Watched { readonly world: KarpenterWorld; readonly sampling: Sampler }
-
-/** Samples the invariants every 10 s at most: three lists of every pod would weigh on the API server at 10,000 pods. */
-function sampler(invariants: RaceInvariants): Sampler {
-  let lastMs = 0;
-  return {
-    async maybe(): Promise<void> {
-      if (Date.now() - lastMs < 10_000) return;
-      lastMs = Date.now();
-      await invariants.sample();
-    },
-  };
-}
 
 /** The burst's timeline per stage under either controller: Karpenter's has no extender, virtual node or launch log line. */
 function stageLines(controller: Controller, watch: StageWatch, nodesmithLog: string, startedMs: number): string {
@@ -231,7 +198,8 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     const burstFleet = priceFleet(burstInstances, prices);
     const burstChoices = world.proxy.fleetChoices.length;
     write(`${fleetLines(controller, world.proxy.fleetChoices)}\n`);
-    const boot = bootSeconds(burstInstances, (await world.core.listNode()).items);
+    const burstNodes = (await world.core.listNode()).items;
+    const boot = bootSeconds(burstInstances, burstNodes);
     write(stageLines(controller, binds, join(world.stack.dir, 'nodesmith.log'), started));
     write(`  ${controller}: burst Running after ${(runningMs / 1000).toFixed(1)} s, ${String(burstFleet.instances)} instances (${String(burstFleet.spot)} spot) $${burstFleet.price.toFixed(3)}/h (${burstFleet.types}); boot median ${boot[0].toFixed(0)} s, max ${boot[1].toFixed(0)} s\n`);
 
@@ -253,7 +221,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
       consolidated: consolidatedFleet, consolidatedBound: boundOf(await livePods(world.core), table, options),
       disrupted: arrivals.added.size, launches: [...settle.seen].filter((n) => !claimsBefore.has(n)).length,
       rssPeakMiB: statusMiB(pid, 'VmHWM'), cpuBurstS: cpu1 - cpu0, cpuScaleS: cpuS(pid) - cpu1, schedulerCpuS: cpuS(schedulerPid) - scheduler0,
-      apiServerBurstCpuS: stackBurst.apiServer, kwokBurstCpuS: stackBurst.kwok,
+      apiServerBurstCpuS: stackBurst.apiServer, kwokBurstCpuS: stackBurst.kwok, nodes: floorNodes(burstNodes),
     };
     write(`  ${controller}: settled ${figures.settleS.toFixed(0)} s after the scale-down${settle.settled ? '' : ' (not settled before the timeout)'}, ${String(consolidatedFleet.instances)} instances (${String(consolidatedFleet.spot)} spot) $${consolidatedFleet.price.toFixed(3)}/h (${consolidatedFleet.types}), ${String(figures.disrupted)} pods disrupted, ${String(figures.launches)} launches\n`);
     write(`  ${controller}: bound pods every 2 s: ${figures.curve}\n`);
