@@ -212,11 +212,24 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     t.match(r.stderr, /max-price-per-hour must be a positive decimal/);
   });
 
+  const reviews = async (): Promise<number> => {
+    const metric = await registry.getSingleMetric('nodesmith_webhook_admission_total')?.get();
+    return (metric?.values ?? []).filter((v) => v.labels['webhook'] === 'webhooks.validate.pod').reduce((sum, v) => sum + v.value, 0);
+  };
+
+  await t.test('a new pod reaches the pod validator only when it carries an annotation of ours or names a virtual node', async (t) => {
+    const before = await reviews();
+    await ok(stack, ['apply', '-f', '-'], pod('plain', 'apps'));
+    t.equal(await reviews(), before, 'nothing of ours on it, nothing to refuse: no round trip inside its create');
+    await ok(stack, ['apply', '-f', '-'], pod('steered', 'apps', `  annotations: { ${podAnnotations.capacityTypePreference}: "spot" }`));
+    t.equal(await reviews(), before + 1, 'a steering annotation is judged (and this one admitted)');
+    const placed = pod('placed', 'apps').replace('spec:\n', `spec:\n  nodeName: ${virtualNodeName('plain-xyz12')}\n`);
+    const onVirtual = await stack.kubectl(['apply', '-f', '-'], placed);
+    t.not(onVirtual.code, 0, 'a pod created straight onto a virtual node is still judged and refused');
+    t.match(onVirtual.stderr, /spec\.nodeName: creating a pod on virtual node "launchable-plain-xyz12" is refused/);
+  });
+
   await t.test('a pod update reaches the pod validator only when it adds or changes annotations', async (t) => {
-    const reviews = async (): Promise<number> => {
-      const metric = await registry.getSingleMetric('nodesmith_webhook_admission_total')?.get();
-      return (metric?.values ?? []).filter((v) => v.labels['webhook'] === 'webhooks.validate.pod').reduce((sum, v) => sum + v.value, 0);
-    };
     const before = await reviews();
     await ok(stack, ['label', 'pod', 'web', '-n', 'apps', 'team=blue']);
     t.equal(await reviews(), before, 'a label changes nothing the validator reads: the API server does not call it (as is Kueue lifting its scheduling gate)');

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { checkPodSteeringAnnotations } from '../../../domain/api/pod-steering-rules.js';
 import { isVirtualNodeName, virtualNodeName, virtualNodePrefix } from '../../../domain/api/virtual-node-name.js';
-import { podAnnotations as a } from '../../../domain/product-keys.js';
+import { readFile } from 'node:fs/promises';
+import { podAnnotations as a, productDomain } from '../../../domain/product-keys.js';
 
 const cases: readonly { key: string; value: string; valid: boolean }[] = [
   { key: a.capacityTypePreference, value: 'spot', valid: true },
@@ -43,4 +44,14 @@ void t.test('virtual node names are recognisable by their prefix', (t) => {
   t.ok(isVirtualNodeName('launchable-default-x7k2p'));
   t.notOk(isVirtualNodeName('ip-10-0-0-1.ec2.internal'));
   t.end();
+});
+
+void t.test("the pod validator's matchConditions name the prefixes the domain uses, so no refusable pod skips it", async (t) => {
+  const manifest = await readFile('manifests/webhooks/webhook-configurations.yaml', 'utf8');
+  const steering = manifest.slice(manifest.indexOf('- name: steering.pods.nodesmith.io'), manifest.indexOf('- name: binding-guard.pods.nodesmith.io'));
+  t.match(steering, `k.startsWith('${productDomain}/')`, 'a pod carrying any annotation of ours is judged');
+  t.match(steering, `object.spec.nodeName.startsWith('${virtualNodePrefix}')`, 'a pod created on a virtual node is judged');
+  for (const key of Object.values(a)) t.ok(key.startsWith(`${productDomain}/`), `${key} is under ${productDomain}/`);
+  const refused = checkPodSteeringAnnotations({ 'example.com/max-price-per-hour': '-1' });
+  t.same(refused, [], 'an annotation outside our domain is not ours to refuse, so skipping pods without ours loses nothing');
 });
