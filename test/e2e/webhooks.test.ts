@@ -113,7 +113,13 @@ async function checkWebhookOnlyCases(t: Test, stack: Stack): Promise<void> {
 void t.test('the real API server serves our CRDs and enforces our webhooks', async (t) => {
   const { stack } = await withStack(t, { controllerManager: false, kwok: false, scheduler: false });
   await ok(stack, ['apply', '--server-side', '-f', 'manifests/crds']);
-  await ok(stack, ['wait', '--for', 'condition=Established', '--timeout=60s', 'crd/nodepools.karpenter.sh', 'crd/nodeclaims.karpenter.sh', 'crd/ec2nodeclasses.karpenter.k8s.aws']);
+  // Polled rather than `kubectl wait`: on a CRD the API server has not yet given a status, kubectl wait fails at once
+  // (".status.conditions accessor error: <nil>") instead of waiting, and did so in a suite run (2026-11-30).
+  const crds = ['crd/nodepools.karpenter.sh', 'crd/nodeclaims.karpenter.sh', 'crd/ec2nodeclasses.karpenter.k8s.aws'];
+  await waitFor('our CRDs Established', async () => {
+    const r = await stack.kubectl(['get', ...crds, '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Established")].status}{"\\n"}{end}']);
+    return r.code === 0 && r.stdout.split('\n').filter((line) => line === 'True').length === crds.length ? true : undefined;
+  }, { timeoutMs: 60_000 });
   // The shipped namespace, service accounts and RBAC: the binding test impersonates our service account.
   await ok(stack, ['apply', '-f', 'manifests/base/namespace.yaml']);
   await ok(stack, ['apply', '-f', 'manifests/base']);
