@@ -87,7 +87,6 @@ async function oneRun() {
   return code;
 }
 
-
 /**
  * The other files two at a time and the real-stack files slowest first, `jobs` at a time, merged into one stream.
  * Each file runs as a process of its own started here (build/run-file.mjs), not by tap's runner: the suite takes no

@@ -4,6 +4,8 @@
 // turning bound pods Running are all in it, and no launch is. It says whether "all Running ≤ 0.5× Karpenter's"
 // is a goal a controller can reach here at all.
 import * as k8s from '@kubernetes/client-node';
+import { launchableLabel } from '../../domain/product-keys.js';
+import { resourceAmount } from '../../domain/quantity.js';
 import { deployment } from '../e2e/e2e-support.js';
 import { clusterName } from '../e2e/product-stack.js';
 import { startKarpenterWorld } from '../stack/karpenter-stack.js';
@@ -22,10 +24,7 @@ export interface FloorNode {
   readonly allocatable: Readonly<Record<string, string>>;
 }
 
-const cpuMillis = (n: FloorNode): number => {
-  const q = n.allocatable['cpu'] ?? '0';
-  return q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000;
-};
+const cpuMillis = (n: FloorNode): number => resourceAmount('cpu', n.allocatable['cpu'] ?? '0');
 
 /**
  * The real nodes a burst ended on (nodesmith's virtual nodes and nodes being deleted are no room a pod can take),
@@ -34,7 +33,7 @@ const cpuMillis = (n: FloorNode): number => {
  */
 export function floorNodes(nodes: readonly k8s.V1Node[]): FloorNode[] {
   const real = nodes
-    .filter((n) => n.metadata?.labels?.['nodesmith.io/launchable'] === undefined && n.metadata?.deletionTimestamp === undefined)
+    .filter((n) => n.metadata?.labels?.[launchableLabel] === undefined && n.metadata?.deletionTimestamp === undefined)
     .map((n) => ({ name: n.metadata?.name ?? '', labels: n.metadata?.labels ?? {}, capacity: n.status?.capacity ?? {}, allocatable: n.status?.allocatable ?? {} }));
   const largest = [...real].sort((a, b) => cpuMillis(b) - cpuMillis(a))[0];
   if (largest === undefined) return real;
