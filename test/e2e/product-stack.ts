@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { parseAllDocuments } from 'yaml';
 import type { NodesmithConfig } from '../../cli/app-config.js';
 import { defaultKarpenterGuard } from '../../cli/run-flags.js';
 import type { ConsolidationOptions } from '../../provisioner/disruption/consolidation-settings.js';
@@ -19,6 +18,7 @@ import { freePort } from '../stack/free-port.js';
 import { seedVpc, startMoto, type Moto, type SeededVpc } from '../stack/moto.js';
 import { issueCertificate } from '../stack/pki.js';
 import { startStack, type Stack } from '../stack/stack.js';
+import { pointAtUrl, untilLaunchableToleration } from '../webhooks/local-webhook-configurations.js';
 import type { BatchWindows } from '../../provisioner/provisioning/batcher.js';
 
 export const clusterName = 'nodesmith-test';
@@ -129,17 +129,6 @@ async function kubectlApply(stack: Stack, args: readonly string[], input?: strin
   if (r.code !== 0) throw new Error(`kubectl apply ${args.join(' ')} failed: ${r.stderr}`);
 }
 
-/** The webhook configurations of manifests/, pointed at a local URL instead of the in-cluster Service. */
-async function localWebhookConfigurations(url: string, caBundle: string): Promise<string> {
-  const docs = parseAllDocuments(await readFile(repo('manifests/webhooks/webhook-configurations.yaml'), 'utf8')).map((d) => d.toJSON() as { webhooks?: { clientConfig: { service?: { path?: string }; url?: string; caBundle?: string } }[] });
-  for (const doc of docs) {
-    for (const hook of doc.webhooks ?? []) {
-      hook.clientConfig = { url: `${url}${hook.clientConfig.service?.path ?? ''}`, caBundle };
-    }
-  }
-  return docs.map((d) => JSON.stringify(d)).join('\n---\n');
-}
-
 export async function startProductStack(options: ProductStackOptions = {}): Promise<ProductStack> {
   const stack = await startStack({ scheduler: false, audit: options.audit === true, ...(options.dir === undefined ? {} : { dir: options.dir }) });
   let moto: Moto | undefined;
@@ -219,7 +208,12 @@ async function startProduct(stack: Stack, moto: Moto, options: ProductStackOptio
     logLevel: options.logLevel ?? process.env['NODESMITH_LOG_LEVEL'] ?? 'warn',
   };
   const { runner, replicas, extenderService, served } = await startReplicas(config, options, stack, moto);
-  await kubectlApply(stack, ['-f', '-'], await localWebhookConfigurations(`https://127.0.0.1:${String(served.webhook)}`, caBundle));
+  const webhookConfigurations = await readFile(repo('manifests/webhooks/webhook-configurations.yaml'), 'utf8');
+  await kubectlApply(stack, ['-f', '-'], pointAtUrl(webhookConfigurations, `https://127.0.0.1:${String(served.webhook)}`, await readFile(stack.pki.caCert, 'utf8')));
+  // The launchable toleration is the API server's own (a MutatingAdmissionPolicy): no webhook round trip per pod.
+  // Tests create pods at once, so wait until the policy is in force, as a webhook's configuration also takes a moment.
+  await kubectlApply(stack, ['-f', repo('manifests/webhooks/launchable-toleration-policy.yaml')]);
+  await untilLaunchableToleration(stack, 'default');
   await stack.startScheduler([{ urlPrefix: `http://127.0.0.1:${String(served.extender)}`, filterVerb: 'filter', prioritizeVerb: 'prioritize', bindVerb: 'bind', weight: 5, nodeCacheCapable: true, httpTimeout: '60s', ignorable: false }]);
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);

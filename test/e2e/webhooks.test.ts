@@ -1,13 +1,12 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { parseAllDocuments } from 'yaml';
 import { Registry } from 'prom-client';
-import { injectCaBundle, joinDocuments } from '../../cli/certs-command.js';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
 import { serveWebhooks } from '../../webhooks/serve.js';
 import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
+import { pointAtUrl, untilLaunchableToleration } from '../webhooks/local-webhook-configurations.js';
 import type { Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
@@ -17,18 +16,6 @@ import { setIn } from '../domain/api/set-in.js';
 import { ec2NodeClass as ec2NodeClassFixture, nodePool as nodePoolFixture } from '../webhooks/review-fixture.js';
 
 const productSa = 'system:serviceaccount:nodesmith:nodesmith';
-
-/** The shipped webhook configurations, pointed at a loopback URL instead of the in-cluster Service. */
-function pointAtUrl(text: string, base: string, caPem: string): string {
-  const docs = parseAllDocuments(text).map((doc) => {
-    const hooks = (doc.toJS() as { webhooks?: { clientConfig: { service?: { path: string } } }[] }).webhooks ?? [];
-    hooks.forEach((hook, i) => {
-      doc.setIn(['webhooks', i, 'clientConfig'], { url: `${base}${hook.clientConfig.service?.path ?? ''}` });
-    });
-    return doc.toString();
-  });
-  return injectCaBundle(joinDocuments(docs), caPem).text;
-}
 
 async function ok(stack: Stack, args: readonly string[], input?: string): Promise<string> {
   const r = await stack.kubectl(args, input);
@@ -46,6 +33,9 @@ async function startWebhooks(stack: Stack, t: Test, registry: Registry): Promise
   t.teardown(() => running.close());
   const configs = pointAtUrl(await readFile('manifests/webhooks/webhook-configurations.yaml', 'utf8'), running.url, certs.ca.cert);
   await ok(stack, ['apply', '-f', '-'], configs);
+  // From Kubernetes 1.36 the launchable toleration is the API server's own (test/e2e/launchable-toleration.test.ts).
+  await ok(stack, ['apply', '-f', 'manifests/webhooks/launchable-toleration-policy.yaml']);
+  await untilLaunchableToleration(stack, 'apps');
   return running.url;
 }
 

@@ -59,4 +59,26 @@ void t.test('bad values are refused with a message that names the value', async 
   t.match(noCluster.stderr, /settings\.clusterName is required/);
   const badMode = await helm(['template', 'nodesmith', chartDir, '--set', 'settings.clusterName=c', '--set', 'webhooks.certificate.mode=vault']);
   t.match(badMode.stderr, /webhooks\.certificate\.mode must be generate, certManager or external; got "vault"/);
+  const badToleration = await helm(['template', 'nodesmith', chartDir, '--set', 'settings.clusterName=c', '--set', 'webhooks.launchableToleration=kyverno']);
+  t.match(badToleration.stderr, /webhooks\.launchableToleration must be auto, policy or webhook; got "kyverno"/);
+});
+
+void t.test('the launchable toleration is a MutatingAdmissionPolicy where the cluster serves one, else the pod webhook', async (t) => {
+  const render = async (...extra: string[]): Promise<{ policies: number; bindings: number; podWebhooks: number }> => {
+    const r = await helm(['template', 'nodesmith', chartDir, '--set', 'settings.clusterName=c', ...extra]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    const docs = docsOf(r.stdout);
+    const hooks = docs.flatMap((d) => d.webhooks ?? []) as { name?: string }[];
+    return {
+      policies: docs.filter((d) => d.kind === 'MutatingAdmissionPolicy').length,
+      bindings: docs.filter((d) => d.kind === 'MutatingAdmissionPolicyBinding').length,
+      podWebhooks: hooks.filter((h) => h.name === 'launchable-toleration.pods.nodesmith.io').length,
+    };
+  };
+  const served = ['--api-versions', 'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy'];
+  t.same(await render(...served), { policies: 1, bindings: 1, podWebhooks: 0 }, 'auto on a cluster serving the v1 API: the policy and its binding, no webhook');
+  t.same(await render('--kube-version', '1.33.0', '--api-versions', 'admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy'), { policies: 0, bindings: 0, podWebhooks: 1 }, 'auto on a cluster with only the beta API (off by default there): the webhook');
+  t.same(await render(...served, '--set', 'webhooks.launchableToleration=webhook'), { policies: 0, bindings: 0, podWebhooks: 1 }, 'webhook, asked for: the webhook');
+  t.same(await render('--set', 'webhooks.launchableToleration=policy'), { policies: 1, bindings: 1, podWebhooks: 0 }, 'policy, asked for: the policy');
+  t.same(await render(...served, '--set', 'webhooks.enabled=false'), { policies: 0, bindings: 0, podWebhooks: 0 }, 'webhooks off: neither');
 });

@@ -43,6 +43,22 @@ system:serviceaccount:{{ .Release.Namespace }}:{{ include "nodesmith.serviceAcco
 {{- join "," $list }}
 {{- end }}
 
+{{/*
+What adds the launchable toleration to new pods: "policy" (a MutatingAdmissionPolicy, evaluated inside the API
+server, admissionregistration.k8s.io/v1 from Kubernetes 1.36) or "webhook" (a round trip to nodesmith's webhook
+server in every pod create). "auto" picks the policy where the cluster serves its API.
+*/}}
+{{- define "nodesmith.launchableTolerationBy" -}}
+{{- $by := .Values.webhooks.launchableToleration }}
+{{- if eq $by "auto" }}
+{{- if .Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy" }}policy{{ else }}webhook{{ end }}
+{{- else if or (eq $by "policy") (eq $by "webhook") }}
+{{- $by }}
+{{- else }}
+{{- fail (printf "webhooks.launchableToleration must be auto, policy or webhook; got %q" $by) }}
+{{- end }}
+{{- end }}
+
 {{- define "nodesmith.labels" -}}
 app.kubernetes.io/part-of: {{ include "nodesmith.name" . }}
 {{- if .Values.chartLabels }}

@@ -2,7 +2,7 @@ import t from 'tap';
 import { checkPodSteeringAnnotations } from '../../../domain/api/pod-steering-rules.js';
 import { isVirtualNodeName, virtualNodeName, virtualNodePrefix } from '../../../domain/api/virtual-node-name.js';
 import { readFile } from 'node:fs/promises';
-import { podAnnotations as a, productDomain } from '../../../domain/product-keys.js';
+import { launchableTaint, podAnnotations as a, productDomain } from '../../../domain/product-keys.js';
 
 const cases: readonly { key: string; value: string; valid: boolean }[] = [
   { key: a.capacityTypePreference, value: 'spot', valid: true },
@@ -54,4 +54,13 @@ void t.test("the pod validator's matchConditions name the prefixes the domain us
   for (const key of Object.values(a)) t.ok(key.startsWith(`${productDomain}/`), `${key} is under ${productDomain}/`);
   const refused = checkPodSteeringAnnotations({ 'example.com/max-price-per-hour': '-1' });
   t.same(refused, [], 'an annotation outside our domain is not ours to refuse, so skipping pods without ours loses nothing');
+});
+
+void t.test("the launchable toleration policy's CEL names the taint and the opt-out annotation the domain uses", async (t) => {
+  const policy = await readFile('manifests/webhooks/launchable-toleration-policy.yaml', 'utf8');
+  const tolerationLiteral = `Object.spec.tolerations{key: '${launchableTaint.key}', operator: 'Equal', value: '${launchableTaint.value}', effect: '${launchableTaint.effect}'}`;
+  t.equal(policy.split(tolerationLiteral).length - 1, 2, 'both patches (a pod with tolerations, one without) add the taint the virtual nodes carry');
+  t.match(policy, `t.key == '${launchableTaint.key}'`, 'a pod tolerating that taint already is skipped');
+  t.match(policy, `t.effect == '${launchableTaint.effect}'`, 'by its effect too');
+  t.match(policy, `object.metadata.annotations['${a.skipLaunchableToleration}'] != 'true'`, 'a pod that opts out is skipped');
 });
