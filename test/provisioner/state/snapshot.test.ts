@@ -83,3 +83,12 @@ void t.test("the room the snapshot leaves on a launched plan's real node is the 
   t.same(real?.reserved, state.requestsOf('default/refused'), 'the refused pod\'s room is held beside the planned one');
   t.end();
 });
+
+void t.test('a virtual node whose plan is gone takes no pod while its deletion is on its way', (t) => {
+  const state = cluster();
+  // The planner pruned the plan and deleted its node; the node watch has not delivered the deletion yet.
+  state.removePlan('launchable-x');
+  t.ok(state.nodes.has('launchable-x'), 'the virtual node is still in the model');
+  t.same(snapshotNodes(state).map((n) => n.name), ['ip-1', 'ip-2'], 'it is not offered as a real node with its whole allocatable free');
+  t.end();
+});
