@@ -107,6 +107,13 @@ export interface SnapshotOptions {
   readonly typeLabels?: TypeLabels;
 }
 
+/** A real node with its pods, and those of launched plans on their way to it. */
+function snapshotRealNode(state: ClusterState, [name, node]: readonly [string, Node], coming: OnTheirWay | undefined): SnapshotNode {
+  // Room booked by ProvisioningRequests is held from every pod planned: their own pods are not planned (awaitsBooking).
+  const pods = [...state.podsOn(name), ...(coming?.pods ?? [])].map((pod) => podWithHeldDevices(state, pod));
+  return realNode(node, pods, sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)));
+}
+
 /** One node as the simulation sees it; undefined when it is deleting or left out. */
 function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Node], launched: ReadonlyMap<string, OnTheirWay>, options: SnapshotOptions): SnapshotNode | undefined {
   if (node.metadata.deletionTimestamp !== undefined || options.without?.has(name) === true) return undefined;
@@ -114,13 +121,7 @@ function snapshotNodeOf(state: ClusterState, [name, node]: readonly [string, Nod
   // A virtual node without its plan is being withdrawn (pruned, its deletion not back through the watch yet): taken
   // for a real node, its whole allocatable looked free, and pods planned there waited for a node kube-scheduler
   // refuses ("no plan"), 3 s at the end of a 1,000-pod burst (issue 37).
-  if (plan === undefined && state.node(name)?.isVirtual === true) return undefined;
-  if (plan === undefined) {
-    const coming = launched.get(name);
-    // Room booked by ProvisioningRequests is held from every pod planned: their own pods are not planned (awaitsBooking).
-    const pods = [...state.podsOn(name), ...(coming?.pods ?? [])].map((pod) => podWithHeldDevices(state, pod));
-    return realNode(node, pods, sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)));
-  }
+  if (plan === undefined) return state.node(name)?.isVirtual === true ? undefined : snapshotRealNode(state, [name, node], launched.get(name));
   if (isLaunched(state, plan)) return undefined;
   const pods = [...waitingPods(state, plan), ...state.podsOn(name)].map((pod) => podWithHeldDevices(state, pod));
   return virtualNode(node, plan, pods, { typeLabels: options.typeLabels, held: heldBeyondListed(state, plan, pods) });
