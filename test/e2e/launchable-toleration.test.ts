@@ -1,13 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { Registry } from 'prom-client';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
-import { serveWebhooks } from '../../webhooks/serve.js';
 import { documentsBySource, helmTemplate } from '../helm/helm.js';
 import { withStack } from '../stack/with-stack.js';
-import { admittedTolerations, pointAtUrl, untilLaunchableToleration } from '../webhooks/local-webhook-configurations.js';
-import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
+import { admittedTolerations, pointAtUrl, reviewsBy, serveLocalWebhooks, untilLaunchableToleration } from '../webhooks/local-webhook-configurations.js';
 
 /**
  * The launchable toleration has two implementations: nodesmith's webhook (/mutate/pods, any Kubernetes) and the chart's
@@ -69,25 +66,16 @@ void t.test('the launchable toleration policy and webhook give every pod the sam
   const addedTo = (result: unknown, c: Case): boolean => ofKey(result) === ofKey((c.spec as { tolerations?: unknown } | undefined)?.tolerations) + 1;
 
   // The webhook, as the chart renders it for a cluster before 1.36, served by nodesmith's webhook server.
-  const certs = await issueLocalCertificates();
-  const dir = join(stack.dir, 'nodesmith-webhooks');
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'tls.crt'), certs.serving.cert);
-  await writeFile(join(dir, 'tls.key'), certs.serving.key);
   const registry = new Registry();
-  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), productServiceAccount: 'system:serviceaccount:nodesmith:nodesmith', registry });
-  t.teardown(() => running.close());
+  const running = await serveLocalWebhooks(stack, t, registry);
   const rendered = documentsBySource(await helmTemplate({ valuesFiles: ['test/helm/manifests-values.yaml'], set: { 'webhooks.launchableToleration': 'webhook' } }));
   t.notOk(rendered.has('templates/webhooks/launchable-toleration-policy.yaml'), 'the webhook variant renders no policy');
   const mutating = (rendered.get('templates/webhooks/webhook-configurations.yaml') ?? []).filter((doc) => doc.includes('kind: MutatingWebhookConfiguration'));
   t.equal(mutating.length, 1, 'the webhook variant renders the mutating configuration');
-  await kubectl(['apply', '-f', '-'], pointAtUrl(mutating.join('---\n'), running.url, certs.ca.cert));
+  await kubectl(['apply', '-f', '-'], pointAtUrl(mutating.join('---\n'), running.url, running.caPem));
   await untilLaunchableToleration(stack, 'apps');
   const byWebhook = await admitted();
-  const reviews = async (): Promise<number> => {
-    const metric = await registry.getSingleMetric('nodesmith_webhook_admission_total')?.get();
-    return (metric?.values ?? []).filter((v) => v.labels['webhook'] === 'webhooks.mutate.pod').reduce((sum, v) => sum + v.value, 0);
-  };
+  const reviews = (): Promise<number> => reviewsBy(registry, 'webhooks.mutate.pod');
   t.ok(await reviews() > 0, 'the webhook answered them');
 
   await kubectl(['delete', 'mutatingwebhookconfiguration', '--all']);

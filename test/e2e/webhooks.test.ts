@@ -1,12 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import t, { type Test } from 'tap';
 import { Registry } from 'prom-client';
 import { launchableTaint, podAnnotations } from '../../domain/product-keys.js';
 import { virtualNodeName } from '../../domain/api/virtual-node-name.js';
-import { serveWebhooks } from '../../webhooks/serve.js';
-import { issueLocalCertificates } from '../webhooks/tls-fixture.js';
-import { pointAtUrl, untilLaunchableToleration } from '../webhooks/local-webhook-configurations.js';
+import { pointAtUrl, reviewsBy, serveLocalWebhooks, untilLaunchableToleration } from '../webhooks/local-webhook-configurations.js';
 import type { Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { withStack } from '../stack/with-stack.js';
@@ -24,14 +21,8 @@ async function ok(stack: Stack, args: readonly string[], input?: string): Promis
 }
 
 async function startWebhooks(stack: Stack, t: Test, registry: Registry): Promise<string> {
-  const certs = await issueLocalCertificates();
-  const dir = join(stack.dir, 'nodesmith-webhooks');
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'tls.crt'), certs.serving.cert);
-  await writeFile(join(dir, 'tls.key'), certs.serving.key);
-  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), productServiceAccount: productSa, registry });
-  t.teardown(() => running.close());
-  const configs = pointAtUrl(await readFile('manifests/webhooks/webhook-configurations.yaml', 'utf8'), running.url, certs.ca.cert);
+  const running = await serveLocalWebhooks(stack, t, registry, productSa);
+  const configs = pointAtUrl(await readFile('manifests/webhooks/webhook-configurations.yaml', 'utf8'), running.url, running.caPem);
   await ok(stack, ['apply', '-f', '-'], configs);
   // From Kubernetes 1.36 the launchable toleration is the API server's own (test/e2e/launchable-toleration.test.ts).
   await ok(stack, ['apply', '-f', 'manifests/webhooks/launchable-toleration-policy.yaml']);
@@ -208,10 +199,7 @@ void t.test('the real API server serves our CRDs and enforces our webhooks', asy
     t.match(r.stderr, /max-price-per-hour must be a positive decimal/);
   });
 
-  const reviews = async (): Promise<number> => {
-    const metric = await registry.getSingleMetric('nodesmith_webhook_admission_total')?.get();
-    return (metric?.values ?? []).filter((v) => v.labels['webhook'] === 'webhooks.validate.pod').reduce((sum, v) => sum + v.value, 0);
-  };
+  const reviews = (): Promise<number> => reviewsBy(registry, 'webhooks.validate.pod');
 
   await t.test('a new pod reaches the pod validator only when it carries an annotation of ours or names a virtual node', async (t) => {
     const before = await reviews();

@@ -1,8 +1,35 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Registry } from 'prom-client';
+import type { Test } from 'tap';
 import { parseAllDocuments } from 'yaml';
 import { injectCaBundle, joinDocuments } from '../../cli/certs-command.js';
+import { serveWebhooks } from '../../webhooks/serve.js';
 import type { Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import { launchableTaint } from '../../domain/product-keys.js';
+import { issueLocalCertificates } from './tls-fixture.js';
+
+/**
+ * nodesmith's webhook server on a loopback port, serving a certificate of a fresh CA from files under the stack's
+ * directory (as its Secret would be mounted), counting into `registry`; closed when `t` ends.
+ */
+export async function serveLocalWebhooks(stack: Stack, t: Test, registry: Registry, productServiceAccount = 'system:serviceaccount:nodesmith:nodesmith'): Promise<{ readonly url: string; readonly caPem: string }> {
+  const certs = await issueLocalCertificates();
+  const dir = join(stack.dir, 'nodesmith-webhooks');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'tls.crt'), certs.serving.cert);
+  await writeFile(join(dir, 'tls.key'), certs.serving.key);
+  const running = await serveWebhooks({ host: '127.0.0.1', port: 0, certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), productServiceAccount, registry });
+  t.teardown(() => running.close());
+  return { url: running.url, caPem: certs.ca.cert };
+}
+
+/** How many reviews one processor (`webhooks.mutate.pod`, …) has answered, allowed or not. */
+export async function reviewsBy(registry: Registry, webhook: string): Promise<number> {
+  const metric = await registry.getSingleMetric('nodesmith_webhook_admission_total')?.get();
+  return (metric?.values ?? []).filter((v) => v.labels['webhook'] === webhook).reduce((sum, v) => sum + v.value, 0);
+}
 
 /**
  * The shipped webhook configurations with every webhook pointed at `base` (a webhook server outside the cluster)
