@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { nodesmithColumns, nodesmithLogTimes, nodesmithPaths, timelineReport } from './stage-paths.js';
 import type { StageWatch } from './stage-watch.js';
+import type { PodStages } from './stage-timeline.js';
 
 /** One line of nodesmith's JSON log (pino), with the fields the benches read. */
 export interface LogLine {
@@ -47,5 +48,10 @@ export function nodesmithTimeline(logPath: string, startedMs: number): string[] 
 
 /** Where every second of a burst went, per pod and stage, from the bench's watch and nodesmith's log (docs/benchmarks.md). */
 export function nodesmithStages(watch: StageWatch, logPath: string, startedMs: number, title = 'timeline per stage, seconds after each pod was created:'): string {
-  return timelineReport(title, watch, nodesmithPaths(watch, nodesmithLogTimes(readLogLines(logPath), startedMs)), nodesmithColumns);
+  return timelineReport(title, watch, nodesmithStagePaths(watch, logPath, startedMs), nodesmithColumns);
+}
+
+/** Each pod's path through nodesmith's stages, from the bench's watch and nodesmith's log. */
+export function nodesmithStagePaths(watch: StageWatch, logPath: string, startedMs: number): PodStages[] {
+  return nodesmithPaths(watch, nodesmithLogTimes(readLogLines(logPath), startedMs));
 }

@@ -107,6 +107,7 @@ async function runOptions(total: number, flag: (name: string) => string | undefi
   return {
     total, workload: raceWorkload(flag('--workload') ?? 'burst', total), batch: batchWindows(flag), scaleInRank, keep: Number(flag('--keep') ?? 0.3), settleS: Number(flag('--settle-s') ?? settleSeconds),
     timeoutS: Number(flag('--timeout-s') ?? 1200), audit, karpenterLogLevel: flag('--karpenter-debug') === undefined ? 'info' : 'debug', highs: await loadLpSolver(), write,
+    pathsDir: flag('--paths-dir'),
   };
 }
 

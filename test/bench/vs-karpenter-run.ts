@@ -14,9 +14,10 @@ import { consolidationMoves, movesLines } from './consolidation-moves.js';
 import { boundCurve } from './bound-curve.js';
 import { bootSeconds, claimStates, clusterInstances, livePods, watchPodArrivals } from './cluster-watch.js';
 import { statusMiB } from './e2e-burst-bench.js';
-import { nodesmithStages } from './nodesmith-timeline.js';
+import { nodesmithStagePaths } from './nodesmith-timeline.js';
+import { writeStagePaths } from './stage-paths-file.js';
 import { processCpuMs } from './process-cpu.js';
-import { karpenterColumns, karpenterPaths, timelineReport } from './stage-paths.js';
+import { karpenterColumns, karpenterPaths, nodesmithColumns, timelineReport } from './stage-paths.js';
 import { watchStages, type StageWatch } from './stage-watch.js';
 import { fleetLines, poolCategories, poolMinGeneration, poolTable, priceFleet, racePrices, type Fleet } from './race-prices.js';
 import { afterDaemons, daemonOverhead, type RaceWorkload } from './race-workloads.js';
@@ -60,6 +61,8 @@ export interface RunOptions {
    */
   readonly karpenterLogLevel: 'info' | 'debug';
   readonly highs: LegacyHighs;
+  /** `--paths-dir`: where each burst's per-pod paths through the stages are written (stage-paths-file.ts). */
+  readonly pathsDir?: string | undefined;
   readonly write: (text: string) => void;
 }
 
@@ -156,9 +159,12 @@ async function untilSettled({ world, sampling }: Watched, remaining: number, sca
 interface Watched { readonly world: KarpenterWorld; readonly sampling: Sampler }
 
 /** The burst's timeline per stage under either controller: Karpenter's has no extender, virtual node or launch log line. */
-function stageLines(controller: Controller, watch: StageWatch, nodesmithLog: string, startedMs: number): string {
+function stageLines(controller: Controller, watch: StageWatch, burst: { readonly nodesmithLog: string; readonly startedMs: number; readonly pathsDir: string | undefined }): string {
+  const { nodesmithLog, startedMs, pathsDir } = burst;
   const title = `${controller}: timeline per stage, seconds after each pod was created:`;
-  return controller === 'nodesmith' ? nodesmithStages(watch, nodesmithLog, startedMs, title) : timelineReport(title, watch, karpenterPaths(watch), karpenterColumns);
+  const paths = controller === 'nodesmith' ? nodesmithStagePaths(watch, nodesmithLog, startedMs) : karpenterPaths(watch);
+  const report = timelineReport(title, watch, paths, controller === 'nodesmith' ? nodesmithColumns : karpenterColumns);
+  return pathsDir === undefined ? report : `${report}  each pod's path: ${writeStagePaths(pathsDir, controller, startedMs, paths)}\n`;
 }
 
 export async function runOnce(controller: Controller, options: RunOptions): Promise<RunFigures> {
@@ -200,7 +206,7 @@ export async function runOnce(controller: Controller, options: RunOptions): Prom
     write(`${fleetLines(controller, world.proxy.fleetChoices)}\n`);
     const burstNodes = (await world.core.listNode()).items;
     const boot = bootSeconds(burstInstances, burstNodes);
-    write(stageLines(controller, binds, join(world.stack.dir, 'nodesmith.log'), started));
+    write(stageLines(controller, binds, { nodesmithLog: join(world.stack.dir, 'nodesmith.log'), startedMs: started, pathsDir: options.pathsDir }));
     write(`  ${controller}: burst Running after ${(runningMs / 1000).toFixed(1)} s, ${String(burstFleet.instances)} instances (${String(burstFleet.spot)} spot) $${burstFleet.price.toFixed(3)}/h (${burstFleet.types}); boot median ${boot[0].toFixed(0)} s, max ${boot[1].toFixed(0)} s\n`);
 
     const known = new Set(burstPods.map((p) => p.metadata?.uid ?? ''));
