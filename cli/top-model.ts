@@ -1,3 +1,4 @@
+import { podScheduledCondition } from '../domain/core/pod-scheduled.js';
 import type { NodeClaim } from '../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../domain/api/nodepool-schema.js';
 import type { Node } from '../domain/core/node.js';
@@ -160,7 +161,8 @@ function pendingOf(source: TopSource, pod: Pod): PendingPod {
   const planned = source.planOfPod(key);
   const plan = planned === undefined ? undefined : source.plans.get(planned);
   if (plan !== undefined) return { pod: key, nodePool: plan.nodePool, why: `planned on ${plan.nodeName} (${plan.instanceTypes.join(', ')}), waiting for the launch` };
-  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+  const verdict = podScheduledCondition(pod);
+  const scheduled = verdict?.status === 'False' ? verdict : undefined;
   const why = scheduled?.message ?? scheduled?.reason ?? 'not scheduled yet';
   return { pod: key, nodePool: pod.spec.nodeSelector?.[labels.nodePool] ?? '', why: why.replace(/\s+/g, ' ') };
 }

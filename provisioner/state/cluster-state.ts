@@ -1,3 +1,4 @@
+import { foundUnschedulable } from '../../domain/core/pod-scheduled.js';
 import type { NodeClaim } from '../../domain/api/nodeclaim-schema.js';
 import type { NodePool } from '../../domain/api/nodepool-schema.js';
 import type { EC2NodeClass } from '../../domain/api/ec2nodeclass-schema.js';
@@ -130,7 +131,7 @@ export class ClusterState implements ClusterModel {
     // A pending pod is written by kube-scheduler's verdicts (and seldom anything else): a new version still marked
     // Unschedulable is a new attempt that found no node. The message is not kept (it is long, and pods are many).
     const before = this.pods.get(key);
-    if (isUnschedulable(pod) && (before === undefined || before.metadata.resourceVersion !== pod.metadata.resourceVersion)) this.refusals.sawUnschedulable(key, Date.now());
+    if (foundUnschedulable(pod) && (before === undefined || before.metadata.resourceVersion !== pod.metadata.resourceVersion)) this.refusals.sawUnschedulable(key, Date.now());
     this.pods.set(key, pod);
     this.#accounting.upsert(key, pod);
     if ((pod.spec.nodeName ?? '') !== '') {
@@ -384,7 +385,6 @@ export class ClusterState implements ClusterModel {
   }
 }
 
-const isUnschedulable = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable') === true;
 
 /** prioritize asks for every pod; with no consolidation in flight the answer is this one empty set. */
 const noPlaces: ReadonlySet<string> = new Set();

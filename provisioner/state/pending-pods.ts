@@ -1,5 +1,6 @@
 import type { Pod } from '../../domain/core/pod.js';
 import { toleratesLaunchable } from '../../domain/taints.js';
+import { foundUnschedulable, notScheduledBecause, podScheduledCondition } from '../../domain/core/pod-scheduled.js';
 
 /** Early planning: the schedulers whose untried pods are planned, and the lowest priority of a running pod now. */
 export interface EarlyPlanning {
@@ -28,7 +29,7 @@ function isWaiting(pod: Pod): boolean {
 export function isProvisionable(pod: Pod, early?: EarlyPlanning): boolean {
   if (!isWaiting(pod)) return false;
   if ((pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' || o.kind === 'Node')) return false;
-  if (notScheduledBecause(pod, 'Unschedulable')) return true;
+  if (foundUnschedulable(pod)) return true;
   return isUntried(pod) && early !== undefined && isUntriedFor(pod, early.schedulers) && !needsVerdict(pod, early.lowestRunningPriority());
 }
 
@@ -38,7 +39,7 @@ export function isProvisionable(pod: Pod, early?: EarlyPlanning): boolean {
  * pods) until kube-scheduler's first try replaces it, so such a pod is untried too.
  */
 function isUntried(pod: Pod): boolean {
-  const scheduled = podScheduled(pod);
+  const scheduled = podScheduledCondition(pod);
   return scheduled === undefined || (scheduled.status === 'False' && scheduled.reason === 'SchedulingGated');
 }
 
@@ -55,16 +56,6 @@ function isUntried(pod: Pod): boolean {
 function needsVerdict(pod: Pod, lowestRunningPriority: number | undefined): boolean {
   const mayPreempt = pod.spec.preemptionPolicy !== 'Never' && lowestRunningPriority !== undefined && (pod.spec.priority ?? 0) > lowestRunningPriority;
   return mayPreempt || !toleratesLaunchable(pod.spec.tolerations);
-}
-
-function podScheduled(pod: Pod): { readonly status?: string; readonly reason?: string } | undefined {
-  return pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-}
-
-/** kube-scheduler's verdict on the pod: PodScheduled=False for `reason`. */
-function notScheduledBecause(pod: Pod, reason: string): boolean {
-  const scheduled = podScheduled(pod);
-  return scheduled?.status === 'False' && scheduled.reason === reason;
 }
 
 /** A pod one of these schedulers will try, and nothing holds back (a scheduling gate). */
