@@ -4,6 +4,7 @@ import type { Taint } from '../../domain/core/taint.js';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { unregisteredTaintKey } from '../../domain/karpenter-keys.js';
 import { resourceAmount } from '../../domain/quantity.js';
+import { conditionTypes, isConditionTrue } from '../../domain/api/status-conditions.js';
 
 
 /**
@@ -19,6 +20,20 @@ const ephemeralTaintKeys = new Set([
 
 function isEphemeralTaint(t: Taint): boolean {
   return ephemeralTaintKeys.has(t.key) || t.key.startsWith('readiness.k8s.io/');
+}
+
+/**
+ * The taints a planning pass holds a real node to, as Karpenter's StateNode.Taints: a node launched for a NodeClaim
+ * that is not initialized yet is taken without its ephemeral taints and its NodeClaim's startup taints, which go by
+ * themselves. Counted, they closed the node to every pod arriving meanwhile, and those were planned onto new
+ * launches: a 1,000-pod burst's launched nodes carried not-ready for 0.5-1 s here; a kubelet's lasts 30 s and more,
+ * a CNI's startup taint longer. An initialized node, or one no NodeClaim of ours stands behind, is taken as it is.
+ */
+export function schedulingTaints(node: Node, claim: NodeClaim | undefined): readonly Taint[] {
+  const taints = node.spec?.taints ?? [];
+  if (claim === undefined || isConditionTrue(claim, conditionTypes.initialized)) return taints;
+  const startup = claim.spec.startupTaints ?? [];
+  return taints.filter((t) => !isEphemeralTaint(t) && !startup.some((s) => s.key === t.key && s.effect === t.effect));
 }
 
 export function isNodeReady(node: Node): boolean {

@@ -1,4 +1,5 @@
 import type { Node } from '../../domain/core/node.js';
+import type { Taint } from '../../domain/core/taint.js';
 import type { Pod } from '../../domain/core/pod.js';
 import type { InstanceType } from '../../domain/instance-types/instance-type.js';
 import type { NodeSelectorRequirement } from '../../domain/core/node-selector.js';
@@ -16,14 +17,15 @@ import { nodeClassCapacities } from './node-class-capacities.js';
 import { heldBeyondListed, waitingPods } from './plan-room.js';
 import { podsWithDevices, podWithHeldDevices, type RefusedDevicePod } from './device-pods.js';
 import { launchLabelsOf, type TypeLabels } from './launch-labels.js';
+import { schedulingTaints } from './node-readiness.js';
 
-function realNode(node: Node, pods: readonly Pod[], reserved: ResourceList | undefined): SnapshotNode {
+function realNode(node: Node, pods: readonly Pod[], { reserved, taints }: { readonly reserved: ResourceList | undefined; readonly taints: readonly Taint[] }): SnapshotNode {
   // A cordoned node takes no new pods; the taint says so in the simulation's own terms.
   const cordon = node.spec?.unschedulable === true ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' as const }] : [];
   return {
     name: node.metadata.name ?? '',
     labels: node.metadata.labels ?? {},
-    taints: [...(node.spec?.taints ?? []), ...cordon],
+    taints: [...taints, ...cordon],
     allocatable: parseResourceList(node.status?.allocatable),
     capacity: parseResourceList(node.status?.capacity),
     pods,
@@ -111,7 +113,7 @@ export interface SnapshotOptions {
 function snapshotRealNode(state: ClusterState, [name, node]: readonly [string, Node], coming: OnTheirWay | undefined): SnapshotNode {
   // Room booked by ProvisioningRequests is held from every pod planned: their own pods are not planned (awaitsBooking).
   const pods = [...state.podsOn(name), ...(coming?.pods ?? [])].map((pod) => podWithHeldDevices(state, pod));
-  return realNode(node, pods, sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)));
+  return realNode(node, pods, { reserved: sumOf(sumOf(state.node(name)?.daemonReserved, coming?.held), state.bookings.bookedOn(name, undefined)), taints: schedulingTaints(node, state.nodeClaimOfNode(name)) });
 }
 
 /** One node as the simulation sees it; undefined when it is deleting or left out. */

@@ -3,6 +3,7 @@ import t from 'tap';
 import { ClusterState } from '../../../provisioner/state/cluster-state.js';
 import { snapshotNodes, unplannedPendingPods } from '../../../provisioner/state/snapshot.js';
 import { node, plan, pod, virtualNode } from '../../extender/builders.js';
+import { condition, nodeClaim } from '../../fakes/builders.js';
 
 const unschedulable = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] };
 const pending = (name: string): ReturnType<typeof pod> => ({ ...pod({ name }), status: unschedulable });
@@ -90,5 +91,22 @@ void t.test('a virtual node whose plan is gone takes no pod while its deletion i
   state.removePlan('launchable-x');
   t.ok(state.nodes.has('launchable-x'), 'the virtual node is still in the model');
   t.same(snapshotNodes(state).map((n) => n.name), ['ip-1', 'ip-2'], 'it is not offered as a real node with its whole allocatable free');
+  t.end();
+});
+
+void t.test("a launched node not initialized yet is planned without its ephemeral and startup taints, as Karpenter's StateNode.Taints", (t) => {
+  const state = new ClusterState();
+  const cni = { key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoSchedule' };
+  const team = { key: 'team', value: 'a', effect: 'NoSchedule' };
+  const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+  const taints = [team, notReady, cni, { key: 'readiness.k8s.io/network', effect: 'NoSchedule' }];
+  state.upsertNodeClaim(nodeClaim({ name: 'default-abc', nodeName: 'i-0abc', startupTaints: [cni] }));
+  state.upsertNode(node('i-0abc', { taints }));
+  state.upsertNode(node('unmanaged', { taints: [team, notReady, cni] }));
+  const taintsOf = (name: string): string[] => snapshotNodes(state).find((n) => n.name === name)?.taints.map((x) => x.key) ?? [];
+  t.same(taintsOf('i-0abc'), ['team'], 'the NodePool taint stays: it is the node\'s for good');
+  t.same(taintsOf('unmanaged'), ['team', 'node.kubernetes.io/not-ready', 'node.cilium.io/agent-not-ready'], 'a node no NodeClaim of ours stands behind is taken as it is');
+  state.upsertNodeClaim(nodeClaim({ name: 'default-abc', nodeName: 'i-0abc', startupTaints: [cni], conditions: [condition('Initialized', 'True', 0)] }));
+  t.same(taintsOf('i-0abc'), taints.map((x) => x.key), 'once initialized, a taint still there is one to respect');
   t.end();
 });
