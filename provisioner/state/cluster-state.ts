@@ -385,6 +385,5 @@ export class ClusterState implements ClusterModel {
   }
 }
 
-
 /** prioritize asks for every pod; with no consolidation in flight the answer is this one empty set. */
 const noPlaces: ReadonlySet<string> = new Set();
