@@ -6,7 +6,7 @@ import { podRequests } from './pod-requests.js';
 import { requirementsFromExpressions, requirementsFromLabels, firstUnmetKey } from './requirements/requirements.js';
 import { requirementAllows, newRequirement } from './requirements/requirement.js';
 import type { ResourceList } from './resource-list.js';
-import { firstUntoleratedTaint } from './taints.js';
+import { firstUntoleratedTaint, sameTaint } from './taints.js';
 import { unregisteredTaintKey } from './karpenter-keys.js';
 
 /** The node as the DaemonSet controller judges it: its labels, its name and its taints. */
@@ -54,7 +54,7 @@ export function daemonRunsOn(daemonSet: DaemonSet, node: DaemonTarget, ignoredTa
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms !== undefined && !terms.some((term) => termMatches(term, node))) return false;
   const tolerations = [...(spec.tolerations ?? []), ...daemonTolerations, ...(spec.hostNetwork === true ? [hostNetworkToleration] : [])];
-  const binding = node.taints.filter((t) => t.effect !== 'PreferNoSchedule' && !ignoredTaints.some((i) => i.key === t.key && i.effect === t.effect));
+  const binding = node.taints.filter((t) => t.effect !== 'PreferNoSchedule' && !ignoredTaints.some((i) => sameTaint(i, t)));
   return firstUntoleratedTaint(tolerations, binding) === undefined;
 }
 

@@ -1,6 +1,11 @@
 import type { Taint, Toleration } from './core/taint.js';
 import { launchableTaint } from './product-keys.js';
 
+/** The same taint, as Kubernetes' Taint.MatchTaint: key and effect (the value is not part of a taint's identity). */
+export function sameTaint(a: Taint, b: Taint): boolean {
+  return a.key === b.key && a.effect === b.effect;
+}
+
 /** kube-scheduler's toleration match: key (empty with Exists matches all), operator, value and effect. */
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect !== undefined && toleration.effect !== '' && toleration.effect !== taint.effect) return false;

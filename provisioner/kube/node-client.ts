@@ -1,5 +1,6 @@
 import type { Node } from '../../domain/core/node.js';
 import type { Taint } from '../../domain/core/taint.js';
+import { sameTaint } from '../../domain/taints.js';
 import type { NodeWriter } from '../ports/node-writer.js';
 import { ignoreNotFound, statusCode } from './api-status.js';
 import type { KubeRest } from './kube-rest.js';
@@ -59,7 +60,7 @@ export class KubeNodeWriter implements NodeWriter {
   async cordonAndTaint(name: string, taint: Taint): Promise<void> {
     await this.#editNode(name, (node) => {
       const taints = node.spec?.taints ?? [];
-      const tainted = taints.some((t) => t.key === taint.key && t.effect === taint.effect);
+      const tainted = taints.some((t) => sameTaint(t, taint));
       if (tainted && node.spec?.unschedulable === true) return undefined;
       return { unschedulable: true, taints: tainted ? [...taints] : [...taints, taint] };
     });
@@ -69,7 +70,7 @@ export class KubeNodeWriter implements NodeWriter {
   async addTaint(name: string, taint: Taint): Promise<void> {
     await this.#editNode(name, (node) => {
       const taints = node.spec?.taints ?? [];
-      return taints.some((t) => t.key === taint.key && t.effect === taint.effect) ? undefined : { taints: [...taints, taint] };
+      return taints.some((t) => sameTaint(t, taint)) ? undefined : { taints: [...taints, taint] };
     });
   }
 

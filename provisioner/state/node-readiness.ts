@@ -4,6 +4,7 @@ import type { Taint } from '../../domain/core/taint.js';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { unregisteredTaintKey } from '../../domain/karpenter-keys.js';
 import { resourceAmount } from '../../domain/quantity.js';
+import { sameTaint } from '../../domain/taints.js';
 import { conditionTypes, isConditionTrue } from '../../domain/api/status-conditions.js';
 
 
@@ -33,7 +34,7 @@ export function schedulingTaints(node: Node, claim: NodeClaim | undefined): read
   const taints = node.spec?.taints ?? [];
   if (claim === undefined || isConditionTrue(claim, conditionTypes.initialized)) return taints;
   const startup = claim.spec.startupTaints ?? [];
-  return taints.filter((t) => !isEphemeralTaint(t) && !startup.some((s) => s.key === t.key && s.effect === t.effect));
+  return taints.filter((t) => !isEphemeralTaint(t) && !startup.some((s) => sameTaint(s, t)));
 }
 
 export function isNodeReady(node: Node): boolean {
@@ -52,7 +53,7 @@ export function initializationBlocker(claim: NodeClaim, node: Node): string | un
   const ephemeral = taints.find(isEphemeralTaint);
   if (ephemeral !== undefined) return `ephemeral taint ${ephemeral.key} is present`;
   const startup = (claim.spec.startupTaints ?? []).find((s) =>
-    taints.some((t) => t.key === s.key && t.effect === s.effect),
+    taints.some((t) => sameTaint(t, s)),
   );
   if (startup !== undefined) return `startup taint ${startup.key} is present`;
   const missing = unregisteredResource(claim, node);

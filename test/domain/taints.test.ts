@@ -1,5 +1,5 @@
 import t from 'tap';
-import { describeTaint, firstUntoleratedTaint, toleratesTaint } from '../../domain/taints.js';
+import { describeTaint, firstUntoleratedTaint, sameTaint, toleratesTaint } from '../../domain/taints.js';
 
 void t.test('tolerations match taints as kube-scheduler does', (t) => {
   const taint = { key: 'gpu', value: 'true', effect: 'NoSchedule' };
@@ -22,5 +22,12 @@ void t.test('PreferNoSchedule counts until relaxed', (t) => {
   t.equal(firstUntoleratedTaint([], [soft], true), undefined);
   t.equal(describeTaint({ key: 'a', value: 'b', effect: 'NoSchedule' }), 'a=b:NoSchedule');
   t.equal(describeTaint({ key: 'a', effect: 'NoExecute' }), 'a:NoExecute');
+  t.end();
+});
+
+void t.test('a taint is the same taint by its key and effect, whatever its value', (t) => {
+  t.ok(sameTaint({ key: 'team', value: 'a', effect: 'NoSchedule' }, { key: 'team', value: 'b', effect: 'NoSchedule' }));
+  t.notOk(sameTaint({ key: 'team', effect: 'NoSchedule' }, { key: 'team', effect: 'NoExecute' }), 'another effect');
+  t.notOk(sameTaint({ key: 'team', effect: 'NoSchedule' }, { key: 'zone', effect: 'NoSchedule' }), 'another key');
   t.end();
 });
