@@ -186,10 +186,14 @@ class Reflector<T> {
     while (!this.#stopped()) {
       const started = Date.now();
       try {
-        await this.#watch();
+        const delivered = await this.#watch();
         backoffMs = 250;
-        // A watch the server ends at once, over and over, must not become a busy loop of requests.
-        if (Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
+        // A watch the server ends at once with nothing in it, over and over, must not become a busy loop of
+        // requests (client-go's "very short watch"). One that delivered events is resumed at once, as client-go
+        // does: under load the API server closes every watcher of a resource that falls behind (its cacher's
+        // "unresponsive" watchers), several times a second in a 1,000-pod burst, and a pause after each such close
+        // held nodesmith's pod watch 1-2.5 s behind kube-scheduler's.
+        if (delivered === 0 && Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
       } catch (error) {
         if (this.#stopped() || error instanceof Expired || error instanceof Refused || error instanceof NotServed) throw error;
         this.#spec.onError?.(error);
@@ -221,7 +225,8 @@ class Reflector<T> {
     this.#version = event.object.metadata?.resourceVersion ?? this.#version;
   }
 
-  async #watch(): Promise<void> {
+  /** One watch request, until the server ends it: how many events (bookmarks included) it delivered. */
+  async #watch(): Promise<number> {
     // Spread the watches' ends (client-go: 5–10 min) so every resource does not re-watch at once.
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
     const path = `${this.#spec.path}?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(this.#version)}&timeoutSeconds=${String(timeoutSeconds)}`;
@@ -231,9 +236,14 @@ class Reflector<T> {
     if (response.status === 404) throw new NotServed(describe(this.#spec.resource, response.status, await response.body.text()).message);
     if (response.status !== 200) throw new Refused(describe(this.#spec.resource, response.status, await response.body.text()).message);
     const lines = new LineSplitter();
+    let delivered = 0;
     for await (const chunk of response.body) {
-      for (const line of lines.push(chunk)) this.#apply(JSON.parse(line) as WatchEvent);
+      for (const line of lines.push(chunk)) {
+        this.#apply(JSON.parse(line) as WatchEvent);
+        delivered++;
+      }
     }
+    return delivered;
   }
 }
 

@@ -125,6 +125,30 @@ void t.test('a watch whose connection drops is resumed from the last version it 
   t.equal(errors.length, 1, 'the dropped connection is reported once');
 });
 
+void t.test('a watch the server ends after delivering events is resumed at once; only an empty one that ends at once waits a second', async (t) => {
+  // The API server's cacher closes every watcher that falls behind, several times a second under load (client-go
+  // re-watches at once then); a pause after each close kept nodesmith's pod watch seconds behind kube-scheduler's.
+  const ended = (name: string, rv: string) => (res: ServerResponse): void => { res.writeHead(200); res.end(event('ADDED', name, rv)); };
+  const empty = (res: ServerResponse): void => { res.writeHead(200); res.end(); };
+  const script: Script = { lists: [[]], watches: [ended('b', '11'), ended('c', '12'), ended('d', '13'), empty, empty], requests: [] };
+  const at: number[] = [];
+  const server = await apiServer(script);
+  t.teardown(server.close);
+  const api = connection(server.url);
+  const objects = new Set<string>();
+  const reflector = startReflector<Obj>(api, { resource: 'things', path: '/api/v1/things', project: (raw) => raw as Obj },
+    { upsert: (o) => { objects.add(o.metadata.name); at.push(Date.now()); }, remove: () => undefined });
+  t.teardown(async () => { await reflector.stop(); await api.close(); });
+  await until(() => objects.has('d'));
+  t.same([...objects].sort(), ['b', 'c', 'd'], 'every watch\'s event arrived');
+  // Three watches in a row, each closed by the server: with a second's pause after each, d came 2 s after b.
+  t.ok((at[2] ?? Infinity) - (at[0] ?? 0) < 1_500, `d arrived ${String((at[2] ?? Infinity) - (at[0] ?? 0))} ms after b: no pause between watches that delivered events`);
+  const watchesBefore = script.requests.filter((r) => r.startsWith('WATCH')).length;
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const watchesAfter = script.requests.filter((r) => r.startsWith('WATCH')).length;
+  t.ok(watchesAfter - watchesBefore <= 1, `an empty watch ended at once is followed by a pause, not a busy loop (${String(watchesAfter - watchesBefore)} more watches in 600 ms)`);
+});
+
 void t.test('an optional kind whose CRD is not installed counts as synced and empty, and is picked up once installed and dropped once removed', async (t) => {
   const state = { installed: false, items: [{ metadata: { name: 'req-1' } }] };
   const server = createServer((req, res) => {
