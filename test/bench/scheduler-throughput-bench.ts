@@ -1,20 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
-import { Agent, request } from 'undici';
-import { freePort } from '../stack/free-port.js';
 import { issueCertificate } from '../stack/pki.js';
 import type { ExtenderEntry } from '../stack/scheduler-config.js';
 import { startStack, type Stack } from '../stack/stack.js';
 import { waitFor } from '../stack/wait-for.js';
 import type { Bench } from './bench.js';
 import { CpuMeter, type CpuTime } from './process-cpu.js';
+import { allVerbs, extenderEntry, startExtender } from './extender-process.js';
 
 const nodeCount = 100;
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 async function createNodes(core: k8s.CoreV1Api): Promise<void> {
   for (let i = 0; i < nodeCount; i++) {
@@ -34,35 +29,6 @@ async function createPods(core: k8s.CoreV1Api, namespace: string, count: number)
   for (let i = 0; i < count; i += 25) {
     await Promise.all(Array.from({ length: Math.min(25, count - i) }, (_, j) => core.createNamespacedPod({ namespace, body: body(i + j) })));
   }
-}
-
-/** An extender as its own process, as it runs in a cluster: the bench's own work stays out of its event loop. */
-interface ServingTls { readonly cert: string; readonly key: string; readonly ca: string }
-
-async function startExtender(name: string, script: readonly string[], options: { kubeconfig: string; logDir: string; tls: ServingTls | undefined }): Promise<{ url: string; child: ChildProcess }> {
-  const { kubeconfig, logDir, tls } = options;
-  const port = await freePort();
-  const tlsFlags = tls === undefined ? [] : [`--cert-file=${tls.cert}`, `--key-file=${tls.key}`];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script, `--kubeconfig=${kubeconfig}`, '--host=127.0.0.1', `--port=${String(port)}`, ...tlsFlags], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logPath = join(logDir, `${name}.log`);
-  const log = createWriteStream(logPath);
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  const url = `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${String(port)}`;
-  const dispatcher = tls === undefined ? undefined : new Agent({ connect: { ca: readFileSync(tls.ca) } });
-  try {
-    await waitFor(`the ${name} extender to be ready`, async () => {
-      if (child.exitCode !== null) throw new Error(`the ${name} extender exited with ${String(child.exitCode)}; see ${logPath}`);
-      const ready = await request(`${url}/readyz`, dispatcher === undefined ? {} : { dispatcher });
-      await ready.body.text();
-      return ready.statusCode === 200 ? true : undefined;
-    }, { timeoutMs: 60_000 });
-  } finally {
-    await dispatcher?.close();
-  }
-  return { url, child };
 }
 
 interface RunResult { podsPerSecond: number; cpuMsPerPod: Map<string, CpuTime> }
@@ -114,16 +80,6 @@ function cpuColumns(result: RunResult, names: readonly string[]): string {
     const t = result.cpuMsPerPod.get(name) ?? { user: 0, system: 0 };
     return `${(t.user + t.system).toFixed(2)} (${t.system.toFixed(2)})`;
   }).join(' | ');
-}
-
-const allVerbs = ['filter', 'prioritize', 'bind'] as const;
-
-function extenderEntry(url: string, verbs: ReadonlySet<string>, tls: ServingTls | undefined): ExtenderEntry {
-  return {
-    urlPrefix: url, nodeCacheCapable: true, httpTimeout: '60s', ...(tls === undefined ? {} : { enableHTTPS: true, tlsConfig: { caFile: tls.ca } }),
-    ...(verbs.has('filter') ? { filterVerb: 'filter' } : {}), ...(verbs.has('prioritize') ? { prioritizeVerb: 'prioritize', weight: 5 } : {}),
-    ...(verbs.has('bind') ? { bindVerb: 'bind' } : {}),
-  };
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -2,7 +2,9 @@
 // a fresh stack with no controller at all (the plain kube-scheduler). No provisioner can have the burst Running
 // sooner on this machine: the ReplicaSet controller's creating, kube-scheduler's placing and binding and kwok's
 // turning bound pods Running are all in it, and no launch is. It says whether "all Running ≤ 0.5× Karpenter's"
-// is a goal a controller can reach here at all.
+// is a goal a controller can reach here at all. The extender floor is the same with kube-scheduler calling a
+// do-nothing extender (floor-extender.ts: every node passes, every bind is one Binding) for filter, prioritize and
+// bind as it calls nodesmith's: no provisioner that works as kube-scheduler's extender has the burst Running sooner.
 import * as k8s from '@kubernetes/client-node';
 import { launchableLabel } from '../../domain/product-keys.js';
 import { resourceAmount } from '../../domain/quantity.js';
@@ -13,6 +15,7 @@ import { waitFor } from '../stack/wait-for.js';
 import { RaceInvariants } from './race-invariants.js';
 import { karpenterColumns, karpenterPaths, timelineReport } from './stage-paths.js';
 import { watchStages } from './stage-watch.js';
+import { allVerbs, extenderEntry, startExtender } from './extender-process.js';
 import { sampler, untilRunning, type FollowOptions } from './race-follow.js';
 import type { RaceWorkload } from './race-workloads.js';
 
@@ -80,11 +83,22 @@ async function daemonsRunning(world: { readonly kc: k8s.KubeConfig; readonly cor
   }, { timeoutMs: 180_000 });
 }
 
+/** Which floor: kube-scheduler alone, or calling the do-nothing extender for every verb. */
+export type FloorKind = 'plain' | 'extender';
+
+const floorName = (kind: FloorKind): string => (kind === 'plain' ? 'floor' : 'extender floor');
+
 /** One floor run on a fresh stack: the workload's Deployments onto `nodes`, timed as the race times a side. */
-export async function runFloor(side: string, nodes: readonly FloorNode[], options: FloorOptions): Promise<FloorFigures> {
+export async function runFloor(side: string, nodes: readonly FloorNode[], options: FloorOptions, kind: FloorKind = 'plain'): Promise<FloorFigures> {
   const { write, total } = options;
   const world = await startKarpenterWorld(clusterName, { kubeletBootMs: 0 });
+  const name = floorName(kind);
+  let extender: Awaited<ReturnType<typeof startExtender>> | undefined;
   try {
+    if (kind === 'extender') {
+      extender = await startExtender('floor-extender', ['test/bench/floor-extender.ts'], { kubeconfig: world.stack.kubeconfigPath, logDir: world.stack.dir, tls: undefined });
+      await world.stack.startScheduler([extenderEntry(extender.url, new Set(allVerbs), undefined)]);
+    }
     await createNodes(world.core, nodes);
     await daemonsRunning(world, options, nodes.length);
     const apps = world.kc.makeApiClient(k8s.AppsV1Api);
@@ -95,15 +109,17 @@ export async function runFloor(side: string, nodes: readonly FloorNode[], option
     const runningMs = await untilRunning({ world, sampling: sampler(invariants) }, binds, started, options);
     binds.stop();
     const boundMs = binds.boundAtMs.size >= total ? Math.max(...binds.boundAtMs.values()) : Number.NaN;
-    const title = `floor on ${side}'s ${String(nodes.length)} nodes (already there, no controller): timeline per stage, seconds after each pod was created:`;
+    const how = kind === 'plain' ? 'no controller' : 'no controller, kube-scheduler calling a do-nothing extender';
+    const title = `${name} on ${side}'s ${String(nodes.length)} nodes (already there, ${how}): timeline per stage, seconds after each pod was created:`;
     write(timelineReport(title, binds, karpenterPaths(binds), floorColumns));
-    write(`  floor on ${side}'s nodes: all bound after ${(boundMs / 1000).toFixed(1)} s, all Running after ${(runningMs / 1000).toFixed(1)} s\n`);
-    write(invariants.line(`floor on ${side}'s nodes`));
+    write(`  ${name} on ${side}'s nodes: all bound after ${(boundMs / 1000).toFixed(1)} s, all Running after ${(runningMs / 1000).toFixed(1)} s\n`);
+    write(invariants.line(`${name} on ${side}'s nodes`));
     return { boundS: boundMs / 1000, runningS: runningMs / 1000 };
   } catch (error) {
-    write(`  floor on ${side}'s nodes failed; logs (${world.stack.dir}):\n${world.logTails()}\n`);
+    write(`  ${name} on ${side}'s nodes failed; logs (${world.stack.dir}):\n${world.logTails()}\n`);
     throw error;
   } finally {
+    extender?.child.kill('SIGTERM');
     await world.stop();
   }
 }

@@ -44,3 +44,16 @@ void t.test('the verdict says whether half of Karpenter\'s time lies below what 
   t.equal(floorVerdict([figures('karpenter', {})], [figures('nodesmith', {})]), '', 'nothing to say without a floor');
   t.end();
 });
+
+void t.test('the extender floor is nodesmith\'s alone: its rows show no figure for Karpenter, and the verdict says what it leaves for a provisioner', (t) => {
+  const karpenter = [figures('karpenter', { runningS: 16, floor: { boundS: 4, runningS: 5.5 } })];
+  const table = comparisonTable(karpenter, [figures('nodesmith', { runningS: 10, floor: { boundS: 4, runningS: 5 }, extenderFloor: { boundS: 6, runningS: 7 } })]);
+  t.match(row(table, 'extender floor: the same through a do-nothing extender, all Running (s)'), /\| – \| 7\.0 \| – \|/);
+  t.match(row(table, 'all pods Running ÷ its extender floor'), /\| – \| 1\.43 \| – \|/);
+  const within = floorVerdict(karpenter, [figures('nodesmith', { runningS: 10, floor: { boundS: 4, runningS: 5 }, extenderFloor: { boundS: 6, runningS: 7 } })]);
+  t.match(within, /extender floor\): 7\.0 s, 0\.44× Karpenter's, leaving 1\.0 s for seeing the pods, planning, launching and binding \(nodesmith's 0\.63 is 1\.43× that floor\)/);
+  const beyond = floorVerdict(karpenter, [figures('nodesmith', { runningS: 10, floor: { boundS: 4, runningS: 5 }, extenderFloor: { boundS: 8, runningS: 9 } })]);
+  t.match(beyond, /9\.0 s, 0\.56× Karpenter's: no provisioner working as kube-scheduler's extender reaches 0\.5 on this machine/);
+  t.notMatch(floorVerdict(karpenter, [figures('nodesmith', { runningS: 10, floor: { boundS: 4, runningS: 5 } })]), /extender/, 'no extender floor run: nothing said of it');
+  t.end();
+});

@@ -1,7 +1,8 @@
-// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 360] [--timeout-s 1200] [--karpenter-debug] [--no-floor]`:
+// `npm run bench -- --only vs-karpenter [--pods 1000] [--workload burst|mixed] [--rounds 1] [--first karpenter|nodesmith] [--controllers karpenter,nodesmith] [--keep 0.3] [--settle-s 360] [--timeout-s 1200] [--karpenter-debug] [--no-floor] [--no-extender-floor]`:
 // the real Karpenter and nodesmith side by side, each on a fresh stack on this machine, one after the other
 // (alternating who goes first each round), each side followed by its floor: the same pods onto the nodes it ended
-// on, already there, with no controller. How each figure is taken: docs/benchmarks.md.
+// on, already there, with no controller, and nodesmith's also by the extender floor (the same with kube-scheduler
+// calling a do-nothing extender). How each figure is taken: docs/benchmarks.md.
 import type { Bench } from './bench.js';
 import { loadLpSolver } from './lp-solver.js';
 import { builtInPriceDifference, poolTable, racePrices } from './race-prices.js';
@@ -24,6 +25,8 @@ const rows: readonly Row[] = [
   { label: 'all pods Running (s)', of: (f) => f.runningS, digits: 1, goal: { text: 'ratio ≤ 0.5', met: (r) => r <= 0.5 } },
   { label: 'floor: the same pods onto its nodes already there, no controller, all Running (s)', of: (f) => f.floor?.runningS ?? Number.NaN, digits: 1 },
   { label: 'all pods Running ÷ its floor', of: (f) => f.runningS / (f.floor?.runningS ?? Number.NaN), digits: 2 },
+  { label: 'extender floor: the same through a do-nothing extender, all Running (s)', of: (f) => f.extenderFloor?.runningS ?? Number.NaN, digits: 1 },
+  { label: 'all pods Running ÷ its extender floor', of: (f) => f.runningS / (f.extenderFloor?.runningS ?? Number.NaN), digits: 2 },
   { label: 'instances after the burst', of: (f) => f.burst.instances, digits: 0 },
   { label: '$/h after the burst', of: (f) => f.burst.price, digits: 3, goal: { text: 'ratio ≤ 0.9', met: (r) => r <= 0.9 } },
   { label: '$/h after the burst ÷ valid bound', of: (f) => f.burst.price / f.burstBound, digits: 3 },
@@ -57,7 +60,8 @@ export function comparisonTable(karpenter: readonly RunFigures[], nodesmith: rea
     if (Number.isNaN(k) && Number.isNaN(n)) return [];
     const ratio = n / k;
     const goal = row.goal === undefined ? '' : `${row.goal.text}: ${row.goal.met(ratio, n, k) ? 'met' : 'not met'}`;
-    return [`| ${row.label} | ${k.toFixed(row.digits)} | ${n.toFixed(row.digits)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} | ${goal} |`];
+    const shown = (v: number): string => (Number.isNaN(v) ? '–' : v.toFixed(row.digits));
+    return [`| ${row.label} | ${shown(k)} | ${shown(n)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} | ${goal} |`];
   });
   return ['| figure | Karpenter v1.15.0 | nodesmith | nodesmith ÷ Karpenter | goal |', '|---|---:|---:|---:|---|', ...lines].join('\n');
 }
@@ -74,8 +78,23 @@ export function floorVerdict(karpenter: readonly RunFigures[], nodesmith: readon
   if (Number.isNaN(lowest) || Number.isNaN(k)) return '';
   const said = `Karpenter's pods all Running after ${k.toFixed(1)} s (median), half of it ${(k / 2).toFixed(1)} s; the same pods onto nodes already there, no controller: ${floors.nodesmith.toFixed(1)} s on nodesmith's nodes, ${floors.karpenter.toFixed(1)} s on Karpenter's`;
   const nodesmithRatio = median(nodesmith.map((f) => f.runningS)) / k;
-  if (lowest <= k / 2) return `${said}: the 0.5 goal is above the stack's floor, within reach (nodesmith ${nodesmithRatio.toFixed(2)})`;
-  return `${said}: the 0.5 goal is below the stack's own floor on this machine, so no controller reaches it here; the lowest ratio any could reach is ${(lowest / k).toFixed(2)}, nodesmith's is ${nodesmithRatio.toFixed(2)}`;
+  const verdict = lowest <= k / 2
+    ? `${said}: the 0.5 goal is above the stack's floor, within reach (nodesmith ${nodesmithRatio.toFixed(2)})`
+    : `${said}: the 0.5 goal is below the stack's own floor on this machine, so no controller reaches it here; the lowest ratio any could reach is ${(lowest / k).toFixed(2)}, nodesmith's is ${nodesmithRatio.toFixed(2)}`;
+  return `${verdict}${extenderFloorVerdict(k, median(nodesmith.map((f) => f.extenderFloor?.runningS ?? Number.NaN)), nodesmithRatio)}`;
+}
+
+/**
+ * What the extender protocol alone costs against Karpenter's time: nodesmith works as kube-scheduler's extender, so
+ * the extender floor (every filter, prioritize and bind call answered by a process that does nothing else) is the
+ * soonest it, or any provisioner built that way, can have the pods Running here.
+ */
+function extenderFloorVerdict(karpenterS: number, extenderFloorS: number, nodesmithRatio: number): string {
+  if (Number.isNaN(extenderFloorS)) return '';
+  const ratio = extenderFloorS / karpenterS;
+  const said = `. Through a do-nothing extender on nodesmith's nodes (the extender floor): ${extenderFloorS.toFixed(1)} s, ${ratio.toFixed(2)}× Karpenter's`;
+  if (ratio > 0.5) return `${said}: no provisioner working as kube-scheduler's extender reaches 0.5 on this machine, whatever it plans and however fast it launches; nodesmith's ${nodesmithRatio.toFixed(2)} is ${(nodesmithRatio / ratio).toFixed(2)}× that floor`;
+  return `${said}, leaving ${((0.5 - ratio) * karpenterS).toFixed(1)} s for seeing the pods, planning, launching and binding (nodesmith's ${nodesmithRatio.toFixed(2)} is ${(nodesmithRatio / ratio).toFixed(2)}× that floor)`;
 }
 
 const other = (c: Controller): Controller => (c === 'karpenter' ? 'nodesmith' : 'karpenter');
@@ -119,12 +138,23 @@ async function runOptions(total: number, flag: (name: string) => string | undefi
  */
 const settleSeconds = 360;
 
+/**
+ * Right after a side, each on a fresh stack: the same pods onto the nodes it ended on, already there; for nodesmith,
+ * which works as kube-scheduler's extender, also through a do-nothing extender.
+ */
+async function withFloors(figures: RunFigures, options: RunOptions, floors: { readonly plain: boolean; readonly extender: boolean }): Promise<RunFigures> {
+  if (!floors.plain) return figures;
+  const floor = await runFloor(figures.controller, figures.nodes, options);
+  if (figures.controller !== 'nodesmith' || !floors.extender) return { ...figures, floor };
+  return { ...figures, floor, extenderFloor: await runFloor(figures.controller, figures.nodes, options, 'extender') };
+}
+
 export const vsKarpenterBench: Bench = {
   name: 'vs-karpenter',
   async run({ maxPods, write, flag }): Promise<void> {
     const total = Math.min(maxPods, Number(flag('--pods') ?? 1000));
     const { rounds, first, only } = schedule(flag);
-    const floorOn = flag('--no-floor') === undefined;
+    const floors = { plain: flag('--no-floor') === undefined, extender: flag('--no-extender-floor') === undefined };
     const options = await runOptions(total, flag, write);
     // Both at their default log level (Karpenter's chart: info); the e2e stack turns nodesmith down to warn.
     process.env['NODESMITH_LOG_LEVEL'] ??= 'info';
@@ -133,9 +163,7 @@ export const vsKarpenterBench: Bench = {
       const order: Controller[] = round % 2 === 0 ? [first, other(first)] : [other(first), first];
       for (const controller of order.filter((c) => only.includes(c))) {
         write(`round ${String(round + 1)}/${String(rounds)}: ${controller}, ${String(total)} pods (${options.workload.name})\n`);
-        const figures = await runOnce(controller, options);
-        // Right after the side, on a fresh stack: the same pods onto the nodes it ended on, already there.
-        results[controller].push(floorOn ? { ...figures, floor: await runFloor(controller, figures.nodes, options) } : figures);
+        results[controller].push(await withFloors(await runOnce(controller, options), options, floors));
       }
     }
     const unsettled = [...results.karpenter, ...results.nodesmith].filter((f) => !f.settled).map((f) => f.controller);

@@ -93,6 +93,8 @@ export interface RunFigures {
   readonly nodes: readonly FloorNode[];
   /** The floor on these nodes (`--no-floor`: not run). */
   readonly floor?: FloorFigures;
+  /** nodesmith's side only: the floor with kube-scheduler calling a do-nothing extender (`--no-extender-floor`: not run). */
+  readonly extenderFloor?: FloorFigures;
 }
 
 const cpuS = (pid: number): number => { const t = processCpuMs(pid); return (t.user + t.system) / 1000; };
