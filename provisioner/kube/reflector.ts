@@ -190,9 +190,9 @@ class Reflector<T> {
         backoffMs = 250;
         // A watch the server ends at once with nothing in it, over and over, must not become a busy loop of
         // requests (client-go's "very short watch"). One that delivered events is resumed at once, as client-go
-        // does: under load the API server closes every watcher of a resource that falls behind (its cacher's
-        // "unresponsive" watchers), several times a second in a 1,000-pod burst, and a pause after each such close
-        // held nodesmith's pod watch 1-2.5 s behind kube-scheduler's.
+        // does: under load the API server ends every client's pod watch together, several times a second in a
+        // 1,000-pod burst (its audit log; most likely its cacher dropping watchers that fell behind), and a pause
+        // after each such close held nodesmith's pod watch 1-2.5 s behind kube-scheduler's.
         if (delivered === 0 && Date.now() - started < 1_000) await sleep(1_000, this.abort.signal);
       } catch (error) {
         if (this.#stopped() || error instanceof Expired || error instanceof Refused || error instanceof NotServed) throw error;
