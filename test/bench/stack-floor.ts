@@ -86,13 +86,17 @@ async function daemonsRunning(world: { readonly kc: k8s.KubeConfig; readonly cor
 /** Which floor: kube-scheduler alone, or calling the do-nothing extender for every verb. */
 export type FloorKind = 'plain' | 'extender';
 
-const floorName = (kind: FloorKind): string => (kind === 'plain' ? 'floor' : 'extender floor');
+/** How each floor is named in the report, and what runs in it besides the stack. */
+const floorKinds: Readonly<Record<FloorKind, { readonly name: string; readonly how: string }>> = {
+  plain: { name: 'floor', how: 'no controller' },
+  extender: { name: 'extender floor', how: 'no controller, kube-scheduler calling a do-nothing extender' },
+};
 
 /** One floor run on a fresh stack: the workload's Deployments onto `nodes`, timed as the race times a side. */
 export async function runFloor(side: string, nodes: readonly FloorNode[], options: FloorOptions, kind: FloorKind = 'plain'): Promise<FloorFigures> {
   const { write, total } = options;
   const world = await startKarpenterWorld(clusterName, { kubeletBootMs: 0 });
-  const name = floorName(kind);
+  const { name, how } = floorKinds[kind];
   let extender: Awaited<ReturnType<typeof startExtender>> | undefined;
   try {
     if (kind === 'extender') {
@@ -109,7 +113,6 @@ export async function runFloor(side: string, nodes: readonly FloorNode[], option
     const runningMs = await untilRunning({ world, sampling: sampler(invariants) }, binds, started, options);
     binds.stop();
     const boundMs = binds.boundAtMs.size >= total ? Math.max(...binds.boundAtMs.values()) : Number.NaN;
-    const how = kind === 'plain' ? 'no controller' : 'no controller, kube-scheduler calling a do-nothing extender';
     const title = `${name} on ${side}'s ${String(nodes.length)} nodes (already there, ${how}): timeline per stage, seconds after each pod was created:`;
     write(timelineReport(title, binds, karpenterPaths(binds), floorColumns));
     write(`  ${name} on ${side}'s nodes: all bound after ${(boundMs / 1000).toFixed(1)} s, all Running after ${(runningMs / 1000).toFixed(1)} s\n`);

@@ -93,8 +93,9 @@ function extenderFloorVerdict(karpenterS: number, extenderFloorS: number, nodesm
   if (Number.isNaN(extenderFloorS)) return '';
   const ratio = extenderFloorS / karpenterS;
   const said = `. Through a do-nothing extender on nodesmith's nodes (the extender floor): ${extenderFloorS.toFixed(1)} s, ${ratio.toFixed(2)}× Karpenter's`;
-  if (ratio > 0.5) return `${said}: no provisioner working as kube-scheduler's extender reaches 0.5 on this machine, whatever it plans and however fast it launches; nodesmith's ${nodesmithRatio.toFixed(2)} is ${(nodesmithRatio / ratio).toFixed(2)}× that floor`;
-  return `${said}, leaving ${((0.5 - ratio) * karpenterS).toFixed(1)} s for seeing the pods, planning, launching and binding (nodesmith's ${nodesmithRatio.toFixed(2)} is ${(nodesmithRatio / ratio).toFixed(2)}× that floor)`;
+  const nodesmithThere = `nodesmith's ${nodesmithRatio.toFixed(2)} is ${(nodesmithRatio / ratio).toFixed(2)}× that floor`;
+  if (ratio > 0.5) return `${said}: no provisioner working as kube-scheduler's extender reaches 0.5 on this machine, whatever it plans and however fast it launches; ${nodesmithThere}`;
+  return `${said}, leaving ${((0.5 - ratio) * karpenterS).toFixed(1)} s for seeing the pods, planning, launching and binding (${nodesmithThere})`;
 }
 
 const other = (c: Controller): Controller => (c === 'karpenter' ? 'nodesmith' : 'karpenter');
